@@ -1,0 +1,74 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "StoryVoice",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "storyvoice", targets: ["storyvoice"]),
+        .library(name: "StoryModel", targets: ["StoryModel"]),
+        .library(name: "StoryText", targets: ["StoryText"]),
+        .library(name: "Narration", targets: ["Narration"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+    ],
+    targets: [
+        // Value types shared by every module. Foundation only, no I/O.
+        .target(name: "StoryModel"),
+        // Import, chapters, quotes, characters and speaker attribution: pure and fast.
+        .target(
+            name: "StoryText",
+            dependencies: [
+                "StoryModel",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
+        // PCM, WAV, pauses, loudness, ffmpeg encoding, chapters, timing maps, captions.
+        .target(
+            name: "Audio",
+            dependencies: [
+                "StoryModel",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+            ]
+        ),
+        // Speech interfaces, the voice catalogue and casting.
+        .target(name: "Speech", dependencies: ["StoryModel", "Audio"]),
+        // Live local engines (espeak-ng, flite, festival), each a separate process.
+        .target(
+            name: "SpeechEngines",
+            dependencies: [
+                "StoryModel", "Audio", "Speech",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Story -> rendered audio: plan, synthesize in parallel with a cache, assemble, encode.
+        .target(
+            name: "Narration",
+            dependencies: [
+                "StoryModel", "StoryText", "Audio", "Speech",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "storyvoice",
+            dependencies: [
+                "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "Narration",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "StoryTextTests", dependencies: ["StoryText", "StoryModel", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .testTarget(name: "AudioTests", dependencies: ["Audio", "StoryModel"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "StoryModel", "Audio"]),
+        .testTarget(name: "SpeechEnginesTests", dependencies: ["SpeechEngines", "Speech", "Audio", "StoryModel"]),
+        .testTarget(name: "NarrationTests", dependencies: ["Narration", "SpeechEngines", "Speech", "Audio", "StoryText", "StoryModel"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

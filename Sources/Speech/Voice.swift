@@ -1,0 +1,38 @@
+import StoryModel
+
+/// A voice in the catalogue, with the attributes casting matches on.
+public struct Voice: Codable, Sendable, Hashable, Identifiable {
+    /// `engine:name`, unique across engines, e.g. `espeak-ng:en-gb+f3`, `flite:slt`.
+    public var id: String
+    public var engine: String
+    /// What the engine itself calls the voice (passed to the engine when synthesizing).
+    public var engineVoice: String
+    public var displayName: String
+    public var gender: Gender
+    public var age: AgeRange
+    /// BCP-47-ish accent tag: `en-US`, `en-GB`, `en-GB-scotland`, `fr` ...
+    public var accent: String?
+    /// The voice's base pitch in semitones relative to a neutral voice of its gender;
+    /// used to keep voices apart when casting.
+    public var pitch: Double
+    /// Higher is more pleasant over long listening (the narrator gets the best).
+    public var quality: Int
+    /// Free-form style words: "warm", "calm", "bright" ...
+    public var style: [String]
+
+    public init(
+        id: String, engine: String, engineVoice: String, displayName: String, gender: Gender,
+        age: AgeRange = .adult, accent: String? = nil, pitch: Double = 0, quality: Int = 1, style: [String] = []
+    ) {
+        self.id = id
+        self.engine = engine
+        self.engineVoice = engineVoice
+        self.displayName = displayName
+        self.gender = gender
+        self.age = age
+        self.accent = accent
+        self.pitch = pitch
+        self.quality = quality
+        self.style = style
+    }
+}

@@ -1,0 +1,33 @@
+/// A person (or speaking thing) in a story.
+public struct Character: Codable, Sendable, Hashable, Identifiable {
+    /// Stable within a story ("c1", "c2", ...); casts refer to characters by it.
+    public var id: String
+    public var name: String
+    public var aliases: [String]
+    public var gender: Gender
+    public var ageRange: AgeRange
+    public var accent: String?
+    public var personality: String?
+    /// Number of dialogue segments attributed to this character.
+    public var lines: Int
+    /// How sure the analysis is of `gender` and `ageRange`, in [0, 1].
+    public var genderConfidence: Double?
+    public var ageConfidence: Double?
+
+    public init(
+        id: String, name: String, aliases: [String] = [], gender: Gender = .unknown,
+        ageRange: AgeRange = .unknown, accent: String? = nil, personality: String? = nil,
+        lines: Int = 0, genderConfidence: Double? = nil, ageConfidence: Double? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.aliases = aliases
+        self.gender = gender
+        self.ageRange = ageRange
+        self.accent = accent
+        self.personality = personality
+        self.lines = lines
+        self.genderConfidence = genderConfidence
+        self.ageConfidence = ageConfidence
+    }
+}
