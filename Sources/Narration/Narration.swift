@@ -1,0 +1,1 @@
+// The Narration module; see ../shared/ARCHITECTURE.md for what lives here.

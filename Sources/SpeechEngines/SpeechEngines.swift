@@ -1,0 +1,1 @@
+// The SpeechEngines module; see ../shared/ARCHITECTURE.md for what lives here.

@@ -1,0 +1,1 @@
+// The StoryText module; see ../shared/ARCHITECTURE.md for what lives here.

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+@main
+struct StoryVoiceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "storyvoice",
+        abstract: "Turn stories into performances: a voice for every character.",
+        version: "0.1.0",
+        subcommands: []
+    )
+}
