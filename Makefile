@@ -1,7 +1,7 @@
 # The two commands: `make run` and `make test`. Each installs what is missing first.
 SWIFT ?= swift
 OUT ?= out
-SAMPLE ?= examples/the-gift-of-the-magi.txt
+SAMPLE ?= examples/the-open-window.txt
 BIN = .build/release/storyvoice
 
 .PHONY: run test setup build release bench clean

@@ -30,4 +30,23 @@ public struct Character: Codable, Sendable, Hashable, Identifiable {
         self.genderConfidence = genderConfidence
         self.ageConfidence = ageConfidence
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, name, aliases, gender, ageRange, accent, personality, lines, genderConfidence, ageConfidence
+    }
+
+    // Written by hand so unknown accent and personality appear as null rather than vanish.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(aliases, forKey: .aliases)
+        try container.encode(gender, forKey: .gender)
+        try container.encode(ageRange, forKey: .ageRange)
+        try container.encode(accent, forKey: .accent)
+        try container.encode(personality, forKey: .personality)
+        try container.encode(lines, forKey: .lines)
+        try container.encodeIfPresent(genderConfidence, forKey: .genderConfidence)
+        try container.encodeIfPresent(ageConfidence, forKey: .ageConfidence)
+    }
 }

@@ -25,4 +25,16 @@ public struct Segment: Codable, Sendable, Hashable {
     }
 
     public var length: Int { end - start }
+
+    private enum CodingKeys: String, CodingKey { case start, end, kind, speaker, confidence }
+
+    // Written by hand so narration carries an explicit `"speaker": null`, as the JSON shape promises.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(start, forKey: .start)
+        try container.encode(end, forKey: .end)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(speaker, forKey: .speaker)
+        try container.encodeIfPresent(confidence, forKey: .confidence)
+    }
 }

@@ -6,6 +6,6 @@ struct StoryVoiceCommand: AsyncParsableCommand {
         commandName: "storyvoice",
         abstract: "Turn stories into performances: a voice for every character.",
         version: "0.1.0",
-        subcommands: []
+        subcommands: [Narrate.self, Analyze.self, Voices.self, Say.self, Doctor.self, Bench.self]
     )
 }

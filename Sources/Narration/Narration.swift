@@ -1,1 +1,0 @@
-// The Narration module; see ../shared/ARCHITECTURE.md for what lives here.

@@ -1,0 +1,21 @@
+/// Why a narration stopped. Whatever finished before the error stays cached, so running the
+/// same command again resumes.
+public enum NarrationError: Error, CustomStringConvertible {
+    case unknownVoice(voice: String, role: String)
+    case noVoices
+    case synthesisFailed(text: String, voice: String, underlying: String)
+    case nothingToSay
+
+    public var description: String {
+        switch self {
+        case .unknownVoice(let voice, let role):
+            "The cast gives \(role) the voice '\(voice)', which is not installed. Run 'storyvoice voices' to list voices and fix the cast file."
+        case .noVoices:
+            "No speech engine is installed. Run 'scripts/setup' (or 'storyvoice doctor' to see what is missing)."
+        case .synthesisFailed(let text, let voice, let underlying):
+            "Synthesis with \(voice) failed for \"\(text.prefix(60))\": \(underlying). Finished lines are kept; run the same command again to resume."
+        case .nothingToSay:
+            "The story has no text to read aloud."
+        }
+    }
+}

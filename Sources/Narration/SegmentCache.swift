@@ -1,0 +1,68 @@
+import Audio
+import Crypto
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Content-addressed store of rendered utterances: one WAV per key, written atomically, so an
+/// interrupted render resumes and an edit re-renders only what changed.
+public struct SegmentCache: Sendable {
+    public let directory: URL
+
+    public init(directory: URL) throws {
+        self.directory = directory
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    /// The default location: `$STORYVOICE_CACHE_DIR`, else `$XDG_CACHE_HOME/storyvoice/segments`,
+    /// else `~/.cache/storyvoice/segments`.
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let explicit = environment["STORYVOICE_CACHE_DIR"], !explicit.isEmpty {
+            return URL(fileURLWithPath: explicit, isDirectory: true)
+        }
+        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
+        return base.appendingPathComponent("storyvoice/segments", isDirectory: true)
+    }
+
+    /// The key of one rendering: everything that changes the audio, and nothing else.
+    public static func key(text: String, voice: String, engine: String, engineVersion: String, settings: [String: Double], renderVersion: Int) -> String {
+        var material = "v\(renderVersion)\u{1F}\(engine)\u{1F}\(engineVersion)\u{1F}\(voice)"
+        for name in settings.keys.sorted() { material += "\u{1F}\(name)=\(settings[name]!)" }
+        material += "\u{1F}\(text)"
+        return SHA256.hash(data: Data(material.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    public func url(for key: String) -> URL {
+        directory.appendingPathComponent(String(key.prefix(2)), isDirectory: true).appendingPathComponent("\(key).wav")
+    }
+
+    /// The number of samples stored under `key`, or nil when it is not cached (or unreadable).
+    public func sampleCount(for key: String) -> Int? {
+        let path = url(for: key).path
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let size = (attributes[.size] as? NSNumber)?.intValue, size >= 44 else { return nil }
+        return (size - 44) / 2
+    }
+
+    public func store(_ audio: PCMAudio, for key: String) throws {
+        let destination = url(for: key)
+        try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let temporary = destination.deletingLastPathComponent().appendingPathComponent(".\(key).\(UUID().uuidString).tmp")
+        try WAV.encode(audio).write(to: temporary)
+        // rename(2) replaces atomically: a reader never sees half a file, and two workers
+        // storing the same key cannot fail each other.
+        guard rename(temporary.path, destination.path) == 0 else {
+            let code = errno
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "could not store \(destination.path): \(String(cString: strerror(code)))"])
+        }
+    }
+
+    public func load(_ key: String) throws -> PCMAudio {
+        try WAV.decode(Data(contentsOf: url(for: key)))
+    }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import StoryModel
+import StoryText
+
+struct Analyze: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Find the characters and who speaks every line.",
+        discussion: "Offsets in the JSON count Unicode scalars of the text as read.")
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
+
+    @OptionGroup var input: StoryInput
+
+    @Option(help: "text: a readable cast and script; json: the full analysis.")
+    var format: OutputFormat = .text
+
+    @Flag(help: "Indent the JSON.")
+    var pretty = false
+
+    @Option(help: "Script lines to show with --format text.")
+    var lines = 20
+
+    func run() async throws {
+        let document = try input.load()
+        let analysis = StoryAnalyzer().analyze(document)
+        switch format {
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+            FileHandle.standardOutput.write(try encoder.encode(analysis))
+            FileHandle.standardOutput.write(Data("\n".utf8))
+        case .text:
+            print(AnalysisReport(analysis: analysis, text: document.text, scriptLines: lines).render())
+        }
+    }
+}
+
+/// The human-readable `analyze` output: the cast with each one's share of dialogue, then the script.
+struct AnalysisReport {
+    var analysis: StoryAnalysis
+    var text: String
+    var scriptLines: Int
+
+    func render() -> String {
+        var out = "\(analysis.title)"
+        if let author = analysis.author { out += " — \(author)" }
+        let dialogue = analysis.segments.filter { $0.kind == .dialogue }
+        out += "\n\(analysis.chapters.count) chapter(s), \(analysis.characters.count) character(s), \(dialogue.count) line(s) of dialogue\n\n"
+        out += "Cast\n"
+        let total = max(1, dialogue.count)
+        let nameWidth = min(28, analysis.characters.map(\.name.count).max() ?? 4)
+        for character in analysis.characters.sorted(by: { ($0.lines, $1.id) > ($1.lines, $0.id) }) {
+            let share = Double(character.lines) / Double(total)
+            let bar = String(repeating: "▇", count: Int((share * 30).rounded(.up)))
+            let name = character.name.count > nameWidth ? String(character.name.prefix(nameWidth - 1)) + "…" : character.name
+            var line = "  \(name.padding(toLength: nameWidth, withPad: " ", startingAt: 0))  "
+            line += "\(character.gender.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) "
+            line += "\(character.ageRange.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) "
+            line += String(format: "%5d lines %5.1f%% ", character.lines, share * 100) + bar
+            out += line + "\n"
+            if !character.aliases.isEmpty { out += "  \(String(repeating: " ", count: nameWidth))  also: \(character.aliases.joined(separator: ", "))\n" }
+        }
+        out += "\nScript (first \(scriptLines) lines)\n"
+        let scalars = ScalarText(text)
+        var shown = 0
+        for segment in analysis.segments where shown < scriptLines {
+            let body = scalars.string(segment.start, segment.end)
+                .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            guard !body.isEmpty else { continue }
+            let excerpt = body.count > 100 ? String(body.prefix(99)) + "…" : body
+            if segment.kind == .dialogue {
+                let who = segment.speaker.flatMap { analysis.character(id: $0)?.name } ?? "Unknown"
+                let confidence = segment.confidence.map { String(format: " (%.2f)", $0) } ?? ""
+                out += "  \(who)\(confidence): \(excerpt)\n"
+            } else {
+                out += "  (Narration) \(excerpt)\n"
+            }
+            shown += 1
+        }
+        return out
+    }
+}

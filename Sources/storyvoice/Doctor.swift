@@ -1,0 +1,41 @@
+import ArgumentParser
+import Audio
+import Foundation
+import Narration
+import Speech
+import SpeechEngines
+
+struct Doctor: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show what is installed, what is missing, and how to fix it.")
+
+    func run() async throws {
+        let catalog = await VoiceCatalog.load(from: LocalEngines.all())
+        var problems = 0
+        print("Speech engines")
+        for info in catalog.engines {
+            let count = catalog.voices.filter { $0.engine == info.id }.count
+            if info.installed {
+                print("  ✓ \(info.name) \(info.version ?? "") — \(count) voice(s)")
+            } else {
+                problems += 1
+                print("  ✗ \(info.name) — missing. \(info.installHint ?? "Run scripts/setup.")")
+            }
+        }
+        print("Encoding")
+        if AudioEncoder.isAvailable() {
+            print("  ✓ ffmpeg — .m4b, .mp3, .opus, .wav")
+        } else {
+            problems += 1
+            print("  ✗ ffmpeg — missing: only .wav output works. Run scripts/setup (or: sudo apt-get install ffmpeg).")
+        }
+        print("Cache")
+        let cache = SegmentCache.defaultDirectory()
+        print("  \(cache.path)\(FileManager.default.isWritableFile(atPath: cache.deletingLastPathComponent().path) || !FileManager.default.fileExists(atPath: cache.path) ? "" : " (not writable!)")")
+        print()
+        if catalog.voices.isEmpty {
+            print("No voices are installed: narration cannot run. Run scripts/setup.")
+            throw ExitCode(1)
+        }
+        print(problems == 0 ? "Everything is ready." : "\(problems) problem(s); StoryVoice still works with what is installed.")
+    }
+}

@@ -1,0 +1,123 @@
+import ArgumentParser
+import Audio
+import Foundation
+import Narration
+import Speech
+import SpeechEngines
+import StoryModel
+import StoryText
+
+struct Narrate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Read a story aloud with a voice per character, to .m4b, .mp3 or .wav.",
+        discussion: """
+            Writes beside the audio: NAME.cast.json (the voices chosen; edit it and pass it back with \
+            --cast), NAME.timing.json (when each line is spoken) and NAME.vtt (captions).
+            """)
+
+    @OptionGroup var input: StoryInput
+
+    @Option(name: .shortAndLong, help: "The audio file to write; its extension picks the format (.m4b, .mp3, .wav).")
+    var output: String
+
+    @Option(help: "A cast file (as written by a previous run) whose voices override the automatic casting.")
+    var cast: String?
+
+    @Option(help: "Syntheses to run at once (default: one per core).")
+    var jobs: Int?
+
+    @Flag(help: "Render every line anew instead of reusing earlier renders.")
+    var noCache = false
+
+    @Option(help: "Where rendered lines are cached (default: ~/.cache/storyvoice/segments).")
+    var cacheDir: String?
+
+    func validate() throws {
+        guard AudioFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) != nil else {
+            throw ValidationError("'\(output)': the output must end in .m4b, .m4a, .mp3, .opus or .wav.")
+        }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+    }
+
+    func run() async throws {
+        let outputURL = URL(fileURLWithPath: output).standardizedFileURL
+        let directory = outputURL.deletingLastPathComponent()
+        guard FileManager.default.fileExists(atPath: directory.path) else {
+            throw ValidationError("The folder \(directory.path) does not exist.")
+        }
+        let document = try input.load()
+        let analysis = StoryAnalyzer().analyze(document)
+        let catalog = await VoiceCatalog.load(from: LocalEngines.all())
+        guard !catalog.voices.isEmpty else { throw NarrationError.noVoices }
+
+        let overrides = try cast.map { try CastFile.read(URL(fileURLWithPath: $0)) }
+        let chosen = CastingDirector().cast(analysis, voices: catalog.voices, overrides: overrides)
+        let castURL = outputURL.deletingPathExtension().appendingPathExtension("cast.json")
+        try CastFile.write(chosen, to: castURL)
+
+        let cacheDirectory: URL
+        var temporaryCache: URL?
+        if noCache {
+            cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-nocache-\(UUID().uuidString)")
+            temporaryCache = cacheDirectory
+        } else {
+            cacheDirectory = cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? SegmentCache.defaultDirectory()
+        }
+        defer { if let temporaryCache { try? FileManager.default.removeItem(at: temporaryCache) } }
+
+        var options = NarrationOptions()
+        if let jobs { options.jobs = jobs }
+        let speakers = analysis.characters.filter { $0.lines > 0 }.count
+        print("\(document.title): \(analysis.chapters.count) chapter(s), \(speakers) speaking character(s); cast written to \(castURL.path)")
+
+        let narrator = Narrator(catalog: catalog, cache: try SegmentCache(directory: cacheDirectory))
+        let bar = ProgressBar()
+        let started = ContinuousClock.now
+        let result = try await narrator.narrate(document: document, analysis: analysis, cast: chosen, to: outputURL, options: options) { progress in
+            let elapsed = (ContinuousClock.now - started).seconds
+            switch progress.phase {
+            case .synthesizing:
+                let speed = elapsed > 0 ? progress.audioSeconds / elapsed : 0
+                let remaining = progress.total - progress.completed
+                let rate = progress.synthesized > 0 ? elapsed / Double(progress.synthesized) : .nan
+                let eta = remaining == 0 ? "0:00" : Format.duration(rate * Double(remaining))
+                bar.update(fraction: progress.fraction, label: "Rendering",
+                           detail: "\(progress.completed)/\(progress.total) lines · \(Format.duration(progress.audioSeconds)) audio · \(String(format: "%.1f", speed))× real time · ETA \(eta)")
+            case .assembling:
+                bar.update(fraction: 1, label: "Assembling", detail: "\(Format.duration(progress.audioSeconds)) of audio", force: true)
+            case .encoding:
+                bar.update(fraction: 1, label: "Encoding", detail: outputURL.lastPathComponent, force: true)
+            case .finished:
+                bar.finish()
+            }
+        }
+        let elapsed = (ContinuousClock.now - started).seconds
+        print("Wrote \(result.output.path) (\(Format.duration(result.durationSeconds)), \(result.chapters.count) chapter(s)) in \(Format.duration(elapsed)): \(result.synthesized) line(s) synthesized, \(result.cacheHits) from cache.")
+        print("Timing map: \(result.timingMap.path)")
+        print("Captions:   \(result.captions.path)")
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (s, attoseconds) = components
+        return Double(s) + Double(attoseconds) / 1e18
+    }
+}
+
+/// Reads and writes cast files: `{"narrator": {...}, "characters": {"c1": {...}}}`.
+enum CastFile {
+    static func read(_ url: URL) throws -> Cast {
+        do {
+            return try JSONDecoder().decode(Cast.self, from: Data(contentsOf: url))
+        } catch let error as DecodingError {
+            throw ValidationError("\(url.path) is not a valid cast file: \(error.localizedDescription). Start from the NAME.cast.json that narrate writes.")
+        }
+    }
+
+    static func write(_ cast: Cast, to url: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(cast).write(to: url, options: .atomic)
+    }
+}

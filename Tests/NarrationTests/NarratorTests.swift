@@ -1,0 +1,99 @@
+import Audio
+import Foundation
+import Speech
+import SpeechEngines
+import StoryModel
+import Testing
+@testable import Narration
+
+/// End-to-end narration with the real local engines, a real cache on disk and real ffmpeg.
+@Suite struct NarratorTests {
+    let scratch: URL
+
+    init() throws {
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    func narrator(cache name: String = "cache") async throws -> Narrator {
+        let catalog = await VoiceCatalog.load(from: LocalEngines.all())
+        return Narrator(catalog: catalog, cache: try SegmentCache(directory: scratch.appendingPathComponent(name)))
+    }
+
+    var document: StoryDocument { StoryDocument(title: "A Test Story", author: "Tester", text: NarrationPlannerTests.text) }
+
+    @Test func wavHasSoundForEverySegmentAndTimingMatchesTheAudio() async throws {
+        let narrator = try await narrator()
+        let output = scratch.appendingPathComponent("story.wav")
+        let result = try await narrator.narrate(document: document, analysis: NarrationPlannerTests.analysis(), cast: NarrationPlannerTests.cast, to: output)
+
+        let audio = try WAV.decode(Data(contentsOf: output))
+        #expect(result.timing.count == 8)
+        #expect(abs(audio.durationSeconds - result.durationSeconds) < 0.01)
+        var previousEnd = 0
+        for entry in result.timing {
+            #expect(entry.startMs >= previousEnd && entry.endMs > entry.startMs)
+            previousEnd = entry.endMs
+            let from = entry.startMs * audio.sampleRate / 1000, to = min(audio.samples.count, entry.endMs * audio.sampleRate / 1000)
+            let slice = Array(audio.samples[from..<to])
+            #expect(Loudness.rmsDBFS(slice) > -40, "segment at \(entry.startMs) ms is silent")
+        }
+        #expect(try TimingMapFile.read(result.timingMap) == result.timing)
+        let captions = try String(contentsOf: result.captions, encoding: .utf8)
+        #expect(captions.hasPrefix("WEBVTT"))
+        #expect(captions.contains("Who are you?"))
+    }
+
+    @Test func m4bHasChaptersThatFfprobeReadsAndADurationThatMatchesTheTimingMap() async throws {
+        let narrator = try await narrator()
+        let output = scratch.appendingPathComponent("story.m4b")
+        let result = try await narrator.narrate(document: document, analysis: NarrationPlannerTests.analysis(), cast: NarrationPlannerTests.cast, to: output)
+        let probe = try await AudioProber.probe(output)
+        #expect(probe.chapters.map(\.title) == ["Chapter I", "Chapter II"])
+        #expect(abs(probe.durationSeconds - result.durationSeconds) < 0.25)
+        let lastLineEnd = Double(result.timing.last!.endMs) / 1000
+        #expect(probe.durationSeconds >= lastLineEnd && probe.durationSeconds - lastLineEnd < 1.5)
+        #expect(probe.chapters[1].startMs <= result.timing[6].startMs)
+        #expect(probe.chapters[1].startMs > result.timing[5].endMs - 1)
+    }
+
+    @Test func aSecondRunReusesEverythingAndAVoiceChangeRerendersOnlyThatCharacter() async throws {
+        let narrator = try await narrator()
+        let analysis = NarrationPlannerTests.analysis()
+        let first = try await narrator.narrate(document: document, analysis: analysis, cast: NarrationPlannerTests.cast, to: scratch.appendingPathComponent("a.wav"))
+        #expect(first.synthesized == 8 && first.cacheHits == 0)
+
+        let again = try await narrator.narrate(document: document, analysis: analysis, cast: NarrationPlannerTests.cast, to: scratch.appendingPathComponent("b.wav"))
+        #expect(again.synthesized == 0 && again.cacheHits == 8)
+
+        var recast = NarrationPlannerTests.cast
+        recast.characters["c2"] = VoiceAssignment(voice: "flite:awb")
+        let changed = try await narrator.narrate(document: document, analysis: analysis, cast: recast, to: scratch.appendingPathComponent("c.wav"))
+        #expect(changed.synthesized == 1)  // the man's one line
+        #expect(changed.cacheHits == 7)
+    }
+
+    @Test func anInterruptedRenderResumesWithOnlyTheMissingLines() async throws {
+        let narrator = try await narrator()
+        let analysis = NarrationPlannerTests.analysis()
+        _ = try await narrator.narrate(document: document, analysis: analysis, cast: NarrationPlannerTests.cast, to: scratch.appendingPathComponent("a.wav"))
+        // Lose three rendered lines, as a crash mid-render would.
+        let files = try FileManager.default.subpathsOfDirectory(atPath: narrator.cache.directory.path).filter { $0.hasSuffix(".wav") }.sorted()
+        for file in files.prefix(3) { try FileManager.default.removeItem(at: narrator.cache.directory.appendingPathComponent(file)) }
+        let resumed = try await narrator.narrate(document: document, analysis: analysis, cast: NarrationPlannerTests.cast, to: scratch.appendingPathComponent("b.wav"))
+        #expect(resumed.synthesized == 3 && resumed.cacheHits == 5)
+    }
+
+    @Test func anUninstalledVoiceIsReportedBeforeAnyWorkAndNothingIsWritten() async throws {
+        let narrator = try await narrator()
+        var cast = NarrationPlannerTests.cast
+        cast.characters["c1"] = VoiceAssignment(voice: "nosuch:voice")
+        let output = scratch.appendingPathComponent("never.m4b")
+        await #expect(throws: NarrationError.self) {
+            _ = try await narrator.narrate(document: document, analysis: NarrationPlannerTests.analysis(), cast: cast, to: output)
+        }
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0 != "cache" }
+        #expect(leftovers.isEmpty)
+    }
+}
