@@ -68,6 +68,8 @@ let package = Package(
         .testTarget(name: "AudioTests", dependencies: ["Audio", "StoryModel"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "StoryModel", "Audio"]),
         .testTarget(name: "SpeechEnginesTests", dependencies: ["SpeechEngines", "Speech", "Audio", "StoryModel"]),
+        // Runs the built `storyvoice` binary as a user would.
+        .testTarget(name: "StoryVoiceCLITests", dependencies: ["Audio", "StoryModel"]),
         .testTarget(name: "NarrationTests", dependencies: ["Narration", "SpeechEngines", "Speech", "Audio", "StoryText", "StoryModel"]),
     ],
     swiftLanguageModes: [.v6]
