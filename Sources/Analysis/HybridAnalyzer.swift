@@ -134,7 +134,7 @@ public struct HybridAnalyzer: Sendable {
             }
             // A chunk that failed for a passing reason is retried alone, after its wave.
             for position in transient.sorted() {
-                logger.notice("retrying a failed chunk alone", metadata: ["chapter": "\(wave[position].chapterTitle)"])
+                logger.notice("retrying a failed chunk alone", metadata: ["chapter": "\(wave[position].title)"])
                 switch await labelBatch(wave[position], work: work, roster: characters) {
                 case .success(let value):
                     outcomes[position] = value
@@ -154,11 +154,11 @@ public struct HybridAnalyzer: Sendable {
                     let unanswered = wave[position].segments.filter { labels[$0] == nil }
                     if !unanswered.isEmpty {
                         fallbacks.append(contentsOf: unanswered)
-                        notes.append("\(wave[position].chapterTitle): the model gave no label for \(unanswered.count) span(s); their offline labels stand.")
+                        notes.append("\(wave[position].title): the model gave no label for \(unanswered.count) span(s); their offline labels stand.")
                     }
                 case .fallback(let problem):
                     fallbacks.append(contentsOf: wave[position].segments)
-                    notes.append("\(wave[position].chapterTitle): the model's answer was unusable twice (\(problem)); the offline labels of \(wave[position].segments.count) span(s) stand.")
+                    notes.append("\(wave[position].title): the model's answer was unusable twice (\(problem)); the offline labels of \(wave[position].segments.count) span(s) stand.")
                 }
             }
         }
@@ -189,13 +189,13 @@ public struct HybridAnalyzer: Sendable {
         let visible = work.roster(for: batch, from: roster)
         var correction: String?
         for attempt in 1...2 {
-            let request = SpanPrompt.request(batch: batch, text: work.text, segments: work.analysis.segments, roster: visible, title: work.document.title, correction: correction)
+            let request = SpanPrompt.request(batch: batch, text: work.text, segments: work.analysis.segments, chapters: work.chapters, roster: visible, title: work.document.title, correction: correction)
             let problem: String
             do {
                 let response = try await model.complete(request, step: Step.labelling)
                 switch SpanPrompt.parse(response.text, batch: batch, rosterIDs: ids) {
                 case .success(let labels):
-                    let note = attempt > 1 ? "\(batch.chapterTitle): the first answer was unusable (\(correction ?? "")); the second was used." : nil
+                    let note = attempt > 1 ? "\(batch.title): the first answer was unusable (\(correction ?? "")); the second was used." : nil
                     return .success(.labels(labels, note: note))
                 case .failure(let failure):
                     problem = failure.description
@@ -206,7 +206,7 @@ public struct HybridAnalyzer: Sendable {
             } catch {
                 return .failure(LanguageModelError(.unreachable, provider: model.provider, model: model.model, detail: "\(error)"))
             }
-            logger.notice("unusable answer", metadata: ["chapter": "\(batch.chapterTitle)", "attempt": "\(attempt)", "problem": "\(problem)"])
+            logger.notice("unusable answer", metadata: ["chapter": "\(batch.title)", "attempt": "\(attempt)", "problem": "\(problem)"])
             correction = problem
         }
         return .success(.fallback(correction ?? "unusable answer"))
@@ -323,7 +323,7 @@ struct Work: Sendable {
         chapters = LabellingPlan.chapters(document: document, analysis: analysis, textLength: text.count)
         plan = LabellingPlan(text: text, analysis: analysis, chapters: chapters, mode: mode, options: options)
         var cast = Array(repeating: Set<String>(), count: chapters.count)
-        let needed = Set(plan.batches.map(\.chapter))
+        let needed = Set(plan.batches.flatMap(\.chapters))
         for chapter in needed {
             let body = text.string(chapters[chapter].start, chapters[chapter].end)
             for character in analysis.characters where ([character.name] + character.aliases).contains(where: { !$0.isEmpty && body.contains($0) }) {
@@ -342,12 +342,13 @@ struct Work: Sendable {
     /// in a given chapter, and listing them costs tokens on every request.
     func roster(for batch: LabellingBatch, from roster: [Character]) -> [Character] {
         let offline = Set(analysis.characters.map(\.id))
-        let visible = roster.filter { chapterCast[batch.chapter].contains($0.id) || !offline.contains($0.id) }
+        let cast = batch.chapters.reduce(into: Set<String>()) { $0.formUnion(chapterCast[$1]) }
+        let visible = roster.filter { cast.contains($0.id) || !offline.contains($0.id) }
         return visible.isEmpty ? roster : visible
     }
 
     func labellingRequest(_ batch: LabellingBatch, roster: [Character]) -> CompletionRequest {
-        SpanPrompt.request(batch: batch, text: text, segments: analysis.segments, roster: self.roster(for: batch, from: roster), title: document.title)
+        SpanPrompt.request(batch: batch, text: text, segments: analysis.segments, chapters: chapters, roster: self.roster(for: batch, from: roster), title: document.title)
     }
 
     func enrichmentRequest(_ group: [Character], segments: [Segment]) -> CompletionRequest {
@@ -390,7 +391,7 @@ final class ProgressCounter: Sendable {
     }
 
     func advance(step: String) {
-        let done = state.withLock { count -> Int in
+        let done = state.withLock { count in
             count += 1
             return count
         }

@@ -30,7 +30,7 @@ public struct LabellingOptions: Sendable, Hashable {
 
     public init(
         confidenceThreshold: Double = 0.6, maxSpansPerRequest: Int = 40, inputTokenBudget: Int = 6000,
-        contextCharacters: Int = 240, concurrency: Int = 4, enrichCharacters: Bool = true,
+        contextCharacters: Int = 120, concurrency: Int = 4, enrichCharacters: Bool = true,
         charactersPerEnrichmentRequest: Int = 10, maxEnrichedCharacters: Int = 30, linesPerCharacter: Int = 3
     ) {
         self.confidenceThreshold = confidenceThreshold

@@ -1,14 +1,22 @@
 import StoryModel
 
-/// One request's worth of spans: dialogue segments of one chapter, with their context.
-public struct LabellingBatch: Sendable, Hashable {
-    /// Index of the chapter the spans are in.
+/// A stretch of text shown in a request, `[start, end)` in scalars, within one chapter.
+public struct PassageWindow: Sendable, Hashable {
+    public var range: Range<Int>
     public var chapter: Int
-    public var chapterTitle: String
+}
+
+/// One request's worth of spans, with their context: whole chapters where they fit the
+/// budget, so a sparse chapter shares a request with its neighbours and a dense one is split.
+public struct LabellingBatch: Sendable, Hashable {
     /// Indices into the analysis's segments, in text order.
     public var segments: [Int]
-    /// The text windows shown, `[start, end)` in scalars, in order and not overlapping.
-    public var windows: [Range<Int>]
+    /// The text shown, in order and not overlapping.
+    public var windows: [PassageWindow]
+    /// Indices of the chapters the spans are in.
+    public var chapters: [Int]
+    /// "Chapter 3" or "Chapter 3 – Chapter 5", for notes.
+    public var title: String
 }
 
 /// Which spans go to the model and how they are grouped into requests: a pure function of
@@ -28,46 +36,75 @@ public struct LabellingPlan: Sendable, Hashable {
         dialogueCount = dialogue.count
         targetCount = targets.count
 
-        var batches: [LabellingBatch] = []
+        // Targets by chapter, each with its window of context.
+        var byChapter: [[(segment: Int, window: Range<Int>)]] = Array(repeating: [], count: chapters.count)
         var chapterIndex = 0
-        var current: (segments: [Int], windows: [Range<Int>], chars: Int)?
-
-        func close() {
-            if let open = current, !open.segments.isEmpty {
-                batches.append(LabellingBatch(chapter: chapterIndex, chapterTitle: chapters[chapterIndex].title, segments: open.segments, windows: open.windows))
-            }
-            current = nil
+        for index in targets {
+            let segment = segments[index]
+            while chapterIndex < chapters.count - 1, segment.start >= chapters[chapterIndex].end { chapterIndex += 1 }
+            let bounds = chapters[chapterIndex]
+            let window = Self.window(around: segment, in: text, within: bounds.start..<max(bounds.start, bounds.end), context: options.contextCharacters)
+            byChapter[chapterIndex].append((index, window))
         }
 
         // The character budget of a passage: tokens are about four characters, and the
         // roster and instructions take part of the budget.
         let passageBudget = max(2000, (options.inputTokenBudget - 1200) * 4)
-        for index in targets {
-            let segment = segments[index]
-            while chapterIndex < chapters.count - 1, segment.start >= chapters[chapterIndex].end {
-                close()
-                chapterIndex += 1
+        var batches: [LabellingBatch] = []
+        var open = BatchBuilder()
+        for (chapter, spans) in byChapter.enumerated() where !spans.isEmpty {
+            // A chapter that fits an empty request is not split across two.
+            var whole = BatchBuilder()
+            for span in spans { whole.add(span.segment, window: span.window, chapter: chapter) }
+            let fitsAlone = whole.segments.count <= options.maxSpansPerRequest && whole.characters <= passageBudget
+            if fitsAlone, !open.segments.isEmpty,
+               open.segments.count + whole.segments.count > options.maxSpansPerRequest || open.characters + whole.characters > passageBudget {
+                batches.append(open.build(chapters: chapters))
+                open = BatchBuilder()
             }
-            let bounds = chapters[chapterIndex]
-            let window = Self.window(around: segment, in: text, within: bounds.start..<max(bounds.start, bounds.end), context: options.contextCharacters)
-            var open = current ?? ([], [], 0)
-            let added = open.windows.last.map { window.upperBound - max(window.lowerBound, $0.upperBound) } ?? window.count
-            if !open.segments.isEmpty, open.segments.count >= options.maxSpansPerRequest || open.chars + max(0, added) > passageBudget {
-                close()
-                open = ([], [], 0)
+            for span in spans {
+                if !open.segments.isEmpty,
+                   open.segments.count >= options.maxSpansPerRequest || open.characters + open.growth(adding: span.window, chapter: chapter) > passageBudget {
+                    batches.append(open.build(chapters: chapters))
+                    open = BatchBuilder()
+                }
+                open.add(span.segment, window: span.window, chapter: chapter)
             }
-            if let last = open.windows.last, window.lowerBound <= last.upperBound {
-                open.windows[open.windows.count - 1] = last.lowerBound..<max(last.upperBound, window.upperBound)
-                open.chars += max(0, window.upperBound - last.upperBound)
-            } else {
-                open.windows.append(window)
-                open.chars += window.count
-            }
-            open.segments.append(index)
-            current = open
         }
-        close()
+        if !open.segments.isEmpty { batches.append(open.build(chapters: chapters)) }
         self.batches = batches
+    }
+
+    private struct BatchBuilder {
+        var segments: [Int] = []
+        var windows: [PassageWindow] = []
+        var characters = 0
+
+        func growth(adding window: Range<Int>, chapter: Int) -> Int {
+            if let last = windows.last, last.chapter == chapter, window.lowerBound <= last.range.upperBound {
+                return max(0, window.upperBound - last.range.upperBound)
+            }
+            return window.count
+        }
+
+        mutating func add(_ segment: Int, window: Range<Int>, chapter: Int) {
+            characters += growth(adding: window, chapter: chapter)
+            if let last = windows.last, last.chapter == chapter, window.lowerBound <= last.range.upperBound {
+                windows[windows.count - 1].range = last.range.lowerBound..<max(last.range.upperBound, window.upperBound)
+            } else {
+                windows.append(PassageWindow(range: window, chapter: chapter))
+            }
+            segments.append(segment)
+        }
+
+        func build(chapters: [Chapter]) -> LabellingBatch {
+            var indices: [Int] = []
+            for window in windows where indices.last != window.chapter { indices.append(window.chapter) }
+            let title = indices.count == 1
+                ? chapters[indices[0]].title
+                : "\(chapters[indices.first!].title) – \(chapters[indices.last!].title)"
+            return LabellingBatch(segments: segments, windows: windows, chapters: indices, title: title)
+        }
     }
 
     /// `context` scalars either side of the segment, widened to whole words, kept within the chapter.

@@ -40,29 +40,45 @@ enum SpanPrompt {
         }.joined(separator: "\n")
     }
 
-    static func request(batch: LabellingBatch, text: ScalarText, segments: [Segment], roster: [Character], title: String, correction: String? = nil) -> CompletionRequest {
-        var passage: [String] = []
+    static func request(batch: LabellingBatch, text: ScalarText, segments: [Segment], chapters: [Chapter], roster: [Character], title: String, correction: String? = nil) -> CompletionRequest {
+        let targets = Set(batch.segments)
+        var passage = ""
+        var chapter: Int?
         for window in batch.windows {
-            var piece = ""
-            var cursor = window.lowerBound
-            for index in batch.segments where segments[index].start >= window.lowerBound && segments[index].end <= window.upperBound {
-                let segment = segments[index]
-                piece += text.string(cursor, segment.start)
-                piece += "[\(spanID(index))] " + text.string(segment.start, segment.end) + " [/\(spanID(index))]"
-                cursor = segment.end
+            if window.chapter != chapter {
+                passage += (chapter == nil ? "" : "\n\n") + "Chapter: \(chapters[window.chapter].title)\n"
+                chapter = window.chapter
+            } else {
+                passage += "\n…\n"
             }
-            piece += text.string(cursor, window.upperBound)
-            passage.append(piece.trimmingWhitespace)
+            var piece = ""
+            var cursor = window.range.lowerBound
+            // Segments inside the window: targets are numbered; other dialogue shows the
+            // offline analysis's (confident) speaker, which is cheaper context than more text.
+            var index = firstSegment(endingAfter: window.range.lowerBound, in: segments)
+            while index < segments.count, segments[index].start < window.range.upperBound {
+                let segment = segments[index]
+                if targets.contains(index), segment.end <= window.range.upperBound {
+                    piece += text.string(cursor, segment.start)
+                    piece += "[\(spanID(index))] " + text.string(segment.start, segment.end) + " [/\(spanID(index))]"
+                    cursor = segment.end
+                } else if segment.kind == .dialogue, let speaker = segment.speaker, segment.start >= cursor {
+                    piece += text.string(cursor, segment.start) + "(\(speaker)) "
+                    cursor = segment.start
+                }
+                index += 1
+            }
+            piece += text.string(cursor, window.range.upperBound)
+            passage += piece.trimmingWhitespace
         }
         var user = """
             Story: \(title)
-            Chapter: \(batch.chapterTitle)
 
             Roster:
             \(rosterLines(roster))
 
-            Passage:
-            \(passage.joined(separator: "\n…\n"))
+            Passage (a character id in parentheses before a quotation says who speaks it):
+            \(passage)
 
             Label these spans: \(batch.segments.map(spanID).joined(separator: ", "))
             """
@@ -70,6 +86,16 @@ enum SpanPrompt {
             user += "\n\nYour previous answer could not be used: \(correction). Answer again, once per span, using only the span ids and roster ids above."
         }
         return CompletionRequest(system: system, user: user, schema: schema, temperature: 0, maxOutputTokens: maxOutputTokens(spans: batch.segments.count))
+    }
+
+    /// The first segment whose end lies after `offset` (segments are in text order).
+    static func firstSegment(endingAfter offset: Int, in segments: [Segment]) -> Int {
+        var low = 0, high = segments.count
+        while low < high {
+            let middle = (low + high) / 2
+            if segments[middle].end <= offset { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// Room for the answer: about 12 tokens a label, with headroom for long new names.

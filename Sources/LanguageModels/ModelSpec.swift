@@ -32,7 +32,7 @@ public struct ModelSpec: Sendable, Hashable, CustomStringConvertible {
     }
 
     public init(parsing spec: String) throws(ParseError) {
-        let trimmed = spec.trimmingCharacters(in: .whitespaces)
+        let trimmed = spec.strippingSpaces
         guard let colon = trimmed.firstIndex(of: ":") else { throw .missingProvider(spec) }
         let name = String(trimmed[..<colon]).lowercased()
         guard let provider = Provider(rawValue: name) ?? (name == "ollama" ? .openaiCompatible : nil) else {
@@ -55,14 +55,10 @@ public struct ModelSpec: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension String {
-    fileprivate func trimmingCharacters(in set: Set<Character>) -> String {
+    fileprivate var strippingSpaces: String {
         var view = Substring(self)
-        while let first = view.first, set.contains(first) { view.removeFirst() }
-        while let last = view.last, set.contains(last) { view.removeLast() }
+        while let first = view.first, first.isWhitespace { view.removeFirst() }
+        while let last = view.last, last.isWhitespace { view.removeLast() }
         return String(view)
     }
-}
-
-extension Set where Element == Character {
-    fileprivate static let whitespaces: Set<Character> = [" ", "\t", "\n", "\r"]
 }

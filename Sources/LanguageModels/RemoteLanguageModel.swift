@@ -9,7 +9,7 @@ import NIOHTTP1
 /// Every request goes through the provider's concurrency limiter, has a timeout, and is retried
 /// with exponential backoff and jitter on 429, 5xx and timeouts (honouring `Retry-After`).
 /// The key only ever goes into a request header; it is scrubbed from provider messages.
-public struct RemoteLanguageModel: LanguageModel {
+public struct RemoteLanguageModel: LanguageModel, CustomStringConvertible {
     public let provider: Provider
     public let model: String
     /// The base URL requests go to (no trailing slash).
@@ -48,6 +48,9 @@ public struct RemoteLanguageModel: LanguageModel {
         self.httpClient = httpClient
         self.logger = logger
     }
+
+    /// `openai:gpt-4o-mini at https://api.openai.com/v1` — never the key.
+    public var description: String { "\(provider.rawValue):\(model) at \(baseURL)" }
 
     public func complete(_ request: CompletionRequest) async throws -> CompletionResponse {
         if provider.requiresKey, key?.value.isEmpty ?? true {

@@ -127,7 +127,7 @@ public final class LoopbackServer: Sendable {
                     guard let requestHead = head else { continue }
                     let request = RecordedRequest(
                         method: requestHead.method.rawValue, uri: requestHead.uri,
-                        headers: requestHead.headers.map { ($0.name, $0.value) }, body: body
+                        headers: requestHead.headers.map { (name: $0.name, value: $0.value) }, body: body
                     )
                     let reply = await answer(request)
                     if reply.delay > .zero { try? await Task.sleep(for: reply.delay) }

@@ -4,7 +4,8 @@ import StoryModel
 /// when the real one is not at hand: quotes become dialogue segments, and each gets a
 /// speaker and a confidence from the kind of evidence a heuristic analyzer would use (the
 /// bands match StoryText's: a named speech tag 0.95, a second quote in a tagged paragraph
-/// 0.85, a pronoun tag 0.8, a name in the paragraph 0.65, turn-taking 0.5).
+/// 0.85, a pronoun tag 0.8, a name in the paragraph 0.65, a name spoken to inside the
+/// quotation 0.6, turn-taking 0.5).
 public enum SyntheticAnalysis {
     static let speechVerbs = ["said", "cried", "replied", "asked", "answered", "continued", "added", "exclaimed", "returned", "observed", "whispered", "resumed", "repeated", "began", "called"]
     static let pronouns = ["he", "she", "they", "I"]
@@ -35,6 +36,10 @@ public enum SyntheticAnalysis {
                 } else if let mentioned {
                     speaker = mentioned.id
                     confidence = 0.65
+                } else if let addressee = addressed(scalars.string(quote.lowerBound, quote.upperBound), characters: characters) {
+                    // Someone named inside the quotation is spoken to, so the other party speaks.
+                    speaker = lastSpeakers.last(where: { $0 != addressee.id }) ?? characters.first { $0.id != addressee.id }?.id
+                    confidence = 0.6
                 } else {
                     speaker = lastSpeakers.dropLast().last ?? characters.first?.id
                     confidence = 0.5
@@ -127,6 +132,10 @@ public enum SyntheticAnalysis {
         return nil
     }
 
+    static func addressed(_ quotation: String, characters: [Character]) -> Character? {
+        characters.first { character in ([character.name] + character.aliases).contains { $0.count > 2 && quotation.contains($0) } }
+    }
+
     static func hasPronounTag(_ narration: String) -> Bool {
         speechVerbs.contains { verb in pronouns.contains { narration.contains("\(verb) \($0)") || narration.contains("\($0) \(verb)") } }
     }
@@ -138,9 +147,9 @@ public enum SyntheticAnalysis {
             guard let openBrace = line.firstIndex(of: "{"), let closeBrace = line.lastIndex(of: "}") else { continue }
             let head = line[..<openBrace].split(separator: ",")
             guard head.count >= 2 else { continue }
-            let name = String(head[1]).trimmingCharacters(in: "\" ")
+            let name = String(head[1]).trimming("\" ")
             let aliases = line[line.index(after: openBrace)..<closeBrace].split(separator: ",").map {
-                String($0).trimmingCharacters(in: "' \"")
+                String($0).trimming("' \"")
             }.filter { !$0.isEmpty }
             let tail = line[line.index(after: closeBrace)...].split(separator: ",")
             let gender: Gender = tail.count >= 2 ? (tail[1] == "F" ? .female : tail[1] == "M" ? .male : .unknown) : .unknown

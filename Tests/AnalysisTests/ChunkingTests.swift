@@ -2,7 +2,6 @@ import Analysis
 import Foundation
 import LanguageModels
 import StoryModel
-import Synchronization
 import Testing
 import TestSupport
 
@@ -65,7 +64,7 @@ struct ChunkingTests {
     func failedChunkRetriedAlone() async throws {
         let book = longBook(chapters: 6, quotes: 12)
         let truth = book.truth
-        let failedOnce = Mutex(false)
+        let failedOnce = LockedValue(false)
         let good = labeller(text: book.document.text) { span in truth[Int(span.dropFirst())!]! }
         try await LoopbackServer.withServer(handler: { request in
             let user = VendorWire.prompt(of: request, provider: .openai)?.user ?? ""
@@ -75,7 +74,8 @@ struct ChunkingTests {
             }
             return fail ? VendorWire.error(.openai, status: 503, message: "overloaded") : await good(request)
         }) { server in
-            let analyzer = HybridAnalyzer(model: makeModel(server: server), options: LabellingOptions(enrichCharacters: false))
+            // Four uncertain spans a chapter, four a request: one request per chapter.
+            let analyzer = HybridAnalyzer(model: makeModel(server: server), options: LabellingOptions(maxSpansPerRequest: 4, enrichCharacters: false))
             let result = try await analyzer.label(document: book.document, analysis: book.analysis, mode: .hybrid)
             let chapters = server.requests.compactMap { VendorWire.prompt(of: $0, provider: .openai)?.user }.map { user in
                 user.split(separator: "\n").first { $0.hasPrefix("Chapter: ") }.map(String.init) ?? ""
@@ -94,9 +94,10 @@ struct ChunkingTests {
         let truth = book.truth
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let options = LabellingOptions(concurrency: 2, enrichCharacters: false)
+        // Two uncertain spans a chapter, two a request: one request per chapter.
+        let options = LabellingOptions(maxSpansPerRequest: 2, concurrency: 2, enrichCharacters: false)
         let good = labeller(text: book.document.text) { span in truth[Int(span.dropFirst())!]! }
-        let answered = Mutex(0)
+        let answered = LockedValue(0)
 
         // First run: chapter 5 is refused outright (not transient), which stops the run.
         try await LoopbackServer.withServer(handler: { request in
@@ -156,6 +157,34 @@ struct ChunkingTests {
             let estimatedCost = try #require(estimate.cost)
             let recordedCost = try #require(recorded.cost)
             #expect(abs(estimatedCost - recordedCost) / recordedCost < 0.10)
+        }
+    }
+}
+
+@Suite("Labelling plan")
+struct LabellingPlanTests {
+    @Test("Sparse chapters share a request; a chapter that fits one request is not split")
+    func chaptersShareRequests() {
+        let book = longBook(chapters: 10, quotes: 6)
+        let options = LabellingOptions(maxSpansPerRequest: 5, enrichCharacters: false)
+        let text = ScalarText(book.document.text)
+        let plan = LabellingPlan(text: text, analysis: book.analysis, chapters: book.analysis.chapters, mode: .hybrid, options: options)
+        // Two uncertain spans a chapter, five a request: two chapters (four spans) per request.
+        #expect(plan.targetCount == 20)
+        #expect(plan.batches.count == 5)
+        #expect(plan.batches.allSatisfy { $0.segments.count == 4 && $0.chapters.count == 2 })
+        #expect(plan.batches.flatMap(\.segments) == book.analysis.segments.indices.filter { (book.analysis.segments[$0].confidence ?? 1) < 0.6 })
+        #expect(plan.batches[0].title == "Chapter 1 – Chapter 2")
+        // Windows stay inside their chapter and cover their spans.
+        for batch in plan.batches {
+            for window in batch.windows {
+                let chapter = book.analysis.chapters[window.chapter]
+                #expect(window.range.lowerBound >= chapter.start && window.range.upperBound <= chapter.end)
+            }
+            for index in batch.segments {
+                let segment = book.analysis.segments[index]
+                #expect(batch.windows.contains { $0.range.lowerBound <= segment.start && segment.end <= $0.range.upperBound })
+            }
         }
     }
 }
