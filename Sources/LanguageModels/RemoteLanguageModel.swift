@@ -96,10 +96,11 @@ public struct RemoteLanguageModel: LanguageModel, CustomStringConvertible {
         request.method = .POST
         for header in format.headers(key: key) { request.headers.add(name: header.name, value: header.value) }
         request.body = .bytes(ByteBuffer(bytes: body))
+        let prepared = request
         do {
             return try await limiter.withPermit {
                 let deadline = NIODeadline.now() + .milliseconds(Int64(timeout * 1000))
-                let response = try await httpClient.execute(request, deadline: deadline)
+                let response = try await httpClient.execute(prepared, deadline: deadline)
                 let buffer = try await response.body.collect(upTo: 32 << 20)
                 let retryAfter = response.headers.first(name: "retry-after").flatMap { RetryPolicy.retryAfterSeconds($0) }
                 return .reply(status: Int(response.status.code), retryAfter: retryAfter, body: Data(buffer.readableBytesView))
