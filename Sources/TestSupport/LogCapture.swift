@@ -33,10 +33,11 @@ public final class LogCapture: Sendable {
             set { metadata[key] = newValue }
         }
 
-        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
-            let all = self.metadata.merging(metadata ?? [:]) { _, new in new }
+        func log(event: LogEvent) {
+            let all = metadata.merging(event.metadata ?? [:]) { _, new in new }
             let rendered = all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            capture.append("\(level) \(label): \(message) \(rendered)")
+            let error = event.error.map { " error=\($0)" } ?? ""
+            capture.append("\(event.level) \(label): \(event.message) \(rendered)\(error)")
         }
     }
 }

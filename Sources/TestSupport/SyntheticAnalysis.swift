@@ -147,9 +147,9 @@ public enum SyntheticAnalysis {
             guard let openBrace = line.firstIndex(of: "{"), let closeBrace = line.lastIndex(of: "}") else { continue }
             let head = line[..<openBrace].split(separator: ",")
             guard head.count >= 2 else { continue }
-            let name = String(head[1]).trimming("\" ")
+            let name = String(head[1]).stripping("\" ")
             let aliases = line[line.index(after: openBrace)..<closeBrace].split(separator: ",").map {
-                String($0).trimming("' \"")
+                String($0).stripping("' \"")
             }.filter { !$0.isEmpty }
             let tail = line[line.index(after: closeBrace)...].split(separator: ",")
             let gender: Gender = tail.count >= 2 ? (tail[1] == "F" ? .female : tail[1] == "M" ? .male : .unknown) : .unknown
@@ -160,7 +160,7 @@ public enum SyntheticAnalysis {
 }
 
 extension String {
-    fileprivate func trimmingCharacters(in set: String) -> String {
+    fileprivate func stripping(_ set: String) -> String {
         var view = Substring(self)
         while let first = view.first, set.contains(first) { view.removeFirst() }
         while let last = view.last, set.contains(last) { view.removeLast() }
