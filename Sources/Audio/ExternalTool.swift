@@ -1,0 +1,99 @@
+import Foundation
+import Subprocess
+
+/// An ffmpeg-family executable: where it is, and how to run it keeping only what matters of its output.
+struct ExternalTool: Sendable {
+    let name: String
+    /// An explicit path, or nil to look `name` up on PATH when run.
+    let explicitPath: String?
+
+    init(name: String, path: String? = nil) {
+        self.name = name
+        self.explicitPath = path
+    }
+
+    /// The executable's absolute path, or nil when it is not installed.
+    func resolvedPath() -> String? {
+        if let explicitPath {
+            return FileManager.default.isExecutableFile(atPath: explicitPath) ? explicitPath : nil
+        }
+        return Self.lookUp(name)
+    }
+
+    func requirePath() throws(AudioError) -> String {
+        guard let path = resolvedPath() else {
+            throw AudioError.toolNotFound(tool: name, searched: explicitPath.map { "looked at \($0)" } ?? "looked on PATH")
+        }
+        return path
+    }
+
+    /// Runs the tool to completion, discarding stdout and keeping the last lines of stderr for errors.
+    ///
+    /// stderr is streamed rather than collected so a tool that prints an error per packet can
+    /// neither exhaust memory nor overflow a collection limit.
+    func run(_ arguments: [String]) async throws -> Void {
+        let path = try requirePath()
+        let result = try await Subprocess.run(
+            .path(.init(path)),
+            arguments: Arguments(arguments),
+            input: .none,
+            output: .discarded,
+            error: .sequence
+        ) { execution in
+            var tail = StderrTail()
+            for try await line in execution.standardError.strings(bufferingPolicy: .maxLineLength(4096)) {
+                tail.append(line)
+            }
+            return tail.lines
+        }
+        guard result.terminationStatus.isSuccess else {
+            throw AudioError.toolFailed(tool: name, status: Self.describe(result.terminationStatus), stderr: result.closureResult)
+        }
+    }
+
+    /// Runs the tool and returns its stdout (at most `limit` bytes) as a string.
+    func output(_ arguments: [String], limit: Int = 64 << 20) async throws -> String {
+        let path = try requirePath()
+        let result = try await Subprocess.run(
+            .path(.init(path)),
+            arguments: Arguments(arguments),
+            input: .none,
+            output: .string(limit: limit),
+            error: .string(limit: 1 << 20)
+        )
+        guard result.terminationStatus.isSuccess else {
+            let lines = result.standardError.split(whereSeparator: \.isNewline).map(String.init)
+            throw AudioError.toolFailed(tool: name, status: Self.describe(result.terminationStatus), stderr: Array(lines.suffix(StderrTail.capacity)))
+        }
+        return result.standardOutput
+    }
+
+    static func describe(_ status: TerminationStatus) -> String {
+        switch status {
+        case .exited(let code): "exit status \(code)"
+        case .signaled(let signal): "killed by signal \(signal)"
+        }
+    }
+
+    static func lookUp(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for directory in path.split(separator: ":") where directory.hasPrefix("/") {
+            let candidate = directory + "/" + name
+            if FileManager.default.isExecutableFile(atPath: candidate) { return String(candidate) }
+        }
+        return nil
+    }
+}
+
+/// The last lines a tool wrote to stderr: the ones that say why it failed.
+struct StderrTail {
+    static let capacity = 12
+    private(set) var lines: [String] = []
+
+    mutating func append(_ line: String) {
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return }
+        if lines.count == Self.capacity { lines.removeFirst() }
+        lines.append(trimmed)
+    }
+}

@@ -1,0 +1,32 @@
+/// ffmpeg's FFMETADATA1 text: global tags and chapters handed to the muxer as a second input.
+enum FFMetadata {
+    /// Renders tags (in the order given) and chapters with millisecond timebase.
+    ///
+    /// Chapters are sorted by start and given a positive length, since muxers drop or reject
+    /// chapters that end before they begin.
+    static func render(tags: [(key: String, value: String)], chapters: [ChapterMark]) -> String {
+        var out = ";FFMETADATA1\n"
+        for tag in tags { out += "\(escape(tag.key))=\(escape(tag.value))\n" }
+        let sorted = chapters.enumerated().sorted { ($0.element.startMs, $0.offset) < ($1.element.startMs, $1.offset) }.map(\.element)
+        for chapter in sorted {
+            let start = max(0, chapter.startMs)
+            let end = max(start + 1, chapter.endMs)
+            out += "\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=\(start)\nEND=\(end)\ntitle=\(escape(chapter.title))\n"
+        }
+        return out
+    }
+
+    /// Backslash-escapes the characters FFMETADATA1 gives meaning: `=`, `;`, `#`, `\` and newline.
+    static func escape(_ value: String) -> String {
+        var out = ""
+        out.reserveCapacity(value.utf8.count)
+        for character in value {
+            switch character {
+            case "=", ";", "#", "\\": out += "\\" + String(character)
+            case "\r\n", "\n", "\r": out += "\\\n"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}
