@@ -74,7 +74,12 @@ public struct AudioEncoder: Sendable {
     private func transcode(wav: URL, to partial: URL, format: AudioFormat, metadata: AudioMetadata) async throws {
         let metadataFile = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-\(UUID().uuidString).ffmetadata")
         defer { try? FileManager.default.removeItem(at: metadataFile) }
-        let text = FFMetadata.render(tags: Self.tags(for: metadata, format: format), chapters: metadata.chapters)
+        // ffmpeg 5.1's Ogg muxer rounds a chapter's seconds before appending its milliseconds
+        // (4.5 s is written 00:00:05.500), so Opus chapters are written as Vorbis comments here.
+        let chaptersAsTags = format == .opus
+        var tags = Self.tags(for: metadata, format: format)
+        if chaptersAsTags { tags += FFMetadata.vorbisChapterComments(metadata.chapters) }
+        let text = FFMetadata.render(tags: tags, chapters: chaptersAsTags ? [] : metadata.chapters)
         do {
             try Data(text.utf8).write(to: metadataFile)
         } catch {
@@ -84,7 +89,7 @@ public struct AudioEncoder: Sendable {
         var arguments = ["-hide_banner", "-nostdin", "-nostats", "-loglevel", "error", "-y",
                          "-i", "file:" + wav.path,
                          "-f", "ffmetadata", "-i", "file:" + metadataFile.path,
-                         "-map", "0:a:0", "-map_metadata", "1", "-map_chapters", "1", "-ac", "1"]
+                         "-map", "0:a:0", "-map_metadata", "1", "-map_chapters", chaptersAsTags ? "-1" : "1", "-ac", "1"]
         arguments += codecArguments(for: format)
         arguments.append("file:" + partial.path)
         try await ffmpeg.run(arguments)

@@ -53,11 +53,16 @@ import Testing
 
     @Test func applyBendsOvershootInsteadOfWrapping() {
         let loud = TestSignals.sine(frequency: 440, seconds: 0.1, sampleRate: 22050, amplitude: 0.8)
-        let out = Loudness.apply(gain: 4, to: loud)
-        for (original, boosted) in zip(loud.samples, out.samples) where original != 0 {
+        let hard = Loudness.apply(gain: 4, to: loud)
+        for (original, boosted) in zip(loud.samples, hard.samples) where original != 0 {
             #expect(original.signum() == boosted.signum())
         }
-        #expect(out.samples.map { abs(Int($0)) }.max()! < 32767)
+        // Just reaching full scale linearly: bent below it by the knee, untouched below -1 dBFS.
+        let touching = Loudness.apply(gain: 1.25, to: loud)
+        #expect(touching.samples.map { abs(Int($0)) }.max()! < 32200)
+        for (original, gained) in zip(loud.samples, touching.samples) where abs(Double(original) * 1.25) < 0.85 * 32768 {
+            #expect(abs(Double(gained) - Double(original) * 1.25) <= 0.5)
+        }
         #expect(Loudness.apply(gain: 1, to: loud) == loud)
     }
 
