@@ -109,6 +109,22 @@ import Testing
         #expect(AudioEncoder.isAvailable())
     }
 
+    @Test func cancellationLeavesNoPartialFile() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let wav = try Self.toneWAV(in: scratch, seconds: 240)
+        let output = scratch.file("book.m4b")
+        let encoding = Task { try await AudioEncoder().encode(wav: wav, to: output, metadata: Self.metadata) }
+        try await Task.sleep(for: .milliseconds(300))
+        encoding.cancel()
+        let result = await encoding.result
+        // Cancelled (almost always) or finished first on a fast machine: never anything half-written.
+        switch result {
+        case .failure: #expect(try scratch.contents() == ["book.wav"])
+        case .success: #expect(try scratch.contents() == ["book.m4b", "book.wav"])
+        }
+    }
+
     @Test func metadataEscapesFFMetadataSpecials() {
         #expect(FFMetadata.escape("a=b;c#d\\e\nf") == "a\\=b\\;c\\#d\\\\e\\\nf")
         let text = FFMetadata.render(tags: [("title", "T")], chapters: [ChapterMark(title: "B", startMs: 500, endMs: 500), ChapterMark(title: "A", startMs: 0, endMs: 500)])
@@ -116,6 +132,9 @@ import Testing
         #expect(text.components(separatedBy: "[CHAPTER]").count == 3)
         #expect(text.range(of: "title=A")!.lowerBound < text.range(of: "title=B")!.lowerBound)
         #expect(text.contains("START=500\nEND=501"))
+        let vorbis = FFMetadata.vorbisChapterComments([ChapterMark(title: "Two", startMs: 4500, endMs: 6000), ChapterMark(title: "One", startMs: 0, endMs: 4500)])
+        #expect(vorbis.map(\.key) == ["CHAPTER000", "CHAPTER000NAME", "CHAPTER001", "CHAPTER001NAME"])
+        #expect(vorbis.map(\.value) == ["00:00:00.000", "One", "00:00:04.500", "Two"])
     }
 
     @Test func formatsFromExtensions() {
