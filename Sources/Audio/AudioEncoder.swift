@@ -51,14 +51,19 @@ public struct AudioEncoder: Sendable {
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw AudioError.outputDirectoryMissing(directory)
         }
-        let ffmpegPath = format == .wav ? nil : try ffmpeg.requirePath()
+        // Find ffmpeg before creating anything, so a missing one leaves no trace.
+        if format != .wav { _ = try ffmpeg.requirePath() }
 
         let partial = directory.appendingPathComponent(".\(output.deletingPathExtension().lastPathComponent).\(UUID().uuidString).partial.\(format.rawValue)")
         do {
-            if ffmpegPath != nil {
-                try await transcode(wav: wav, to: partial, format: format, metadata: metadata)
+            if format == .wav {
+                do {
+                    try FileManager.default.copyItem(at: wav, to: partial)
+                } catch {
+                    throw AudioError.io(output, error.localizedDescription)
+                }
             } else {
-                try FileManager.default.copyItem(at: wav, to: partial)
+                try await transcode(wav: wav, to: partial, format: format, metadata: metadata)
             }
             try Task.checkCancellation()
             // rename(2) replaces an existing file atomically; FileManager.moveItem refuses to.

@@ -31,7 +31,7 @@ struct ExternalTool: Sendable {
     ///
     /// stderr is streamed rather than collected so a tool that prints an error per packet can
     /// neither exhaust memory nor overflow a collection limit.
-    func run(_ arguments: [String]) async throws -> Void {
+    func run(_ arguments: [String]) async throws {
         let path = try requirePath()
         let result = try await Subprocess.run(
             .path(.init(path)),
@@ -41,8 +41,8 @@ struct ExternalTool: Sendable {
             error: .sequence
         ) { execution in
             var tail = StderrTail()
-            for try await line in execution.standardError.strings(bufferingPolicy: .maxLineLength(4096)) {
-                tail.append(line)
+            for try await buffer in execution.standardError {
+                buffer.withUnsafeBytes { tail.append($0) }
             }
             return tail.lines
         }
@@ -86,14 +86,24 @@ struct ExternalTool: Sendable {
 }
 
 /// The last lines a tool wrote to stderr: the ones that say why it failed.
+///
+/// Keeps a bounded window of raw bytes rather than splitting lines as they arrive, so neither a
+/// flood of output nor one enormous line can cost memory or fail the read.
 struct StderrTail {
     static let capacity = 12
-    private(set) var lines: [String] = []
+    private static let keptBytes = 8192
+    private var bytes: [UInt8] = []
 
-    mutating func append(_ line: String) {
-        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { return }
-        if lines.count == Self.capacity { lines.removeFirst() }
-        lines.append(trimmed)
+    mutating func append(_ chunk: UnsafeRawBufferPointer) {
+        bytes.append(contentsOf: chunk)
+        if bytes.count > 2 * Self.keptBytes { bytes.removeFirst(bytes.count - Self.keptBytes) }
+    }
+
+    var lines: [String] {
+        let text = String(decoding: bytes.suffix(Self.keptBytes), as: UTF8.self)
+        let lines = text.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+        return Array(lines.suffix(Self.capacity))
     }
 }

@@ -27,7 +27,8 @@ public enum WebVTT {
             for part in parts {
                 let partStart = start + (end - start) * consumed / total
                 consumed += part.count
-                let partEnd = start + (end - start) * consumed / total
+                // A WebVTT cue must end after it starts, however short its share.
+                let partEnd = max(partStart + 1, start + (end - start) * consumed / total)
                 index += 1
                 out += "\n\(index)\n\(timestamp(partStart)) --> \(timestamp(partEnd))\n"
                 if let voice { out += "<v \(escape(voice))>" }
