@@ -46,6 +46,8 @@ struct ExternalTool: Sendable {
             }
             return tail.lines
         }
+        // Cancelling the task kills the tool; say so rather than report the kill as a failure.
+        try Task.checkCancellation()
         guard result.terminationStatus.isSuccess else {
             throw AudioError.toolFailed(tool: name, status: Self.describe(result.terminationStatus), stderr: result.closureResult)
         }

@@ -120,7 +120,9 @@ import Testing
         let result = await encoding.result
         // Cancelled (almost always) or finished first on a fast machine: never anything half-written.
         switch result {
-        case .failure: #expect(try scratch.contents() == ["book.wav"])
+        case .failure(let error):
+            #expect(error is CancellationError)
+            #expect(try scratch.contents() == ["book.wav"])
         case .success: #expect(try scratch.contents() == ["book.m4b", "book.wav"])
         }
     }
