@@ -41,10 +41,12 @@ public enum WAV {
     }
 
     /// Decodes 8/16/24/32-bit integer or 32-bit float PCM, mixing channels down to mono.
-    /// Tolerates the 0xFFFFFFFF sizes engines write when streaming to a pipe.
+    /// Tolerates the 0xFFFFFFFF sizes engines write when streaming to a pipe, and reads RF64.
     public static func decode(_ data: Data) throws -> PCMAudio {
         let bytes = [UInt8](data)
-        guard bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WAVE".utf8) else {
+        // RF64 (EBU Tech 3306) is RIFF with 64-bit sizes in a ds64 chunk; the data runs to the end.
+        guard bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8) || bytes[0..<4].elementsEqual("RF64".utf8),
+              bytes[8..<12].elementsEqual("WAVE".utf8) else {
             throw DecodeError.notRIFF
         }
         var offset = 12
