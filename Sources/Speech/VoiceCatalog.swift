@@ -67,10 +67,14 @@ public struct VoiceCatalog: Sendable {
             return (Self.engineAliases[engine] ?? engine, String(wanted[wanted.index(after: colon)...]))
         }()
         let pool = voices.filter { engine == nil || $0.engine.lowercased() == engine }
-        if let exact = Self.unique(pool.filter { $0.engineVoice.lowercased() == name }) { return exact }
-        return Self.unique(pool.filter { voice in
+        let exact = pool.filter { $0.engineVoice.lowercased() == name }
+        let partial = pool.filter { voice in
             voice.engineVoice.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).contains { $0 == name }
-        })
+        }
+        // Within one engine an exact name wins; across engines any other match makes it ambiguous.
+        if engine != nil, let voice = Self.unique(exact) { return voice }
+        var seen = Set<String>()
+        return Self.unique((exact + partial).filter { seen.insert($0.id).inserted })
     }
 
     /// The engine that speaks `voice`, if it is in this catalogue's engines.

@@ -1,3 +1,4 @@
+import Audio
 import Foundation
 import Speech
 import Subprocess
@@ -24,9 +25,9 @@ struct EngineProcess: Sendable {
     static let errorLimit = 4 * 1024 * 1024
 
     /// Runs the executable with `arguments`, writing `input` (if any) to its standard input.
-    /// A launch failure or a non-zero exit throws `SpeechError.engineFailed` with the tail
-    /// of standard error.
-    func run(_ arguments: [String], input: String? = nil) async throws -> Output {
+    /// A launch failure, or a non-zero exit when `requireSuccess` (flite exits 1 after printing
+    /// its version), throws `SpeechError.engineFailed` with the tail of standard error.
+    func run(_ arguments: [String], input: String? = nil, requireSuccess: Bool = true) async throws -> Output {
         let result: ExecutionResult<Void, BytesOutput, StringOutput<UTF8>>
         do {
             if let input {
@@ -42,12 +43,19 @@ struct EngineProcess: Sendable {
             throw SpeechError.engineFailed(engine: engine, status: "could not run \(executable)", message: "\(error)")
         }
         let standardError = result.standardError
-        guard result.terminationStatus.isSuccess else {
+        guard result.terminationStatus.isSuccess || !requireSuccess else {
             throw SpeechError.engineFailed(
                 engine: engine, status: result.terminationStatus.description,
                 message: Self.excerpt(standardError))
         }
         return Output(standardOutput: result.standardOutput, standardError: standardError)
+    }
+
+    /// Checks that synthesized audio holds speech: an engine given nothing speakable returns
+    /// a few hundred milliseconds of near-silence (flite's peaks at about 80), not an error.
+    static func requireSpeech(_ audio: PCMAudio, engine: String, text: String) throws {
+        let peak = audio.samples.lazy.map { Int($0).magnitude }.max() ?? 0
+        guard peak >= 400 else { throw SpeechError.emptyAudio(engine: engine, text: text) }
     }
 
     /// The last few lines of an engine's complaint: where the real error usually is.

@@ -45,7 +45,7 @@ public actor EspeakEngine: SpeechSynthesizer {
         guard let process = process() else {
             return EngineInfo(id: engineID, name: "eSpeak NG", version: nil, installed: false, installHint: Self.installHint)
         }
-        let version = try? await process.run(["--version"])
+        let version = try? await process.run(["--version"], requireSuccess: false)
         return EngineInfo(
             id: engineID, name: "eSpeak NG",
             version: version.flatMap { EspeakListing.version(fromVersionOutput: String(decoding: $0.standardOutput, as: UTF8.self)) },
@@ -59,7 +59,7 @@ public actor EspeakEngine: SpeechSynthesizer {
             .filter { !$0.isMBROLA && !$0.isVariant && $0.language != "variant" }
         let listedVariants = EspeakListing.parse(String(decoding: try await process.run(["--voices=variant"]).standardOutput, as: UTF8.self))
             .filter(\.isVariant)
-        let versionOutput = String(decoding: (try? await process.run(["--version"]))?.standardOutput ?? [], as: UTF8.self)
+        let versionOutput = String(decoding: (try? await process.run(["--version"], requireSuccess: false))?.standardOutput ?? [], as: UTF8.self)
         let dataDirectory = EspeakListing.dataDirectory(fromVersionOutput: versionOutput)
 
         var seenLanguages = Set<String>()
@@ -112,7 +112,7 @@ public actor EspeakEngine: SpeechSynthesizer {
         } catch {
             throw SpeechError.engineFailed(engine: engineID, status: "unreadable audio", message: "\(error). \(EngineProcess.excerpt(output.standardError))")
         }
-        guard audio.samples.contains(where: { $0 != 0 }) else { throw SpeechError.emptyAudio(engine: engineID, text: text) }
+        try EngineProcess.requireSpeech(audio, engine: engineID, text: text)
         return audio
     }
 

@@ -78,7 +78,7 @@ public actor FestivalEngine: SpeechSynthesizer {
             } catch {
                 throw SpeechError.engineFailed(engine: engineID, status: "unreadable audio", message: "\(error)")
             }
-            guard audio.samples.contains(where: { $0 != 0 }) else { throw SpeechError.emptyAudio(engine: engineID, text: text) }
+            try EngineProcess.requireSpeech(audio, engine: engineID, text: text)
             if pitchFactor != 1 {
                 let rate = Double(audio.sampleRate)
                 audio.samples = AudioAdjustments.resample(audio.samples, from: rate * pitchFactor, to: rate)

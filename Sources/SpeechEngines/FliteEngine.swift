@@ -32,7 +32,7 @@ public actor FliteEngine: SpeechSynthesizer {
         guard let process = process() else {
             return EngineInfo(id: engineID, name: "CMU Flite", version: nil, installed: false, installHint: Self.installHint)
         }
-        let output = try? await process.run(["--version"])
+        let output = try? await process.run(["--version"], requireSuccess: false)
         return EngineInfo(
             id: engineID, name: "CMU Flite",
             version: output.flatMap { Self.version(fromVersionOutput: String(decoding: $0.standardOutput, as: UTF8.self)) },
@@ -78,7 +78,7 @@ public actor FliteEngine: SpeechSynthesizer {
             } catch {
                 throw SpeechError.engineFailed(engine: engineID, status: "unreadable audio", message: "\(error)")
             }
-            guard audio.samples.contains(where: { $0 != 0 }) else { throw SpeechError.emptyAudio(engine: engineID, text: text) }
+            try EngineProcess.requireSpeech(audio, engine: engineID, text: text)
             return AudioAdjustments.applyingGain(min(max(settings.volume, 0), 4), to: audio)
         }
     }
