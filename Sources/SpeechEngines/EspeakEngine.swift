@@ -105,7 +105,7 @@ public actor EspeakEngine: SpeechSynthesizer {
             "-b", "1",  // the text is UTF-8
             "--stdin", "--stdout",
         ]
-        let output = try await process.run(arguments, input: text)
+        let output = try await process.run(arguments, input: text, outputLimit: EngineProcess.audioLimit(forText: text))
         let audio: PCMAudio
         do {
             audio = try WAV.decode(Data(output.standardOutput))
