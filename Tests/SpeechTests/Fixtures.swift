@@ -50,4 +50,26 @@ enum Fixtures {
         segments.sort { $0.start < $1.start }
         return StoryAnalysis(title: "Test", characters: characters.map(\.0), chapters: chapters, segments: segments)
     }
+
+    /// Pairs of characters who share a chapter (or one is the narrator) and sound the same.
+    static func clashes(_ cast: Cast, _ analysis: StoryAnalysis) -> [String] {
+        var chaptersOf: [String: Set<Int>] = [:]
+        let starts = analysis.chapters.map(\.start)
+        for segment in analysis.segments {
+            guard let speaker = segment.speaker else { continue }
+            chaptersOf[speaker, default: []].insert((starts.lastIndex { $0 <= segment.start }) ?? 0)
+        }
+        var found: [String] = []
+        let ids = analysis.characters.map(\.id)
+        for a in ids {
+            let x = cast.characters[a]!
+            if x.voice == cast.narrator.voice, abs(x.pitch - cast.narrator.pitch) < 3 { found.append("\(a)~narrator") }
+            for b in ids where a < b && !(chaptersOf[a] ?? []).isDisjoint(with: chaptersOf[b] ?? []) {
+                let y = cast.characters[b]!
+                if x.voice == y.voice, abs(x.pitch - y.pitch) < 3 { found.append("\(a)~\(b)") }
+            }
+        }
+        return found
+    }
+
 }

@@ -6,17 +6,24 @@ struct Performance: Sendable, Hashable {
     /// Nil when a cast file names a voice this catalogue lacks.
     var voice: Voice?
     var pitch: Double
+    /// The timbre family: espeak-ng voices `en-gb+m3` and `en-us+m3` share the variant `m3`,
+    /// and so sound alike apart from accent.
+    let timbre: String
+
+    init(voiceID: String, voice: Voice?, pitch: Double) {
+        self.voiceID = voiceID
+        self.voice = voice
+        self.pitch = pitch
+        if let voice {
+            let variant = voice.engineVoice.split(separator: "+").last.map(String.init) ?? voice.engineVoice
+            timbre = "\(voice.engine):\(variant)"
+        } else {
+            timbre = voiceID
+        }
+    }
 
     /// The pitch a listener hears, in semitones against a neutral voice of the voice's gender.
     var heardPitch: Double { (voice?.pitch ?? 0) + pitch }
-
-    /// The timbre family: espeak-ng voices `en-gb+m3` and `en-us+m3` share the variant `m3`,
-    /// and so sound alike apart from accent.
-    var timbre: String {
-        guard let voice else { return voiceID }
-        let variant = voice.engineVoice.split(separator: "+").last.map(String.init) ?? voice.engineVoice
-        return "\(voice.engine):\(variant)"
-    }
 
     /// How far apart two performances sound, about 0 (identical) to 6. Engine and timbre
     /// matter most, then accent and gender, then heard pitch (capped, so pitch alone never
