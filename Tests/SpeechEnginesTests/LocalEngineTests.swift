@@ -41,6 +41,16 @@ import Testing
     }
 
     @Test(arguments: EngineCase.allCases)
+    func lowerVolumeGivesQuieterAudio(_ engineCase: EngineCase) async throws {
+        try #require(engineCase.isInstalled, "\(engineCase) is not installed; run scripts/setup")
+        let voice = try #require(try await engineCase.voice())
+        let normal = try await engineCase.engine.synthesize("Hello there.", voice: voice, settings: SpeechSettings())
+        let quiet = try await engineCase.engine.synthesize("Hello there.", voice: voice, settings: SpeechSettings(volume: 0.5))
+        #expect(quiet.rms < normal.rms * 0.7, "\(quiet.rms) vs \(normal.rms)")
+        #expect(quiet.rms > normal.rms * 0.3)
+    }
+
+    @Test(arguments: EngineCase.allCases)
     func textStartingWithADashIsSpokenNotParsedAsAnOption(_ engineCase: EngineCase) async throws {
         try #require(engineCase.isInstalled, "\(engineCase) is not installed; run scripts/setup")
         let voice = try #require(try await engineCase.voice())
