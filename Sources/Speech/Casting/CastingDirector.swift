@@ -9,12 +9,16 @@ import StoryModel
 /// 2. The narrator gets the highest-quality voice.
 /// 3. No two characters who speak in the same chapter share a voice (the narrator counts as
 ///    speaking in every chapter). A voice is reused only between characters who never share
-///    a chapter; if even that runs out, the same voice is reused with its pitch moved at least
-///    `minimumPitchSeparation` semitones from every other use in those chapters.
+///    a chapter. As a last resort, when no voice of the character's gender is free in their
+///    chapters, a voice heard there is reused with its pitch moved at least
+///    `minimumPitchSeparation` semitones from each of its other uses in those chapters.
 /// 4. Characters are cast from the most talkative down, each taking the candidate that best
 ///    matches gender, age and accent, is of high quality, sounds most unlike the voices
 ///    already heard in their chapters, and is not yet used elsewhere.
 /// 5. Age moves delivery: children and teens higher and quicker, elderly people lower and slower.
+///
+/// With an empty voice list every character gets the narrator's voice id, which is empty
+/// unless `overrides` name one; callers check the catalogue first and say what to install.
 public struct CastingDirector: Sendable {
     /// The least pitch difference that makes one voice pass for two characters (last resort).
     public static let minimumPitchSeparation = 3.0
