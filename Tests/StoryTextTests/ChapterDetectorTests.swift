@@ -1,0 +1,3 @@
+import StoryModel
+import Testing
+@testable import StoryText
