@@ -42,15 +42,23 @@ public enum ChapterDetector {
                 break
             }
             let next = found[index + 1]
-            let body = scalars[min(heading.headingEnd, next.start)..<next.start]
-                .reduce(0) { $0 + ($1.properties.isWhitespace ? 0 : 1) }
-            if body >= minimumBody {
+            if hasBody(scalars[min(heading.headingEnd, next.start)..<next.start]) {
                 kept.append(heading)
             } else if next.kind != found[index].kind {
                 carried = heading
             }
         }
         return kept.map { ChapterBoundary(start: $0.start, title: $0.title) }
+    }
+
+    /// True when the span holds at least `minimumBody` non-whitespace scalars (stops counting there).
+    private static func hasBody(_ span: ArraySlice<Unicode.Scalar>) -> Bool {
+        var letters = 0
+        for scalar in span where !scalar.properties.isWhitespace {
+            letters += 1
+            if letters >= minimumBody { return true }
+        }
+        return false
     }
 
     /// Fewer letters than this between two headings means no real chapter lies between them.
@@ -111,8 +119,19 @@ struct HeadingScan {
 
     private func heading(at index: Int) -> HeadingLine? {
         let line = lines[index]
-        guard line.count <= HeadingLine.maxLength, !isBlank(index) else { return nil }
+        guard line.count <= HeadingLine.maxLength, mayBeHeading(line) else { return nil }
         return HeadingLine(string(index))
+    }
+
+    /// A cheap look at the first word, so ordinary lines never become Strings.
+    private func mayBeHeading(_ line: Range<Int>) -> Bool {
+        var word = ""
+        for scalar in scalars[line].drop(while: { $0 == " " || $0 == "\t" }) {
+            if scalar == "#" { return word.isEmpty }
+            guard scalar.properties.isAlphabetic, word.unicodeScalars.count < 14 else { break }
+            word.unicodeScalars.append(scalar)
+        }
+        return HeadingLine.startsWithKeyword(word.lowercased())
     }
 
     /// A short title under a heading ("CHAPTER I" / "THE BEGINNING"), alone in its paragraph.

@@ -34,7 +34,11 @@ enum ChapterTiling {
         }
         var chapters: [Chapter] = []
         if first.start > 0 {
-            let letters = scalars[0..<first.start].reduce(0) { $0 + ($1.properties.isWhitespace ? 0 : 1) }
+            var letters = 0
+            for scalar in scalars[0..<first.start] where !scalar.properties.isWhitespace {
+                letters += 1
+                if letters > longOpening { break }
+            }
             if letters > longOpening {
                 chapters.append(Chapter(title: openingTitle, start: 0, end: first.start))
             } else {

@@ -54,6 +54,11 @@ struct HeadingLine: Equatable {
         "prologue", "epilogue", "preface", "foreword", "introduction", "afterword", "interlude", "postscript",
     ]
 
+    /// Whether a line whose first word is `word` (lowercased) could be a keyword heading.
+    static func startsWithKeyword(_ word: String) -> Bool {
+        numberedKeywords[word] != nil || standaloneKeywords.contains(word)
+    }
+
     private static func keyword(_ line: String) -> HeadingLine? {
         let words = line.split(whereSeparator: { $0.isWhitespace })
         guard let firstWord = words.first else { return nil }

@@ -48,20 +48,25 @@ enum ContentSniffer {
             return .zip
         }
         if let kind = magicKind(head) { return .binary(kind: kind) }
-        var controls = 0
-        for byte in head {
-            if byte == 0 { return .binary(kind: nil) }
-            // Tab, LF, VT, FF, CR and ESC appear in real text files; other C0 controls don't.
-            if byte < 0x20, byte != 0x09, byte != 0x0A, byte != 0x0B, byte != 0x0C, byte != 0x0D, byte != 0x1B {
-                controls += 1
+        return data.withUnsafeBytes { raw -> Verdict in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let headCount = min(bytes.count, 64 * 1024)
+            var controls = 0
+            for byte in bytes[..<headCount] where byte < 0x20 {
+                if byte == 0 { return .binary(kind: nil) }
+                // Tab, LF, VT, FF, CR and ESC appear in real text files; other C0 controls don't.
+                if byte != 0x09, byte != 0x0A, byte != 0x0B, byte != 0x0C, byte != 0x0D, byte != 0x1B {
+                    controls += 1
+                }
             }
+            if controls * 20 > headCount { return .binary(kind: nil) }
+            // A NUL anywhere later still means binary (memchr: this runs over the whole file).
+            if let base = bytes.baseAddress, bytes.count > headCount,
+               memchr(base + headCount, 0, bytes.count - headCount) != nil {
+                return .binary(kind: nil)
+            }
+            return .text
         }
-        if controls * 20 > head.count { return .binary(kind: nil) }
-        // A NUL after the first 64 KB still means binary; `firstIndex` is a fast scan.
-        if data.count > head.count, data[(data.startIndex + head.count)...].firstIndex(of: 0) != nil {
-            return .binary(kind: nil)
-        }
-        return .text
     }
 
     /// True when the (decoded) text starts like an HTML or XHTML document.

@@ -52,11 +52,13 @@ enum TextDecoding {
     /// Windows-1252: Latin-1 except 0x80–0x9F, which hold curly quotes, dashes, € and friends.
     /// The five bytes cp1252 leaves undefined keep their Latin-1 (C1 control) meaning.
     static func windows1252(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        var scalars = String.UnicodeScalarView()
+        // Straight to UTF-8 bytes: far cheaper than growing a String scalar by scalar.
+        var utf8 = [UInt8]()
+        utf8.reserveCapacity(bytes.count + bytes.count / 8)
         for byte in bytes {
-            scalars.append(windows1252Scalar(byte))
+            utf8.appendUTF8(windows1252Scalar(byte))
         }
-        return String(scalars)
+        return String(decoding: utf8, as: UTF8.self)
     }
 
     static func windows1252Scalar(_ byte: UInt8) -> Unicode.Scalar {

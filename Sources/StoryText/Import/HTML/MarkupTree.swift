@@ -23,6 +23,12 @@ struct MarkupElement: Sendable {
                 if selfClosing || voidElements.contains(name) {
                     stack[stack.count - 1].children.append(.element(element))
                 } else {
+                    // At `maxDepth` the deepest open element is closed first: a hostile file cannot
+                    // make the tree (and the recursive walks over it) deep enough to exhaust the stack.
+                    if stack.count >= maxDepth {
+                        let closed = stack.removeLast()
+                        stack[stack.count - 1].children.append(.element(closed))
+                    }
                     stack.append(element)
                 }
             case .endTag(let name):
@@ -44,6 +50,8 @@ struct MarkupElement: Sendable {
         }
         return stack[0]
     }
+
+    static let maxDepth = 200
 
     private static let voidElements: Set<String> = ["br", "hr", "img", "meta", "link", "input", "col", "area", "base", "wbr"]
 

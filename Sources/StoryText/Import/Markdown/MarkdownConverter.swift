@@ -145,12 +145,14 @@ private struct MarkdownState {
 
     /// An underline of `=` (level 1) or `-` (level 2) under a paragraph line.
     static func setextLevel(_ line: Substring) -> Int? {
+        guard let first = line.first, first == "=" || first == "-" else { return nil }
         let trimmed = line.trimmingWhitespace
         guard let first = trimmed.first, first == "=" || first == "-" else { return nil }
         return trimmed.allSatisfy({ $0 == first }) ? (first == "=" ? 1 : 2) : nil
     }
 
     static func isThematicBreak(_ line: Substring) -> Bool {
+        guard let first = line.first, first == "-" || first == "*" || first == "_" else { return false }
         let marks = line.filter { !$0.isWhitespace }
         guard marks.count >= 3, let first = marks.first, first == "-" || first == "*" || first == "_" else { return false }
         return marks.allSatisfy { $0 == first }
