@@ -103,6 +103,23 @@ struct ChapterDetectorTests {
         #expect(chapters[0].end != text.count)
     }
 
+    @Test func bareNumeralsCountingUpAreChapters() {
+        let text = "THE AWAKENING\n\n\nI\n\n\(Self.body)\n\nII\n\n\(Self.body)\n\nIII\n\n\(Self.body)"
+        let chapters = ChapterDetector.chapters(in: text, title: "S")
+        #expect(chapters.map(\.title) == ["I", "II", "III"])
+        #expect(chapters[0].start == 0)
+        #expect(text.scalars(chapters[2].start, chapters[2].end).hasPrefix("III\n\nThe rain"))
+        // A lone numeral (or one out of sequence) is text, not a chapter.
+        let stray = "\(Self.body)\n\nI\n\n\(Self.body)\n\n7\n\n\(Self.body)"
+        #expect(ChapterDetector.chapters(in: stray, title: "S").map(\.title) == ["S"])
+    }
+
+    @Test func volumeHeadingSeparatedByBlankLinesIntroducesItsChapter() {
+        let text = "EMMA\n\nBy Jane Austen\n\n\n\nVOLUME I\n\n\n\nCHAPTER I\n\n\n\(Self.body)\n\nCHAPTER II\n\n\(Self.body)"
+        let chapters = ChapterDetector.chapters(in: text, title: "Emma")
+        #expect(chapters.map(\.title) == ["VOLUME I — CHAPTER I", "CHAPTER II"])
+    }
+
     @Test func romanNumerals() {
         #expect(RomanNumeral.value(of: "XIV") == 14)
         #expect(RomanNumeral.value(of: "iv") == 4)

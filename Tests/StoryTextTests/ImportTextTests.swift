@@ -82,6 +82,16 @@ struct ImportTextTests {
         #expect(document.chapters[0].title == "The Gift of the Magi")
     }
 
+    @Test func titlePageWithByline() throws {
+        let text = "THE GAMBLER\n\nby Fyodor Dostoyevsky\n\nI\n\nAt length I returned.\n"
+        let document = try StoryImporter.load(data: Data(text.utf8), filename: "novel_text.txt")
+        #expect(document.title == "The Gambler")
+        #expect(document.author == "Fyodor Dostoyevsky")
+        let untitled = try StoryImporter.load(data: Data("It was late.\n\nby the sea, she waited.\n".utf8), filename: "late-night.txt")
+        #expect(untitled.title == "Late Night")
+        #expect(untitled.author == nil)
+    }
+
     @Test func loadsFromAFileOnDisk() throws {
         let folder = try TemporaryFolder()
         let url = try folder.write(Data("CHAPTER I\n\nIt rained.\n".utf8), named: "the-rain.txt")

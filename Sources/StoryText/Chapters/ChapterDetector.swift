@@ -22,6 +22,7 @@ public enum ChapterDetector {
         var headingEnd: Int
         var kind: String
         var title: String
+        var numeral: Int?
     }
 
     /// A heading with (almost) nothing under it is either a table-of-contents entry (the next
@@ -98,7 +99,7 @@ struct HeadingScan {
             var title = heading.label
             var end = lines[current].upperBound
             if !heading.isMarkdown {
-                let followedByHeading = nextNonBlank(after: current, within: 1).map { self.heading(at: $0) != nil } ?? false
+                let followedByHeading = nextNonBlank(after: current, within: 3).map { self.heading(at: $0) != nil } ?? false
                 if !followedByHeading, let titleIndex = titleLine(after: current) {
                     if !heading.hasTitle {
                         title += ": " + HeadingLine.cleanLabel(string(titleIndex))
@@ -111,10 +112,30 @@ struct HeadingScan {
                     continue
                 }
             }
-            found.append(.init(start: lines[current].lowerBound, headingEnd: end, kind: heading.kind, title: title))
+            found.append(.init(start: lines[current].lowerBound, headingEnd: end, kind: heading.kind, title: title, numeral: heading.numeral))
             previousWasHeading = true
         }
-        return found
+        return Self.numeralsInSequence(found)
+    }
+
+    /// Bare numerals ("I", "II", ...) are chapters only as a run counting up from one; a lone "I"
+    /// or a stray number is text.
+    private static func numeralsInSequence(_ found: [ChapterDetector.Found]) -> [ChapterDetector.Found] {
+        var expected = 1
+        var kept: [ChapterDetector.Found] = []
+        var numerals = 0
+        for heading in found {
+            guard let value = heading.numeral else {
+                kept.append(heading)
+                continue
+            }
+            if value == expected {
+                kept.append(heading)
+                expected += 1
+                numerals += 1
+            }
+        }
+        return numerals >= 2 ? kept : kept.filter { $0.numeral == nil }
     }
 
     private func heading(at index: Int) -> HeadingLine? {
@@ -125,6 +146,7 @@ struct HeadingScan {
 
     /// A cheap look at the first word, so ordinary lines never become Strings.
     private func mayBeHeading(_ line: Range<Int>) -> Bool {
+        if line.count <= 12 { return true }  // Short enough to be a bare numeral; parsing is cheap.
         var word = ""
         for scalar in scalars[line].drop(while: { $0 == " " || $0 == "\t" }) {
             if scalar == "#" { return word.isEmpty }
@@ -137,7 +159,7 @@ struct HeadingScan {
     /// A short title under a heading ("CHAPTER I" / "THE BEGINNING"), alone in its paragraph.
     private func titleLine(after index: Int) -> Int? {
         guard let next = nextNonBlank(after: index, within: 3) else { return nil }
-        guard lines[next].count <= 80, next + 1 >= lines.count || isBlank(next + 1) else { return nil }
+        guard lines[next].count <= 80, next + 1 >= lines.count || isBlank(next + 1), heading(at: next) == nil else { return nil }
         let text = string(next).trimmingWhitespace
         guard let first = text.first, let last = text.last else { return nil }
         // Dialogue and clauses are the chapter's first line, not its title.

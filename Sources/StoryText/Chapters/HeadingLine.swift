@@ -9,6 +9,8 @@ struct HeadingLine: Equatable {
     /// True when the line carries its own title ("Chapter 3: The Storm", "# The Storm").
     var hasTitle: Bool
     var isMarkdown: Bool
+    /// For a bare numeral line ("IV", "12."): its value. Such lines are chapters only in sequence.
+    var numeral: Int?
 
     static let maxLength = 100
 
@@ -19,15 +21,29 @@ struct HeadingLine: Equatable {
             self = markdown
             return
         }
+        if let value = Self.bareNumeral(trimmed) {
+            self.init(kind: "numeral", label: Self.cleanLabel(trimmed), hasTitle: false, numeral: value)
+            return
+        }
         guard let keyword = Self.keyword(trimmed) else { return nil }
         self = keyword
     }
 
-    private init(kind: String, label: String, hasTitle: Bool, isMarkdown: Bool = false) {
+    private init(kind: String, label: String, hasTitle: Bool, isMarkdown: Bool = false, numeral: Int? = nil) {
         self.kind = kind
         self.label = label
         self.hasTitle = hasTitle
         self.isMarkdown = isMarkdown
+        self.numeral = numeral
+    }
+
+    /// "IV", "iv.", "12" alone on a line.
+    private static func bareNumeral(_ line: String) -> Int? {
+        var token = Substring(line)
+        if token.last == "." { token = token.dropLast() }
+        guard !token.isEmpty, token.count <= 8 else { return nil }
+        if token.allSatisfy({ $0.isASCII && $0.isNumber }) { return Int(token).flatMap { (1...300).contains($0) ? $0 : nil } }
+        return RomanNumeral.value(of: token)
     }
 
     private static func markdown(_ line: String) -> HeadingLine? {

@@ -69,9 +69,10 @@ public enum StoryImporter {
 
     private static func plainTextDocument(_ text: String, name: String, limits: ImportLimits) -> StoryDocument {
         let header = StoryMetadata.gutenbergHeader(in: text)
-        let title = header.title ?? StoryMetadata.title(fromFilename: name)
+        let titlePage = header.title == nil ? StoryMetadata.titlePage(in: text) : nil
+        let title = header.title ?? titlePage?.title ?? StoryMetadata.title(fromFilename: name)
         let chapters = ChapterDetector.chapters(in: text, title: title)
-        return StoryDocument(title: title, author: header.author, text: text, chapters: chapters)
+        return StoryDocument(title: title, author: header.author ?? titlePage?.author, text: text, chapters: chapters)
     }
 
     private static func markupDocument(_ converted: ConvertedText, name: String, limits: ImportLimits) throws -> StoryDocument {

@@ -29,13 +29,33 @@ enum StoryMetadata {
         return line.dropFirst(name.count).trimmingWhitespace
     }
 
+    /// A title page: a short title line first, then (after at most three blank lines) "by Author".
+    /// ALL-CAPS titles are title-cased ("THE GAMBLER" -> "The Gambler").
+    static func titlePage(in text: String) -> (title: String, author: String)? {
+        let lines = text.prefix(2_000).split(separator: "\n", omittingEmptySubsequences: false)
+        guard let first = lines.firstIndex(where: { !$0.trimmingWhitespace.isEmpty }) else { return nil }
+        let title = lines[first].trimmingWhitespace
+        guard title.count <= 80, HeadingLine.isTitleLike(title), HeadingLine(title) == nil,
+              let next = lines[(first + 1)...].prefix(4).first(where: { !$0.trimmingWhitespace.isEmpty }) else { return nil }
+        let byline = next.trimmingWhitespace
+        guard byline.lowercased().hasPrefix("by "), byline.count <= 80 else { return nil }
+        let author = byline.dropFirst(3).trimmingWhitespace
+        guard !author.isEmpty else { return nil }
+        let isAllCaps = !title.contains(where: \.isLowercase)
+        return (isAllCaps ? titleCased(title.lowercased().split(separator: " ").map(String.init)) : title, author)
+    }
+
     /// "the-gift-of-the-magi.txt" -> "The Gift of the Magi"; names with capitals keep them.
     static func title(fromFilename filename: String) -> String {
         let base = ((filename as NSString).lastPathComponent as NSString).deletingPathExtension
         let words = base.split(whereSeparator: { $0 == "-" || $0 == "_" || $0 == " " || $0 == "." }).map(String.init)
         guard !words.isEmpty else { return "Untitled" }
         if base.contains(where: \.isUppercase) { return words.joined(separator: " ") }
-        return words.enumerated().map { index, word in
+        return titleCased(words)
+    }
+
+    private static func titleCased(_ words: [String]) -> String {
+        words.enumerated().map { index, word in
             if index > 0, index < words.count - 1, minorWords.contains(word) { return word }
             return word.prefix(1).uppercased() + word.dropFirst()
         }.joined(separator: " ")
