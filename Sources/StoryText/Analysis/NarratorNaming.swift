@@ -1,0 +1,32 @@
+import StoryModel
+
+/// Gives a first-person narrator the name other characters call them by: the name most often
+/// used as a vocative in the turns right before or after the narrator speaks.
+enum NarratorNaming {
+    static func name(narrator: Int, entities: inout [Entity], estimates: inout [GenderAgeInference.Estimate],
+                     attributions: inout [Attribution], quotes: [QuoteSpan], vocatives: [[Int]]) {
+        var votes: [Int: Int] = [:]
+        for q in quotes.indices where attributions[q].entity == narrator {
+            for neighbour in [q - 1, q + 1] where neighbour >= 0 && neighbour < quotes.count {
+                guard attributions[neighbour].entity != narrator else { continue }
+                guard abs(quotes[neighbour].paragraph - quotes[q].paragraph) <= 1 else { continue }
+                for entity in Set(vocatives[neighbour]) where entity != narrator && entities[entity].kind == .named {
+                    votes[entity, default: 0] += 1
+                }
+            }
+        }
+        let ranked = votes.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        guard let (best, count) = ranked.first, count >= 3 else { return }
+        // The name must be used for the narrator more than it speaks itself.
+        let ownLines = attributions.filter { $0.entity == best }.count
+        guard ownLines <= count else { return }
+        for (key, value) in entities[best].formCounts {
+            entities[narrator].add(formKey: key, display: entities[best].formDisplay[key] ?? key, title: nil, count: value * 2, position: entities[best].firstPosition)
+        }
+        entities[narrator].formCounts["i"] = 0
+        entities[narrator].givenName = entities[best].givenName
+        entities[narrator].titles = entities[best].titles
+        if estimates[best].gender != .unknown { estimates[narrator].gender = estimates[best].gender; estimates[narrator].genderConfidence = estimates[best].genderConfidence * 0.9 }
+        for q in attributions.indices where attributions[q].entity == best { attributions[q].entity = narrator }
+    }
+}

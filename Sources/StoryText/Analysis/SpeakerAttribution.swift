@@ -1,0 +1,379 @@
+import StoryModel
+
+/// How a quote's speaker was decided; each kind has a measured reliability (see Confidence).
+enum AttributionEvidence: Int, Sendable, Comparable {
+    case none = 0, fallback, turnTaking, addressee, action, continuation, pronounTag, namedTag, script
+
+    static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// The speaker chosen for one quote.
+struct Attribution: Sendable {
+    var entity: Int = -1
+    var evidence: AttributionEvidence = .none
+}
+
+/// The subject of a speech tag or of an action sentence.
+enum TagSubject {
+    case entity(Int)
+    case pronoun(Gender)
+    case narrator
+    case role(key: String, display: String, gender: Gender)
+}
+
+/// Decides who speaks each quote, in order of evidence: speech tags beside the quote (named,
+/// then pronoun), the paragraph's other quotes, the character whose action the paragraph
+/// describes, the person addressed in the previous turn, and turn-taking in runs of dialogue.
+struct SpeakerAttributor {
+    let text: AnalysisText
+    let tokens: [Token]
+    let quotes: [QuoteSpan]
+    let mentions: [NameMention]
+    let mentionEntity: [Int]
+    let mentionAt: [Int32]
+    var entities: [Entity]
+    var genders: [Gender]
+    /// Quote index → token range inside it.
+    let quoteTokens: [Range<Int>]
+
+    private var roleEntity: [String: Int] = [:]
+    private(set) var narrator: Int = -1
+    /// Narration mentions in text order: (scalar position, entity).
+    private let narrationEvents: [(position: Int, entity: Int)]
+    /// Entities addressed by vocatives inside each quote.
+    private(set) var vocatives: [[Int]]
+
+    init(text: AnalysisText, tokens: [Token], quotes: [QuoteSpan], mentions: [NameMention], mentionEntity: [Int],
+         mentionAt: [Int32], entities: [Entity], genders: [Gender]) {
+        self.text = text
+        self.tokens = tokens
+        self.quotes = quotes
+        self.mentions = mentions
+        self.mentionEntity = mentionEntity
+        self.mentionAt = mentionAt
+        self.entities = entities
+        self.genders = genders
+        var ranges = Array(repeating: 0..<0, count: quotes.count)
+        var i = 0
+        while i < tokens.count {
+            let q = tokens[i].quote
+            if q >= 0 {
+                var j = i
+                while j < tokens.count, tokens[j].quote == q { j += 1 }
+                ranges[q] = i..<j
+                i = j
+            } else { i += 1 }
+        }
+        self.quoteTokens = ranges
+        var events: [(position: Int, entity: Int)] = []
+        for (index, mention) in mentions.enumerated() where !mention.inQuote && mentionEntity[index] >= 0 {
+            events.append((tokens[mention.firstToken].start, mentionEntity[index]))
+        }
+        self.narrationEvents = events
+        var vocatives = Array(repeating: [Int](), count: quotes.count)
+        for (index, mention) in mentions.enumerated() where mention.inQuote && mentionEntity[index] >= 0 {
+            let before = mention.firstToken > 0 ? tokens[mention.firstToken - 1] : nil
+            let after = mention.endToken < tokens.count ? tokens[mention.endToken] : nil
+            let q = tokens[mention.firstToken].quote
+            let openerBefore = before == nil || before!.quote != q || [",", "\"", "'", "!", "\u{201C}", "\u{2018}", "dear", "oh", "o", "my"].contains(before!.lower) || (before!.lower == "." && tokens[mention.firstToken].sentenceInitial)
+            let closerAfter = after == nil || after!.quote != q || [",", "!", "?", ".", ";", "\u{2014}", "-", "\"", "\u{201D}"].contains(after!.lower)
+            if openerBefore && closerAfter && (before == nil || before!.lower != "." || after!.lower == ",") {
+                vocatives[q].append(mentionEntity[index])
+            }
+        }
+        self.vocatives = vocatives
+    }
+
+    // MARK: entities created while reading tags
+
+    private mutating func roleEntityIndex(key: String, display: String, gender: Gender, position: Int) -> Int {
+        if let existing = roleEntity[key] { return existing }
+        var entity = Entity(kind: .role, firstPosition: position)
+        entity.roleGender = gender
+        entity.add(formKey: key, display: display, title: nil, count: 1, position: position)
+        entities.append(entity)
+        genders.append(gender)
+        roleEntity[key] = entities.count - 1
+        return entities.count - 1
+    }
+
+    mutating func narratorIndex(position: Int) -> Int {
+        if narrator >= 0 { return narrator }
+        var entity = Entity(kind: .narrator, firstPosition: position)
+        entity.add(formKey: "i", display: "I", title: nil, count: 1, position: position)
+        entities.append(entity)
+        genders.append(.unknown)
+        narrator = entities.count - 1
+        return narrator
+    }
+
+    // MARK: noun phrases
+
+    /// Parses a subject noun phrase at token `i`: a name, he/she/I, or `the [adj] role`.
+    func subject(at i: Int, paragraph: Int) -> (TagSubject, end: Int)? {
+        guard i < tokens.count, tokens[i].paragraph == paragraph, tokens[i].quote < 0 else { return nil }
+        let t = tokens[i]
+        let m = mentionAt[i]
+        if m >= 0 {
+            let entity = mentionEntity[Int(m)]
+            if entity >= 0 { return (.entity(entity), Int(mentions[Int(m)].endToken)) }
+        }
+        switch t.lower {
+        case "he": return (.pronoun(.male), i + 1)
+        case "she": return (.pronoun(.female), i + 1)
+        case "i": return (.narrator, i + 1)
+        case "the", "a", "an", "her", "his", "my", "their", "our":
+            var j = i + 1
+            var words: [String] = []
+            while j < tokens.count, words.count < 3, tokens[j].isWord, tokens[j].paragraph == paragraph, tokens[j].quote < 0 {
+                words.append(tokens[j].lower)
+                if let roleGender = Lexicon.roleNouns[tokens[j].lower], tokens[j].lower != "old" {
+                    // Take the longest phrase ending in a role noun ("the old man").
+                    let next = j + 1 < tokens.count ? tokens[j + 1] : nil
+                    if let next, next.isWord, Lexicon.roleNouns[next.lower] != nil, words.count < 3 { j += 1; continue }
+                    let determiner = t.lower == "a" || t.lower == "an" ? "the" : t.lower
+                    let key = determiner + " " + words.joined(separator: " ")
+                    return (.role(key: key, display: key, gender: roleGender), j + 1)
+                }
+                if Lexicon.speechVerbs.contains(tokens[j].lower) || Lexicon.notRoles.contains(tokens[j].lower) { return nil }
+                j += 1
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    private func isSpeechVerb(_ i: Int) -> Bool {
+        i < tokens.count && tokens[i].isWord && Lexicon.speechVerbs.contains(tokens[i].lower)
+    }
+
+    private func skipFillers(_ i: Int, paragraph: Int) -> Int {
+        var j = i
+        var skipped = 0
+        while j < tokens.count, skipped < 3, tokens[j].paragraph == paragraph, tokens[j].quote < 0,
+              tokens[j].isWord, Lexicon.tagFillers.contains(tokens[j].lower) || (tokens[j].lower.hasSuffix("ly") && tokens[j].lower.count > 4) {
+            j += 1; skipped += 1
+        }
+        return j
+    }
+
+    /// The tag right after a quote: `said Anne`, `Anne said`, `said he`, `she answered quietly`,
+    /// or a plain action (`Anne flushed`), reported as weaker.
+    func tagAfter(_ q: Int) -> (TagSubject, strong: Bool)? {
+        var i = quoteTokens[q].upperBound
+        let paragraph = quotes[q].lastParagraph
+        var skipped = 0
+        while i < tokens.count, skipped < 2, tokens[i].paragraph == paragraph, tokens[i].quote < 0, !tokens[i].isWord,
+              [",", "-", "\u{2014}", "\u{2013}", ";", ":"].contains(tokens[i].lower) {
+            i += 1; skipped += 1
+        }
+        guard i < tokens.count, tokens[i].paragraph == paragraph, tokens[i].quote < 0, tokens[i].isWord else { return nil }
+        let first = skipFillers(i, paragraph: paragraph)
+        if isSpeechVerb(first) {
+            if let (subject, _) = subject(at: first + 1, paragraph: paragraph) { return (subject, true) }
+            let after = skipFillers(first + 1, paragraph: paragraph)
+            if let (subject, _) = subject(at: after, paragraph: paragraph) { return (subject, true) }
+        }
+        if let (subject, end) = subject(at: i, paragraph: paragraph) {
+            let verb = skipFillers(end, paragraph: paragraph)
+            if isSpeechVerb(verb) { return (subject, true) }
+            if verb < tokens.count, tokens[verb].isWord, !tokens[verb].isCapitalized, tokens[verb].paragraph == paragraph, tokens[verb].quote < 0 {
+                return (subject, false)
+            }
+        }
+        return nil
+    }
+
+    /// The tag in the narration that leads into a quote in its paragraph: `Anne said:`,
+    /// `said Marilla,`, or the subject of the paragraph's action (weaker).
+    func tagBefore(_ q: Int) -> (TagSubject, strong: Bool)? {
+        let paragraph = quotes[q].paragraph
+        let end = quoteTokens[q].lowerBound
+        var start = end
+        while start > 0, tokens[start - 1].quote < 0, tokens[start - 1].paragraph == paragraph { start -= 1 }
+        guard start < end else { return nil }
+        // Speech verb in the last sentence before the quote.
+        var sentenceStart = end - 1
+        while sentenceStart > start, !tokens[sentenceStart].sentenceInitial { sentenceStart -= 1 }
+        var i = end - 1
+        while i >= sentenceStart {
+            if isSpeechVerb(i) {
+                if let (subject, _) = subject(at: i + 1, paragraph: paragraph) { return (subject, true) }
+                var k = i - 1
+                var steps = 0
+                while k >= sentenceStart, steps < 4 {
+                    if let (subject, subjectEnd) = subject(at: k, paragraph: paragraph), skipFillers(subjectEnd, paragraph: paragraph) == i {
+                        return (subject, true)
+                    }
+                    k -= 1; steps += 1
+                }
+            }
+            i -= 1
+        }
+        // The action's subject: the first sentence-initial subject in the lead-in.
+        i = start
+        while i < end {
+            if tokens[i].sentenceInitial || i == start, let (subject, _) = subject(at: i, paragraph: paragraph) {
+                if case .narrator = subject, narrator < 0 { return nil }
+                return (subject, false)
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    // MARK: resolution
+
+    /// Resolves a tag's subject to an entity; pronouns go to the most recent compatible
+    /// person mentioned or speaking before `position`, skipping anyone the quote addresses.
+    mutating func resolve(_ subject: TagSubject, position: Int, quote q: Int, speakers: [Attribution], lookback: Int) -> Int {
+        switch subject {
+        case .entity(let e): return e
+        case .narrator: return narratorIndex(position: position)
+        case .role(let key, let display, let gender): return roleEntityIndex(key: key, display: display, gender: gender, position: position)
+        case .pronoun(let gender):
+            return recent(gender: gender, before: position, excluding: Set(vocatives[q]), speakers: speakers, quote: q, lookback: lookback)
+        }
+    }
+
+    func recent(gender: Gender, before position: Int, excluding: Set<Int>, speakers: [Attribution], quote q: Int, lookback: Int) -> Int {
+        // Merge narration mentions and earlier speakers, walking back in text order.
+        var e = lowerBound(narrationEvents, position) - 1
+        var s = q - 1
+        let floor = position - lookback
+        while true {
+            let ePos = e >= 0 ? narrationEvents[e].position : Int.min
+            let sPos = s >= 0 ? quotes[s].start : Int.min
+            if max(ePos, sPos) < floor || (e < 0 && s < 0) { return -1 }
+            let candidate: Int
+            if ePos >= sPos { candidate = narrationEvents[e].entity; e -= 1 } else { candidate = speakers[s].entity; s -= 1 }
+            guard candidate >= 0, !excluding.contains(candidate) else { continue }
+            if genders[candidate] == gender && entities[candidate].kind != .narrator { return candidate }
+        }
+    }
+
+    private func lowerBound(_ events: [(position: Int, entity: Int)], _ position: Int) -> Int {
+        var lo = 0, hi = events.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if events[mid].position < position { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    // MARK: the passes
+
+    mutating func attribute() -> [Attribution] {
+        var result = Array(repeating: Attribution(), count: quotes.count)
+        var weak: [(TagSubject, Int)?] = Array(repeating: nil, count: quotes.count)
+        // 1. Tags beside each quote.
+        for q in quotes.indices {
+            if let name = quotes[q].scriptSpeaker {
+                let key = name.lowercased()
+                result[q] = Attribution(entity: roleEntityIndex(key: "script " + key, display: name, gender: .unknown, position: quotes[q].start), evidence: .script)
+                continue
+            }
+            var found: (TagSubject, strong: Bool)?
+            var position = quotes[q].start
+            if let after = tagAfter(q) {
+                found = after
+            }
+            if found == nil || found!.strong == false, let before = tagBefore(q), before.strong {
+                found = before
+            }
+            if let (subject, strong) = found, strong {
+                let entity = resolve(subject, position: position, quote: q, speakers: result, lookback: 4000)
+                if entity >= 0 {
+                    if case .pronoun = subject { result[q] = Attribution(entity: entity, evidence: .pronounTag) }
+                    else { result[q] = Attribution(entity: entity, evidence: .namedTag) }
+                }
+            } else if let (subject, _) = found ?? tagBefore(q) {
+                position = quotes[q].start
+                weak[q] = (subject, position)
+            }
+        }
+        // 2. Other quotes of the same paragraph share a tagged speaker.
+        var byParagraph: [Int: Int] = [:]
+        for q in quotes.indices where result[q].evidence >= .pronounTag {
+            if byParagraph[quotes[q].paragraph] == nil { byParagraph[quotes[q].paragraph] = q }
+            if byParagraph[quotes[q].lastParagraph] == nil { byParagraph[quotes[q].lastParagraph] = q }
+        }
+        for q in quotes.indices where result[q].evidence == .none {
+            if let source = byParagraph[quotes[q].paragraph] ?? byParagraph[quotes[q].lastParagraph] {
+                result[q] = Attribution(entity: result[source].entity, evidence: .continuation)
+            }
+        }
+        // 3. The character whose action the paragraph describes.
+        for q in quotes.indices where result[q].evidence == .none {
+            guard let (subject, position) = weak[q] else { continue }
+            let entity = resolve(subject, position: position, quote: q, speakers: result, lookback: 3000)
+            if entity >= 0, !vocatives[q].contains(entity) {
+                result[q] = Attribution(entity: entity, evidence: .action)
+            }
+        }
+        // 4. Turn-taking in runs of dialogue paragraphs.
+        turnTaking(&result)
+        return result
+    }
+
+    /// Groups quotes into turns (one per paragraph) and runs (turns not separated by a
+    /// narration-only paragraph), then fills unknown turns from the addressee of the previous
+    /// turn or by alternation between the run's two most recent speakers.
+    private func turnTaking(_ result: inout [Attribution]) {
+        var turns: [[Int]] = []
+        for q in quotes.indices {
+            if let last = turns.last?.last, quotes[last].lastParagraph == quotes[q].paragraph { turns[turns.count - 1].append(q) }
+            else { turns.append([q]) }
+        }
+        func speaker(_ turn: [Int]) -> Int {
+            turn.map { result[$0] }.max { $0.evidence < $1.evidence }.map { $0.evidence == .none ? -1 : $0.entity } ?? -1
+        }
+        var runStart = 0
+        for t in turns.indices {
+            if t > 0 {
+                let previous = quotes[turns[t - 1].last!].lastParagraph
+                let current = quotes[turns[t][0]].paragraph
+                if current - previous > 1 { runStart = t }
+            }
+            guard speaker(turns[t]) < 0 else { continue }
+            var chosen = -1
+            var evidence = AttributionEvidence.turnTaking
+            let addressed = Set(turns[t].flatMap { vocatives[$0] })
+            if t > runStart {
+                let previousSpeaker = speaker(turns[t - 1])
+                let previousVocatives = turns[t - 1].flatMap { vocatives[$0] }.filter { $0 != previousSpeaker && !addressed.contains($0) }
+                if let target = previousVocatives.last {
+                    chosen = target; evidence = .addressee
+                } else if t - 1 > runStart, speaker(turns[t - 2]) >= 0, speaker(turns[t - 2]) != previousSpeaker, !addressed.contains(speaker(turns[t - 2])) {
+                    chosen = speaker(turns[t - 2])
+                } else if previousSpeaker >= 0 {
+                    // The other party: the most recent different speaker before the previous turn.
+                    var k = t - 2
+                    while k >= max(0, runStart - 4), chosen < 0 {
+                        let s = speaker(turns[k])
+                        if s >= 0, s != previousSpeaker, !addressed.contains(s) { chosen = s }
+                        k -= 1
+                    }
+                }
+            }
+            if chosen < 0, t + 2 < turns.count {
+                let next = speaker(turns[t + 1]), afterNext = speaker(turns[t + 2])
+                let sameRun = quotes[turns[t + 2][0]].paragraph - quotes[turns[t][0]].paragraph <= 2 + (quotes[turns[t + 1][0]].lastParagraph - quotes[turns[t + 1][0]].paragraph)
+                if sameRun, afterNext >= 0, next != afterNext, !addressed.contains(afterNext) { chosen = afterNext }
+            }
+            if chosen < 0 {
+                evidence = .fallback
+                var k = t - 1
+                while k >= 0, t - k < 6, chosen < 0 {
+                    let s = speaker(turns[k])
+                    if s >= 0, !addressed.contains(s) { chosen = s }
+                    k -= 1
+                }
+            }
+            if chosen >= 0 {
+                for q in turns[t] { result[q] = Attribution(entity: chosen, evidence: evidence) }
+            }
+        }
+    }
+}
