@@ -96,7 +96,12 @@ struct CharacterClusterer {
         for key in orderedForms {
             let m = sample(key)
             guard !m.isRoleTitle, m.words.count >= 2 else { continue }
-            let pair = m.words.first! + " " + m.words.last!
+            var pair = m.words.first! + " " + m.words.last!
+            // "Mrs. John Knightley" is John Knightley's wife, not John.
+            if let title = m.title, let titleGender = Lexicon.honorifics[title] ?? nil {
+                let nameGender = FirstNames.gender(of: m.words.first!)
+                if nameGender != .unknown, nameGender != titleGender { pair = title + " " + pair }
+            }
             let entity: Int
             if let existing = fullByPair[pair] { entity = existing } else {
                 entities.append(Entity(kind: .named, firstPosition: formFirst[key]!))
@@ -147,15 +152,20 @@ struct CharacterClusterer {
             let word = m.words[0]
             let titleGender = Lexicon.honorifics[title] ?? nil
             var target: Int?
-            if Lexicon.givenNameTitles.contains(title), let candidates = fullByGiven[word] {
+            if let candidates = fullByGiven[word], Lexicon.givenNameTitles.contains(title) || fullBySurname[word] == nil {
                 target = best(candidates.filter { titleGender == nil || genderOf($0) == titleGender || genderOf($0) == .unknown })
             } else if let candidates = fullBySurname[word] {
                 let compatible = candidates.filter { candidate in
                     let g = genderOf(candidate)
-                    if title == "mrs" { return entities[candidate].titles["mrs"] != nil }
-                    return titleGender == nil || g == titleGender || g == .unknown
+                    guard let titleGender else { return entities[candidate].titles[title] != nil }
+                    return g == titleGender || g == .unknown
                 }
-                if let choice = best(compatible), weight(choice) >= formCount[key]! { target = choice }
+                // A short form refers to the full name when the full name came first (the
+                // usual way a character is introduced) or is used more.
+                if let choice = best(compatible),
+                   weight(choice) >= formCount[key]! || entities[choice].firstPosition < formFirst[key]! {
+                    target = choice
+                }
             }
             if let target {
                 addForm(key, to: target)

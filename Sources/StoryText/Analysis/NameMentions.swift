@@ -46,6 +46,8 @@ struct NameMentionFinder {
         var lowercase: [String: Int] = [:]
         for token in tokens where token.isWord {
             if token.isCapitalized {
+                if token.lower.count > 1, token.end - token.start == token.lower.unicodeScalars.count,
+                   (token.start..<token.end).allSatisfy({ ScalarClass.isUpper(text.codes[$0]) }) { continue }
                 if !token.sentenceInitial { capitalisedInside[token.lower, default: 0] += 1 }
             } else {
                 lowercase[token.lower, default: 0] += 1
@@ -80,10 +82,12 @@ struct NameMentionFinder {
             while end < n, words.count < 3 {
                 let t = tokens[end]
                 guard t.isWord, t.isCapitalized, t.quote == token.quote, t.paragraph == token.paragraph else { break }
+                if t.lower.count > 1, (t.start..<t.end).allSatisfy({ ScalarClass.isUpper(text.codes[$0]) || !ScalarClass.isLetter(text.codes[$0]) }) { break }
                 let acceptable = nameWords.contains(t.lower) || (title != nil && words.isEmpty && !Lexicon.notNames.contains(t.lower) && Lexicon.honorifics[t.lower] == nil && t.lower.count > 1)
                 guard acceptable else { break }
                 words.append(t.lower)
                 end += 1
+                if t.isPossessive { break }
             }
             if words.isEmpty {
                 if let title, NameMentionFinder.roleTitles.contains(title), i > 0, tokens[i - 1].lower == "the" {
@@ -94,7 +98,11 @@ struct NameMentionFinder {
                 }
                 continue
             }
-            let surface = text.string(token.start..<tokens[end - 1].end)
+            var surface = text.string(tokens[i].start..<tokens[end - 1].end)
+            if tokens[end - 1].isPossessive, surface.hasSuffix("'s") || surface.hasSuffix("\u{2019}s") {
+                surface.removeLast(2)
+            }
+            surface = surface.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }).joined(separator: " ")
             mentions.append(NameMention(firstToken: i, endToken: end, title: title, words: words, surface: surface, inQuote: token.quote >= 0, isRoleTitle: false))
             i = end
         }

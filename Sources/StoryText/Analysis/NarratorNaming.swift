@@ -16,10 +16,11 @@ enum NarratorNaming {
             }
         }
         let ranked = votes.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-        guard let (best, count) = ranked.first, count >= 3 else { return }
+        guard let (best, count) = ranked.first, count >= 2 else { return }
         // The name must be used for the narrator more than it speaks itself.
         let ownLines = attributions.filter { $0.entity == best }.count
-        guard ownLines <= count else { return }
+        let narratorLines = attributions.filter { $0.entity == narrator }.count
+        guard ownLines <= count * 2 || ownLines * 5 < narratorLines else { return }
         for (key, value) in entities[best].formCounts {
             entities[narrator].add(formKey: key, display: entities[best].formDisplay[key] ?? key, title: nil, count: value * 2, position: entities[best].firstPosition)
         }

@@ -42,6 +42,8 @@ struct SpeakerAttributor {
     private let narrationEvents: [(position: Int, entity: Int)]
     /// Entities addressed by vocatives inside each quote.
     private(set) var vocatives: [[Int]]
+    /// Entities that may speak untagged (see `isPerson`).
+    var personFlags: [Bool] = []
 
     init(text: AnalysisText, tokens: [Token], quotes: [QuoteSpan], mentions: [NameMention], mentionEntity: [Int],
          mentionAt: [Int32], entities: [Entity], genders: [Gender]) {
@@ -82,6 +84,9 @@ struct SpeakerAttributor {
             }
         }
         self.vocatives = vocatives
+        for (index, entity) in entities.enumerated() where entity.kind == .role {
+            for key in entity.formCounts.keys { roleEntity[key] = index }
+        }
     }
 
     // MARK: entities created while reading tags
@@ -116,7 +121,9 @@ struct SpeakerAttributor {
         let m = mentionAt[i]
         if m >= 0 {
             let entity = mentionEntity[Int(m)]
-            if entity >= 0 { return (.entity(entity), Int(mentions[Int(m)].endToken)) }
+            let end = mentions[Int(m)].endToken
+            if entity >= 0, !tokens[end - 1].isPossessive { return (.entity(entity), end) }
+            if entity >= 0 { return nil }
         }
         switch t.lower {
         case "he": return (.pronoun(.male), i + 1)
@@ -132,7 +139,10 @@ struct SpeakerAttributor {
                     let next = j + 1 < tokens.count ? tokens[j + 1] : nil
                     if let next, next.isWord, Lexicon.roleNouns[next.lower] != nil, words.count < 3 { j += 1; continue }
                     let determiner = t.lower == "a" || t.lower == "an" ? "the" : t.lower
-                    let key = determiner + " " + words.joined(separator: " ")
+                    // Keep the head and an age word; other adjectives describe a moment.
+                    let head = words.last!
+                    let age = words.dropLast().last { Lexicon.childCues.contains($0) || Lexicon.elderlyCues.contains($0) }
+                    let key = determiner + " " + (age.map { $0 + " " } ?? "") + head
                     return (.role(key: key, display: key, gender: roleGender), j + 1)
                 }
                 if Lexicon.speechVerbs.contains(tokens[j].lower) || Lexicon.notRoles.contains(tokens[j].lower) { return nil }
@@ -233,7 +243,20 @@ struct SpeakerAttributor {
         case .narrator: return narratorIndex(position: position)
         case .role(let key, let display, let gender): return roleEntityIndex(key: key, display: display, gender: gender, position: position)
         case .pronoun(let gender):
-            return recent(gender: gender, before: position, excluding: Set(vocatives[q]), speakers: speakers, quote: q, lookback: lookback)
+            var excluded = Set(vocatives[q])
+            if q > 0, quotes[q - 1].lastParagraph == quotes[q].paragraph - 1 {
+                // A new paragraph is usually a new speaker: the one just addressed, not the one who spoke.
+                let previous = speakers[q - 1].entity
+                if let addressee = vocatives[q - 1].first(where: { $0 != previous && genders[$0] == gender && !excluded.contains($0) }) {
+                    return addressee
+                }
+                if previous >= 0 {
+                    let other = recent(gender: gender, before: position, excluding: excluded.union([previous]), speakers: speakers, quote: q, lookback: lookback)
+                    if other >= 0 { return other }
+                }
+            }
+            excluded.formUnion([])
+            return recent(gender: gender, before: position, excluding: excluded, speakers: speakers, quote: q, lookback: lookback)
         }
     }
 
@@ -249,7 +272,7 @@ struct SpeakerAttributor {
             let candidate: Int
             if ePos >= sPos { candidate = narrationEvents[e].entity; e -= 1 } else { candidate = speakers[s].entity; s -= 1 }
             guard candidate >= 0, !excluding.contains(candidate) else { continue }
-            if genders[candidate] == gender && entities[candidate].kind != .narrator { return candidate }
+            if genders[candidate] == gender && entities[candidate].kind != .narrator && isPerson(candidate) { return candidate }
         }
     }
 
@@ -264,7 +287,36 @@ struct SpeakerAttributor {
 
     // MARK: the passes
 
+    /// Marks which entities are people: titles, known given names, a known gender, roles, or
+    /// the subject of a speech tag; but not names mostly used after "at", "in", "to", "from".
+    private mutating func computePersonFlags() {
+        var flags = entities.indices.map { index -> Bool in
+            let entity = entities[index]
+            if entity.kind != .named { return true }
+            if entity.titles.keys.contains(where: { Lexicon.honorifics[$0] != nil && !NameMentionFinder.roleTitles.contains($0) }) { return true }
+            if let given = entity.givenName, FirstNames.female.contains(given) || FirstNames.male.contains(given) || FirstNames.nicknames[given] != nil { return true }
+            return genders[index] != .unknown
+        }
+        var located = Array(repeating: 0, count: entities.count), total = Array(repeating: 0, count: entities.count)
+        for (index, mention) in mentions.enumerated() where !mention.inQuote && mentionEntity[index] >= 0 {
+            let entity = mentionEntity[index]
+            total[entity] += 1
+            if mention.firstToken > 0, ["at", "in", "to", "from", "into", "near", "of", "towards", "toward", "round", "through"].contains(tokens[mention.firstToken - 1].lower) {
+                located[entity] += 1
+            }
+        }
+        personFlags = flags
+        for q in quotes.indices {
+            if let (subject, strong) = tagAfter(q), strong, case .entity(let e) = subject { flags[e] = true }
+        }
+        for index in entities.indices where entities[index].kind == .named && entities[index].titles.isEmpty {
+            if total[index] >= 3, located[index] * 10 >= total[index] * 3 { flags[index] = false }
+        }
+        personFlags = flags
+    }
+
     mutating func attribute() -> [Attribution] {
+        computePersonFlags()
         var result = Array(repeating: Attribution(), count: quotes.count)
         var weak: [(TagSubject, Int)?] = Array(repeating: nil, count: quotes.count)
         // 1. Tags beside each quote.
@@ -308,7 +360,7 @@ struct SpeakerAttributor {
         for q in quotes.indices where result[q].evidence == .none {
             guard let (subject, position) = weak[q] else { continue }
             let entity = resolve(subject, position: position, quote: q, speakers: result, lookback: 3000)
-            if entity >= 0, !vocatives[q].contains(entity) {
+            if entity >= 0, isPerson(entity), !vocatives[q].contains(entity) {
                 result[q] = Attribution(entity: entity, evidence: .action)
             }
         }
@@ -318,62 +370,85 @@ struct SpeakerAttributor {
     }
 
     /// Groups quotes into turns (one per paragraph) and runs (turns not separated by a
-    /// narration-only paragraph), then fills unknown turns from the addressee of the previous
-    /// turn or by alternation between the run's two most recent speakers.
+    /// narration-only paragraph), then fills unknown turns: first from the person addressed in
+    /// the previous turn, then by alternation from the nearest known turn of the run.
     private func turnTaking(_ result: inout [Attribution]) {
         var turns: [[Int]] = []
         for q in quotes.indices {
             if let last = turns.last?.last, quotes[last].lastParagraph == quotes[q].paragraph { turns[turns.count - 1].append(q) }
             else { turns.append([q]) }
         }
+        var runs: [Range<Int>] = []
+        var runStart = 0
+        for t in turns.indices where t > 0 {
+            if quotes[turns[t][0]].paragraph - quotes[turns[t - 1].last!].lastParagraph > 1 {
+                runs.append(runStart..<t); runStart = t
+            }
+        }
+        if !turns.isEmpty { runs.append(runStart..<turns.count) }
+
         func speaker(_ turn: [Int]) -> Int {
             turn.map { result[$0] }.max { $0.evidence < $1.evidence }.map { $0.evidence == .none ? -1 : $0.entity } ?? -1
         }
-        var runStart = 0
-        for t in turns.indices {
-            if t > 0 {
-                let previous = quotes[turns[t - 1].last!].lastParagraph
-                let current = quotes[turns[t][0]].paragraph
-                if current - previous > 1 { runStart = t }
+        for run in runs {
+            var known = run.map { speaker(turns[$0]) }
+            let fixed = known
+            let addressed = run.map { Set(turns[$0].flatMap { vocatives[$0] }) }
+            // People in the narration just before the run: likely participants when no turn is tagged.
+            let runStartPosition = quotes[turns[run.lowerBound][0]].start
+            var lead: [Int] = []
+            var e = lowerBound(narrationEvents, runStartPosition) - 1
+            while e >= 0, runStartPosition - narrationEvents[e].position < 2000, lead.count < 2 {
+                let candidate = narrationEvents[e].entity
+                if isPerson(candidate), !lead.contains(candidate) { lead.append(candidate) }
+                e -= 1
             }
-            guard speaker(turns[t]) < 0 else { continue }
-            var chosen = -1
-            var evidence = AttributionEvidence.turnTaking
-            let addressed = Set(turns[t].flatMap { vocatives[$0] })
-            if t > runStart {
-                let previousSpeaker = speaker(turns[t - 1])
-                let previousVocatives = turns[t - 1].flatMap { vocatives[$0] }.filter { $0 != previousSpeaker && !addressed.contains($0) }
-                if let target = previousVocatives.last {
+            func other(than speaker: Int, near index: Int) -> Int {
+                var distance = 1
+                while distance < known.count {
+                    for k in [index - distance, index + distance] where k >= 0 && k < known.count {
+                        if fixed[k] >= 0, fixed[k] != speaker { return fixed[k] }
+                    }
+                    distance += 1
+                }
+                for candidate in lead where candidate != speaker { return candidate }
+                return -1
+            }
+            for i in known.indices where known[i] < 0 {
+                var chosen = -1
+                var evidence = AttributionEvidence.turnTaking
+                if i > 0, known[i - 1] >= 0, let target = addressed[i - 1].sorted().first(where: { $0 != known[i - 1] && !addressed[i].contains($0) }) {
                     chosen = target; evidence = .addressee
-                } else if t - 1 > runStart, speaker(turns[t - 2]) >= 0, speaker(turns[t - 2]) != previousSpeaker, !addressed.contains(speaker(turns[t - 2])) {
-                    chosen = speaker(turns[t - 2])
-                } else if previousSpeaker >= 0 {
-                    // The other party: the most recent different speaker before the previous turn.
-                    var k = t - 2
-                    while k >= max(0, runStart - 4), chosen < 0 {
-                        let s = speaker(turns[k])
-                        if s >= 0, s != previousSpeaker, !addressed.contains(s) { chosen = s }
-                        k -= 1
+                } else {
+                    var before = i - 1
+                    while before >= 0, fixed[before] < 0 { before -= 1 }
+                    var after = i + 1
+                    while after < known.count, fixed[after] < 0 { after += 1 }
+                    let anchor: Int? = before >= 0 && (after >= known.count || i - before <= after - i) ? before : (after < known.count ? after : nil)
+                    if let anchor {
+                        let distance = abs(i - anchor)
+                        chosen = distance % 2 == 0 ? fixed[anchor] : other(than: fixed[anchor], near: anchor)
+                        if distance > 4 { evidence = .fallback }
+                    } else if !lead.isEmpty {
+                        chosen = lead[i % 2 == 0 || lead.count < 2 ? 0 : 1]
+                        evidence = .fallback
                     }
                 }
-            }
-            if chosen < 0, t + 2 < turns.count {
-                let next = speaker(turns[t + 1]), afterNext = speaker(turns[t + 2])
-                let sameRun = quotes[turns[t + 2][0]].paragraph - quotes[turns[t][0]].paragraph <= 2 + (quotes[turns[t + 1][0]].lastParagraph - quotes[turns[t + 1][0]].paragraph)
-                if sameRun, afterNext >= 0, next != afterNext, !addressed.contains(afterNext) { chosen = afterNext }
-            }
-            if chosen < 0 {
-                evidence = .fallback
-                var k = t - 1
-                while k >= 0, t - k < 6, chosen < 0 {
-                    let s = speaker(turns[k])
-                    if s >= 0, !addressed.contains(s) { chosen = s }
-                    k -= 1
+                if chosen >= 0, addressed[i].contains(chosen) {
+                    chosen = other(than: chosen, near: i)
+                    evidence = .fallback
+                }
+                if chosen >= 0 {
+                    known[i] = chosen
+                    for q in turns[run.lowerBound + i] { result[q] = Attribution(entity: chosen, evidence: evidence) }
                 }
             }
-            if chosen >= 0 {
-                for q in turns[t] { result[q] = Attribution(entity: chosen, evidence: evidence) }
-            }
         }
+    }
+
+    /// Whether an entity can be a speaker without a tag naming it: people with titles, known
+    /// given names, pronoun evidence or a speech tag, and roles; not places.
+    func isPerson(_ entity: Int) -> Bool {
+        entity >= 0 && entity < personFlags.count ? personFlags[entity] : true
     }
 }

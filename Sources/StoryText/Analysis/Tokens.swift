@@ -7,6 +7,8 @@ struct Token: Sendable {
     var isWord: Bool
     /// First letter is uppercase.
     var isCapitalized: Bool
+    /// The word ended in 's ("Anne's"); `lower` holds it without the suffix.
+    var isPossessive: Bool = false
     /// The token opens a sentence (after . ! ?, at a paragraph start, or at a quote's start).
     var sentenceInitial: Bool
     var paragraph: Int
@@ -50,9 +52,18 @@ enum Tokenizer {
                         i += 1
                     } else { break }
                 }
-                let word = String(buffer)
-                tokens.append(Token(start: start, end: i, lower: word, isWord: true, isCapitalized: ScalarClass.isUpper(c),
-                                    sentenceInitial: sentenceStart, paragraph: paragraphIndex, quote: inQuote))
+                var word = String(buffer)
+                var possessive = false
+                if word.hasSuffix("'s"), word.count > 2 {
+                    word.removeLast(2)
+                    possessive = true
+                } else if i < n, ScalarClass.isApostrophe(codes[i]), word.hasSuffix("s"), i + 1 >= n || !ScalarClass.isLetter(codes[i + 1]) {
+                    possessive = ScalarClass.isUpper(c)
+                }
+                var token = Token(start: start, end: i, lower: word, isWord: true, isCapitalized: ScalarClass.isUpper(c),
+                                  sentenceInitial: sentenceStart, paragraph: paragraphIndex, quote: inQuote)
+                token.isPossessive = possessive
+                tokens.append(token)
                 sentenceStart = false
             } else {
                 let mark = Unicode.Scalar(ScalarClass.folded(c)).map { String($0) } ?? "?"
