@@ -155,9 +155,15 @@ struct CharacterClusterer {
             if let candidates = fullByGiven[word], Lexicon.givenNameTitles.contains(title) || fullBySurname[word] == nil {
                 target = best(candidates.filter { titleGender == nil || genderOf($0) == titleGender || genderOf($0) == .unknown })
             } else if let candidates = fullBySurname[word] {
+                // Mrs. X is the wife and Miss X a daughter: they join a full name only when it
+                // carries the same title, or when the other of the two forms never occurs.
+                let hasMiss = formCount["miss " + word] != nil, hasMrs = formCount["mrs " + word] != nil
                 let compatible = candidates.filter { candidate in
                     let g = genderOf(candidate)
-                    guard let titleGender else { return entities[candidate].titles[title] != nil }
+                    let titles = entities[candidate].titles
+                    guard let titleGender else { return titles[title] != nil }
+                    if title == "mrs", titles["mrs"] == nil, hasMiss || titles["miss"] != nil { return false }
+                    if title == "miss", titles["mrs"] != nil, titles["miss"] == nil, hasMrs { return false }
                     return g == titleGender || g == .unknown
                 }
                 // A short form refers to the full name when the full name came first (the
@@ -198,10 +204,10 @@ struct CharacterClusterer {
                 if target == nil, let formalEntity = formEntity[formal] { target = formalEntity }
             }
             if target == nil {
-                let titledCandidates = titledBySurname[word] ?? []
-                let males = titledCandidates.filter { genderOf($0) == .male }
-                if let choice = best(males) ?? best(titledCandidates) { target = choice }
-                else if let candidates = fullBySurname[word] { target = best(candidates) }
+                // A bare surname names a man by the period's convention ("said Thorpe").
+                let candidates = (titledBySurname[word] ?? []) + (fullBySurname[word] ?? [])
+                let males = candidates.filter { genderOf($0) == .male }
+                target = best(males) ?? best(candidates)
             }
             if let target {
                 addForm(key, to: target)

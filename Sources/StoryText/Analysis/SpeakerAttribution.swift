@@ -218,6 +218,8 @@ struct SpeakerAttributor {
                     }
                     k -= 1; steps += 1
                 }
+                // "James, as the door was closed on them, said,": the sentence's subject.
+                if let (subject, _) = subject(at: sentenceStart, paragraph: paragraph) { return (subject, true) }
             }
             i -= 1
         }

@@ -27,9 +27,14 @@ public struct StoryAnalyzer: Sendable {
         for index in estimates.count..<entities.count {
             entityEstimates.append(inference.estimate(entities[index], pronouns: (0, 0)))
         }
+        var narrationMentions = Array(repeating: 0, count: clusters.entities.count)
+        for (index, mention) in mentions.enumerated() where !mention.inQuote && clusters.mentionEntity[index] >= 0 {
+            narrationMentions[clusters.mentionEntity[index]] += 1
+        }
         if attributor.narrator >= 0 {
             NarratorNaming.name(narrator: attributor.narrator, entities: &entities, estimates: &entityEstimates,
-                                attributions: &attributions, quotes: quotes, vocatives: attributor.vocatives)
+                                attributions: &attributions, quotes: quotes, vocatives: attributor.vocatives,
+                                narrationMentions: narrationMentions)
         }
         return CastAssembler.assemble(
             document: document, text: text, quotes: quotes, attributions: attributions,
