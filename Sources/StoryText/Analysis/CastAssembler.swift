@@ -28,7 +28,8 @@ enum CastAssembler {
         var segments: [Segment] = []
         var cursor = 0
         for (q, quote) in quotes.enumerated() {
-            guard quote.start >= cursor, quote.end > quote.start else { continue }
+            // Thoughts and quoted phrases stay in the narrator's voice (docs/analysis.md).
+            guard quote.start >= cursor, quote.end > quote.start, attributions[q].evidence != .notSpeech else { continue }
             if quote.start > cursor { segments.append(Segment(start: cursor, end: quote.start, kind: .narration)) }
             let a = attributions[q]
             segments.append(Segment(start: quote.start, end: quote.end, kind: .dialogue, speaker: ids[a.entity],
@@ -54,7 +55,7 @@ enum Confidence {
         case .addressee: return 0.6
         case .turnTaking: return 0.5
         case .fallback: return 0.25
-        case .none: return 0
+        case .none, .notSpeech: return 0
         }
     }
 }

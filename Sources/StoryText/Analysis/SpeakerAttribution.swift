@@ -2,7 +2,7 @@ import StoryModel
 
 /// How a quote's speaker was decided; each kind has a measured reliability (see Confidence).
 enum AttributionEvidence: Int, Sendable, Comparable {
-    case none = 0, fallback, turnTaking, addressee, action, continuation, pronounTag, namedTag, script
+    case notSpeech = -1, none = 0, fallback, turnTaking, addressee, action, continuation, pronounTag, namedTag, script
 
     static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 }
@@ -317,12 +317,32 @@ struct SpeakerAttributor {
         personFlags = flags
     }
 
+    /// A few quoted words inside a sentence of narration ("his inquiries after "poor Isabella"
+    /// and her children"): a term or a title, not a line of dialogue.
+    private func isEmbeddedPhrase(_ q: Int) -> Bool {
+        let range = quoteTokens[q]
+        let words = range.filter { tokens[$0].isWord }.count
+        guard words <= 4, range.lowerBound > 0, range.upperBound < tokens.count else { return false }
+        let before = tokens[range.lowerBound - 1], after = tokens[range.upperBound]
+        guard before.quote < 0, before.paragraph == quotes[q].paragraph, before.isWord, !before.isCapitalized || before.lower == "i" else { return false }
+        guard !Lexicon.speechVerbs.contains(before.lower) else { return false }
+        let last = tokens[range.upperBound - 1]
+        let lastWord = tokens[max(range.lowerBound, range.upperBound - 2)]
+        let endsInPunctuation = [",", ".", "!", "?"].contains(lastWord.lower) && last.isWord == false
+        if endsInPunctuation { return false }
+        return after.quote < 0 && (after.isWord && !after.isCapitalized || [",", ".", ";", ")"].contains(after.lower))
+    }
+
     mutating func attribute() -> [Attribution] {
         computePersonFlags()
         var result = Array(repeating: Attribution(), count: quotes.count)
+        // Quoted thoughts stay quotes, in the thinker's voice; quoted terms inside a sentence do not.
+        for q in quotes.indices where quotes[q].style != .script && isEmbeddedPhrase(q) {
+            result[q].evidence = .notSpeech
+        }
         var weak: [(TagSubject, Int)?] = Array(repeating: nil, count: quotes.count)
         // 1. Tags beside each quote.
-        for q in quotes.indices {
+        for q in quotes.indices where result[q].evidence != .notSpeech {
             if let name = quotes[q].scriptSpeaker {
                 let key = name.lowercased()
                 result[q] = Attribution(entity: roleEntityIndex(key: "script " + key, display: name, gender: .unknown, position: quotes[q].start), evidence: .script)
@@ -376,7 +396,7 @@ struct SpeakerAttributor {
     /// the previous turn, then by alternation from the nearest known turn of the run.
     private func turnTaking(_ result: inout [Attribution]) {
         var turns: [[Int]] = []
-        for q in quotes.indices {
+        for q in quotes.indices where result[q].evidence != .notSpeech {
             if let last = turns.last?.last, quotes[last].lastParagraph == quotes[q].paragraph { turns[turns.count - 1].append(q) }
             else { turns.append([q]) }
         }
