@@ -326,11 +326,9 @@ struct SpeakerAttributor {
         let before = tokens[range.lowerBound - 1], after = tokens[range.upperBound]
         guard before.quote < 0, before.paragraph == quotes[q].paragraph, before.isWord, !before.isCapitalized || before.lower == "i" else { return false }
         guard !Lexicon.speechVerbs.contains(before.lower) else { return false }
-        let last = tokens[range.upperBound - 1]
-        let lastWord = tokens[max(range.lowerBound, range.upperBound - 2)]
-        let endsInPunctuation = [",", ".", "!", "?"].contains(lastWord.lower) && last.isWord == false
-        if endsInPunctuation { return false }
-        return after.quote < 0 && (after.isWord && !after.isCapitalized || [",", ".", ";", ")"].contains(after.lower))
+        // An exclamation or question is said, even mid-sentence.
+        if range.contains(where: { tokens[$0].lower == "!" || tokens[$0].lower == "?" }) { return false }
+        return after.quote < 0 || after.paragraph != quotes[q].lastParagraph
     }
 
     mutating func attribute() -> [Attribution] {
