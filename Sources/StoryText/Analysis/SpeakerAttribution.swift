@@ -40,6 +40,10 @@ struct SpeakerAttributor {
     private(set) var narrator: Int = -1
     /// Narration mentions in text order: (scalar position, entity).
     private let narrationEvents: [(position: Int, entity: Int)]
+    /// Token index of each narration event.
+    private let narrationEventTokens: [Int]
+    /// Mentions in narration per entity (how central a character is).
+    private let narrationCounts: [Int]
     /// Entities addressed by vocatives inside each quote.
     private(set) var vocatives: [[Int]]
     /// Entities that may speak untagged (see `isPerson`).
@@ -68,10 +72,16 @@ struct SpeakerAttributor {
         }
         self.quoteTokens = ranges
         var events: [(position: Int, entity: Int)] = []
+        var eventTokens: [Int] = []
+        var counts = Array(repeating: 0, count: entities.count)
         for (index, mention) in mentions.enumerated() where !mention.inQuote && mentionEntity[index] >= 0 {
             events.append((tokens[mention.firstToken].start, mentionEntity[index]))
+            eventTokens.append(mention.firstToken)
+            counts[mentionEntity[index]] += 1
         }
         self.narrationEvents = events
+        self.narrationEventTokens = eventTokens
+        self.narrationCounts = counts
         var vocatives = Array(repeating: [Int](), count: quotes.count)
         for (index, mention) in mentions.enumerated() where mention.inQuote && mentionEntity[index] >= 0 {
             let before = mention.firstToken > 0 ? tokens[mention.firstToken - 1] : nil
@@ -245,21 +255,55 @@ struct SpeakerAttributor {
         case .narrator: return narratorIndex(position: position)
         case .role(let key, let display, let gender): return roleEntityIndex(key: key, display: display, gender: gender, position: position)
         case .pronoun(let gender):
-            var excluded = Set(vocatives[q])
-            if q > 0, quotes[q - 1].lastParagraph == quotes[q].paragraph - 1 {
-                // A new paragraph is usually a new speaker: the one just addressed, not the one who spoke.
-                let previous = speakers[q - 1].entity
-                if let addressee = vocatives[q - 1].first(where: { $0 != previous && genders[$0] == gender && !excluded.contains($0) }) {
-                    return addressee
-                }
-                if previous >= 0 {
-                    let other = recent(gender: gender, before: position, excluding: excluded.union([previous]), speakers: speakers, quote: q, lookback: lookback)
-                    if other >= 0 { return other }
-                }
-            }
-            excluded.formUnion([])
-            return recent(gender: gender, before: position, excluding: excluded, speakers: speakers, quote: q, lookback: lookback)
+            return resolvePronoun(gender, quote: q, position: position, speakers: speakers)
         }
+    }
+
+    /// Scores the people a he/she tag may refer to: recent mentions (more if in the same
+    /// paragraph or a sentence's subject), the person the previous turn
+    /// addressed; the previous turn's speaker loses points when this is a new paragraph.
+    func resolvePronoun(_ gender: Gender, quote q: Int, position: Int, speakers: [Attribution]) -> Int {
+        let excluded = Set(vocatives[q])
+        let paragraph = quotes[q].paragraph
+        var score: [Int: Double] = [:]
+        func eligible(_ c: Int) -> Bool {
+            c >= 0 && genders[c] == gender && isPerson(c) && entities[c].kind != .narrator && !excluded.contains(c)
+        }
+        var e = lowerBound(narrationEvents, position) - 1
+        var rank = 0
+        var seen: Set<Int> = []
+        while e >= 0, position - narrationEvents[e].position < 2500 {
+            let c = narrationEvents[e].entity
+            let token = tokens[narrationEventTokens[e]]
+            e -= 1
+            guard eligible(c) else { continue }
+            var s = 0.0
+            if seen.insert(c).inserted { s += max(0, 3.0 - Double(rank)); rank += 1 }
+            if token.paragraph == paragraph { s += 1.5 }
+            if token.sentenceInitial { s += 0.75 }
+            score[c, default: 0] += s
+        }
+        if q > 0 {
+            let previous = speakers[q - 1].entity
+            if quotes[q - 1].lastParagraph == paragraph - 1 {
+                if previous >= 0, score[previous] != nil { score[previous]! -= 3 }
+                for v in vocatives[q - 1] where v != previous && eligible(v) { score[v, default: 0] += 4 }
+            } else if quotes[q - 1].lastParagraph == paragraph, previous >= 0, score[previous] != nil {
+                score[previous]! += 2
+            }
+        }
+        if let top = centralEntity[gender], score[top] != nil { score[top]! += 1 }
+        return score.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? -1
+    }
+
+    /// The most mentioned person of each gender: a tie-breaker for pronouns.
+    private var centralEntity: [Gender: Int] {
+        var result: [Gender: Int] = [:]
+        for index in narrationCounts.indices where isPerson(index) && genders[index] != .unknown {
+            if let current = result[genders[index]], narrationCounts[current] >= narrationCounts[index] { continue }
+            result[genders[index]] = index
+        }
+        return result
     }
 
     func recent(gender: Gender, before position: Int, excluding: Set<Int>, speakers: [Attribution], quote q: Int, lookback: Int) -> Int {
@@ -472,3 +516,4 @@ struct SpeakerAttributor {
         entity >= 0 && entity < personFlags.count ? personFlags[entity] : true
     }
 }
+
