@@ -29,7 +29,8 @@ enum Tokenizer {
         var lastQuote = -1
         var i = 0
         let n = codes.count
-        var buffer = String.UnicodeScalarView()
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(32)
         while i < n {
             let c = codes[i]
             if ScalarClass.isSpace(c) { i += 1; continue }
@@ -45,21 +46,24 @@ enum Tokenizer {
                 while i < n {
                     let d = codes[i]
                     if ScalarClass.isLetter(d) || ScalarClass.isDigit(d) {
-                        if let s = Unicode.Scalar(ScalarClass.folded(ScalarClass.lowercased(d))) { buffer.append(s) }
+                        let folded = ScalarClass.folded(ScalarClass.lowercased(d))
+                        if folded < 128 { buffer.append(UInt8(truncatingIfNeeded: folded)) }
+                        else if let s = Unicode.Scalar(folded) { buffer.append(contentsOf: Array(String(s).utf8)) }
                         i += 1
                     } else if ScalarClass.isApostrophe(d), i + 1 < n, ScalarClass.isLetter(codes[i + 1]), i > start {
-                        buffer.append("'")
+                        buffer.append(39)
                         i += 1
                     } else { break }
                 }
-                var word = String(buffer)
                 var possessive = false
-                if word.hasSuffix("'s"), word.count > 2 {
-                    word.removeLast(2)
+                let count = buffer.count
+                if count > 2, buffer[count - 2] == 39, buffer[count - 1] == 115 {
+                    buffer.removeLast(2)
                     possessive = true
-                } else if i < n, ScalarClass.isApostrophe(codes[i]), word.hasSuffix("s"), i + 1 >= n || !ScalarClass.isLetter(codes[i + 1]) {
+                } else if i < n, ScalarClass.isApostrophe(codes[i]), buffer.last == 115, i + 1 >= n || !ScalarClass.isLetter(codes[i + 1]) {
                     possessive = ScalarClass.isUpper(c)
                 }
+                let word = String(decoding: buffer, as: UTF8.self)
                 var token = Token(start: start, end: i, lower: word, isWord: true, isCapitalized: ScalarClass.isUpper(c),
                                   sentenceInitial: sentenceStart, paragraph: paragraphIndex, quote: inQuote)
                 token.isPossessive = possessive
