@@ -38,6 +38,8 @@ struct NameMentionFinder {
         }
     }
 
+    static let particles: Set<String> = ["de", "du", "des", "von", "van", "der", "da", "di", "del", "della", "le", "la"]
+
     /// Titles that may stand alone as a role ("the General", "the Doctor").
     static let roleTitles: Set<String> = ["general", "colonel", "captain", "major", "doctor", "dr", "professor", "count", "countess", "baron", "baroness", "prince", "princess", "king", "queen", "judge", "marquis", "duke", "duchess"]
 
@@ -69,7 +71,7 @@ struct NameMentionFinder {
         let n = tokens.count
         while i < n {
             let token = tokens[i]
-            guard token.isWord, token.isCapitalized else { i += 1; continue }
+            guard token.isWord, token.isCapitalized || NameMentionFinder.particles.contains(token.lower) else { i += 1; continue }
             var j = i
             var title: String?
             if Lexicon.honorifics[token.lower] != nil {
@@ -83,6 +85,14 @@ struct NameMentionFinder {
                 let t = tokens[end]
                 guard t.isWord, t.isCapitalized, t.quote == token.quote, t.paragraph == token.paragraph else { break }
                 if t.lower.count > 1, (t.start..<t.end).allSatisfy({ ScalarClass.isUpper(text.codes[$0]) || !ScalarClass.isLetter(text.codes[$0]) }) { break }
+                // "De Griers", "von Arnim": a particle joins the surname that follows it.
+                if NameMentionFinder.particles.contains(t.lower), end + 1 < n, tokens[end + 1].isWord, tokens[end + 1].isCapitalized,
+                   nameWords.contains(tokens[end + 1].lower), tokens[end + 1].paragraph == t.paragraph {
+                    words.append(t.lower + " " + tokens[end + 1].lower)
+                    end += 2
+                    if tokens[end - 1].isPossessive { break }
+                    continue
+                }
                 let acceptable = nameWords.contains(t.lower) || (title != nil && words.isEmpty && !Lexicon.notNames.contains(t.lower) && Lexicon.honorifics[t.lower] == nil && t.lower.count > 1)
                 guard acceptable else { break }
                 words.append(t.lower)

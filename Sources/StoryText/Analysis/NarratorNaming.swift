@@ -32,7 +32,7 @@ enum NarratorNaming {
         entities[narrator].formCounts["i"] = 0
         entities[narrator].givenName = entities[best].givenName
         entities[narrator].titles = entities[best].titles
-        if estimates[best].gender != .unknown { estimates[narrator].gender = estimates[best].gender; estimates[narrator].genderConfidence = estimates[best].genderConfidence * 0.9 }
+        if estimates[best].gender != .unknown, estimates[best].genderConfidence > estimates[narrator].genderConfidence { estimates[narrator].gender = estimates[best].gender; estimates[narrator].genderConfidence = estimates[best].genderConfidence * 0.9 }
         for q in attributions.indices where attributions[q].entity == best { attributions[q].entity = narrator }
     }
 }

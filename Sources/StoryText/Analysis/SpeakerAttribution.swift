@@ -99,6 +99,27 @@ struct SpeakerAttributor {
         }
     }
 
+    /// How others address the narrator in the turns around the narrator's own ("sir" or
+    /// "madam"): the narrator's gender when nothing else tells it.
+    func narratorAddressGender(_ attributions: [Attribution]) -> Gender {
+        guard narrator >= 0 else { return .unknown }
+        var male = 0, female = 0
+        for q in quotes.indices where attributions[q].entity == narrator {
+            for neighbour in [q - 1, q + 1] where neighbour >= 0 && neighbour < quotes.count && attributions[neighbour].entity != narrator {
+                for t in quoteTokens[neighbour] where tokens[t].isWord {
+                    switch tokens[t].lower {
+                    case "sir", "monsieur", "mister", "fellow", "lad", "sonny", "brother", "gentleman": male += 1
+                    case "madam", "ma'am", "madame", "mademoiselle", "miss", "lass", "sister", "lady": female += 1
+                    default: break
+                    }
+                }
+            }
+        }
+        if male + female >= 3, male >= 2 * female + 1 { return .male }
+        if male + female >= 3, female >= 2 * male + 1 { return .female }
+        return .unknown
+    }
+
     // MARK: entities created while reading tags
 
     private mutating func roleEntityIndex(key: String, display: String, gender: Gender, position: Int) -> Int {
@@ -347,7 +368,10 @@ struct SpeakerAttributor {
         for (index, mention) in mentions.enumerated() where !mention.inQuote && mentionEntity[index] >= 0 {
             let entity = mentionEntity[index]
             total[entity] += 1
-            if mention.firstToken > 0, ["at", "in", "to", "from", "into", "near", "of", "towards", "toward", "round", "through"].contains(tokens[mention.firstToken - 1].lower) {
+            var before = mention.firstToken - 1
+            // "at Green Gables": step over a capitalised word that is part of the place's name.
+            if before > 0, tokens[before].isWord, tokens[before].isCapitalized, !tokens[before].sentenceInitial { before -= 1 }
+            if before >= 0, ["at", "in", "to", "from", "into", "near", "of", "towards", "toward", "round", "through", "the"].contains(tokens[before].lower) {
                 located[entity] += 1
             }
         }

@@ -32,6 +32,11 @@ public struct StoryAnalyzer: Sendable {
             narrationMentions[clusters.mentionEntity[index]] += 1
         }
         if attributor.narrator >= 0 {
+            let addressed = attributor.narratorAddressGender(attributions)
+            if addressed != .unknown {
+                entityEstimates[attributor.narrator].gender = addressed
+                entityEstimates[attributor.narrator].genderConfidence = 0.7
+            }
             NarratorNaming.name(narrator: attributor.narrator, entities: &entities, estimates: &entityEstimates,
                                 attributions: &attributions, quotes: quotes, vocatives: attributor.vocatives,
                                 narrationMentions: narrationMentions)
