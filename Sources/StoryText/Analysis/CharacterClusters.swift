@@ -66,7 +66,7 @@ struct CharacterClusterer {
     }
 
     static func formKey(_ mention: NameMention) -> String {
-        if mention.isRoleTitle { return "the " + (mention.title ?? "") }
+        if mention.isRoleTitle { return mention.surface.lowercased() }
         return ((mention.title.map { $0 + " " }) ?? "") + mention.words.joined(separator: " ")
     }
 

@@ -48,6 +48,10 @@ struct GenderAgeInference {
             }
         }
         let nameGender = entity.givenName.map { FirstNames.gender(of: FirstNames.nicknames[$0] ?? $0) == .unknown ? FirstNames.gender(of: $0) : FirstNames.gender(of: FirstNames.nicknames[$0] ?? $0) } ?? .unknown
+        // Slavic patronymics and surnames mark gender in their endings (Ivanovitch, Alexandrovna).
+        let nameWords = entity.formCounts.keys.flatMap { $0.split(separator: " ") }
+        let patronymicGender: Gender = nameWords.contains { $0.hasSuffix("vitch") || $0.hasSuffix("vich") } ? .male
+            : nameWords.contains { $0.hasSuffix("ovna") || $0.hasSuffix("evna") || $0.hasSuffix("ichna") } ? .female : .unknown
         let pronounTotal = pronouns.female + pronouns.male
         let pronounGender: Gender = pronounTotal >= 2 && max(pronouns.female, pronouns.male) >= 2 * min(pronouns.female, pronouns.male) + 1
             ? (pronouns.female > pronouns.male ? .female : .male) : .unknown
@@ -56,6 +60,8 @@ struct GenderAgeInference {
         } else if female != male, max(female, male) >= 2 * min(female, male) {
             gender = female > male ? .female : .male
             confidence = 0.95
+        } else if patronymicGender != .unknown {
+            gender = patronymicGender; confidence = 0.85
         } else if nameGender != .unknown {
             gender = nameGender
             confidence = pronounGender == nameGender ? 0.95 : 0.85
