@@ -82,11 +82,16 @@ public enum WAV {
         }
         let frameBytes = width * format.channels
         let frames = raw.count / frameBytes
-        let buffer = Array(raw)
-        if format.tag == 1, width == 2, format.channels == 1 {  // the common case: copy as is
-            let out = (0..<frames).map { Int16(bitPattern: UInt16(buffer[2 * $0]) | UInt16(buffer[2 * $0 + 1]) << 8) }
+        if format.tag == 1, width == 2, format.channels == 1 {  // the common case: one bulk copy
+            let out = [Int16](unsafeUninitializedCapacity: frames) { buffer, count in
+                raw.withUnsafeBytes { bytes in
+                    for i in 0..<frames { buffer[i] = Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: 2 * i, as: Int16.self)) }
+                }
+                count = frames
+            }
             return PCMAudio(sampleRate: format.rate, samples: out)
         }
+        let buffer = Array(raw)
         var out = [Int16](repeating: 0, count: frames)
         for frame in 0..<frames {
             var sum = 0.0
