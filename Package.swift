@@ -105,7 +105,7 @@ let package = Package(
         // Runs the built `storyvoice` binary as a user would.
         .testTarget(name: "StoryVoiceCLITests", dependencies: ["Audio", "StoryModel"]),
         .testTarget(name: "LanguageModelsTests", dependencies: ["LanguageModels", "TestSupport", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "LanguageModels", "TestSupport", "StoryModel", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "LanguageModels", "TestSupport", "StoryModel", "StoryText", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "NarrationTests", dependencies: ["Narration", "SpeechEngines", "Speech", "Audio", "StoryText", "StoryModel"]),
     ],
     swiftLanguageModes: [.v6]
