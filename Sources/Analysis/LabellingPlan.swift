@@ -53,11 +53,11 @@ public struct LabellingPlan: Sendable, Hashable {
         var batches: [LabellingBatch] = []
         var open = BatchBuilder()
         for (chapter, spans) in byChapter.enumerated() where !spans.isEmpty {
-            // A chapter that fits an empty request is not split across two.
+            // A chapter that does not fit what is left of the open request starts a new one:
+            // a chapter is split across requests only when it is too big for one by itself.
             var whole = BatchBuilder()
             for span in spans { whole.add(span.segment, window: span.window, chapter: chapter) }
-            let fitsAlone = whole.segments.count <= options.maxSpansPerRequest && whole.characters <= passageBudget
-            if fitsAlone, !open.segments.isEmpty,
+            if !open.segments.isEmpty,
                open.segments.count + whole.segments.count > options.maxSpansPerRequest || open.characters + whole.characters > passageBudget {
                 batches.append(open.build(chapters: chapters))
                 open = BatchBuilder()
