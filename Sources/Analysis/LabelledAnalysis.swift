@@ -32,4 +32,10 @@ public struct LabellingProgress: Sendable, Hashable {
     public var step: String
     public var completedRequests: Int
     public var totalRequests: Int
+
+    public init(step: String, completedRequests: Int, totalRequests: Int) {
+        self.step = step
+        self.completedRequests = completedRequests
+        self.totalRequests = totalRequests
+    }
 }

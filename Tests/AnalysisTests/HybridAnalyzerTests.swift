@@ -15,7 +15,11 @@ struct HybridAnalyzerTests {
         let truth = story.truth
         try await LoopbackServer.withServer(handler: labeller(text: story.document.text) { span in truth[Int(span.dropFirst())!]! }) { server in
             let analyzer = HybridAnalyzer(model: makeModel(server: server), options: noEnrichment)
-            let result = try await analyzer.label(document: story.document, analysis: story.analysis, mode: .hybrid)
+            let events = LockedValue<[LabellingProgress]>([])
+            let result = try await analyzer.label(document: story.document, analysis: story.analysis, mode: .hybrid) { event in
+                events.withLock { $0.append(event) }
+            }
+            #expect(events.value == [LabellingProgress(step: "Speaker labelling", completedRequests: 1, totalRequests: 1)])
             #expect(Set(sentSpans(server.requests)) == ["S3", "S9"])
             // The prompts number only those spans; the rest of the text is unnumbered context.
             let prompts = server.requests.compactMap { VendorWire.prompt(of: $0, provider: .openai)?.user }.joined()
