@@ -5,7 +5,10 @@ import Logging
 /// Makes live clients from a ``ModelSpec``, reading keys and base URLs from the environment the
 /// way the vendors' SDKs do, and sharing one concurrency limiter per provider.
 public final class LanguageModelFactory: Sendable {
-    public let environment: [String: String]
+    /// Keys found in the environment, held as secrets (the environment itself is not kept,
+    /// so no dump or description of the factory can show a key).
+    private let environmentKeys: [Provider: Secret]
+    private let environmentBaseURLs: [Provider: String]
     public let timeout: Double
     public let retry: RetryPolicy
     public let httpClient: HTTPClient
@@ -18,7 +21,14 @@ public final class LanguageModelFactory: Sendable {
         timeout: Double = 60, retry: RetryPolicy = .standard, httpClient: HTTPClient = .shared,
         logger: Logger = Logger(label: "storyvoice.llm")
     ) {
-        self.environment = environment
+        var keys: [Provider: Secret] = [:]
+        var baseURLs: [Provider: String] = [:]
+        for provider in Provider.allCases {
+            if let key = environment[provider.apiKeyVariable], !key.isEmpty { keys[provider] = Secret(key) }
+            if let variable = provider.baseURLVariable, let value = environment[variable], !value.isEmpty { baseURLs[provider] = value }
+        }
+        self.environmentKeys = keys
+        self.environmentBaseURLs = baseURLs
         self.timeout = timeout
         self.retry = retry
         self.httpClient = httpClient
@@ -43,7 +53,7 @@ public final class LanguageModelFactory: Sendable {
     /// else the provider's public endpoint.
     public func baseURL(for spec: ModelSpec) throws -> String {
         if let explicit = spec.baseURL { return explicit }
-        if let variable = spec.provider.baseURLVariable, let value = environment[variable], !value.isEmpty { return value }
+        if let value = environmentBaseURLs[spec.provider] { return value }
         guard let standard = spec.provider.defaultBaseURL else {
             throw LanguageModelError(.invalidConfiguration, provider: spec.provider, model: spec.model, detail: "no base URL; write openai-compatible:MODEL@http://HOST:PORT/v1")
         }
@@ -56,7 +66,7 @@ public final class LanguageModelFactory: Sendable {
         guard base.hasPrefix("http://") || base.hasPrefix("https://") else {
             throw LanguageModelError(.invalidConfiguration, provider: spec.provider, model: spec.model, detail: "the base URL must start with http:// or https://")
         }
-        let key = key ?? environment[spec.provider.apiKeyVariable].flatMap { $0.isEmpty ? nil : Secret($0) }
+        let key = key ?? environmentKeys[spec.provider]
         if spec.provider.requiresKey, key == nil {
             throw LanguageModelError(.missingKey, provider: spec.provider, model: spec.model)
         }

@@ -21,14 +21,17 @@ public struct RemoteLanguageModel: LanguageModel, CustomStringConvertible {
     let limiter: ConcurrencyLimiter
     let httpClient: HTTPClient
     let logger: Logger
+    let sleep: @Sendable (Double) async throws -> Void
 
     /// - Parameters:
     ///   - timeout: seconds for one attempt, from sending to the last byte of the reply.
     ///   - limiter: share one per provider (``LanguageModelFactory`` does).
+    ///   - sleep: waits between attempts, in seconds (injected so tests can see the waits).
     public init(
         provider: Provider, model: String, baseURL: String, key: Secret?, timeout: Double = 60,
         retry: RetryPolicy = .standard, limiter: ConcurrencyLimiter, httpClient: HTTPClient = .shared,
-        logger: Logger = Logger(label: "storyvoice.llm")
+        logger: Logger = Logger(label: "storyvoice.llm"),
+        sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
     ) {
         self.provider = provider
         self.model = model
@@ -47,6 +50,7 @@ public struct RemoteLanguageModel: LanguageModel, CustomStringConvertible {
         self.limiter = limiter
         self.httpClient = httpClient
         self.logger = logger
+        self.sleep = sleep
     }
 
     /// `openai:gpt-4o-mini at https://api.openai.com/v1` — never the key.
@@ -76,12 +80,12 @@ public struct RemoteLanguageModel: LanguageModel, CustomStringConvertible {
                 if let retryAfter, retryAfter > retry.maxRetryAfter { throw error }
                 let wait = retryAfter ?? retry.backoff(afterAttempt: attempt)
                 logger.info("retrying after a transient failure", metadata: ["status": "\(status)", "wait_s": "\(wait)"])
-                try await Task.sleep(for: .seconds(wait))
+                try await sleep(wait)
             case .failed(let error):
                 logger.debug("completion request failed", metadata: ["attempt": "\(attempt)", "error": "\(error.description)"])
                 // A timed-out request may have been slow by chance; a refused connection will not change.
                 guard case .timeout = error.kind, attempt < retry.maxAttempts else { throw error }
-                try await Task.sleep(for: .seconds(retry.backoff(afterAttempt: attempt)))
+                try await sleep(retry.backoff(afterAttempt: attempt))
             }
         }
     }

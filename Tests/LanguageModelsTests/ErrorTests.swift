@@ -61,6 +61,31 @@ struct ErrorTests {
         }
     }
 
+    @Test("Waits honour Retry-After, else back off exponentially with jitter")
+    func waits() async throws {
+        try await LoopbackServer.withServer(handler: answering(.openai, #"{"word":"ok","note":null}"#)) { server in
+            server.enqueue(
+                VendorWire.error(.openai, status: 429, message: "slow down", retryAfter: "1.5"),
+                VendorWire.error(.openai, status: 503, message: "busy"),
+                VendorWire.error(.openai, status: 502, message: "busy")
+            )
+            let waits = LockedValue<[Double]>([])
+            let model = RemoteLanguageModel(
+                provider: .openai, model: "gpt-4o-mini", baseURL: server.baseURL + "/v1", key: Secret(testKey),
+                retry: RetryPolicy(maxAttempts: 4, baseDelay: 2, maxDelay: 3), limiter: ConcurrencyLimiter(limit: 1),
+                sleep: { seconds in waits.withLock { $0.append(seconds) } }
+            )
+            let response = try await model.complete(structuredRequest)
+            #expect(response.json?["word"] == "ok")
+            let recorded = waits.value
+            #expect(recorded.count == 3)
+            #expect(recorded.first == 1.5)
+            // After attempt 2 the ceiling is 4 s capped at 3: between 1.5 and 3 (half fixed, half jitter).
+            #expect((1.5...3).contains(recorded[1]))
+            #expect((1.5...3).contains(recorded[2]))
+        }
+    }
+
     @Test("Retry-After is honoured: a wait longer than the policy allows is not retried")
     func retryAfterHonoured() async throws {
         try await LoopbackServer.withServer(handler: { _ in VendorWire.error(.anthropic, status: 429, message: "later", retryAfter: "120") }) { server in

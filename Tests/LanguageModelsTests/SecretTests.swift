@@ -32,6 +32,11 @@ struct SecretTests {
             _ = try await model.complete(structuredRequest)
             #expect(server.requests.count == 2)
         }
+        let factory = LanguageModelFactory(environment: ["OPENAI_API_KEY": testKey, "GEMINI_API_KEY": testKey])
+        var factoryDump = ""
+        dump(factory, to: &factoryDump, maxDepth: 3)
+        #expect(!factoryDump.contains(testKey))
+        #expect(!String(reflecting: factory).contains(testKey))
         #expect(capture.count >= 4)
         #expect(!capture.text.contains(testKey))
         #expect(!capture.text.contains(String(testKey.prefix(10))))
