@@ -38,11 +38,4 @@ public struct MeteredModel: Sendable {
         await ledger?.record(UsageEntry(step: step, provider: response.provider, model: response.model, usage: response.usage, cost: cost, cached: false))
         return response
     }
-
-    /// Forgets a cached answer that turned out unusable, so the next run asks again.
-    public func evict(_ request: CompletionRequest) {
-        guard let cache else { return }
-        let key = ResponseCache.key(for: request, provider: base.provider, model: base.model)
-        try? FileManager.default.removeItem(at: cache.url(for: key))
-    }
 }
