@@ -93,8 +93,9 @@ let package = Package(
         .executableTarget(
             name: "storyvoice",
             dependencies: [
-                "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "Narration",
+                "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "Narration", "LanguageModels", "Analysis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StoryModel
 import StoryText
+import Analysis
 
 struct Analyze: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,9 +22,23 @@ struct Analyze: AsyncParsableCommand {
     @Option(help: "Script lines to show with --format text.")
     var lines = 20
 
+    @OptionGroup(title: "Language model") var model: ModelOptions
+
     func run() async throws {
         let document = try input.load()
-        let analysis = StoryAnalyzer().analyze(document)
+        var analysis = StoryAnalyzer().analyze(document)
+        if let spec = try model.spec() {
+            let labelling = ModelLabelling(options: model, spec: spec)
+            if model.estimate {
+                print(try labelling.estimates(document: document, analysis: analysis), terminator: "")
+                return
+            }
+            let labelled = try await labelling.label(document: document, analysis: analysis)
+            analysis = labelled.analysis
+            for note in labelled.notes { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
+        } else if model.estimate {
+            throw ValidationError("--estimate needs --llm to know which model to price.")
+        }
         switch format {
         case .json:
             let encoder = JSONEncoder()

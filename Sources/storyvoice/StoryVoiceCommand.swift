@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import Logging
 
 @main
 struct StoryVoiceCommand: AsyncParsableCommand {
@@ -8,4 +10,25 @@ struct StoryVoiceCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [Narrate.self, Analyze.self, Voices.self, Say.self, Doctor.self, Bench.self]
     )
+
+    /// Logs go to stderr at `warning` and above unless `STORYVOICE_LOG_LEVEL` says otherwise,
+    /// so a command's own output stays readable.
+    static func main() async {
+        let level = ProcessInfo.processInfo.environment["STORYVOICE_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

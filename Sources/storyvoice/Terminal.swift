@@ -8,6 +8,7 @@ import Darwin
 
 enum Terminal {
     static var isInteractive: Bool { isatty(STDOUT_FILENO) == 1 }
+    static var isStandardErrorInteractive: Bool { isatty(STDERR_FILENO) == 1 }
 
     static var width: Int {
         var size = winsize()
@@ -28,10 +29,12 @@ final class ProgressBar: Sendable {
     }
 
     private let enabled: Bool
+    private let stream: FileHandle
     private let state = Mutex(State())
 
-    init(enabled: Bool = Terminal.isInteractive) {
+    init(enabled: Bool = Terminal.isInteractive, stream: FileHandle = .standardOutput) {
         self.enabled = enabled
+        self.stream = stream
     }
 
     /// Redraws at most ten times a second unless `force`.
@@ -50,12 +53,12 @@ final class ProgressBar: Sendable {
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
         var line = "\(label) \(bar) \(Int(fraction * 100))%  \(detail)"
         if line.count > Terminal.width - 1 { line = String(line.prefix(Terminal.width - 1)) }
-        FileHandle.standardOutput.write(Data("\r\u{1B}[2K\(line)".utf8))
+        stream.write(Data("\r\u{1B}[2K\(line)".utf8))
     }
 
     func finish() {
         guard enabled, state.withLock({ $0.drawn }) else { return }
-        FileHandle.standardOutput.write(Data("\n".utf8))
+        stream.write(Data("\n".utf8))
     }
 }
 

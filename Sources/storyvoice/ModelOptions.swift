@@ -1,0 +1,119 @@
+import Analysis
+import ArgumentParser
+import AsyncHTTPClient
+import Foundation
+import LanguageModels
+import StoryModel
+
+/// `--llm` and friends: the user's own model, used only where it helps and priced up front.
+struct ModelOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "Improve the analysis with a language model: openai:MODEL, anthropic:MODEL, gemini:MODEL, or openai-compatible:MODEL@URL.",
+        discussion: "Keys come from OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY; base URLs from OPENAI_BASE_URL, ANTHROPIC_BASE_URL, GEMINI_BASE_URL or --base-url."))
+    var llm: String?
+
+    @Option(help: "hybrid: only lines the offline analysis is unsure of; full: every line.")
+    var mode: LabellingMode = .hybrid
+
+    @Option(help: "The provider's base URL (a local server, a proxy).")
+    var baseURL: String?
+
+    @Option(help: "Hybrid mode sends lines whose confidence is below this.")
+    var threshold: Double = LabellingOptions().confidenceThreshold
+
+    @Option(help: "A JSON price table ({\"openai:gpt-4o-mini\": {\"input\": 0.15, \"output\": 0.6}}, USD per million tokens) over the built-in one.")
+    var prices: String?
+
+    @Flag(help: "Print what each mode would send and cost, and send nothing.")
+    var estimate = false
+
+    func spec() throws -> ModelSpec? {
+        guard let llm else { return nil }
+        do {
+            var spec = try ModelSpec(parsing: llm)
+            if let baseURL { spec.baseURL = baseURL }
+            return spec
+        } catch {
+            throw ValidationError("--llm \(llm): \(error)")
+        }
+    }
+
+    var labellingOptions: LabellingOptions { LabellingOptions(confidenceThreshold: threshold) }
+
+    func priceTable() throws -> PriceTable {
+        guard let prices else { return .builtIn }
+        return try PriceTable.loading(overridesFrom: URL(fileURLWithPath: prices))
+    }
+
+    static var cacheDirectory: URL {
+        SegmentCacheLocation.base.appendingPathComponent("llm", isDirectory: true)
+    }
+}
+
+extension LabellingMode: ExpressibleByArgument {}
+
+/// The user's cache root, shared by rendered audio and model answers.
+enum SegmentCacheLocation {
+    static var base: URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let explicit = environment["STORYVOICE_CACHE_DIR"], !explicit.isEmpty { return URL(fileURLWithPath: explicit, isDirectory: true) }
+        let root = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
+        return root.appendingPathComponent("storyvoice", isDirectory: true)
+    }
+}
+
+/// Runs the model over an offline analysis, with a progress bar, or prints the estimate.
+struct ModelLabelling {
+    var options: ModelOptions
+    var spec: ModelSpec
+
+    func estimates(document: StoryDocument, analysis: StoryAnalysis) throws -> String {
+        let prices = try options.priceTable()
+        var out = "What \(spec) would be sent for \(document.title) (nothing has been sent):\n"
+        for mode in LabellingMode.allCases {
+            let estimate = HybridAnalyzer.estimate(document: document, analysis: analysis, mode: mode, model: spec, options: options.labellingOptions, prices: prices)
+            let cost = estimate.cost.map { String(format: "$%.4f", $0) } ?? "unknown price (add it with --prices)"
+            out += "  \(mode.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)) \(estimate.spansSent) of \(estimate.dialogueSegments) lines, \(estimate.requests) request(s), ~\(estimate.inputTokens) input + ~\(estimate.outputTokens) output tokens, \(cost)\n"
+        }
+        return out
+    }
+
+    func label(document: StoryDocument, analysis: StoryAnalysis) async throws -> LabelledAnalysis {
+        let client = HTTPClient.interactive()
+        do {
+            let result = try await label(document: document, analysis: analysis, client: client)
+            try await client.shutdown()
+            return result
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
+    private func label(document: StoryDocument, analysis: StoryAnalysis, client: HTTPClient) async throws -> LabelledAnalysis {
+        let factory = LanguageModelFactory(httpClient: client)
+        let model: RemoteLanguageModel
+        do {
+            model = try factory.makeModel(spec)
+        } catch let error as LanguageModelError {
+            throw UserFacingError(error.message(step: "Speaker labelling", story: document.title))
+        }
+        let analyzer = HybridAnalyzer(
+            model: model, cache: try ResponseCache(directory: ModelOptions.cacheDirectory), prices: try options.priceTable(),
+            options: options.labellingOptions)
+        let estimate = analyzer.estimate(document: document, analysis: analysis, mode: options.mode)
+        let cost = estimate.cost.map { String(format: "~$%.4f", $0) } ?? "unknown cost"
+        FileHandle.standardError.write(Data("Sending \(estimate.spansSent) line(s) in \(estimate.requests) request(s) to \(spec) (\(cost); \(estimate.cachedRequests) answer(s) already cached)\n".utf8))
+        let bar = ProgressBar(enabled: Terminal.isStandardErrorInteractive, stream: .standardError)
+        defer { bar.finish() }
+        do {
+            return try await analyzer.label(document: document, analysis: analysis, mode: options.mode) { progress in
+                let fraction = progress.totalRequests > 0 ? Double(progress.completedRequests) / Double(progress.totalRequests) : 1
+                bar.update(fraction: fraction, label: progress.step, detail: "\(progress.completedRequests)/\(progress.totalRequests) requests")
+            }
+        } catch let error as AnalysisError {
+            throw UserFacingError(error.description)
+        }
+    }
+}
