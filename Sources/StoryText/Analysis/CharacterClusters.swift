@@ -71,6 +71,12 @@ struct CharacterClusterer {
     }
 
     func cluster() -> Result {
+        // Paragraphs where each form is written in narration: two forms that share paragraphs
+        // often are two people ("Elizabeth Bennet ... Mrs. Bennet followed her").
+        var formParagraphs: [String: Set<Int>] = [:]
+        for mention in mentions where !mention.inQuote {
+            formParagraphs[CharacterClusterer.formKey(mention), default: []].insert(tokens[mention.firstToken].paragraph)
+        }
         // Count forms.
         var formCount: [String: Int] = [:]
         var formFirst: [String: Int] = [:]
@@ -168,7 +174,13 @@ struct CharacterClusterer {
                 }
                 // A short form refers to the full name when the full name came first (the
                 // usual way a character is introduced) or is used more.
-                if let choice = best(compatible),
+                func sharesParagraphs(_ candidate: Int) -> Bool {
+                    let own = formParagraphs[key] ?? []
+                    let theirs = entities[candidate].formCounts.keys.reduce(into: Set<Int>()) { $0.formUnion(formParagraphs[$1] ?? []) }
+                    let shared = own.intersection(theirs).count
+                    return shared >= 1 && shared * 5 >= theirs.count
+                }
+                if let choice = best(compatible.filter { !sharesParagraphs($0) }),
                    weight(choice) >= formCount[key]! || entities[choice].firstPosition < formFirst[key]! {
                     target = choice
                 }

@@ -46,6 +46,12 @@ struct NameMentionFinder {
     func nameWords() -> Set<String> {
         var capitalisedInside: [String: Int] = [:]
         var lowercase: [String: Int] = [:]
+        var tagged: Set<String> = []
+        for (index, token) in tokens.enumerated() where token.isWord && token.isCapitalized && token.quote < 0 {
+            // Next to a speech verb ("said Anne", "Anne said") a capitalised word is a name.
+            let before = index > 0 ? tokens[index - 1].lower : "", after = index + 1 < tokens.count ? tokens[index + 1].lower : ""
+            if Lexicon.speechVerbs.contains(before) || Lexicon.speechVerbs.contains(after) { tagged.insert(token.lower) }
+        }
         for token in tokens where token.isWord {
             if token.isCapitalized {
                 if token.lower.count > 1, token.end - token.start == token.lower.unicodeScalars.count,
@@ -56,10 +62,16 @@ struct NameMentionFinder {
             }
         }
         var result: Set<String> = []
-        for (word, count) in capitalisedInside where count >= 2 {
+        for (word, count) in capitalisedInside where count >= 2 || tagged.contains(word) || FirstNames.isGivenName(word) {
             guard word.count > 1, !Lexicon.notNames.contains(word), Lexicon.honorifics[word] == nil else { continue }
             guard let first = word.unicodeScalars.first, first.properties.isAlphabetic else { continue }
             if lowercase[word, default: 0] * 4 <= count { result.insert(word) }
+        }
+        // Known given names count even when they only open sentences ("Anne flushed.").
+        for token in tokens where token.isWord && token.isCapitalized && token.sentenceInitial && lowercase[token.lower] == nil {
+            guard token.lower.count > 1, !Lexicon.notNames.contains(token.lower), Lexicon.honorifics[token.lower] == nil,
+                  !Lexicon.speechVerbs.contains(token.lower) else { continue }
+            if FirstNames.isGivenName(token.lower) || tagged.contains(token.lower) { result.insert(token.lower) }
         }
         return result
     }

@@ -154,6 +154,7 @@ struct SpeakerAttributor {
             let entity = mentionEntity[Int(m)]
             let end = mentions[Int(m)].endToken
             if entity >= 0, !tokens[end - 1].isPossessive { return (.entity(entity), end) }
+            if entity >= 0, end < tokens.count, let relative = relative(of: entity, noun: tokens[end].lower) { return (.entity(relative), end + 1) }
             if entity >= 0 { return nil }
         }
         switch t.lower {
@@ -182,6 +183,21 @@ struct SpeakerAttributor {
             return nil
         default:
             return nil
+        }
+    }
+
+    /// "Lizzy's mother": the titled member of the same family (Mrs. Bennet for a Bennet).
+    func relative(of entity: Int, noun: String) -> Int? {
+        let titles: [String]
+        switch noun {
+        case "mother", "wife", "aunt": titles = ["mrs"]
+        case "father", "husband", "uncle", "brother": titles = ["mr"]
+        case "sister", "daughter": titles = ["miss"]
+        default: return nil
+        }
+        guard let surname = entities[entity].surname ?? entities[entity].formCounts.keys.compactMap({ $0.split(separator: " ").count >= 2 ? String($0.split(separator: " ").last!) : nil }).first else { return nil }
+        return entities.indices.first { index in
+            index != entity && entities[index].surname == surname && titles.contains { entities[index].titles[$0] != nil }
         }
     }
 
@@ -390,7 +406,7 @@ struct SpeakerAttributor {
     private func isEmbeddedPhrase(_ q: Int) -> Bool {
         let range = quoteTokens[q]
         let words = range.filter { tokens[$0].isWord }.count
-        guard words <= 4, range.lowerBound > 0, range.upperBound < tokens.count else { return false }
+        guard words <= 6, range.lowerBound > 0, range.upperBound < tokens.count else { return false }
         let before = tokens[range.lowerBound - 1], after = tokens[range.upperBound]
         guard before.quote < 0, before.paragraph == quotes[q].paragraph, before.isWord, !before.isCapitalized || before.lower == "i" else { return false }
         guard !Lexicon.speechVerbs.contains(before.lower) else { return false }
