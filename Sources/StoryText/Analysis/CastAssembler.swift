@@ -42,19 +42,20 @@ enum CastAssembler {
     }
 }
 
-/// Probability that a speaker is right, by the kind of evidence that chose it; measured on
-/// the PDNC development novels (docs/analysis.md, "Accuracy by confidence band").
+/// Probability that a speaker is right, by the kind of evidence that chose it: the accuracy
+/// measured for that evidence on the PDNC development novels (docs/analysis.md).
 enum Confidence {
     static func value(for evidence: AttributionEvidence) -> Double {
         switch evidence {
         case .script: return 0.97
-        case .namedTag: return 0.95
-        case .pronounTag: return 0.8
-        case .continuation: return 0.85
-        case .action: return 0.65
-        case .addressee: return 0.6
-        case .turnTaking: return 0.5
-        case .fallback: return 0.25
+        case .namedTag: return 0.94
+        case .pronounTag: return 0.75
+        case .addressee: return 0.75
+        case .continuation: return 0.7
+        case .turnTaking: return 0.69
+        case .action: return 0.68
+        case .fallback: return 0.6
+        case .guess: return 0.1
         case .none, .notSpeech: return 0
         }
     }

@@ -2,7 +2,7 @@ import StoryModel
 
 /// How a quote's speaker was decided; each kind has a measured reliability (see Confidence).
 enum AttributionEvidence: Int, Sendable, Comparable {
-    case notSpeech = -1, none = 0, fallback, turnTaking, addressee, action, continuation, pronounTag, namedTag, script
+    case notSpeech = -1, none = 0, guess, fallback, turnTaking, addressee, action, continuation, pronounTag, namedTag, script
 
     static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 }
@@ -523,6 +523,10 @@ struct SpeakerAttributor {
                 var evidence = AttributionEvidence.turnTaking
                 if i > 0, known[i - 1] >= 0, let target = addressed[i - 1].sorted().first(where: { $0 != known[i - 1] && !addressed[i].contains($0) }) {
                     chosen = target; evidence = .addressee
+                } else if i + 1 < known.count, fixed[i + 1] >= 0,
+                          let target = addressed[i + 1].sorted().first(where: { $0 != fixed[i + 1] && !addressed[i].contains($0) }) {
+                    // The reply names the person it answers: the speaker of this turn.
+                    chosen = target; evidence = .addressee
                 } else {
                     var before = i - 1
                     while before >= 0, fixed[before] < 0 { before -= 1 }
@@ -532,7 +536,7 @@ struct SpeakerAttributor {
                     if let anchor {
                         let distance = abs(i - anchor)
                         chosen = distance % 2 == 0 ? fixed[anchor] : other(than: fixed[anchor], near: anchor)
-                        if distance > 4 { evidence = .fallback }
+                        if distance > 2 { evidence = .fallback }
                     } else if !lead.isEmpty {
                         chosen = lead[i % 2 == 0 || lead.count < 2 ? 0 : 1]
                         evidence = .fallback
@@ -546,6 +550,19 @@ struct SpeakerAttributor {
                     known[i] = chosen
                     for q in turns[run.lowerBound + i] { result[q] = Attribution(entity: chosen, evidence: evidence) }
                 }
+            }
+        }
+        // Whatever is still open goes to the latest speaker it does not address: a guess.
+        for t in turns.indices where speaker(turns[t]) < 0 {
+            let addressed = Set(turns[t].flatMap { vocatives[$0] })
+            var k = t - 1
+            while k >= 0, t - k <= 10 {
+                let s = speaker(turns[k])
+                if s >= 0, !addressed.contains(s) {
+                    for q in turns[t] { result[q] = Attribution(entity: s, evidence: .guess) }
+                    break
+                }
+                k -= 1
             }
         }
     }
