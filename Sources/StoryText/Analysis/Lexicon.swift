@@ -20,6 +20,7 @@ enum Lexicon {
         "expostulated", "returned", "proceeded", "resumed", "interposed", "rejoins", "soliloquized", "scolded",
         "entreated", "implored", "volunteered", "hazarded", "reasoned", "argued", "complained", "grumbled", "mumbled",
         "added", "called", "cry", "ask", "answer", "reply", "exclaim",
+        "replying", "answering", "crying", "exclaiming", "adding", "asking", "whispering", "continuing", "returning",
     ]
 
     /// Verbs that tag a quote only in the `NAME verb` / `verb NAME` position next to it.
