@@ -515,14 +515,18 @@ struct SpeakerAttributor {
                 if isPerson(candidate), !lead.contains(candidate) { lead.append(candidate) }
                 e -= 1
             }
+            // The other party: whoever else is tagged most often in the run (nearest on ties).
+            var tagged: [Int: Int] = [:]
+            for s in fixed where s >= 0 { tagged[s, default: 0] += 1 }
             func other(than speaker: Int, near index: Int) -> Int {
-                var distance = 1
-                while distance < known.count {
-                    for k in [index - distance, index + distance] where k >= 0 && k < known.count {
-                        if fixed[k] >= 0, fixed[k] != speaker { return fixed[k] }
+                var bestSpeaker = -1, bestCount = 0, bestDistance = Int.max
+                for (k, s) in fixed.enumerated() where s >= 0 && s != speaker {
+                    let count = tagged[s] ?? 0, distance = abs(k - index)
+                    if count > bestCount || (count == bestCount && distance < bestDistance) {
+                        bestSpeaker = s; bestCount = count; bestDistance = distance
                     }
-                    distance += 1
                 }
+                if bestSpeaker >= 0 { return bestSpeaker }
                 for candidate in lead where candidate != speaker { return candidate }
                 return -1
             }
