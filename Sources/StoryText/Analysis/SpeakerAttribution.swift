@@ -333,6 +333,11 @@ struct SpeakerAttributor {
             if quotes[q - 1].lastParagraph == paragraph - 1 {
                 if previous >= 0, score[previous] != nil { score[previous]! -= 3 }
                 for v in vocatives[q - 1] where v != previous && eligible(v) { score[v, default: 0] += 4 }
+                // Alternation: the speaker two turns back, when the dialogue runs A B A.
+                if q > 1, quotes[q - 2].lastParagraph == quotes[q - 1].paragraph - 1 {
+                    let twoBack = speakers[q - 2].entity
+                    if twoBack != previous, eligible(twoBack) { score[twoBack, default: 0] += 2.5 }
+                }
             } else if quotes[q - 1].lastParagraph == paragraph, previous >= 0, score[previous] != nil {
                 score[previous]! += 2
             }
