@@ -203,6 +203,20 @@ struct CharacterClusterer {
             if let g = entities[index].givenName { titledByGiven[g, default: []].append(index) }
         }
 
+        // 2b. A title alone ("Mademoiselle") is the character most often named with it.
+        for key in orderedForms where formEntity[key] == nil {
+            let m = sample(key)
+            guard let title = m.title, m.words.isEmpty, !m.isRoleTitle else { continue }
+            let bearers = entities.indices.filter { entities[$0].kind == .named && entities[$0].titles[title] != nil }
+            if let target = bearers.max(by: { (entities[$0].titles[title]!, $1) < (entities[$1].titles[title]!, $0) }) {
+                addForm(key, to: target)
+            } else {
+                entities.append(Entity(kind: .role, firstPosition: formFirst[key]!))
+                entities[entities.count - 1].roleGender = (Lexicon.honorifics[title] ?? nil) ?? (Lexicon.defaultMaleTitles.contains(title) ? .male : .unknown)
+                addForm(key, to: entities.count - 1)
+            }
+        }
+
         // 3. Bare single words: given names (or nicknames of them), then surnames.
         for key in orderedForms where formEntity[key] == nil {
             let m = sample(key)

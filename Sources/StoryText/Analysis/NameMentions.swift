@@ -38,6 +38,9 @@ struct NameMentionFinder {
         }
     }
 
+    /// Titles that, written alone in narration, stand for the one character who bears them.
+    static let bareTitles: Set<String> = ["mademoiselle", "madame", "monsieur", "dr", "captain", "colonel", "major", "professor", "judge", "aunt", "uncle", "grandma", "granny", "grandpa"]
+
     static let particles: Set<String> = ["de", "du", "des", "von", "van", "der", "da", "di", "del", "della", "le", "la"]
 
     /// Titles that may stand alone as a role ("the General", "the Doctor").
@@ -115,6 +118,10 @@ struct NameMentionFinder {
                 if let title, NameMentionFinder.roleTitles.contains(title), i > 0, tokens[i - 1].lower == "the" {
                     mentions.append(NameMention(firstToken: i, endToken: i + 1, title: title, words: [], surface: "The " + text.string(token.start..<token.end), inQuote: token.quote >= 0, isRoleTitle: true))
                     i += 1
+                } else if let title, NameMentionFinder.bareTitles.contains(title), token.quote < 0, i == 0 || tokens[i - 1].lower != "the" {
+                    // "said Mademoiselle": a title alone names the character who bears it.
+                    mentions.append(NameMention(firstToken: i, endToken: j, title: title, words: [], surface: text.string(token.start..<token.end), inQuote: false, isRoleTitle: false))
+                    i = j
                 } else {
                     i = max(i + 1, j)
                 }
