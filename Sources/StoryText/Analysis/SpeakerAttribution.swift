@@ -507,19 +507,31 @@ struct SpeakerAttributor {
         func speaker(_ turn: [Int]) -> Int {
             turn.map { result[$0] }.max { $0.evidence < $1.evidence }.map { $0.evidence == .none ? -1 : $0.entity } ?? -1
         }
+        var spoken: Set<Int> = []
+        var spokenUpTo = 0
         for run in runs {
+            // Everyone attributed before this run.
+            let firstQuote = turns[run.lowerBound][0]
+            while spokenUpTo < firstQuote {
+                if result[spokenUpTo].evidence > .none, result[spokenUpTo].entity >= 0 { spoken.insert(result[spokenUpTo].entity) }
+                spokenUpTo += 1
+            }
             var known = run.map { speaker(turns[$0]) }
             let fixed = known
             let addressed = run.map { Set(turns[$0].flatMap { vocatives[$0] }) }
             // People in the narration just before the run: likely participants when no turn is tagged.
             let runStartPosition = quotes[turns[run.lowerBound][0]].start
-            var lead: [Int] = []
+            // People who have already spoken come first: a name mentioned in passing rarely talks.
+            var lead: [Int] = [], mentionedOnly: [Int] = []
             var e = lowerBound(narrationEvents, runStartPosition) - 1
             while e >= 0, runStartPosition - narrationEvents[e].position < 2000, lead.count < 2 {
                 let candidate = narrationEvents[e].entity
-                if isPerson(candidate), !lead.contains(candidate) { lead.append(candidate) }
+                if isPerson(candidate), !lead.contains(candidate), !mentionedOnly.contains(candidate) {
+                    if spoken.contains(candidate) { lead.append(candidate) } else { mentionedOnly.append(candidate) }
+                }
                 e -= 1
             }
+            lead += mentionedOnly.prefix(max(0, 2 - lead.count))
             // The other party: whoever else is tagged most often in the run (nearest on ties).
             var tagged: [Int: Int] = [:]
             for s in fixed where s >= 0 { tagged[s, default: 0] += 1 }
