@@ -150,6 +150,12 @@ struct CharacterClusterer {
             let m = sample(key)
             guard let title = m.title, m.words.count == 1 || m.isRoleTitle else { continue }
             if m.isRoleTitle {
+                // "the General" is General Tilney when the story names one.
+                let bearers = entities.indices.filter { entities[$0].kind == .named && entities[$0].titles[title] != nil }
+                if let target = bearers.max(by: { (entities[$0].titles[title]!, $1) < (entities[$1].titles[title]!, $0) }) {
+                    addForm(key, to: target)
+                    continue
+                }
                 entities.append(Entity(kind: .role, firstPosition: formFirst[key]!))
                 entities[entities.count - 1].roleGender = (Lexicon.honorifics[title] ?? nil) ?? (Lexicon.defaultMaleTitles.contains(title) ? .male : .unknown)
                 addForm(key, to: entities.count - 1)

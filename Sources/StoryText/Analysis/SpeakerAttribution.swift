@@ -94,8 +94,8 @@ struct SpeakerAttributor {
             }
         }
         self.vocatives = vocatives
-        for (index, entity) in entities.enumerated() where entity.kind == .role {
-            for key in entity.formCounts.keys { roleEntity[key] = index }
+        for (index, entity) in entities.enumerated() {
+            for key in entity.formCounts.keys where entity.kind == .role || key.hasPrefix("the ") { roleEntity[key] = index }
         }
     }
 
@@ -124,6 +124,16 @@ struct SpeakerAttributor {
 
     private mutating func roleEntityIndex(key: String, display: String, gender: Gender, position: Int) -> Int {
         if let existing = roleEntity[key] { return existing }
+        // "said the general": the one character titled General, if the story names one.
+        let words = key.split(separator: " ")
+        if words.count == 2, words[0] == "the", NameMentionFinder.roleTitles.contains(String(words[1])) {
+            let title = NameMentionFinder.canonicalTitle(String(words[1]))
+            let bearers = entities.indices.filter { entities[$0].kind == .named && entities[$0].titles[title] != nil }
+            if let target = bearers.max(by: { (entities[$0].titles[title]!, $1) < (entities[$1].titles[title]!, $0) }) {
+                roleEntity[key] = target
+                return target
+            }
+        }
         var entity = Entity(kind: .role, firstPosition: position)
         entity.roleGender = gender
         entity.add(formKey: key, display: display, title: nil, count: 1, position: position)
