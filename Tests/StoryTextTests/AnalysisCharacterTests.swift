@@ -101,4 +101,17 @@ struct AnalysisCharacterTests {
         let dialogue = first.segments.filter { $0.kind == .dialogue }
         #expect(first.characters.reduce(0) { $0 + $1.lines } == dialogue.filter { $0.speaker != nil }.count)
     }
+
+    @Test("A title alone names its bearer: 'said Mademoiselle', 'said the general'")
+    func bareTitles() {
+        let passage = AnalyzedPassage("""
+        Mademoiselle Reisz sat at the piano and General Tilney stood by the door.
+
+        "Play something," said the general.
+
+        "I will not," said Mademoiselle. "Not tonight."
+        """)
+        #expect(passage.speakers == ["General Tilney", "Mademoiselle Reisz", "Mademoiselle Reisz"])
+        #expect(passage.character(named: "Mademoiselle Reisz")?.gender == .female)
+    }
 }
