@@ -78,4 +78,15 @@ struct AnalysisQuoteTests {
         """)
         #expect(passage.quotes == ["\"What passion!\""])
     }
+
+    @Test("Unbalanced and stray marks still give segments that tile the text")
+    func unbalanced() {
+        let samples = [
+            "\"Oh, Mr.\n\n“ ‘ ” ' \" Anne said. .", "'", "\"", "— ", "ALICE:", "Mr. \"Anne\".", "\r\n\"Hi,\" said Bob.\r\n",
+            "\"Well, Anne.\"", "said \"Diana\" ,", "😀 \"é\" 😀",
+        ]
+        for sample in samples {
+            #expect(AnalyzedPassage(sample).tiles, "\(sample)")
+        }
+    }
 }

@@ -89,7 +89,7 @@ struct SpeakerAttributor {
             let q = tokens[mention.firstToken].quote
             let openerBefore = before == nil || before!.quote != q || [",", "\"", "'", "!", "\u{201C}", "\u{2018}", "dear", "oh", "o", "my"].contains(before!.lower) || (before!.lower == "." && tokens[mention.firstToken].sentenceInitial)
             let closerAfter = after == nil || after!.quote != q || [",", "!", "?", ".", ";", "\u{2014}", "-", "\"", "\u{201D}"].contains(after!.lower)
-            if openerBefore && closerAfter && (before == nil || before!.lower != "." || after!.lower == ",") {
+            if q >= 0, openerBefore && closerAfter && (before == nil || before!.lower != "." || after?.lower == ",") {
                 vocatives[q].append(mentionEntity[index])
             }
         }
