@@ -48,6 +48,8 @@ struct SpeakerAttributor {
     private(set) var vocatives: [[Int]]
     /// Entities that may speak untagged (see `isPerson`).
     var personFlags: [Bool] = []
+    /// Who has been given a line so far, while the tag pass runs.
+    private var spokenSoFar: Set<Int> = []
 
     init(text: AnalysisText, tokens: [Token], quotes: [QuoteSpan], mentions: [NameMention], mentionEntity: [Int],
          mentionAt: [Int32], entities: [Entity], genders: [Gender]) {
@@ -315,7 +317,7 @@ struct SpeakerAttributor {
     }
 
     /// Scores the people a he/she tag may refer to: recent mentions (more if in the same
-    /// paragraph or a sentence's subject), the person the previous turn
+    /// paragraph or a sentence's subject), people who have spoken already, the person the previous turn
     /// addressed; the previous turn's speaker loses points when this is a new paragraph.
     func resolvePronoun(_ gender: Gender, quote q: Int, position: Int, speakers: [Attribution]) -> Int {
         let excluded = Set(vocatives[q])
@@ -353,6 +355,7 @@ struct SpeakerAttributor {
             }
         }
         if let top = centralEntity[gender], score[top] != nil { score[top]! += 1 }
+        for candidate in score.keys where spokenSoFar.contains(candidate) { score[candidate]! += 1 }
         return score.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? -1
     }
 
@@ -464,6 +467,7 @@ struct SpeakerAttributor {
             if let (subject, strong) = found, strong {
                 let entity = resolve(subject, position: position, quote: q, speakers: result, lookback: 4000)
                 if entity >= 0 {
+                    spokenSoFar.insert(entity)
                     if case .pronoun = subject { result[q] = Attribution(entity: entity, evidence: .pronounTag) }
                     else { result[q] = Attribution(entity: entity, evidence: .namedTag) }
                 }
@@ -612,4 +616,5 @@ struct SpeakerAttributor {
         entity >= 0 && entity < personFlags.count ? personFlags[entity] : true
     }
 }
+
 
