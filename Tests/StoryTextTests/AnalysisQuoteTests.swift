@@ -89,4 +89,15 @@ struct AnalysisQuoteTests {
             #expect(AnalyzedPassage(sample).tiles, "\(sample)")
         }
     }
+
+    @Test("A stage direction in parentheses inside speech is narration; both parts keep the speaker")
+    func parentheticalAside() {
+        let passage = AnalyzedPassage("""
+        "Well, (smiling,) I hope it is so," said Emma.
+        """)
+        #expect(passage.quotes == ["\"Well, ", " I hope it is so,\""])
+        #expect(passage.speakers == ["Emma", "Emma"])
+        #expect(passage.tiles)
+        #expect(passage.analysis.characters.first?.lines == 2)
+    }
 }
