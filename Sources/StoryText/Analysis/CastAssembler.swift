@@ -82,7 +82,7 @@ func asides(in quote: QuoteSpan, text: AnalysisText) -> [Range<Int>] {
         if text.codes[i] == 40, i + 1 < quote.end, ScalarClass.isLetter(text.codes[i + 1]), !ScalarClass.isUpper(text.codes[i + 1]) {
             var j = i + 1
             while j < quote.end - 1, text.codes[j] != 41, text.codes[j] != 40 { j += 1 }
-            if j < quote.end - 1, text.codes[j] == 41 {
+            if j < quote.end - 1, text.codes[j] == 41, isStageDirection(text, (i + 1)..<j) {
                 result.append(i..<(j + 1))
                 i = j + 1
                 continue
@@ -91,6 +91,25 @@ func asides(in quote: QuoteSpan, text: AnalysisText) -> [Range<Int>] {
         i += 1
     }
     return result
+}
+
+/// "(smiling,)", "(in a tone of wonder)", "(turning to Emma,)", "(his voice was beginning to
+/// tremble)" describe the speaker; "(which, I own, is odd)" or "(the larger suite)" are speech.
+private func isStageDirection(_ text: AnalysisText, _ range: Range<Int>) -> Bool {
+    var words: [String] = []
+    var current = ""
+    for index in range {
+        let c = text.codes[index]
+        if ScalarClass.isLetter(c) || ScalarClass.isApostrophe(c) {
+            current.unicodeScalars.append(Unicode.Scalar(ScalarClass.lowercased(c)) ?? " ")
+        } else if !current.isEmpty { words.append(current); current = "" }
+    }
+    if !current.isEmpty { words.append(current) }
+    guard let first = words.first else { return false }
+    let speakerWords: Set<String> = ["i", "me", "my", "we", "us", "our", "you", "your"]
+    if words.contains(where: speakerWords.contains) { return false }
+    if first.hasSuffix("ing") || first.hasSuffix("ly") || ["in", "with", "to", "aside", "after", "then", "still", "half"].contains(first) { return true }
+    return words.contains { Lexicon.malePronouns.contains($0) || Lexicon.femalePronouns.contains($0) }
 }
 
 /// Probability that a speaker is right, by the kind of evidence that chose it: the accuracy
