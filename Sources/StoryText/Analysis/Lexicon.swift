@@ -4,7 +4,7 @@ import StoryModel
 enum Lexicon {
     /// Verbs that introduce or tag speech ("said", "cried", "replied" ...), in every form used in tags.
     static let speechVerbs: Set<String> = [
-        "said", "says", "say", "saying", "cried", "cries", "asked", "asks", "replied", "replies", "answered", "answers",
+        "said", "says", "saying", "cried", "cries", "asked", "asks", "replied", "replies", "answered", "answers",
         "exclaimed", "exclaims", "returned", "continued", "continues", "added", "adds", "observed", "remarked",
         "whispered", "whispers", "shouted", "shouts", "called", "calls", "muttered", "mutters", "murmured", "murmurs",
         "began", "begins", "went", "rejoined", "retorted", "responded", "resumed", "repeated", "interrupted",
@@ -19,7 +19,7 @@ enum Lexicon {
         "nodded", "shrugged", "uttered", "spoke", "speaks", "remarks", "observes", "replied", "echoed", "ejaculated",
         "expostulated", "returned", "proceeded", "resumed", "interposed", "rejoins", "soliloquized", "scolded",
         "entreated", "implored", "volunteered", "hazarded", "reasoned", "argued", "complained", "grumbled", "mumbled",
-        "added", "called", "cry", "ask", "answer", "reply", "exclaim",
+        "added", "called",
         "replying", "answering", "crying", "exclaiming", "adding", "asking", "whispering", "continuing", "returning",
     ]
 

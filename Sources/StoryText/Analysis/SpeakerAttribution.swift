@@ -276,7 +276,6 @@ struct SpeakerAttributor {
         var i = end - 1
         while i >= sentenceStart {
             if isSpeechVerb(i) {
-                if let (subject, _) = subject(at: i + 1, paragraph: paragraph) { return (subject, true) }
                 var k = i - 1
                 var steps = 0
                 while k >= sentenceStart, steps < 4 {
@@ -285,6 +284,8 @@ struct SpeakerAttributor {
                     }
                     k -= 1; steps += 1
                 }
+                // "said Marilla:" — the inverted order.
+                if let (subject, _) = subject(at: i + 1, paragraph: paragraph) { return (subject, true) }
                 // "James, as the door was closed on them, said,": the sentence's subject.
                 if let (subject, _) = subject(at: sentenceStart, paragraph: paragraph) { return (subject, true) }
             }
@@ -461,7 +462,9 @@ struct SpeakerAttributor {
             if let after = tagAfter(q) {
                 found = after
             }
-            if found == nil || found!.strong == false, let before = tagBefore(q), before.strong {
+            // `"A," said X, "B."`: the narration between the parts is the first part's tag.
+            let sharesTag = q > 0 && quotes[q - 1].lastParagraph == quotes[q].paragraph && (tagAfter(q - 1)?.strong ?? false)
+            if found == nil || found!.strong == false, !sharesTag, let before = tagBefore(q), before.strong {
                 found = before
             }
             if let (subject, strong) = found, strong {
