@@ -128,7 +128,8 @@ struct SpeakerAttributor {
         if let existing = roleEntity[key] { return existing }
         // "said the general": the one character titled General, if the story names one.
         let words = key.split(separator: " ")
-        if words.count == 2, words[0] == "the", NameMentionFinder.roleTitles.contains(String(words[1])) {
+        // (Not "the doctor": a story's doctor is often another than the one it names.)
+        if words.count == 2, words[0] == "the", NameMentionFinder.roleTitles.contains(String(words[1])), words[1] != "doctor" {
             let title = NameMentionFinder.canonicalTitle(String(words[1]))
             let bearers = entities.indices.filter { entities[$0].kind == .named && entities[$0].titles[title] != nil }
             if let target = bearers.max(by: { (entities[$0].titles[title]!, $1) < (entities[$1].titles[title]!, $0) }) {
