@@ -468,6 +468,10 @@ struct SpeakerAttributor {
             if found == nil || found!.strong == false, !sharesTag, let before = tagBefore(q), before.strong {
                 found = before
             }
+            if sharesTag, found?.strong != true, result[q - 1].evidence >= .pronounTag {
+                result[q] = result[q - 1]
+                continue
+            }
             if let (subject, strong) = found, strong {
                 let entity = resolve(subject, position: position, quote: q, speakers: result, lookback: 4000)
                 if entity >= 0 {
