@@ -23,9 +23,6 @@ enum Lexicon {
         "replying", "answering", "crying", "exclaiming", "adding", "asking", "whispering", "continuing", "returning",
     ]
 
-    /// Verbs that tag a quote only in the `NAME verb` / `verb NAME` position next to it.
-    static let weakSpeechVerbs: Set<String> = ["went", "began", "put", "broke", "struck", "cut", "smiled", "nodded", "shrugged", "grinned", "laughed", "sighed", "chimed"]
-
     /// Words that may sit between a tag's subject and its verb ("she had said", "he then added").
     static let tagFillers: Set<String> = ["had", "has", "have", "was", "is", "then", "now", "again", "at", "once", "also", "only", "still", "would", "could", "did", "presently", "afterwards", "quietly", "softly", "gravely", "slowly"]
 

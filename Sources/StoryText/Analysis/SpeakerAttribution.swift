@@ -306,9 +306,8 @@ struct SpeakerAttributor {
 
     // MARK: resolution
 
-    /// Resolves a tag's subject to an entity; pronouns go to the most recent compatible
-    /// person mentioned or speaking before `position`, skipping anyone the quote addresses.
-    mutating func resolve(_ subject: TagSubject, position: Int, quote q: Int, speakers: [Attribution], lookback: Int) -> Int {
+    /// Resolves a tag's subject to an entity (see `resolvePronoun` for he/she).
+    mutating func resolve(_ subject: TagSubject, position: Int, quote q: Int, speakers: [Attribution]) -> Int {
         switch subject {
         case .entity(let e): return e
         case .narrator: return narratorIndex(position: position)
@@ -369,22 +368,6 @@ struct SpeakerAttributor {
             result[genders[index]] = index
         }
         return result
-    }
-
-    func recent(gender: Gender, before position: Int, excluding: Set<Int>, speakers: [Attribution], quote q: Int, lookback: Int) -> Int {
-        // Merge narration mentions and earlier speakers, walking back in text order.
-        var e = lowerBound(narrationEvents, position) - 1
-        var s = q - 1
-        let floor = position - lookback
-        while true {
-            let ePos = e >= 0 ? narrationEvents[e].position : Int.min
-            let sPos = s >= 0 ? quotes[s].start : Int.min
-            if max(ePos, sPos) < floor || (e < 0 && s < 0) { return -1 }
-            let candidate: Int
-            if ePos >= sPos { candidate = narrationEvents[e].entity; e -= 1 } else { candidate = speakers[s].entity; s -= 1 }
-            guard candidate >= 0, !excluding.contains(candidate) else { continue }
-            if genders[candidate] == gender && entities[candidate].kind != .narrator && isPerson(candidate) { return candidate }
-        }
     }
 
     private func lowerBound(_ events: [(position: Int, entity: Int)], _ position: Int) -> Int {
@@ -473,7 +456,7 @@ struct SpeakerAttributor {
                 continue
             }
             if let (subject, strong) = found, strong {
-                let entity = resolve(subject, position: position, quote: q, speakers: result, lookback: 4000)
+                let entity = resolve(subject, position: position, quote: q, speakers: result)
                 if entity >= 0 {
                     spokenSoFar.insert(entity)
                     if case .pronoun = subject { result[q] = Attribution(entity: entity, evidence: .pronounTag) }
@@ -498,7 +481,7 @@ struct SpeakerAttributor {
         // 3. The character whose action the paragraph describes.
         for q in quotes.indices where result[q].evidence == .none {
             guard let (subject, position) = weak[q] else { continue }
-            let entity = resolve(subject, position: position, quote: q, speakers: result, lookback: 3000)
+            let entity = resolve(subject, position: position, quote: q, speakers: result)
             if entity >= 0, isPerson(entity), !vocatives[q].contains(entity) {
                 result[q] = Attribution(entity: entity, evidence: .action)
             }
