@@ -523,7 +523,8 @@ struct SpeakerAttributor {
             }
             var known = run.map { speaker(turns[$0]) }
             let fixed = known
-            let addressed = run.map { Set(turns[$0].flatMap { vocatives[$0] }) }
+            let addressedInOrder = run.map { turns[$0].flatMap { vocatives[$0] } }
+            let addressed = addressedInOrder.map(Set.init)
             // People in the narration just before the run: likely participants when no turn is tagged.
             let runStartPosition = quotes[turns[run.lowerBound][0]].start
             // People who have already spoken come first: a name mentioned in passing rarely talks.
@@ -555,7 +556,8 @@ struct SpeakerAttributor {
             for i in known.indices where known[i] < 0 {
                 var chosen = -1
                 var evidence = AttributionEvidence.turnTaking
-                if i > 0, known[i - 1] >= 0, let target = addressed[i - 1].sorted().first(where: { $0 != known[i - 1] && !addressed[i].contains($0) }) {
+                // The last name a turn calls out is the one who answers it.
+                if i > 0, known[i - 1] >= 0, let target = addressedInOrder[i - 1].last(where: { $0 != known[i - 1] && !addressed[i].contains($0) }) {
                     chosen = target; evidence = .addressee
                 } else if i + 1 < known.count, fixed[i + 1] >= 0,
                           let target = addressed[i + 1].sorted().first(where: { $0 != fixed[i + 1] && !addressed[i].contains($0) }) {
