@@ -503,7 +503,10 @@ struct SpeakerAttributor {
         var runs: [Range<Int>] = []
         var runStart = 0
         for t in turns.indices where t > 0 {
-            if quotes[turns[t][0]].paragraph - quotes[turns[t - 1].last!].lastParagraph > 1 {
+            // A run survives one short narration paragraph ("Anne sighed.", up to ~120 characters).
+            let gapStart = quotes[turns[t - 1].last!].lastParagraph + 1, gapEnd = quotes[turns[t][0]].paragraph
+            let gapLength = (gapStart..<gapEnd).reduce(0) { $0 + text.paragraphs[$1].count }
+            if gapEnd - gapStart > 1 || (gapEnd - gapStart == 1 && gapLength > 120) {
                 runs.append(runStart..<t); runStart = t
             }
         }
@@ -609,5 +612,6 @@ struct SpeakerAttributor {
         entity >= 0 && entity < personFlags.count ? personFlags[entity] : true
     }
 }
+
 
 
