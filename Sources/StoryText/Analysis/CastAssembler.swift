@@ -121,11 +121,11 @@ enum Confidence {
         case .namedTag: return 0.94
         case .pronounTag: return 0.75
         case .addressee: return 0.75
-        case .continuation: return 0.7
+        case .continuation: return 0.66
         case .turnTaking: return 0.69
         case .action: return 0.68
         case .fallback: return 0.6
-        case .guess: return 0.1
+        case .guess: return 0.15
         case .none, .notSpeech: return 0
         }
     }
