@@ -41,7 +41,7 @@ struct AnalysisText {
             }
             index += 1
         }
-        let lineMode = newlines > 20 && blankBreaks * 20 < newlines
+        let lineMode = newlines >= 3 && blankBreaks * 20 < newlines
         var result: [Range<Int>] = []
         var start = 0
         index = 0

@@ -3,10 +3,47 @@ import StoryModel
 /// Turns entities and attributions into the public result: characters ordered by number of
 /// lines (then first appearance), ids c1, c2 ..., and segments tiling the whole text.
 enum CastAssembler {
+    /// A segment before character ids exist: the speaking entity's index, or -1.
+    private struct Piece {
+        var start: Int
+        var end: Int
+        var kind: SegmentKind
+        var entity: Int
+        var evidence: AttributionEvidence
+    }
+
     static func assemble(document: StoryDocument, text: AnalysisText, quotes: [QuoteSpan], attributions: [Attribution],
                          entities: [Entity], estimates: [GenderAgeInference.Estimate]) -> StoryAnalysis {
+        var pieces: [Piece] = []
+        func narration(_ start: Int, _ end: Int) {
+            guard end > start else { return }
+            if let last = pieces.last, last.kind == .narration, last.end == start { pieces[pieces.count - 1].end = end }
+            else { pieces.append(Piece(start: start, end: end, kind: .narration, entity: -1, evidence: .none)) }
+        }
+        var cursor = 0
+        for (q, quote) in quotes.enumerated() {
+            // Quoted terms inside narration stay in the narrator's voice (docs/analysis.md).
+            guard quote.start >= cursor, quote.end > quote.start, attributions[q].evidence != .notSpeech else { continue }
+            narration(cursor, quote.start)
+            let a = attributions[q]
+            // A stage direction in parentheses inside the speech ("(smiling,)") is the narrator's.
+            var pieceStart = quote.start
+            for aside in asides(in: quote, text: text) {
+                if aside.lowerBound > pieceStart {
+                    pieces.append(Piece(start: pieceStart, end: aside.lowerBound, kind: .dialogue, entity: a.entity, evidence: a.evidence))
+                }
+                narration(aside.lowerBound, aside.upperBound)
+                pieceStart = aside.upperBound
+            }
+            if quote.end > pieceStart {
+                pieces.append(Piece(start: pieceStart, end: quote.end, kind: .dialogue, entity: a.entity, evidence: a.evidence))
+            }
+            cursor = quote.end
+        }
+        narration(cursor, text.count)
+
         var lines = Array(repeating: 0, count: entities.count)
-        for a in attributions where a.entity >= 0 { lines[a.entity] += 1 }
+        for piece in pieces where piece.kind == .dialogue && piece.entity >= 0 { lines[piece.entity] += 1 }
         let speaking = entities.indices.filter { lines[$0] > 0 }.sorted { a, b in
             if lines[a] != lines[b] { return lines[a] > lines[b] }
             if entities[a].firstPosition != entities[b].firstPosition { return entities[a].firstPosition < entities[b].firstPosition }
@@ -25,36 +62,70 @@ enum CastAssembler {
                 gender: estimate.gender, ageRange: estimate.age, lines: lines[entity],
                 genderConfidence: estimate.genderConfidence, ageConfidence: estimate.ageConfidence))
         }
-        var segments: [Segment] = []
-        var cursor = 0
-        for (q, quote) in quotes.enumerated() {
-            // Thoughts and quoted phrases stay in the narrator's voice (docs/analysis.md).
-            guard quote.start >= cursor, quote.end > quote.start, attributions[q].evidence != .notSpeech else { continue }
-            if quote.start > cursor { segments.append(Segment(start: cursor, end: quote.start, kind: .narration)) }
-            let a = attributions[q]
-            segments.append(Segment(start: quote.start, end: quote.end, kind: .dialogue, speaker: ids[a.entity],
-                                    confidence: Confidence.value(for: a.evidence)))
-            cursor = quote.end
+        let segments = pieces.map { piece in
+            piece.kind == .narration
+                ? Segment(start: piece.start, end: piece.end, kind: .narration)
+                : Segment(start: piece.start, end: piece.end, kind: .dialogue, speaker: ids[piece.entity],
+                          confidence: Confidence.value(for: piece.evidence))
         }
-        if cursor < text.count { segments.append(Segment(start: cursor, end: text.count, kind: .narration)) }
         return StoryAnalysis(title: document.title, author: document.author, characters: characters,
                              chapters: document.chapters, segments: segments)
     }
 }
 
-/// Probability that a speaker is right, by the kind of evidence that chose it; measured on
-/// the PDNC development novels (docs/analysis.md, "Accuracy by confidence band").
+/// Parenthesised stage directions inside a quote: `(smiling,)`, `(in a low voice)` — an
+/// opening parenthesis followed by a lower-case word, closed before the quote ends.
+func asides(in quote: QuoteSpan, text: AnalysisText) -> [Range<Int>] {
+    var result: [Range<Int>] = []
+    var i = quote.start + 1
+    while i < quote.end - 1 {
+        if text.codes[i] == 40, i + 1 < quote.end, ScalarClass.isLetter(text.codes[i + 1]), !ScalarClass.isUpper(text.codes[i + 1]) {
+            var j = i + 1
+            while j < quote.end - 1, text.codes[j] != 41, text.codes[j] != 40 { j += 1 }
+            if j < quote.end - 1, text.codes[j] == 41, isStageDirection(text, (i + 1)..<j) {
+                result.append(i..<(j + 1))
+                i = j + 1
+                continue
+            }
+        }
+        i += 1
+    }
+    return result
+}
+
+/// "(smiling,)", "(in a tone of wonder)", "(turning to Emma,)", "(his voice was beginning to
+/// tremble)" describe the speaker; "(which, I own, is odd)" or "(the larger suite)" are speech.
+private func isStageDirection(_ text: AnalysisText, _ range: Range<Int>) -> Bool {
+    var words: [String] = []
+    var current = ""
+    for index in range {
+        let c = text.codes[index]
+        if ScalarClass.isLetter(c) || ScalarClass.isApostrophe(c) {
+            current.unicodeScalars.append(Unicode.Scalar(ScalarClass.lowercased(c)) ?? " ")
+        } else if !current.isEmpty { words.append(current); current = "" }
+    }
+    if !current.isEmpty { words.append(current) }
+    guard let first = words.first else { return false }
+    let speakerWords: Set<String> = ["i", "me", "my", "we", "us", "our", "you", "your"]
+    if words.contains(where: speakerWords.contains) { return false }
+    if first.hasSuffix("ing") || first.hasSuffix("ly") || ["in", "with", "to", "aside", "after", "then", "still", "half"].contains(first) { return true }
+    return words.contains { Lexicon.malePronouns.contains($0) || Lexicon.femalePronouns.contains($0) }
+}
+
+/// Probability that a speaker is right, by the kind of evidence that chose it: the accuracy
+/// measured for that evidence on the PDNC development novels (docs/analysis.md).
 enum Confidence {
     static func value(for evidence: AttributionEvidence) -> Double {
         switch evidence {
         case .script: return 0.97
-        case .namedTag: return 0.95
-        case .pronounTag: return 0.8
-        case .continuation: return 0.85
-        case .action: return 0.65
-        case .addressee: return 0.6
-        case .turnTaking: return 0.5
-        case .fallback: return 0.25
+        case .namedTag: return 0.94
+        case .pronounTag: return 0.75
+        case .addressee: return 0.75
+        case .continuation: return 0.66
+        case .turnTaking: return 0.69
+        case .action: return 0.68
+        case .fallback: return 0.6
+        case .guess: return 0.15
         case .none, .notSpeech: return 0
         }
     }

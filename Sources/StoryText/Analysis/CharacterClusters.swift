@@ -71,6 +71,12 @@ struct CharacterClusterer {
     }
 
     func cluster() -> Result {
+        // Paragraphs where each form is written in narration: two forms that share paragraphs
+        // often are two people ("Elizabeth Bennet ... Mrs. Bennet followed her").
+        var formParagraphs: [String: Set<Int>] = [:]
+        for mention in mentions where !mention.inQuote {
+            formParagraphs[CharacterClusterer.formKey(mention), default: []].insert(tokens[mention.firstToken].paragraph)
+        }
         // Count forms.
         var formCount: [String: Int] = [:]
         var formFirst: [String: Int] = [:]
@@ -144,6 +150,12 @@ struct CharacterClusterer {
             let m = sample(key)
             guard let title = m.title, m.words.count == 1 || m.isRoleTitle else { continue }
             if m.isRoleTitle {
+                // "the General" is General Tilney when the story names one.
+                let bearers = entities.indices.filter { entities[$0].kind == .named && entities[$0].titles[title] != nil }
+                if let target = bearers.max(by: { (entities[$0].titles[title]!, $1) < (entities[$1].titles[title]!, $0) }) {
+                    addForm(key, to: target)
+                    continue
+                }
                 entities.append(Entity(kind: .role, firstPosition: formFirst[key]!))
                 entities[entities.count - 1].roleGender = (Lexicon.honorifics[title] ?? nil) ?? (Lexicon.defaultMaleTitles.contains(title) ? .male : .unknown)
                 addForm(key, to: entities.count - 1)
@@ -168,7 +180,13 @@ struct CharacterClusterer {
                 }
                 // A short form refers to the full name when the full name came first (the
                 // usual way a character is introduced) or is used more.
-                if let choice = best(compatible),
+                func sharesParagraphs(_ candidate: Int) -> Bool {
+                    let own = formParagraphs[key] ?? []
+                    let theirs = entities[candidate].formCounts.keys.reduce(into: Set<Int>()) { $0.formUnion(formParagraphs[$1] ?? []) }
+                    let shared = own.intersection(theirs).count
+                    return shared >= 1 && shared * 5 >= theirs.count
+                }
+                if let choice = best(compatible.filter { !sharesParagraphs($0) }),
                    weight(choice) >= formCount[key]! || entities[choice].firstPosition < formFirst[key]! {
                     target = choice
                 }
@@ -189,6 +207,20 @@ struct CharacterClusterer {
             let index = titled[key]!
             if let s = entities[index].surname { titledBySurname[s, default: []].append(index) }
             if let g = entities[index].givenName { titledByGiven[g, default: []].append(index) }
+        }
+
+        // 2b. A title alone ("Mademoiselle") is the character most often named with it.
+        for key in orderedForms where formEntity[key] == nil {
+            let m = sample(key)
+            guard let title = m.title, m.words.isEmpty, !m.isRoleTitle else { continue }
+            let bearers = entities.indices.filter { entities[$0].kind == .named && entities[$0].titles[title] != nil }
+            if let target = bearers.max(by: { (entities[$0].titles[title]!, $1) < (entities[$1].titles[title]!, $0) }) {
+                addForm(key, to: target)
+            } else {
+                entities.append(Entity(kind: .role, firstPosition: formFirst[key]!))
+                entities[entities.count - 1].roleGender = (Lexicon.honorifics[title] ?? nil) ?? (Lexicon.defaultMaleTitles.contains(title) ? .male : .unknown)
+                addForm(key, to: entities.count - 1)
+            }
         }
 
         // 3. Bare single words: given names (or nicknames of them), then surnames.

@@ -40,6 +40,10 @@ enum FirstNames {
     static let female: Set<String> = Set(femaleList.split(separator: " ").map(String.init))
     static let male: Set<String> = Set(maleList.split(separator: " ").map(String.init))
 
+    static func isGivenName(_ word: String) -> Bool {
+        female.contains(word) || male.contains(word) || nicknames[word] != nil
+    }
+
     static func gender(of firstName: String) -> Gender {
         let inFemale = female.contains(firstName), inMale = male.contains(firstName)
         if inFemale == inMale { return .unknown }

@@ -4,7 +4,7 @@ import StoryModel
 enum Lexicon {
     /// Verbs that introduce or tag speech ("said", "cried", "replied" ...), in every form used in tags.
     static let speechVerbs: Set<String> = [
-        "said", "says", "say", "saying", "cried", "cries", "asked", "asks", "replied", "replies", "answered", "answers",
+        "said", "says", "saying", "cried", "cries", "asked", "asks", "replied", "replies", "answered", "answers",
         "exclaimed", "exclaims", "returned", "continued", "continues", "added", "adds", "observed", "remarked",
         "whispered", "whispers", "shouted", "shouts", "called", "calls", "muttered", "mutters", "murmured", "murmurs",
         "began", "begins", "went", "rejoined", "retorted", "responded", "resumed", "repeated", "interrupted",
@@ -19,11 +19,9 @@ enum Lexicon {
         "nodded", "shrugged", "uttered", "spoke", "speaks", "remarks", "observes", "replied", "echoed", "ejaculated",
         "expostulated", "returned", "proceeded", "resumed", "interposed", "rejoins", "soliloquized", "scolded",
         "entreated", "implored", "volunteered", "hazarded", "reasoned", "argued", "complained", "grumbled", "mumbled",
-        "added", "called", "cry", "ask", "answer", "reply", "exclaim",
+        "added", "called",
+        "replying", "answering", "crying", "exclaiming", "adding", "asking", "whispering", "continuing", "returning",
     ]
-
-    /// Verbs that tag a quote only in the `NAME verb` / `verb NAME` position next to it.
-    static let weakSpeechVerbs: Set<String> = ["went", "began", "put", "broke", "struck", "cut", "smiled", "nodded", "shrugged", "grinned", "laughed", "sighed", "chimed"]
 
     /// Words that may sit between a tag's subject and its verb ("she had said", "he then added").
     static let tagFillers: Set<String> = ["had", "has", "have", "was", "is", "then", "now", "again", "at", "once", "also", "only", "still", "would", "could", "did", "presently", "afterwards", "quietly", "softly", "gravely", "slowly"]

@@ -38,6 +38,9 @@ struct NameMentionFinder {
         }
     }
 
+    /// Titles that, written alone in narration, stand for the one character who bears them.
+    static let bareTitles: Set<String> = ["mademoiselle", "madame", "monsieur", "dr", "captain", "colonel", "major", "professor", "judge", "aunt", "uncle", "grandma", "granny", "grandpa"]
+
     static let particles: Set<String> = ["de", "du", "des", "von", "van", "der", "da", "di", "del", "della", "le", "la"]
 
     /// Titles that may stand alone as a role ("the General", "the Doctor").
@@ -46,6 +49,12 @@ struct NameMentionFinder {
     func nameWords() -> Set<String> {
         var capitalisedInside: [String: Int] = [:]
         var lowercase: [String: Int] = [:]
+        var tagged: Set<String> = []
+        for (index, token) in tokens.enumerated() where token.isWord && token.isCapitalized && token.quote < 0 {
+            // Next to a speech verb ("said Anne", "Anne said") a capitalised word is a name.
+            let before = index > 0 ? tokens[index - 1].lower : "", after = index + 1 < tokens.count ? tokens[index + 1].lower : ""
+            if Lexicon.speechVerbs.contains(before) || Lexicon.speechVerbs.contains(after) { tagged.insert(token.lower) }
+        }
         for token in tokens where token.isWord {
             if token.isCapitalized {
                 if token.lower.count > 1, token.end - token.start == token.lower.unicodeScalars.count,
@@ -56,10 +65,16 @@ struct NameMentionFinder {
             }
         }
         var result: Set<String> = []
-        for (word, count) in capitalisedInside where count >= 2 {
+        for (word, count) in capitalisedInside where count >= 2 || tagged.contains(word) || FirstNames.isGivenName(word) {
             guard word.count > 1, !Lexicon.notNames.contains(word), Lexicon.honorifics[word] == nil else { continue }
             guard let first = word.unicodeScalars.first, first.properties.isAlphabetic else { continue }
             if lowercase[word, default: 0] * 4 <= count { result.insert(word) }
+        }
+        // Known given names count even when they only open sentences ("Anne flushed.").
+        for token in tokens where token.isWord && token.isCapitalized && token.sentenceInitial && lowercase[token.lower] == nil {
+            guard token.lower.count > 1, !Lexicon.notNames.contains(token.lower), Lexicon.honorifics[token.lower] == nil,
+                  !Lexicon.speechVerbs.contains(token.lower) else { continue }
+            if FirstNames.isGivenName(token.lower) || tagged.contains(token.lower) { result.insert(token.lower) }
         }
         return result
     }
@@ -103,6 +118,10 @@ struct NameMentionFinder {
                 if let title, NameMentionFinder.roleTitles.contains(title), i > 0, tokens[i - 1].lower == "the" {
                     mentions.append(NameMention(firstToken: i, endToken: i + 1, title: title, words: [], surface: "The " + text.string(token.start..<token.end), inQuote: token.quote >= 0, isRoleTitle: true))
                     i += 1
+                } else if let title, NameMentionFinder.bareTitles.contains(title), token.quote < 0, i == 0 || tokens[i - 1].lower != "the" {
+                    // "said Mademoiselle": a title alone names the character who bears it.
+                    mentions.append(NameMention(firstToken: i, endToken: j, title: title, words: [], surface: text.string(token.start..<token.end), inQuote: false, isRoleTitle: false))
+                    i = j
                 } else {
                     i = max(i + 1, j)
                 }

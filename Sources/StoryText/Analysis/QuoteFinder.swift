@@ -48,7 +48,7 @@ struct QuoteFinder {
         let paragraphs = max(1, text.paragraphs.count)
         if scriptParagraphs >= 5, scriptParagraphs * 4 >= paragraphs, doubleMarks < scriptParagraphs * 2 { return .script }
         if dashParagraphs >= 5, doubleMarks < dashParagraphs * 2, singleOpeners < dashParagraphs { return .dash }
-        if singleOpeners > doubleMarks / 2 + 10 { return .single }
+        if singleOpeners >= 2, singleOpeners > doubleMarks / 2 { return .single }
         return .double
     }
 
@@ -133,7 +133,10 @@ struct QuoteFinder {
         while j < codes.count, ScalarClass.isLetter(codes[j]), word.count < 8 {
             word.append(ScalarClass.lowercased(codes[j])); j += 1
         }
-        if j < codes.count, codes[j] == 39 || codes[j] == 0x2019 { return word.count > 2 } // 'n', o'
+        if j < codes.count, codes[j] == 39 || codes[j] == 0x2019 {
+            // 'We'll: a contraction opens speech; 'n' stands alone.
+            return word.count > 2 || (j + 1 < codes.count && ScalarClass.isLetter(codes[j + 1]))
+        }
         if ScalarClass.isDigit(codes[i + 1]) { return false } // '90s
         let key = String(String.UnicodeScalarView(word.compactMap(Unicode.Scalar.init)))
         return !QuoteFinder.elisions.contains(key)
@@ -146,8 +149,9 @@ struct QuoteFinder {
         if ScalarClass.isLetter(next) || ScalarClass.isDigit(next) { return false }
         let prev = codes[i - 1]
         if !ScalarClass.isLetter(prev) { return true }
-        // "the girls' dresses": a plural possessive, not the end of speech.
-        if prev == 115, ScalarClass.isSpace(next) {
+        // "the girls' dresses", "o' the": an apostrophe before a lower-case word, not the end
+        // of speech (which nearly always follows punctuation).
+        if ScalarClass.isSpace(next) {
             var j = i + 1
             while j < paragraphEnd, ScalarClass.isSpace(codes[j]) { j += 1 }
             if j < paragraphEnd, ScalarClass.isLetter(codes[j]), !ScalarClass.isUpper(codes[j]) { return false }

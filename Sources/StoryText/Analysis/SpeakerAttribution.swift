@@ -2,7 +2,7 @@ import StoryModel
 
 /// How a quote's speaker was decided; each kind has a measured reliability (see Confidence).
 enum AttributionEvidence: Int, Sendable, Comparable {
-    case notSpeech = -1, none = 0, fallback, turnTaking, addressee, action, continuation, pronounTag, namedTag, script
+    case notSpeech = -1, none = 0, guess, fallback, turnTaking, addressee, action, continuation, pronounTag, namedTag, script
 
     static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 }
@@ -48,6 +48,8 @@ struct SpeakerAttributor {
     private(set) var vocatives: [[Int]]
     /// Entities that may speak untagged (see `isPerson`).
     var personFlags: [Bool] = []
+    /// Who has been given a line so far, while the tag pass runs.
+    private var spokenSoFar: Set<Int> = []
 
     init(text: AnalysisText, tokens: [Token], quotes: [QuoteSpan], mentions: [NameMention], mentionEntity: [Int],
          mentionAt: [Int32], entities: [Entity], genders: [Gender]) {
@@ -89,13 +91,13 @@ struct SpeakerAttributor {
             let q = tokens[mention.firstToken].quote
             let openerBefore = before == nil || before!.quote != q || [",", "\"", "'", "!", "\u{201C}", "\u{2018}", "dear", "oh", "o", "my"].contains(before!.lower) || (before!.lower == "." && tokens[mention.firstToken].sentenceInitial)
             let closerAfter = after == nil || after!.quote != q || [",", "!", "?", ".", ";", "\u{2014}", "-", "\"", "\u{201D}"].contains(after!.lower)
-            if openerBefore && closerAfter && (before == nil || before!.lower != "." || after!.lower == ",") {
+            if q >= 0, openerBefore && closerAfter && (before == nil || before!.lower != "." || after?.lower == ",") {
                 vocatives[q].append(mentionEntity[index])
             }
         }
         self.vocatives = vocatives
-        for (index, entity) in entities.enumerated() where entity.kind == .role {
-            for key in entity.formCounts.keys { roleEntity[key] = index }
+        for (index, entity) in entities.enumerated() {
+            for key in entity.formCounts.keys where entity.kind == .role || key.hasPrefix("the ") { roleEntity[key] = index }
         }
     }
 
@@ -124,6 +126,17 @@ struct SpeakerAttributor {
 
     private mutating func roleEntityIndex(key: String, display: String, gender: Gender, position: Int) -> Int {
         if let existing = roleEntity[key] { return existing }
+        // "said the general": the one character titled General, if the story names one.
+        let words = key.split(separator: " ")
+        // (Not "the doctor": a story's doctor is often another than the one it names.)
+        if words.count == 2, words[0] == "the", NameMentionFinder.roleTitles.contains(String(words[1])), words[1] != "doctor" {
+            let title = NameMentionFinder.canonicalTitle(String(words[1]))
+            let bearers = entities.indices.filter { entities[$0].kind == .named && entities[$0].titles[title] != nil }
+            if let target = bearers.max(by: { (entities[$0].titles[title]!, $1) < (entities[$1].titles[title]!, $0) }) {
+                roleEntity[key] = target
+                return target
+            }
+        }
         var entity = Entity(kind: .role, firstPosition: position)
         entity.roleGender = gender
         entity.add(formKey: key, display: display, title: nil, count: 1, position: position)
@@ -154,6 +167,7 @@ struct SpeakerAttributor {
             let entity = mentionEntity[Int(m)]
             let end = mentions[Int(m)].endToken
             if entity >= 0, !tokens[end - 1].isPossessive { return (.entity(entity), end) }
+            if entity >= 0, end < tokens.count, let relative = relative(of: entity, noun: tokens[end].lower) { return (.entity(relative), end + 1) }
             if entity >= 0 { return nil }
         }
         switch t.lower {
@@ -185,6 +199,21 @@ struct SpeakerAttributor {
         }
     }
 
+    /// "Lizzy's mother": the titled member of the same family (Mrs. Bennet for a Bennet).
+    func relative(of entity: Int, noun: String) -> Int? {
+        let titles: [String]
+        switch noun {
+        case "mother", "wife", "aunt": titles = ["mrs"]
+        case "father", "husband", "uncle", "brother": titles = ["mr"]
+        case "sister", "daughter": titles = ["miss"]
+        default: return nil
+        }
+        guard let surname = entities[entity].surname ?? entities[entity].formCounts.keys.compactMap({ $0.split(separator: " ").count >= 2 ? String($0.split(separator: " ").last!) : nil }).first else { return nil }
+        return entities.indices.first { index in
+            index != entity && entities[index].surname == surname && titles.contains { entities[index].titles[$0] != nil }
+        }
+    }
+
     private func isSpeechVerb(_ i: Int) -> Bool {
         i < tokens.count && tokens[i].isWord && Lexicon.speechVerbs.contains(tokens[i].lower)
     }
@@ -210,6 +239,14 @@ struct SpeakerAttributor {
             i += 1; skipped += 1
         }
         guard i < tokens.count, tokens[i].paragraph == paragraph, tokens[i].quote < 0, tokens[i].isWord else { return nil }
+        // "was Mr. Woodhouse's observation": the possessor made the remark.
+        if tokens[i].lower == "was", i + 1 < tokens.count, mentionAt[i + 1] >= 0 {
+            let m = Int(mentionAt[i + 1])
+            let end = mentions[m].endToken
+            if mentionEntity[m] >= 0, tokens[end - 1].isPossessive, end < tokens.count, tokens[end].isWord {
+                return (.entity(mentionEntity[m]), true)
+            }
+        }
         let first = skipFillers(i, paragraph: paragraph)
         if isSpeechVerb(first) {
             if let (subject, _) = subject(at: first + 1, paragraph: paragraph) { return (subject, true) }
@@ -240,7 +277,6 @@ struct SpeakerAttributor {
         var i = end - 1
         while i >= sentenceStart {
             if isSpeechVerb(i) {
-                if let (subject, _) = subject(at: i + 1, paragraph: paragraph) { return (subject, true) }
                 var k = i - 1
                 var steps = 0
                 while k >= sentenceStart, steps < 4 {
@@ -249,6 +285,8 @@ struct SpeakerAttributor {
                     }
                     k -= 1; steps += 1
                 }
+                // "said Marilla:" — the inverted order.
+                if let (subject, _) = subject(at: i + 1, paragraph: paragraph) { return (subject, true) }
                 // "James, as the door was closed on them, said,": the sentence's subject.
                 if let (subject, _) = subject(at: sentenceStart, paragraph: paragraph) { return (subject, true) }
             }
@@ -268,9 +306,8 @@ struct SpeakerAttributor {
 
     // MARK: resolution
 
-    /// Resolves a tag's subject to an entity; pronouns go to the most recent compatible
-    /// person mentioned or speaking before `position`, skipping anyone the quote addresses.
-    mutating func resolve(_ subject: TagSubject, position: Int, quote q: Int, speakers: [Attribution], lookback: Int) -> Int {
+    /// Resolves a tag's subject to an entity (see `resolvePronoun` for he/she).
+    mutating func resolve(_ subject: TagSubject, position: Int, quote q: Int, speakers: [Attribution]) -> Int {
         switch subject {
         case .entity(let e): return e
         case .narrator: return narratorIndex(position: position)
@@ -281,7 +318,7 @@ struct SpeakerAttributor {
     }
 
     /// Scores the people a he/she tag may refer to: recent mentions (more if in the same
-    /// paragraph or a sentence's subject), the person the previous turn
+    /// paragraph or a sentence's subject), people who have spoken already, the person the previous turn
     /// addressed; the previous turn's speaker loses points when this is a new paragraph.
     func resolvePronoun(_ gender: Gender, quote q: Int, position: Int, speakers: [Attribution]) -> Int {
         let excluded = Set(vocatives[q])
@@ -309,11 +346,17 @@ struct SpeakerAttributor {
             if quotes[q - 1].lastParagraph == paragraph - 1 {
                 if previous >= 0, score[previous] != nil { score[previous]! -= 3 }
                 for v in vocatives[q - 1] where v != previous && eligible(v) { score[v, default: 0] += 4 }
+                // Alternation: the speaker two turns back, when the dialogue runs A B A.
+                if q > 1, quotes[q - 2].lastParagraph == quotes[q - 1].paragraph - 1 {
+                    let twoBack = speakers[q - 2].entity
+                    if twoBack != previous, eligible(twoBack) { score[twoBack, default: 0] += 2.5 }
+                }
             } else if quotes[q - 1].lastParagraph == paragraph, previous >= 0, score[previous] != nil {
                 score[previous]! += 2
             }
         }
         if let top = centralEntity[gender], score[top] != nil { score[top]! += 1 }
+        for candidate in score.keys where spokenSoFar.contains(candidate) { score[candidate]! += 1 }
         return score.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? -1
     }
 
@@ -325,22 +368,6 @@ struct SpeakerAttributor {
             result[genders[index]] = index
         }
         return result
-    }
-
-    func recent(gender: Gender, before position: Int, excluding: Set<Int>, speakers: [Attribution], quote q: Int, lookback: Int) -> Int {
-        // Merge narration mentions and earlier speakers, walking back in text order.
-        var e = lowerBound(narrationEvents, position) - 1
-        var s = q - 1
-        let floor = position - lookback
-        while true {
-            let ePos = e >= 0 ? narrationEvents[e].position : Int.min
-            let sPos = s >= 0 ? quotes[s].start : Int.min
-            if max(ePos, sPos) < floor || (e < 0 && s < 0) { return -1 }
-            let candidate: Int
-            if ePos >= sPos { candidate = narrationEvents[e].entity; e -= 1 } else { candidate = speakers[s].entity; s -= 1 }
-            guard candidate >= 0, !excluding.contains(candidate) else { continue }
-            if genders[candidate] == gender && entities[candidate].kind != .narrator && isPerson(candidate) { return candidate }
-        }
     }
 
     private func lowerBound(_ events: [(position: Int, entity: Int)], _ position: Int) -> Int {
@@ -390,7 +417,7 @@ struct SpeakerAttributor {
     private func isEmbeddedPhrase(_ q: Int) -> Bool {
         let range = quoteTokens[q]
         let words = range.filter { tokens[$0].isWord }.count
-        guard words <= 4, range.lowerBound > 0, range.upperBound < tokens.count else { return false }
+        guard words <= 6, range.lowerBound > 0, range.upperBound < tokens.count else { return false }
         let before = tokens[range.lowerBound - 1], after = tokens[range.upperBound]
         guard before.quote < 0, before.paragraph == quotes[q].paragraph, before.isWord, !before.isCapitalized || before.lower == "i" else { return false }
         guard !Lexicon.speechVerbs.contains(before.lower) else { return false }
@@ -419,12 +446,19 @@ struct SpeakerAttributor {
             if let after = tagAfter(q) {
                 found = after
             }
-            if found == nil || found!.strong == false, let before = tagBefore(q), before.strong {
+            // `"A," said X, "B."`: the narration between the parts is the first part's tag.
+            let sharesTag = q > 0 && quotes[q - 1].lastParagraph == quotes[q].paragraph && (tagAfter(q - 1)?.strong ?? false)
+            if found == nil || found!.strong == false, !sharesTag, let before = tagBefore(q), before.strong {
                 found = before
             }
+            if sharesTag, found?.strong != true, result[q - 1].evidence >= .pronounTag {
+                result[q] = result[q - 1]
+                continue
+            }
             if let (subject, strong) = found, strong {
-                let entity = resolve(subject, position: position, quote: q, speakers: result, lookback: 4000)
+                let entity = resolve(subject, position: position, quote: q, speakers: result)
                 if entity >= 0 {
+                    spokenSoFar.insert(entity)
                     if case .pronoun = subject { result[q] = Attribution(entity: entity, evidence: .pronounTag) }
                     else { result[q] = Attribution(entity: entity, evidence: .namedTag) }
                 }
@@ -447,7 +481,7 @@ struct SpeakerAttributor {
         // 3. The character whose action the paragraph describes.
         for q in quotes.indices where result[q].evidence == .none {
             guard let (subject, position) = weak[q] else { continue }
-            let entity = resolve(subject, position: position, quote: q, speakers: result, lookback: 3000)
+            let entity = resolve(subject, position: position, quote: q, speakers: result)
             if entity >= 0, isPerson(entity), !vocatives[q].contains(entity) {
                 result[q] = Attribution(entity: entity, evidence: .action)
             }
@@ -469,7 +503,10 @@ struct SpeakerAttributor {
         var runs: [Range<Int>] = []
         var runStart = 0
         for t in turns.indices where t > 0 {
-            if quotes[turns[t][0]].paragraph - quotes[turns[t - 1].last!].lastParagraph > 1 {
+            // A run survives one short narration paragraph ("Anne sighed.", up to ~120 characters).
+            let gapStart = quotes[turns[t - 1].last!].lastParagraph + 1, gapEnd = quotes[turns[t][0]].paragraph
+            let gapLength = (gapStart..<gapEnd).reduce(0) { $0 + text.paragraphs[$1].count }
+            if gapEnd - gapStart > 1 || (gapEnd - gapStart == 1 && gapLength > 120) {
                 runs.append(runStart..<t); runStart = t
             }
         }
@@ -478,34 +515,56 @@ struct SpeakerAttributor {
         func speaker(_ turn: [Int]) -> Int {
             turn.map { result[$0] }.max { $0.evidence < $1.evidence }.map { $0.evidence == .none ? -1 : $0.entity } ?? -1
         }
+        var spoken: Set<Int> = []
+        var spokenUpTo = 0
         for run in runs {
+            // Everyone attributed before this run.
+            let firstQuote = turns[run.lowerBound][0]
+            while spokenUpTo < firstQuote {
+                if result[spokenUpTo].evidence > .none, result[spokenUpTo].entity >= 0 { spoken.insert(result[spokenUpTo].entity) }
+                spokenUpTo += 1
+            }
             var known = run.map { speaker(turns[$0]) }
             let fixed = known
-            let addressed = run.map { Set(turns[$0].flatMap { vocatives[$0] }) }
+            let addressedInOrder = run.map { turns[$0].flatMap { vocatives[$0] } }
+            let addressed = addressedInOrder.map(Set.init)
             // People in the narration just before the run: likely participants when no turn is tagged.
             let runStartPosition = quotes[turns[run.lowerBound][0]].start
-            var lead: [Int] = []
+            // People who have already spoken come first: a name mentioned in passing rarely talks.
+            var lead: [Int] = [], mentionedOnly: [Int] = []
             var e = lowerBound(narrationEvents, runStartPosition) - 1
             while e >= 0, runStartPosition - narrationEvents[e].position < 2000, lead.count < 2 {
                 let candidate = narrationEvents[e].entity
-                if isPerson(candidate), !lead.contains(candidate) { lead.append(candidate) }
+                if isPerson(candidate), !lead.contains(candidate), !mentionedOnly.contains(candidate) {
+                    if spoken.contains(candidate) { lead.append(candidate) } else { mentionedOnly.append(candidate) }
+                }
                 e -= 1
             }
+            lead += mentionedOnly.prefix(max(0, 2 - lead.count))
+            // The other party: whoever else is tagged most often in the run (nearest on ties).
+            var tagged: [Int: Int] = [:]
+            for s in fixed where s >= 0 { tagged[s, default: 0] += 1 }
             func other(than speaker: Int, near index: Int) -> Int {
-                var distance = 1
-                while distance < known.count {
-                    for k in [index - distance, index + distance] where k >= 0 && k < known.count {
-                        if fixed[k] >= 0, fixed[k] != speaker { return fixed[k] }
+                var bestSpeaker = -1, bestCount = 0, bestDistance = Int.max
+                for (k, s) in fixed.enumerated() where s >= 0 && s != speaker {
+                    let count = tagged[s] ?? 0, distance = abs(k - index)
+                    if count > bestCount || (count == bestCount && distance < bestDistance) {
+                        bestSpeaker = s; bestCount = count; bestDistance = distance
                     }
-                    distance += 1
                 }
+                if bestSpeaker >= 0 { return bestSpeaker }
                 for candidate in lead where candidate != speaker { return candidate }
                 return -1
             }
             for i in known.indices where known[i] < 0 {
                 var chosen = -1
                 var evidence = AttributionEvidence.turnTaking
-                if i > 0, known[i - 1] >= 0, let target = addressed[i - 1].sorted().first(where: { $0 != known[i - 1] && !addressed[i].contains($0) }) {
+                // The last name a turn calls out is the one who answers it.
+                if i > 0, known[i - 1] >= 0, let target = addressedInOrder[i - 1].last(where: { $0 != known[i - 1] && !addressed[i].contains($0) }) {
+                    chosen = target; evidence = .addressee
+                } else if i + 1 < known.count, fixed[i + 1] >= 0,
+                          let target = addressed[i + 1].sorted().first(where: { $0 != fixed[i + 1] && !addressed[i].contains($0) }) {
+                    // The reply names the person it answers: the speaker of this turn.
                     chosen = target; evidence = .addressee
                 } else {
                     var before = i - 1
@@ -516,7 +575,7 @@ struct SpeakerAttributor {
                     if let anchor {
                         let distance = abs(i - anchor)
                         chosen = distance % 2 == 0 ? fixed[anchor] : other(than: fixed[anchor], near: anchor)
-                        if distance > 4 { evidence = .fallback }
+                        if distance > 2 { evidence = .fallback }
                     } else if !lead.isEmpty {
                         chosen = lead[i % 2 == 0 || lead.count < 2 ? 0 : 1]
                         evidence = .fallback
@@ -532,6 +591,19 @@ struct SpeakerAttributor {
                 }
             }
         }
+        // Whatever is still open goes to the latest speaker it does not address: a guess.
+        for t in turns.indices where speaker(turns[t]) < 0 {
+            let addressed = Set(turns[t].flatMap { vocatives[$0] })
+            var k = t - 1
+            while k >= 0, t - k <= 10 {
+                let s = speaker(turns[k])
+                if s >= 0, !addressed.contains(s) {
+                    for q in turns[t] { result[q] = Attribution(entity: s, evidence: .guess) }
+                    break
+                }
+                k -= 1
+            }
+        }
     }
 
     /// Whether an entity can be a speaker without a tag naming it: people with titles, known
@@ -540,4 +612,6 @@ struct SpeakerAttributor {
         entity >= 0 && entity < personFlags.count ? personFlags[entity] : true
     }
 }
+
+
 

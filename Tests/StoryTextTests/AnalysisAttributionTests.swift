@@ -1,0 +1,103 @@
+import StoryModel
+import StoryText
+import Testing
+
+@Suite("Analysis: who speaks each quote")
+struct AnalysisAttributionTests {
+    @Test("Speech tags in either order, and a pronoun tag resolved by gender")
+    func tags() {
+        let passage = AnalyzedPassage("""
+        Anne and Matthew drove home.
+
+        "Is it far?" asked Anne.
+
+        Matthew said, "Not very far."
+
+        "I am glad," she said.
+
+        "So am I," he answered.
+        """)
+        #expect(passage.speakers == ["Anne", "Matthew", "Anne", "Matthew"])
+        #expect(passage.dialogue.allSatisfy { ($0.confidence ?? 0) >= 0.75 })
+    }
+
+    @Test("A quote in the same paragraph as a tagged one shares its speaker")
+    func continuation() {
+        let passage = AnalyzedPassage("""
+        "Come in," said Marilla. She opened the door. "The tea is ready."
+        """)
+        #expect(passage.speakers == ["Marilla", "Marilla"])
+    }
+
+    @Test("The character whose action the paragraph describes speaks")
+    func action() {
+        let passage = AnalyzedPassage("""
+        Anne and Marilla sat by the fire. Marilla knitted and Anne read.
+
+        Anne flushed. "I didn't."
+
+        "You did," said Marilla.
+        """)
+        #expect(passage.speakers == ["Anne", "Marilla"])
+    }
+
+    @Test("Untagged runs alternate between the two speakers; vocatives name the next speaker")
+    func turnTaking() {
+        let passage = AnalyzedPassage("""
+        Diana came over to see Anne that evening.
+
+        "Are you coming tomorrow?" asked Diana.
+
+        "Yes," said Anne.
+
+        "Early?"
+
+        "As early as I can. Will you wait for me, Diana?"
+
+        "Of course I will."
+
+        "Thank you."
+        """)
+        #expect(passage.speakers == ["Diana", "Anne", "Diana", "Anne", "Diana", "Anne"])
+        let confidences = passage.dialogue.map { $0.confidence ?? 0 }
+        #expect(confidences[0] > confidences[2], "an explicit tag is surer than alternation")
+    }
+
+    @Test("A first-person narrator speaks, and is named by how others address them")
+    func narrator() {
+        let passage = AnalyzedPassage("""
+        I went to see the General in the morning.
+
+        "You are late, Alexei Petrovitch," said the General.
+
+        "I am sorry," I replied.
+
+        "Sit down, Alexei Petrovitch."
+
+        "Thank you," I said.
+
+        "Well, Alexei Petrovitch, what news?" asked the General.
+
+        "None," I said.
+        """)
+        let narrator = passage.analysis.characters.first { $0.aliases.contains("I") }
+        #expect(narrator?.name == "Alexei Petrovitch")
+        #expect(narrator?.gender == .male)
+        #expect(passage.speakers == ["The General", "Alexei Petrovitch", "The General", "Alexei Petrovitch", "The General", "Alexei Petrovitch"])
+    }
+
+    @Test("Segments tile the text and chapters are copied from the document")
+    func tilingAndChapters() {
+        let text = "Chapter 1\n\n\"Hello,\" said Anne.\n\nShe left."
+        let chapters = [Chapter(title: "Chapter 1", start: 0, end: ScalarText(text).count)]
+        let analysis = StoryAnalyzer().analyze(StoryDocument(title: "T", text: text, chapters: chapters))
+        #expect(analysis.chapters == chapters)
+        var cursor = 0
+        for segment in analysis.segments {
+            #expect(segment.start == cursor)
+            cursor = segment.end
+        }
+        #expect(cursor == ScalarText(text).count)
+        #expect(StoryAnalyzer().analyze(StoryDocument(title: "E", text: "")).segments.isEmpty)
+    }
+}

@@ -1,0 +1,117 @@
+import StoryModel
+import StoryText
+import Testing
+
+@Suite("Analysis: characters, aliases, gender and age")
+struct AnalysisCharacterTests {
+    static let bennets = """
+    Elizabeth Bennet walked into the room where Mr. Bennet sat reading. Mrs. Bennet followed her.
+
+    "My dear Mr. Bennet," said Mrs. Bennet, "have you heard the news?"
+
+    "I have not," said Mr. Bennet.
+
+    "Lizzy knows," said Mrs. Bennet.
+
+    "I do," said Elizabeth. She smiled at her father.
+
+    "Then tell me," said Mr. Bennet. He put down his book.
+
+    Elizabeth laughed. "It is only a ball."
+
+    "Only a ball!" cried Lizzy's mother. Mrs. Bennet was shocked.
+    """
+
+    @Test("Mr. Bennet and Mrs. Bennet are different people; Lizzy is Elizabeth Bennet")
+    func honorificsAndNicknames() {
+        let passage = AnalyzedPassage(Self.bennets)
+        let mr = passage.character(named: "Mr. Bennet"), mrs = passage.character(named: "Mrs. Bennet")
+        #expect(mr != nil && mrs != nil && mr?.id != mrs?.id)
+        let elizabeth = passage.character(named: "Elizabeth Bennet")
+        #expect(elizabeth?.aliases.contains("Elizabeth") == true)
+        #expect(passage.speakers == [
+            "Mrs. Bennet", "Mrs. Bennet", "Mr. Bennet", "Mrs. Bennet", "Elizabeth Bennet", "Mr. Bennet", "Elizabeth Bennet", "Mrs. Bennet",
+        ])
+    }
+
+    @Test("Gender from titles, given names and pronouns")
+    func gender() {
+        let passage = AnalyzedPassage(Self.bennets + """
+
+
+        Quentaxl came in. He was tired. Quentaxl sat down; he sighed.
+
+        "Good evening," said Quentaxl.
+        """)
+        #expect(passage.character(named: "Mr. Bennet")?.gender == .male)
+        #expect(passage.character(named: "Mrs. Bennet")?.gender == .female)
+        #expect(passage.character(named: "Elizabeth Bennet")?.gender == .female)
+        #expect(passage.character(named: "Quentaxl")?.gender == .male)
+        #expect((passage.character(named: "Mr. Bennet")?.genderConfidence ?? 0) > 0.8)
+    }
+
+    @Test("Age from cues in the name: little, old, Master")
+    func age() {
+        let passage = AnalyzedPassage("""
+        Master Tommy ran in, and Old Mrs. Grey followed him.
+
+        "Look!" cried Master Tommy.
+
+        "Hush, child," said Old Mrs. Grey.
+        """)
+        #expect(passage.character(named: "Master Tommy")?.ageRange == .child)
+        #expect(passage.speakers.contains("Master Tommy"))
+    }
+
+    @Test("Capitalised words that are not names do not become characters")
+    func noFalseCharacters() {
+        let passage = AnalyzedPassage("""
+        On Sunday they went to London. God knows why. He said nothing. She laughed. London was grey.
+
+        "Well," said Harriet. "Sunday is dull."
+
+        "It is," said Harriet's friend Emma.
+        """)
+        let names = passage.analysis.characters.map(\.name)
+        #expect(!names.contains { ["Sunday", "London", "God", "He", "She", "Well"].contains($0) })
+        #expect(names.contains("Harriet"))
+    }
+
+    @Test("Minor speakers named only by their role")
+    func roles() {
+        let passage = AnalyzedPassage("""
+        Matthew went up to the platform.
+
+        "The train has gone," said the old man. "Half an hour ago."
+
+        "Thank you," said Matthew.
+        """)
+        #expect(passage.speakers == ["the old man", "the old man", "Matthew"])
+        #expect(passage.character(named: "the old man")?.ageRange == .elderly)
+        #expect(passage.character(named: "the old man")?.gender == .male)
+    }
+
+    @Test("Characters are ordered by lines with stable ids, and the result is deterministic")
+    func determinism() {
+        let first = AnalyzedPassage(Self.bennets).analysis
+        let second = AnalyzedPassage(Self.bennets).analysis
+        #expect(first == second)
+        #expect(first.characters.map(\.id) == (1...first.characters.count).map { "c\($0)" })
+        #expect(first.characters.map(\.lines) == first.characters.map(\.lines).sorted(by: >))
+        let dialogue = first.segments.filter { $0.kind == .dialogue }
+        #expect(first.characters.reduce(0) { $0 + $1.lines } == dialogue.filter { $0.speaker != nil }.count)
+    }
+
+    @Test("A title alone names its bearer: 'said Mademoiselle', 'said the general'")
+    func bareTitles() {
+        let passage = AnalyzedPassage("""
+        Mademoiselle Reisz sat at the piano and General Tilney stood by the door.
+
+        "Play something," said the general.
+
+        "I will not," said Mademoiselle. "Not tonight."
+        """)
+        #expect(passage.speakers == ["General Tilney", "Mademoiselle Reisz", "Mademoiselle Reisz"])
+        #expect(passage.character(named: "Mademoiselle Reisz")?.gender == .female)
+    }
+}

@@ -1,0 +1,103 @@
+import StoryModel
+import StoryText
+import Testing
+
+@Suite("Analysis: finding quotes")
+struct AnalysisQuoteTests {
+    @Test("Straight double quotes, with the tag between two parts of one speech")
+    func straightQuotes() {
+        let passage = AnalyzedPassage("""
+        "Where are you going?" said Anne. "It is late."
+
+        "Home," said Marilla.
+        """)
+        #expect(passage.quotes == ["\"Where are you going?\"", "\"It is late.\"", "\"Home,\""])
+        #expect(passage.tiles)
+    }
+
+    @Test("Curly quotes and offsets in Unicode scalars after non-ASCII text")
+    func curlyQuotes() {
+        let passage = AnalyzedPassage("Café noir — “Bonjour,” said Zoë. “Ça va?”")
+        #expect(passage.quotes == ["“Bonjour,”", "“Ça va?”"])
+        #expect(passage.tiles)
+    }
+
+    @Test("A speech over several paragraphs is one quote: no closing mark until the last")
+    func multiParagraph() {
+        let passage = AnalyzedPassage("""
+        "It was a long winter," said Marilla. "We had snow until May.
+
+        "And then the rain came."
+
+        Anne laughed.
+        """)
+        #expect(passage.quotes.count == 2)
+        #expect(passage.quotes[1].hasPrefix("\"We had snow"))
+        #expect(passage.quotes[1].hasSuffix("rain came.\""))
+    }
+
+    @Test("British single quotes, without mistaking apostrophes for quote marks")
+    func singleQuotes() {
+        let passage = AnalyzedPassage("""
+        'I don't think so,' said Tom. 'The girls' dresses are o' the best, and 'tis late.'
+
+        'Tell 'em I'm coming,' said Harry.
+
+        'Fine,' said Tom.
+
+        'We'll see,' said Harry.
+        """)
+        #expect(passage.quotes == [
+            "'I don't think so,'", "'The girls' dresses are o' the best, and 'tis late.'",
+            "'Tell 'em I'm coming,'", "'Fine,'", "'We'll see,'",
+        ])
+    }
+
+    @Test("Em-dash dialogue at paragraph starts, with the tag between dashes")
+    func dashDialogue() {
+        let text = (1...5).map { n in "— Where are you going, number \(n)? — said he. — Home.\n\n— Fine.\n\n" }.joined()
+        let passage = AnalyzedPassage(text)
+        #expect(passage.quotes.prefix(3) == ["— Where are you going, number 1?", "— Home.", "— Fine."])
+        #expect(passage.tiles)
+    }
+
+    @Test("Script format: the name before the colon speaks")
+    func scriptFormat() {
+        let lines = ["ALICE: Hello there.", "BOB: Hi, Alice.", "ALICE: How are you?", "BOB: Well.", "ALICE: Good.", "BOB: Bye."]
+        let passage = AnalyzedPassage(lines.joined(separator: "\n"))
+        #expect(passage.quotes == ["Hello there.", "Hi, Alice.", "How are you?", "Well.", "Good.", "Bye."])
+        #expect(passage.speakers == ["ALICE", "BOB", "ALICE", "BOB", "ALICE", "BOB"])
+    }
+
+    @Test("Quoted terms inside a sentence of narration are not dialogue")
+    func embeddedTerms() {
+        let passage = AnalyzedPassage("""
+        They played the overture to "The Poet and the Peasant" and she called it "Solitude." Then Edna spoke.
+
+        "What passion!" cried Edna.
+        """)
+        #expect(passage.quotes == ["\"What passion!\""])
+    }
+
+    @Test("Unbalanced and stray marks still give segments that tile the text")
+    func unbalanced() {
+        let samples = [
+            "\"Oh, Mr.\n\n“ ‘ ” ' \" Anne said. .", "'", "\"", "— ", "ALICE:", "Mr. \"Anne\".", "\r\n\"Hi,\" said Bob.\r\n",
+            "\"Well, Anne.\"", "said \"Diana\" ,", "😀 \"é\" 😀",
+        ]
+        for sample in samples {
+            #expect(AnalyzedPassage(sample).tiles, "\(sample)")
+        }
+    }
+
+    @Test("A stage direction in parentheses inside speech is narration; both parts keep the speaker")
+    func parentheticalAside() {
+        let passage = AnalyzedPassage("""
+        "Well, (smiling,) I hope it is so," said Emma.
+        """)
+        #expect(passage.quotes == ["\"Well, ", " I hope it is so,\""])
+        #expect(passage.speakers == ["Emma", "Emma"])
+        #expect(passage.tiles)
+        #expect(passage.analysis.characters.first?.lines == 2)
+    }
+}
