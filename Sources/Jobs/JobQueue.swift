@@ -119,7 +119,8 @@ public struct JobQueue: Sendable {
         // another claim. PostgreSQL skips rows another claimer has locked, and the outer WHERE
         // repeats the condition so a row changed under us is not taken twice.
         let lock: SQLQueryString = isPostgres ? " FOR UPDATE SKIP LOCKED" : ""
-        let kindFilter: SQLQueryString = kinds.map { " AND kind IN (\(binds: $0))" } ?? ""
+        var kindFilter: SQLQueryString = ""
+        if let kinds { kindFilter = " AND kind IN (\(binds: kinds))" }
         let due: SQLQueryString = """
             ((status = \(bind: JobStatus.queued.rawValue) AND run_at <= \(bind: at)) \
             OR (status = \(bind: JobStatus.running.rawValue) AND lease_expires_at < \(bind: at)))

@@ -100,7 +100,7 @@ public struct JobWorker: Sendable {
     private func process(_ job: ClaimedJob) async {
         let log = logger.with(job: job)
         guard let handler = registry.handler(for: job.kind) else {
-            try? await queue.fail(job.lease, error: "No handler for jobs of kind \(job.kind).", retryable: false)
+            _ = try? await queue.fail(job.lease, error: "No handler for jobs of kind \(job.kind).", retryable: false)
             return
         }
         let context = JobContext(queue: queue, lease: job.lease)

@@ -29,7 +29,7 @@ public enum DatabaseLocation: Sendable, Hashable {
     public func configurationFactory() throws -> DatabaseConfigurationFactory {
         switch self {
         case .sqlite(let path):
-            return .sqlite(.file(path), sqlLogLevel: .trace)
+            return .sqlite(SQLiteConfiguration(storage: .file(path: path)), sqlLogLevel: .trace)
         case .postgres(let url):
             do {
                 return try .postgres(url: url, maxConnectionsPerEventLoop: 4, sqlLogLevel: .trace)

@@ -2,7 +2,6 @@ import FluentKit
 import Foundation
 import Jobs
 import StoryPersistence
-import Synchronization
 import Testing
 
 @Suite("Job worker")
@@ -50,10 +49,10 @@ struct JobWorkerTests {
         try await withDatabase(backend) { database, _ in
             let owner = try await makeOwner(database)
             let queue = JobQueue(database: database.database, retry: RetryPolicy(maxAttempts: 3, baseDelay: 0, maxDelay: 0))
-            let runs = Mutex(0)
+            let runs = Counter()
             var registry = JobHandlerRegistry()
             registry.register("flaky") { _, _ in
-                let run = runs.withLock { $0 += 1; return $0 }
+                let run = runs.next()
                 struct Flake: Error {}
                 if run < 3 { throw Flake() }
                 return nil

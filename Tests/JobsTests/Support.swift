@@ -35,3 +35,13 @@ func eventually(
     }
     return false
 }
+
+/// A counter handlers can bump from any task.
+final class Counter: Sendable {
+    private let value = Mutex(0)
+
+    /// Adds one and returns the new count.
+    func next() -> Int {
+        value.withLock { $0 += 1; return $0 }
+    }
+}

@@ -19,10 +19,10 @@ struct JobsController: Sendable {
     }
 
     @Sendable
-    func list(_ request: Request) async throws -> JobList {
+    func list(_ request: Request) async throws -> Response {
         let user = try request.requireUser()
         let records = try await JobQueue(database: request.db).jobs(ownerID: user.id)
-        return JobList(jobs: records.map(JobSnapshot.init))
+        return try Response.json(JobList(jobs: records.map(JobSnapshot.init)))
     }
 
     @Sendable
@@ -32,9 +32,7 @@ struct JobsController: Sendable {
         guard let record = try await JobQueue(database: request.db).job(id: id, ownerID: user.id) else {
             throw APIError.notFound("job")
         }
-        let response = Response(status: .ok)
-        try response.content.encode(JobSnapshot(record), using: Self.encoder)
-        return response
+        return try Response.json(JobSnapshot(record))
     }
 
     /// `text/event-stream`: one `progress` event per change, then one `finished` event when the

@@ -73,7 +73,7 @@ struct StoriesController: Sendable {
                 throw APIError.badRequest("Send the story as a multipart form with a 'file' field.", code: "invalid_body")
             }
             document = try ImportedText.upload(
-                data: Data(buffer: form.file.data), filename: form.file.filename, title: form.title, author: form.author
+                data: Data(form.file.data.readableBytesView), filename: form.file.filename, title: form.title, author: form.author
             )
         } else {
             let paste = try request.decodeJSON(PasteRequest.self)
@@ -83,12 +83,12 @@ struct StoriesController: Sendable {
         let bytes = Data(document.text.utf8)
         var inline: String? = document.text
         var path: String?
-        let hash: String
+        var hash = ContentStore.sha256Hex(bytes)
         if bytes.count > config.inlineTextLimitBytes {
             let stored = try ContentStore(dataDirectory: config.dataDirectory).write(bytes, extension: "txt")
-            (inline, path, hash) = (nil, stored.path, stored.sha256)
-        } else {
-            hash = ContentStore.sha256Hex(bytes)
+            inline = nil
+            path = stored.path
+            hash = stored.sha256
         }
         let story = StoryRecord(
             ownerID: user.id, title: document.title, author: document.author, text: inline, textPath: path,
