@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "StoryModel", targets: ["StoryModel"]),
         .library(name: "StoryText", targets: ["StoryText"]),
         .library(name: "Narration", targets: ["Narration"]),
+        .library(name: "LanguageModels", targets: ["LanguageModels"]),
+        .library(name: "Analysis", targets: ["Analysis"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -17,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // Server: Vapor and Fluent (Vapor only in StoryServer; FluentKit and drivers below it).
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
         .package(url: "https://github.com/vapor/fluent", from: "4.13.0"),
@@ -61,6 +65,36 @@ let package = Package(
             dependencies: [
                 "StoryModel", "StoryText", "Audio", "Speech",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Language-model interface and live clients: OpenAI, Anthropic, Gemini, OpenAI-compatible.
+        .target(
+            name: "LanguageModels",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Hybrid (heuristic + language model) speaker labelling, character enrichment, cost estimates.
+        .target(
+            name: "Analysis",
+            dependencies: [
+                "StoryModel", "LanguageModels",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Loopback servers that speak vendors' wire formats, and test helpers.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "LanguageModels", "StoryModel",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -114,6 +148,8 @@ let package = Package(
         .testTarget(name: "SpeechEnginesTests", dependencies: ["SpeechEngines", "Speech", "Audio", "StoryModel"]),
         // Runs the built `storyvoice` binary as a user would.
         .testTarget(name: "StoryVoiceCLITests", dependencies: ["Audio", "StoryModel"]),
+        .testTarget(name: "LanguageModelsTests", dependencies: ["LanguageModels", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "LanguageModels", "TestSupport", "StoryModel", "StoryText", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "StoryPersistenceTests",
             dependencies: [

@@ -41,10 +41,12 @@ public enum WAV {
     }
 
     /// Decodes 8/16/24/32-bit integer or 32-bit float PCM, mixing channels down to mono.
-    /// Tolerates the 0xFFFFFFFF sizes engines write when streaming to a pipe.
+    /// Tolerates the 0xFFFFFFFF sizes engines write when streaming to a pipe, and reads RF64.
     public static func decode(_ data: Data) throws -> PCMAudio {
         let bytes = [UInt8](data)
-        guard bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WAVE".utf8) else {
+        // RF64 (EBU Tech 3306) is RIFF with 64-bit sizes in a ds64 chunk; the data runs to the end.
+        guard bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8) || bytes[0..<4].elementsEqual("RF64".utf8),
+              bytes[8..<12].elementsEqual("WAVE".utf8) else {
             throw DecodeError.notRIFF
         }
         var offset = 12
@@ -80,11 +82,16 @@ public enum WAV {
         }
         let frameBytes = width * format.channels
         let frames = raw.count / frameBytes
-        let buffer = Array(raw)
-        if format.tag == 1, width == 2, format.channels == 1 {  // the common case: copy as is
-            let out = (0..<frames).map { Int16(bitPattern: UInt16(buffer[2 * $0]) | UInt16(buffer[2 * $0 + 1]) << 8) }
+        if format.tag == 1, width == 2, format.channels == 1 {  // the common case: one bulk copy
+            let out = [Int16](unsafeUninitializedCapacity: frames) { buffer, count in
+                raw.withUnsafeBytes { bytes in
+                    for i in 0..<frames { buffer[i] = Int16(littleEndian: bytes.loadUnaligned(fromByteOffset: 2 * i, as: Int16.self)) }
+                }
+                count = frames
+            }
             return PCMAudio(sampleRate: format.rate, samples: out)
         }
+        let buffer = Array(raw)
         var out = [Int16](repeating: 0, count: frames)
         for frame in 0..<frames {
             var sum = 0.0

@@ -16,10 +16,10 @@ public struct NarrationPlanner: Sendable {
         for (index, segment) in analysis.segments.enumerated() {
             let voice = segment.kind == .dialogue ? cast.assignment(for: segment.speaker) : cast.narrator
             for piece in pieces(of: segment, in: scalars) {
-                while chapterIndex + 1 < analysis.chapters.count && analysis.chapters[chapterIndex + 1].start <= piece.start {
+                while chapterIndex + 1 < analysis.chapters.count && analysis.chapters[chapterIndex + 1].start <= piece.lowerBound {
                     chapterIndex += 1
                 }
-                let spoken = SpokenText.make(scalars[piece.start..<piece.end])
+                let spoken = SpokenText.make(scalars[piece.lowerBound..<piece.upperBound])
                 guard SpokenText.isSpeakable(spoken) else { continue }
                 let pause: Double
                 if utterances.isEmpty {
@@ -27,12 +27,12 @@ public struct NarrationPlanner: Sendable {
                 } else if chapterIndex != lastChapterSpoken {
                     pause = pauses.chapter
                 } else {
-                    pause = containsParagraphBreak(scalars, from: utterances[utterances.count - 1].end, to: piece.start)
+                    pause = containsParagraphBreak(scalars, from: utterances[utterances.count - 1].end, to: piece.lowerBound)
                         ? pauses.paragraph : pauses.withinParagraph
                 }
                 lastChapterSpoken = chapterIndex
                 utterances.append(Utterance(
-                    segment: index, start: piece.start, end: piece.end, spokenText: spoken, kind: segment.kind,
+                    segment: index, start: piece.lowerBound, end: piece.upperBound, spokenText: spoken, kind: segment.kind,
                     speaker: segment.kind == .dialogue ? segment.speaker : nil, voice: voice,
                     pauseBefore: pause, chapter: chapterIndex))
             }

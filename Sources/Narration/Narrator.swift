@@ -202,8 +202,9 @@ public struct Narrator: Sendable {
             }
         }
         audio = Resampler.resample(audio, to: sampleRate)
-        let gain = Loudness.normalizingGain(for: audio, target: loudness) * job.volume
-        audio = Loudness.apply(gain: gain, to: audio)
+        // Level each line: engines differ by 10 dB or more, and a book must not jump in loudness.
+        audio = Loudness.normalize(audio, target: loudness)
+        if job.volume != 1 { audio = Loudness.apply(gain: job.volume, to: audio) }
         try cache.store(audio, for: job.key)
         return audio.samples.count
     }

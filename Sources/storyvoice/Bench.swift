@@ -87,7 +87,7 @@ struct Bench: AsyncParsableCommand {
 
         static func peakResidentMB() -> Int {
             var usage = rusage()
-            getrusage(RUSAGE_SELF, &usage)
+            getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
             return Int(usage.ru_maxrss / 1024)  // kilobytes on Linux
         }
     }

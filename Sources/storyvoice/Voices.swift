@@ -1,4 +1,5 @@
 import ArgumentParser
+import Audio
 import Foundation
 import Speech
 import SpeechEngines

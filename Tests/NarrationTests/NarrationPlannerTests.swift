@@ -47,7 +47,7 @@ import StoryModel
     @Test func narrationSplitsIntoParagraphsAndQuotesKeepTheirSpeaker() {
         let plan = NarrationPlanner().plan(text: Self.text, analysis: Self.analysis(), cast: Self.cast)
         #expect(plan.map(\.spokenText) == [
-            "CHAPTER I", "Alice looked up.", "Who are you?", "she asked.", "Nobody,", "said the man.",
+            "CHAPTER I", "Alice looked up.", "Who are you?", "she asked.", "Nobody", "said the man.",
             "CHAPTER II", "The end came quickly.",
         ])
         #expect(plan.map(\.voice.voice) == [

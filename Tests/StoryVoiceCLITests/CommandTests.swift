@@ -19,7 +19,7 @@ import Testing
         }
         #expect(position == text.unicodeScalars.count)
         #expect(analysis.segments.contains { $0.kind == .dialogue && $0.speaker != nil })
-        #expect(analysis.characters.contains { $0.name.contains("Framton") })
+        #expect(analysis.characters.contains { ([$0.name] + $0.aliases).contains { $0.contains("Framton") } })
         // The JSON shape promises an explicit null speaker on narration.
         #expect(result.stdout.contains("\"speaker\":null"))
     }
@@ -38,7 +38,7 @@ import Testing
         try Data().write(to: empty)
         let binary = scratch.appendingPathComponent("photo.txt")
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0, 1, 2, 3]).write(to: binary)
-        for (file, word) in [(empty, "empty"), (binary, "binary"), (scratch.appendingPathComponent("missing.txt"), "not")] {
+        for (file, word) in [(empty, "empty"), (binary, "png"), (scratch.appendingPathComponent("missing.txt"), "no file")] {
             let output = scratch.appendingPathComponent("out.m4b")
             let result = try CLI.run(["narrate", file.path, "-o", output.path])
             #expect(result.status != 0)

@@ -1,0 +1,223 @@
+/// How one vendor's HTTP API spells a completion: where to send it, which headers carry the
+/// key, how the body looks, and where the answer and usage are in the reply.
+protocol WireFormat: Sendable {
+    /// The request URL for `model`, given the configured base URL (no trailing slash).
+    func url(base: String, model: String) -> String
+    /// The vendor's authentication and version headers (the only place the key goes).
+    func headers(key: Secret?) -> [(name: String, value: String)]
+    func body(for request: CompletionRequest, model: String) -> JSONValue
+    /// The answer text, usage and answering model from a 200 reply.
+    func parse(_ reply: JSONValue, request: CompletionRequest) throws(WireFormatError) -> (text: String, usage: TokenUsage, model: String?)
+    /// The human message in an error reply, if the vendor's error shape is there.
+    func errorMessage(_ reply: JSONValue) -> String?
+}
+
+/// A 200 reply that does not hold an answer where the wire format says.
+struct WireFormatError: Error, Sendable {
+    var reason: String
+    init(_ reason: String) { self.reason = reason }
+}
+
+/// OpenAI Chat Completions (`POST /v1/chat/completions`), also spoken by Ollama, llama.cpp and vLLM.
+struct OpenAIChatFormat: WireFormat {
+    /// OpenAI's own API takes `max_completion_tokens`; compatible servers widely take only `max_tokens`.
+    var compatible: Bool
+
+    func url(base: String, model: String) -> String {
+        // OPENAI_BASE_URL conventionally ends in /v1 already (as the OpenAI SDKs expect).
+        (base.hasSuffix("/v1") ? base : base + "/v1") + "/chat/completions"
+    }
+
+    func headers(key: Secret?) -> [(name: String, value: String)] {
+        var headers: [(name: String, value: String)] = [("content-type", "application/json")]
+        if let key, !key.value.isEmpty { headers.append(("authorization", "Bearer \(key.value)")) }
+        return headers
+    }
+
+    func body(for request: CompletionRequest, model: String) -> JSONValue {
+        var body: [String: JSONValue] = [
+            "model": .string(model),
+            "messages": [
+                ["role": "system", "content": .string(request.system)],
+                ["role": "user", "content": .string(request.user)],
+            ],
+            "temperature": .number(request.temperature),
+            (compatible ? "max_tokens" : "max_completion_tokens"): .number(Double(request.maxOutputTokens)),
+        ]
+        if let schema = request.schema {
+            body["response_format"] = [
+                "type": "json_schema",
+                "json_schema": ["name": .string(schema.name), "strict": true, "schema": schema.schema],
+            ]
+        }
+        return .object(body)
+    }
+
+    func parse(_ reply: JSONValue, request: CompletionRequest) throws(WireFormatError) -> (text: String, usage: TokenUsage, model: String?) {
+        guard let message = reply["choices"]?[0]?["message"] else { throw WireFormatError("no choices[0].message") }
+        if let refusal = message["refusal"]?.stringValue { throw WireFormatError("the model refused: \(refusal)") }
+        guard let content = message["content"]?.stringValue else { throw WireFormatError("no message content") }
+        if reply["choices"]?[0]?["finish_reason"]?.stringValue == "length" {
+            throw WireFormatError("the answer was cut off at the output token limit")
+        }
+        let usage = TokenUsage(
+            inputTokens: reply["usage"]?["prompt_tokens"]?.intValue ?? 0,
+            outputTokens: reply["usage"]?["completion_tokens"]?.intValue ?? 0
+        )
+        return (content, usage, reply["model"]?.stringValue)
+    }
+
+    func errorMessage(_ reply: JSONValue) -> String? {
+        reply["error"]?["message"]?.stringValue ?? reply["error"]?.stringValue
+    }
+}
+
+/// Anthropic Messages (`POST /v1/messages`); structured output through one forced tool.
+struct AnthropicMessagesFormat: WireFormat {
+    static let version = "2023-06-01"
+
+    func url(base: String, model: String) -> String {
+        (base.hasSuffix("/v1") ? base : base + "/v1") + "/messages"
+    }
+
+    func headers(key: Secret?) -> [(name: String, value: String)] {
+        var headers: [(name: String, value: String)] = [
+            ("content-type", "application/json"),
+            ("anthropic-version", Self.version),
+        ]
+        if let key { headers.append(("x-api-key", key.value)) }
+        return headers
+    }
+
+    func body(for request: CompletionRequest, model: String) -> JSONValue {
+        var body: [String: JSONValue] = [
+            "model": .string(model),
+            "system": .string(request.system),
+            "messages": [["role": "user", "content": .string(request.user)]],
+            "max_tokens": .number(Double(request.maxOutputTokens)),
+            "temperature": .number(request.temperature),
+        ]
+        if let schema = request.schema {
+            body["tools"] = [[
+                "name": .string(schema.name),
+                "description": "Record the answer in this exact structure.",
+                "input_schema": schema.schema,
+            ]]
+            body["tool_choice"] = ["type": "tool", "name": .string(schema.name)]
+        }
+        return .object(body)
+    }
+
+    func parse(_ reply: JSONValue, request: CompletionRequest) throws(WireFormatError) -> (text: String, usage: TokenUsage, model: String?) {
+        guard let blocks = reply["content"]?.arrayValue else { throw WireFormatError("no content blocks") }
+        if reply["stop_reason"]?.stringValue == "max_tokens" {
+            throw WireFormatError("the answer was cut off at the output token limit")
+        }
+        let text: String
+        if let schema = request.schema {
+            guard let input = blocks.first(where: { $0["type"]?.stringValue == "tool_use" && $0["name"]?.stringValue == schema.name })?["input"] else {
+                throw WireFormatError("no tool_use block named \(schema.name)")
+            }
+            text = input.canonicalText
+        } else {
+            text = blocks.compactMap { $0["type"]?.stringValue == "text" ? $0["text"]?.stringValue : nil }.joined()
+        }
+        let usage = TokenUsage(
+            inputTokens: reply["usage"]?["input_tokens"]?.intValue ?? 0,
+            outputTokens: reply["usage"]?["output_tokens"]?.intValue ?? 0
+        )
+        return (text, usage, reply["model"]?.stringValue)
+    }
+
+    func errorMessage(_ reply: JSONValue) -> String? {
+        reply["error"]?["message"]?.stringValue
+    }
+}
+
+/// Google Gemini `POST /v1beta/models/{model}:generateContent`, JSON answers via `responseSchema`.
+struct GeminiGenerateContentFormat: WireFormat {
+    func url(base: String, model: String) -> String {
+        let root = base.hasSuffix("/v1beta") ? String(base.dropLast("/v1beta".count)) : base
+        return root + "/v1beta/models/\(model):generateContent"
+    }
+
+    func headers(key: Secret?) -> [(name: String, value: String)] {
+        var headers: [(name: String, value: String)] = [("content-type", "application/json")]
+        if let key { headers.append(("x-goog-api-key", key.value)) }
+        return headers
+    }
+
+    func body(for request: CompletionRequest, model: String) -> JSONValue {
+        var generationConfig: [String: JSONValue] = [
+            "temperature": .number(request.temperature),
+            "maxOutputTokens": .number(Double(request.maxOutputTokens)),
+        ]
+        if let schema = request.schema {
+            generationConfig["responseMimeType"] = "application/json"
+            generationConfig["responseSchema"] = GeminiSchema.convert(schema.schema)
+        }
+        return [
+            "systemInstruction": ["parts": [["text": .string(request.system)]]],
+            "contents": [["role": "user", "parts": [["text": .string(request.user)]]]],
+            "generationConfig": .object(generationConfig),
+        ]
+    }
+
+    func parse(_ reply: JSONValue, request: CompletionRequest) throws(WireFormatError) -> (text: String, usage: TokenUsage, model: String?) {
+        guard let candidate = reply["candidates"]?[0] else {
+            let blocked = reply["promptFeedback"]?["blockReason"]?.stringValue
+            throw WireFormatError(blocked.map { "the prompt was blocked (\($0))" } ?? "no candidates")
+        }
+        if candidate["finishReason"]?.stringValue == "MAX_TOKENS" {
+            throw WireFormatError("the answer was cut off at the output token limit")
+        }
+        guard let parts = candidate["content"]?["parts"]?.arrayValue else { throw WireFormatError("no content parts") }
+        let text = parts.compactMap { $0["text"]?.stringValue }.joined()
+        let usage = TokenUsage(
+            inputTokens: reply["usageMetadata"]?["promptTokenCount"]?.intValue ?? 0,
+            outputTokens: reply["usageMetadata"]?["candidatesTokenCount"]?.intValue ?? 0
+        )
+        return (text, usage, reply["modelVersion"]?.stringValue)
+    }
+
+    func errorMessage(_ reply: JSONValue) -> String? {
+        reply["error"]?["message"]?.stringValue
+    }
+}
+
+/// Gemini's `responseSchema` is a subset of OpenAPI 3.0, not JSON Schema: types are upper-case
+/// enum names, `null` in a type list becomes `nullable`, and `additionalProperties`, `$schema`
+/// and `title` are refused. Property order is kept with `propertyOrdering`.
+enum GeminiSchema {
+    static let kept: Set<String> = ["type", "format", "description", "nullable", "enum", "items", "properties", "required", "minItems", "maxItems", "minimum", "maximum", "propertyOrdering", "anyOf"]
+
+    static func convert(_ schema: JSONValue) -> JSONValue {
+        guard case .object(let object) = schema else { return schema }
+        var result: [String: JSONValue] = [:]
+        for (key, value) in object where kept.contains(key) {
+            switch key {
+            case "type":
+                if case .array(let types) = value {
+                    let named = types.compactMap(\.stringValue)
+                    if named.contains("null") { result["nullable"] = true }
+                    if let first = named.first(where: { $0 != "null" }) { result["type"] = .string(first.uppercased()) }
+                } else if let name = value.stringValue {
+                    result["type"] = .string(name.uppercased())
+                }
+            case "properties":
+                if case .object(let properties) = value {
+                    result["properties"] = .object(properties.mapValues(convert))
+                    result["propertyOrdering"] = .array(properties.keys.sorted().map { .string($0) })
+                }
+            case "items":
+                result["items"] = convert(value)
+            case "anyOf":
+                result["anyOf"] = .array((value.arrayValue ?? []).map(convert))
+            default:
+                result[key] = value
+            }
+        }
+        if result["enum"] != nil, result["type"] == .string("STRING") { result["format"] = "enum" }
+        return .object(result)
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import StoryModel
+
+/// Chooses a voice and delivery for the narrator and every character. Pure and deterministic:
+/// the same analysis, voices and overrides always give the same cast.
+///
+/// The rules, in order of strength:
+/// 1. A cast file's `overrides` win for every id they name (the narrator included).
+/// 2. The narrator gets the highest-quality voice.
+/// 3. No two characters who speak in the same chapter share a voice (the narrator counts as
+///    speaking in every chapter). A voice is reused only between characters who never share
+///    a chapter. As a last resort, when no voice of the character's gender is free in their
+///    chapters, a voice heard there is reused with its pitch moved at least
+///    `minimumPitchSeparation` semitones from each of its other uses in those chapters.
+/// 4. Characters are cast from the most talkative down, each taking the candidate that best
+///    matches gender, age and accent, is of high quality, sounds most unlike the voices
+///    already heard in their chapters, and is not yet used elsewhere.
+/// 5. Age moves delivery: children and teens higher and quicker, elderly people lower and slower.
+///
+/// With an empty voice list every character gets the narrator's voice id, which is empty
+/// unless `overrides` name one; callers check the catalogue first and say what to install.
+public struct CastingDirector: Sendable {
+    /// The least pitch difference that makes one voice pass for two characters (last resort).
+    public static let minimumPitchSeparation = 3.0
+    /// Pitch shifts casting will use; beyond these the local engines sound unnatural or clamp.
+    static let pitchLimits = -4.5...8.0
+
+    public init() {}
+
+    /// Deterministic. `overrides` (an edited cast file) always win for the ids they name.
+    public func cast(_ analysis: StoryAnalysis, voices: [Voice], overrides: Cast? = nil) -> Cast {
+        var seen = Set<String>()
+        let pool = voices.filter { seen.insert($0.id).inserted }.sorted { $0.id < $1.id }
+        let byID = Dictionary(uniqueKeysWithValues: pool.map { ($0.id, $0) })
+        let presence = SpeakingPresence(analysis)
+
+        let narrator = overrides.map { named($0.narrator, "Narrator") } ?? narratorAssignment(pool)
+        let narratorPerformance = Performance(voiceID: narrator.voice, voice: byID[narrator.voice], pitch: narrator.pitch)
+
+        var assignments: [String: VoiceAssignment] = [:]
+        var performances: [String: Performance] = [:]
+        let names = Dictionary(analysis.characters.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        for (id, assignment) in overrides?.characters ?? [:] {
+            assignments[id] = named(assignment, names[id] ?? assignment.name)
+            performances[id] = Performance(voiceID: assignment.voice, voice: byID[assignment.voice], pitch: assignment.pitch)
+        }
+
+        let order = analysis.characters
+            .filter { assignments[$0.id] == nil }
+            .sorted { a, b in
+                let (la, lb) = (presence.lines[a.id] ?? 0, presence.lines[b.id] ?? 0)
+                if la != lb { return la > lb }
+                if a.lines != b.lines { return a.lines > b.lines }
+                let (sa, sb) = (presence.spokenLength[a.id] ?? 0, presence.spokenLength[b.id] ?? 0)
+                if sa != sb { return sa > sb }
+                return a.id < b.id
+            }
+        var castOrder: [String] = assignments.keys.sorted()
+
+        for character in order {
+            guard !pool.isEmpty else {
+                assignments[character.id] = VoiceAssignment(voice: narrator.voice, name: character.name)
+                continue
+            }
+            let rivals = [narratorPerformance] + castOrder.filter { presence.shareAChapter($0, character.id) }.compactMap { performances[$0] }
+            let usedElsewhere = Set(castOrder.compactMap { performances[$0]?.voiceID })
+            let (performance, rate) = choose(for: character, pool: pool, rivals: rivals, usedElsewhere: usedElsewhere)
+            performances[character.id] = performance
+            assignments[character.id] = VoiceAssignment(
+                voice: performance.voiceID, rate: Self.rounded(rate), pitch: Self.rounded(performance.pitch), volume: 1, name: character.name)
+            castOrder.append(character.id)
+        }
+        return Cast(narrator: narrator, characters: assignments)
+    }
+
+    /// The best voice for the narrator: highest quality, then plain (unmarked) accent, then
+    /// adult, then id.
+    private func narratorAssignment(_ pool: [Voice]) -> VoiceAssignment {
+        let best = pool.min { a, b in
+            if a.quality != b.quality { return a.quality > b.quality }
+            let (ma, mb) = (AccentCatalog.isMarked(a.accent), AccentCatalog.isMarked(b.accent))
+            if ma != mb { return !ma }
+            if (a.age == .adult) != (b.age == .adult) { return a.age == .adult }
+            return a.id < b.id
+        }
+        return VoiceAssignment(voice: best?.id ?? "", name: "Narrator")
+    }
+
+    /// The best performance for `character` that no rival in their chapters already uses;
+    /// failing that, a rival's voice moved in pitch far enough to be told apart.
+    private func choose(for character: Character, pool: [Voice], rivals: [Performance], usedElsewhere: Set<String>) -> (Performance, Double) {
+        let wantedAccent = character.accent.flatMap(AccentCatalog.tag(forDescription:)).flatMap { tag in
+            pool.contains { AccentCatalog.similarity(wanted: tag, voice: $0.accent) > 0 } ? tag : nil
+        }
+        let takenIDs = Set(rivals.map(\.voiceID))
+        var best: (score: Double, performance: Performance, rate: Double)?
+        for voice in pool where !takenIDs.contains(voice.id) {
+            let delivery = delivery(for: character, voice: voice)
+            let performance = Performance(voiceID: voice.id, voice: voice, pitch: delivery.pitch.clamped(to: Self.pitchLimits))
+            let score = suitability(of: voice, for: character, accent: wantedAccent)
+                + distinctness(performance, rivals: rivals)
+                - (usedElsewhere.contains(voice.id) ? 2 : 0)
+            if best == nil || score > best!.score { best = (score, performance, delivery.rate) }
+        }
+        if let best, let voice = best.performance.voice, fitsGender(voice, character) { return (best.performance, best.rate) }
+
+        // No free voice of the right gender in these chapters: share one, moved in pitch away
+        // from its other uses. A shared voice of the right gender beats a free one of the wrong gender.
+        var fallback: (score: Double, performance: Performance, rate: Double)?
+        let offsets = [0.0, 3, -3, 6, -6, 9, -9, 12]
+        for voice in pool {
+            let delivery = delivery(for: character, voice: voice)
+            let uses = rivals.filter { $0.voiceID == voice.id }.map(\.pitch)
+            guard let pitch = offsets.map({ (delivery.pitch + $0) }).first(where: { pitch in
+                Self.pitchLimits.contains(pitch) && uses.allSatisfy { abs($0 - pitch) >= Self.minimumPitchSeparation }
+            }) else { continue }
+            let performance = Performance(voiceID: voice.id, voice: voice, pitch: pitch)
+            let score = suitability(of: voice, for: character, accent: wantedAccent) + distinctness(performance, rivals: rivals)
+                - abs(pitch - delivery.pitch) / 3
+            if fallback == nil || score > fallback!.score { fallback = (score, performance, delivery.rate) }
+        }
+        if let fallback, best == nil || fallback.score - 2 > best!.score { return (fallback.performance, fallback.rate) }
+        if let best { return (best.performance, best.rate) }
+        // More characters in one chapter than voices times distinguishable pitches: the least-bad choice.
+        let voice = pool[0]
+        let delivery = delivery(for: character, voice: voice)
+        return (Performance(voiceID: voice.id, voice: voice, pitch: delivery.pitch.clamped(to: Self.pitchLimits)), delivery.rate)
+    }
+
+    private func fitsGender(_ voice: Voice, _ character: Character) -> Bool {
+        guard character.gender == .male || character.gender == .female, (character.genderConfidence ?? 1) >= 0.3 else { return true }
+        return voice.gender == character.gender
+    }
+
+    private func delivery(for character: Character, voice: Voice) -> AgeDelivery {
+        let age = (character.ageConfidence ?? 1) >= 0.3 ? character.ageRange : .unknown
+        return AgeDelivery(character: age, voice: voice.age)
+    }
+
+    /// How well a voice fits a character, quality included: gender outweighs everything.
+    private func suitability(of voice: Voice, for character: Character, accent: String?) -> Double {
+        var score = 0.0
+        if character.gender == .male || character.gender == .female, (character.genderConfidence ?? 1) >= 0.3 {
+            if voice.gender == .unknown || voice.gender == .nonbinary {
+                score -= 3
+            } else if voice.gender != character.gender {
+                score -= 8
+            }
+        }
+        switch (character.ageRange, voice.age) {
+        case (.elderly, .elderly): score += 1.5
+        case (.unknown, .elderly), (.adult, .elderly): score -= 1.5
+        case (.child, .elderly), (.teen, .elderly): score -= 3
+        default: break
+        }
+        if let accent {
+            score += 4 * AccentCatalog.similarity(wanted: accent, voice: voice.accent)
+        } else if AccentCatalog.isMarked(voice.accent) {
+            score -= 1
+        }
+        score += 1.2 * Double(voice.quality - 1)
+        return score
+    }
+
+    /// How unlike a performance is to the nearest voice already heard in the same chapters.
+    private func distinctness(_ performance: Performance, rivals: [Performance]) -> Double {
+        min(4, rivals.map { performance.distance(to: $0) }.min() ?? 4)
+    }
+
+    private func named(_ assignment: VoiceAssignment, _ name: String?) -> VoiceAssignment {
+        var assignment = assignment
+        assignment.name = name
+        return assignment
+    }
+
+    static func rounded(_ value: Double) -> Double {
+        (value * 100).rounded() / 100
+    }
+}
+
+extension Comparable {
+    func clamped(to range: ClosedRange<Self>) -> Self {
+        min(max(self, range.lowerBound), range.upperBound)
+    }
+}

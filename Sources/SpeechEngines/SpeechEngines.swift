@@ -1,1 +1,0 @@
-// The SpeechEngines module; see ../shared/ARCHITECTURE.md for what lives here.

@@ -1,0 +1,228 @@
+import StoryModel
+
+/// One person (or role) the story refers to, with every form used to name them.
+struct Entity: Sendable {
+    enum Kind: Sendable { case named, role, narrator }
+    var kind: Kind
+    /// Form key → number of mentions; and the form as first written.
+    var formCounts: [String: Int] = [:]
+    var formDisplay: [String: String] = [:]
+    var givenName: String?
+    var surname: String?
+    /// Title → number of mentions with it.
+    var titles: [String: Int] = [:]
+    var roleGender: Gender = .unknown
+    var firstPosition: Int
+    var mentions: Int = 0
+
+    init(kind: Kind, firstPosition: Int) {
+        self.kind = kind
+        self.firstPosition = firstPosition
+    }
+
+    mutating func add(formKey: String, display: String, title: String?, count: Int, position: Int) {
+        formCounts[formKey, default: 0] += count
+        if formDisplay[formKey] == nil { formDisplay[formKey] = display }
+        if let title { titles[title, default: 0] += count }
+        mentions += count
+        firstPosition = min(firstPosition, position)
+    }
+
+    /// The fullest form: most words, then most frequent, then alphabetical.
+    var fullestName: String {
+        let keys = formCounts.keys.sorted { a, b in
+            let wa = a.split(separator: " ").count, wb = b.split(separator: " ").count
+            if wa != wb { return wa > wb }
+            if formCounts[a]! != formCounts[b]! { return formCounts[a]! > formCounts[b]! }
+            return a < b
+        }
+        return keys.first.flatMap { formDisplay[$0] } ?? "Unknown"
+    }
+
+    /// Every other form, most frequent first.
+    var aliasNames: [String] {
+        let full = fullestName
+        var seen: Set<String> = [full]
+        var result: [String] = []
+        for key in formCounts.keys.sorted(by: { formCounts[$0]! != formCounts[$1]! ? formCounts[$0]! > formCounts[$1]! : $0 < $1 }) {
+            guard let display = formDisplay[key], seen.insert(display).inserted else { continue }
+            result.append(display)
+        }
+        return result
+    }
+}
+
+/// Groups name mentions into entities: full names, title + surname, title + given name,
+/// bare given names and nicknames, bare surnames. "Mr. Bennet", "Mrs. Bennet" and "Miss
+/// Bennet" stay apart unless a full name ties one of them to a person.
+struct CharacterClusterer {
+    let mentions: [NameMention]
+    let tokens: [Token]
+
+    struct Result {
+        var entities: [Entity]
+        /// Entity index per mention (parallel to `mentions`), -1 when none.
+        var mentionEntity: [Int]
+    }
+
+    static func formKey(_ mention: NameMention) -> String {
+        if mention.isRoleTitle { return mention.surface.lowercased() }
+        return ((mention.title.map { $0 + " " }) ?? "") + mention.words.joined(separator: " ")
+    }
+
+    func cluster() -> Result {
+        // Count forms.
+        var formCount: [String: Int] = [:]
+        var formFirst: [String: Int] = [:]
+        var formSample: [String: Int] = [:]
+        for (index, mention) in mentions.enumerated() {
+            let key = CharacterClusterer.formKey(mention)
+            formCount[key, default: 0] += 1
+            if formFirst[key] == nil { formFirst[key] = tokens[mention.firstToken].start; formSample[key] = index }
+        }
+        let orderedForms = formCount.keys.sorted { formFirst[$0]! < formFirst[$1]! }
+        var entities: [Entity] = []
+        var formEntity: [String: Int] = [:]
+
+        func sample(_ key: String) -> NameMention { mentions[formSample[key]!] }
+        func addForm(_ key: String, to entity: Int) {
+            let m = sample(key)
+            entities[entity].add(formKey: key, display: m.surface, title: m.title, count: formCount[key]!, position: formFirst[key]!)
+            formEntity[key] = entity
+        }
+
+        // 1. Full names (two or more name words), keyed by given name + surname.
+        var fullByPair: [String: Int] = [:]
+        for key in orderedForms {
+            let m = sample(key)
+            guard !m.isRoleTitle, m.words.count >= 2 else { continue }
+            var pair = m.words.first! + " " + m.words.last!
+            // "Mrs. John Knightley" is John Knightley's wife, not John.
+            if let title = m.title, let titleGender = Lexicon.honorifics[title] ?? nil {
+                let nameGender = FirstNames.gender(of: m.words.first!)
+                if nameGender != .unknown, nameGender != titleGender { pair = title + " " + pair }
+            }
+            let entity: Int
+            if let existing = fullByPair[pair] { entity = existing } else {
+                entities.append(Entity(kind: .named, firstPosition: formFirst[key]!))
+                entity = entities.count - 1
+                entities[entity].givenName = m.words.first
+                entities[entity].surname = m.words.last
+                fullByPair[pair] = entity
+            }
+            addForm(key, to: entity)
+        }
+        var fullByGiven: [String: [Int]] = [:]
+        var fullBySurname: [String: [Int]] = [:]
+        for (index, entity) in entities.enumerated() {
+            if let g = entity.givenName { fullByGiven[g, default: []].append(index) }
+            if let s = entity.surname { fullBySurname[s, default: []].append(index) }
+        }
+        // Weight of a full-name entity including its bare given name.
+        func weight(_ entity: Int) -> Int {
+            entities[entity].mentions + (entities[entity].givenName.flatMap { formCount[$0] } ?? 0)
+        }
+        func genderOf(_ entity: Int) -> Gender {
+            var female = 0, male = 0
+            for (title, count) in entities[entity].titles {
+                switch Lexicon.honorifics[title] ?? nil {
+                case .female: female += count
+                case .male: male += count
+                default: break
+                }
+            }
+            if female != male { return female > male ? .female : .male }
+            return entities[entity].givenName.map(FirstNames.gender(of:)) ?? .unknown
+        }
+        func best(_ candidates: [Int]) -> Int? {
+            candidates.max { a, b in weight(a) != weight(b) ? weight(a) < weight(b) : a > b }
+        }
+
+        // 2. Title + one word.
+        var titled: [String: Int] = [:] // "title word" entity
+        for key in orderedForms {
+            let m = sample(key)
+            guard let title = m.title, m.words.count == 1 || m.isRoleTitle else { continue }
+            if m.isRoleTitle {
+                entities.append(Entity(kind: .role, firstPosition: formFirst[key]!))
+                entities[entities.count - 1].roleGender = (Lexicon.honorifics[title] ?? nil) ?? (Lexicon.defaultMaleTitles.contains(title) ? .male : .unknown)
+                addForm(key, to: entities.count - 1)
+                continue
+            }
+            let word = m.words[0]
+            let titleGender = Lexicon.honorifics[title] ?? nil
+            var target: Int?
+            if let candidates = fullByGiven[word], Lexicon.givenNameTitles.contains(title) || fullBySurname[word] == nil {
+                target = best(candidates.filter { titleGender == nil || genderOf($0) == titleGender || genderOf($0) == .unknown })
+            } else if let candidates = fullBySurname[word] {
+                // Mrs. X is the wife and Miss X a daughter: they join a full name only when it
+                // carries the same title, or when the other of the two forms never occurs.
+                let hasMiss = formCount["miss " + word] != nil, hasMrs = formCount["mrs " + word] != nil
+                let compatible = candidates.filter { candidate in
+                    let g = genderOf(candidate)
+                    let titles = entities[candidate].titles
+                    guard let titleGender else { return titles[title] != nil }
+                    if title == "mrs", titles["mrs"] == nil, hasMiss || titles["miss"] != nil { return false }
+                    if title == "miss", titles["mrs"] != nil, titles["miss"] == nil, hasMrs { return false }
+                    return g == titleGender || g == .unknown
+                }
+                // A short form refers to the full name when the full name came first (the
+                // usual way a character is introduced) or is used more.
+                if let choice = best(compatible),
+                   weight(choice) >= formCount[key]! || entities[choice].firstPosition < formFirst[key]! {
+                    target = choice
+                }
+            }
+            if let target {
+                addForm(key, to: target)
+            } else {
+                entities.append(Entity(kind: .named, firstPosition: formFirst[key]!))
+                let index = entities.count - 1
+                if Lexicon.givenNameTitles.contains(title) { entities[index].givenName = word } else { entities[index].surname = word }
+                addForm(key, to: index)
+                titled[key] = index
+            }
+        }
+        var titledBySurname: [String: [Int]] = [:]
+        var titledByGiven: [String: [Int]] = [:]
+        for key in titled.keys.sorted() {
+            let index = titled[key]!
+            if let s = entities[index].surname { titledBySurname[s, default: []].append(index) }
+            if let g = entities[index].givenName { titledByGiven[g, default: []].append(index) }
+        }
+
+        // 3. Bare single words: given names (or nicknames of them), then surnames.
+        for key in orderedForms where formEntity[key] == nil {
+            let m = sample(key)
+            guard m.title == nil, m.words.count == 1 else { continue }
+            let word = m.words[0]
+            var target: Int?
+            if let candidates = fullByGiven[word] { target = best(candidates) }
+            else if let candidates = titledByGiven[word] { target = best(candidates) }
+            else if let formal = FirstNames.nicknames[word], formCount[formal] != nil || fullByGiven[formal] != nil {
+                target = fullByGiven[formal].flatMap(best) ?? titledByGiven[formal].flatMap(best)
+                if target == nil, let formalEntity = formEntity[formal] { target = formalEntity }
+            }
+            if target == nil {
+                // A bare surname names a man by the period's convention ("said Thorpe").
+                let candidates = (titledBySurname[word] ?? []) + (fullBySurname[word] ?? [])
+                let males = candidates.filter { genderOf($0) == .male }
+                target = best(males) ?? best(candidates)
+            }
+            if let target {
+                addForm(key, to: target)
+            } else {
+                entities.append(Entity(kind: .named, firstPosition: formFirst[key]!))
+                entities[entities.count - 1].givenName = word
+                addForm(key, to: entities.count - 1)
+            }
+        }
+        // Nicknames seen before their formal name was assigned get a second chance.
+        for key in orderedForms where formEntity[key] == nil {
+            entities.append(Entity(kind: .named, firstPosition: formFirst[key]!))
+            addForm(key, to: entities.count - 1)
+        }
+        let mentionEntity = mentions.map { formEntity[CharacterClusterer.formKey($0)] ?? -1 }
+        return Result(entities: entities, mentionEntity: mentionEntity)
+    }
+}

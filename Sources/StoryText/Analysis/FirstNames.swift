@@ -1,0 +1,76 @@
+import StoryModel
+
+/// Common English given names by gender, and the usual nicknames of the commonest ones.
+/// Compact on purpose: a first name is only one cue among honorifics and pronouns.
+enum FirstNames {
+    private static let femaleList = """
+    abigail ada adela adelaide adele agatha agnes alice alicia alison amanda amelia amy anastasia andrea angela \
+    ann anna anne annie antoinette arabella augusta barbara beatrice becky bella belle bertha beryl bessie beth \
+    betsy betty blanche bridget camilla caroline carrie catherine cecilia cecily celia charlotte christina \
+    christine clara clarissa claudia constance cora cordelia cynthia daisy deborah delia diana dinah dolly dora \
+    doris dorothea dorothy edith edna eleanor elinor eliza elizabeth ella ellen elsie emily emma esther ethel \
+    eugenia eva evelyn fanny flora florence frances georgiana georgina gertrude grace gwendolen hannah harriet \
+    harriette helen helena henrietta hester hetty hilda ida irene isabel isabella jane janet jean jemima jenny \
+    jessie joan josephine judith julia juliet julie kate katherine kathleen katie kitty laura lavinia leah lilian \
+    lillian lily lizzie lizzy lois louisa louise lucia lucy lydia mabel madeleine madeline maggie margaret \
+    margery maria marian marianne marie marion martha mary matilda maud maude meg mildred millie minnie \
+    miriam molly nancy nell nellie nora olive olivia pauline peggy penelope phoebe polly priscilla prudence \
+    rachel rebecca rhoda rose rosa rosalind rosamond ruth sally sarah selina sophia sophie sophy susan susanna \
+    susannah sybil sylvia theresa victoria violet virginia winifred adele natasha sonia \
+    tatiana olga anya vera nina ruby hattie mattie lottie nettie \
+    adeline claire francoise genevieve yvonne mathilde marguerite
+    """
+    private static let maleList = """
+    aaron abraham adam adolphus albert alec alexander alfred algernon allan alan andrew anthony antony \
+    archibald archie arthur augustus austin barnaby bartholomew basil ben benjamin bernard bertie bertram bill \
+    billy bob charles charley charlie christopher clarence claude clement cornelius cyril daniel david dick \
+    donald douglas dudley edgar edmund edward edwin egbert eli elijah ernest eugene ezra felix ferdinand francis \
+    frank franklin fred freddie frederic frederick gabriel geoffrey george gerald gilbert giles godfrey gregory \
+    guy harold harry henry herbert horace horatio howard hugh humphrey ian isaac jack jacob james jasper jeremiah \
+    jeremy jerry jesse jim jimmy joe john jonathan joseph joshua julian julius kenneth lawrence leonard \
+    leopold lewis louis luke marcus mark martin matthew maurice michael moses nathan nathaniel ned neville \
+    nicholas noah oliver oscar owen patrick paul percy peter philip phillip ralph randolph raymond reginald \
+    richard robert robin roger ronald rowland rufus rupert samuel sam sebastian septimus silas simon solomon \
+    stephen steven thomas tim timothy tobias tom tommy victor vincent walter wilfred william willie willoughby \
+    alexei ivan dmitri nikolai sergei pyotr fyodor mikhail vladimir boris victor raoul etienne \
+    jacques pierre jean henri andre gustave alphonse hans karl fritz otto mitya misha kolya \
+    charlie ted teddy davy hal dan nick harvey ronald
+    """
+
+    static let female: Set<String> = Set(femaleList.split(separator: " ").map(String.init))
+    static let male: Set<String> = Set(maleList.split(separator: " ").map(String.init))
+
+    static func gender(of firstName: String) -> Gender {
+        let inFemale = female.contains(firstName), inMale = male.contains(firstName)
+        if inFemale == inMale { return .unknown }
+        return inFemale ? .female : .male
+    }
+
+    /// Nickname → the formal given name it shortens.
+    static let nicknames: [String: String] = [
+        "lizzy": "elizabeth", "lizzie": "elizabeth", "liz": "elizabeth", "eliza": "elizabeth", "beth": "elizabeth",
+        "betsy": "elizabeth", "betty": "elizabeth", "bess": "elizabeth", "bessie": "elizabeth", "libby": "elizabeth",
+        "kitty": "catherine", "kate": "catherine", "katie": "catherine", "cathy": "catherine", "kit": "christopher",
+        "fanny": "frances", "franny": "frances", "jenny": "jane", "jennie": "jane", "janey": "jane",
+        "polly": "mary", "molly": "mary", "mamie": "mary", "maggie": "margaret", "meg": "margaret", "peggy": "margaret",
+        "madge": "margaret", "daisy": "margaret", "nell": "eleanor", "nelly": "eleanor", "nellie": "eleanor",
+        "sally": "sarah", "sadie": "sarah", "patty": "martha", "mattie": "martha", "sukey": "susan", "sue": "susan",
+        "susie": "susan", "annie": "anne", "nan": "anne", "nancy": "anne", "dolly": "dorothy", "dora": "dorothy",
+        "tilly": "matilda", "tillie": "matilda", "hetty": "henrietta", "harry": "henry", "hal": "henry", "hank": "henry",
+        "dick": "richard", "rick": "richard", "bob": "robert", "bobby": "robert", "rob": "robert", "robin": "robert",
+        "bill": "william", "billy": "william", "will": "william", "willie": "william", "willy": "william",
+        "tom": "thomas", "tommy": "thomas", "jim": "james", "jimmy": "james", "jamie": "james", "jack": "john",
+        "johnny": "john", "ned": "edward", "ted": "edward", "teddy": "edward", "eddie": "edward", "ed": "edward",
+        "fred": "frederick", "freddy": "frederick", "freddie": "frederick", "charley": "charles", "charlie": "charles",
+        "chuck": "charles", "sam": "samuel", "sammy": "samuel", "ben": "benjamin", "benny": "benjamin",
+        "joe": "joseph", "joey": "joseph", "nick": "nicholas", "tony": "anthony", "andy": "andrew", "drew": "andrew",
+        "davy": "david", "dave": "david", "matt": "matthew", "pat": "patrick", "phil": "philip", "steve": "stephen",
+        "alec": "alexander", "alex": "alexander", "sandy": "alexander", "bertie": "albert", "gus": "augustus",
+        "archie": "archibald", "geoff": "geoffrey", "jerry": "gerald", "larry": "lawrence", "tim": "timothy",
+        "izzy": "isabella", "bella": "isabella", "belle": "isabella", "lucy": "lucinda", "milly": "mildred",
+        "becky": "rebecca", "becca": "rebecca", "debby": "deborah", "ginny": "virginia", "trixie": "beatrice",
+        "addie": "adelaide", "lottie": "charlotte", "lotty": "charlotte", "sophy": "sophia", "gertie": "gertrude",
+        "winnie": "winifred", "vicky": "victoria", "di": "diana", "josie": "josephine",
+        "emmy": "emma", "emmie": "emma",
+    ]
+}

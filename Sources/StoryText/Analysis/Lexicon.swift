@@ -1,0 +1,103 @@
+import StoryModel
+
+/// Closed word classes of English fiction that the heuristics key on.
+enum Lexicon {
+    /// Verbs that introduce or tag speech ("said", "cried", "replied" ...), in every form used in tags.
+    static let speechVerbs: Set<String> = [
+        "said", "says", "say", "saying", "cried", "cries", "asked", "asks", "replied", "replies", "answered", "answers",
+        "exclaimed", "exclaims", "returned", "continued", "continues", "added", "adds", "observed", "remarked",
+        "whispered", "whispers", "shouted", "shouts", "called", "calls", "muttered", "mutters", "murmured", "murmurs",
+        "began", "begins", "went", "rejoined", "retorted", "responded", "resumed", "repeated", "interrupted",
+        "inquired", "enquired", "demanded", "declared", "protested", "suggested", "urged", "pleaded", "begged",
+        "insisted", "explained", "stammered", "sobbed", "sighed", "laughed", "groaned", "gasped", "screamed",
+        "snapped", "growled", "sneered", "admitted", "agreed", "assented", "ventured", "persisted", "pursued",
+        "concluded", "observed", "mused", "thought", "wondered", "reflected", "faltered", "breathed", "hissed",
+        "roared", "yelled", "bawled", "wailed", "moaned", "cautioned", "warned", "commanded", "ordered", "told",
+        "announced", "stated", "remonstrated", "objected", "acknowledged", "confessed", "conceded", "corrected",
+        "explained", "reminded", "promised", "assured", "answered", "chimed", "put", "broke", "struck", "cut",
+        "queried", "questioned", "gushed", "drawled", "lisped", "piped", "panted", "chuckled", "smiled", "grinned",
+        "nodded", "shrugged", "uttered", "spoke", "speaks", "remarks", "observes", "replied", "echoed", "ejaculated",
+        "expostulated", "returned", "proceeded", "resumed", "interposed", "rejoins", "soliloquized", "scolded",
+        "entreated", "implored", "volunteered", "hazarded", "reasoned", "argued", "complained", "grumbled", "mumbled",
+        "added", "called", "cry", "ask", "answer", "reply", "exclaim",
+    ]
+
+    /// Verbs that tag a quote only in the `NAME verb` / `verb NAME` position next to it.
+    static let weakSpeechVerbs: Set<String> = ["went", "began", "put", "broke", "struck", "cut", "smiled", "nodded", "shrugged", "grinned", "laughed", "sighed", "chimed"]
+
+    /// Words that may sit between a tag's subject and its verb ("she had said", "he then added").
+    static let tagFillers: Set<String> = ["had", "has", "have", "was", "is", "then", "now", "again", "at", "once", "also", "only", "still", "would", "could", "did", "presently", "afterwards", "quietly", "softly", "gravely", "slowly"]
+
+    static let abbreviations: Set<String> = ["mr", "mrs", "ms", "dr", "st", "mlle", "mme", "messrs", "rev", "capt", "col", "gen", "lt", "prof", "sr", "jr", "m"]
+
+    /// Titles before names, with the gender they imply (nil: either).
+    static let honorifics: [String: Gender?] = [
+        "mr": .male, "mister": .male, "sir": .male, "lord": .male, "master": .male, "monsieur": .male, "herr": .male,
+        "signor": .male, "senor": .male, "uncle": .male, "father": .male, "brother": .male, "king": .male, "prince": .male,
+        "count": .male, "baron": .male, "duke": .male, "earl": .male, "marquis": .male, "reverend": .male, "rev": .male,
+        "mrs": .female, "miss": .female, "ms": .female, "lady": .female, "madame": .female, "mme": .female, "madam": .female,
+        "mademoiselle": .female, "mlle": .female, "aunt": .female, "auntie": .female, "mother": .female, "sister": .female,
+        "queen": .female, "princess": .female, "countess": .female, "baroness": .female, "duchess": .female,
+        "mistress": .female, "dame": .female, "frau": .female, "fraulein": .female, "signora": .female, "senora": .female,
+        "dr": nil, "doctor": nil, "captain": nil, "capt": nil, "colonel": nil, "col": nil, "general": nil, "gen": nil,
+        "major": nil, "lieutenant": nil, "lt": nil, "professor": nil, "prof": nil, "judge": nil, "cousin": nil,
+        "grandma": .female, "granny": .female, "grandpa": .male, "granddad": .male, "saint": nil, "st": nil, "mamma": .female,
+        "papa": .male, "m": .male,
+    ]
+
+    /// Titles that are male by convention when nothing else is known (officers, doctors, clergy of the period).
+    static let defaultMaleTitles: Set<String> = ["dr", "doctor", "captain", "capt", "colonel", "col", "general", "gen", "major", "lieutenant", "lt", "professor", "prof", "judge", "reverend", "rev"]
+
+    /// Honorifics that go before a given name rather than a surname ("Aunt Josephine", "Sir Thomas").
+    static let givenNameTitles: Set<String> = ["sir", "lady", "aunt", "auntie", "uncle", "cousin", "master", "mistress", "brother", "sister", "father", "mother", "king", "queen", "prince", "princess", "saint", "st", "dame", "grandma", "granny", "grandpa"]
+
+    static let malePronouns: Set<String> = ["he", "him", "his", "himself"]
+    static let femalePronouns: Set<String> = ["she", "her", "hers", "herself"]
+
+    /// Capitalised words that are never names, whatever their frequency.
+    static let notNames: Set<String> = [
+        "i", "i'm", "i'll", "i've", "i'd", "he", "she", "it", "we", "they", "you", "me", "him", "her", "us", "them",
+        "my", "your", "his", "its", "our", "their", "mine", "yours", "the", "a", "an", "and", "but", "or", "nor",
+        "for", "so", "yet", "if", "then", "when", "where", "what", "who", "whom", "whose", "which", "why", "how",
+        "this", "that", "these", "those", "there", "here", "now", "oh", "o", "ah", "yes", "no", "not", "well",
+        "god", "lord", "heaven", "heavens", "christ", "jesus", "providence", "sunday", "monday", "tuesday", "wednesday",
+        "thursday", "friday", "saturday", "january", "february", "march", "april", "may", "june", "july", "august",
+        "september", "october", "november", "december", "christmas", "easter", "english", "french", "german",
+        "russian", "chapter", "book", "volume", "part", "the", "all", "some", "any", "every", "each", "one", "two",
+        "only", "even", "just", "do", "don't", "did", "does", "is", "was", "are", "were", "be", "have", "has", "had",
+        "will", "would", "shall", "should", "can", "could", "must", "might", "to", "of", "in", "on", "at", "by",
+        "with", "from", "as", "after", "before", "upon", "mr", "mrs", "miss", "ms", "dr", "sir", "madam", "madame",
+        "poor", "dear", "good", "let", "come", "go", "why", "very", "perhaps", "indeed", "ay", "aye", "nay", "hush",
+        "look", "see", "thank", "thanks", "please", "pray", "alas", "amen", "hello", "goodbye", "good-bye", "ha",
+        "mamma", "papa", "mama", "mother", "father", "grandmother", "grandfather", "majesty", "highness", "excellency",
+        "ladyship", "lordship", "monsieur", "mademoiselle", "mlle", "mme", "m", "de", "von", "van", "le", "la",
+        "street", "road", "lane", "square", "house", "hall", "park", "abbey", "castle", "church", "court", "hill",
+        "america", "england", "london", "paris", "france", "europe", "bible", "gutenberg", "project", "ebook",
+        "don't", "can't", "won't", "isn't", "wasn't", "it's", "that's", "there's", "what's", "here's", "let's",
+        "yes", "sure", "never", "always", "still", "also", "too", "again", "nothing", "something", "everything",
+        "somebody", "nobody", "everybody", "anybody", "someone", "everyone", "anyone", "no-one", "whoever",
+    ]
+
+    /// Common nouns that name a speaking role in a tag ("said the old man"), with their gender.
+    static let roleNouns: [String: Gender] = [
+        "man": .male, "woman": .female, "lady": .female, "gentleman": .male, "girl": .female, "boy": .male,
+        "child": .unknown, "servant": .unknown, "maid": .female, "stranger": .unknown, "landlord": .male,
+        "landlady": .female, "officer": .male, "driver": .male, "doctor": .male, "clerk": .male, "waiter": .male,
+        "footman": .male, "butler": .male, "housekeeper": .female, "nurse": .female, "soldier": .male, "sailor": .male,
+        "captain": .male, "general": .male, "colonel": .male, "major": .male, "priest": .male, "stationmaster": .male,
+        "porter": .male, "coachman": .male, "policeman": .male, "king": .male, "queen": .female, "prince": .male,
+        "princess": .female, "old": .unknown, "youth": .male, "lad": .male, "lass": .female, "fellow": .male,
+        "visitor": .unknown, "host": .male, "hostess": .female, "guard": .male, "voice": .unknown, "croupier": .male,
+        "baron": .male, "baroness": .female, "abbe": .male, "marquis": .male, "frenchman": .male, "englishman": .male,
+        "russian": .male, "pole": .male, "german": .male, "grandmother": .female, "grandfather": .male, "teacher": .unknown,
+        "minister": .male, "count": .male, "countess": .female, "innkeeper": .male, "hunter": .male, "farmer": .male,
+        "girls": .female, "men": .male, "women": .female, "mother": .female, "father": .male, "uncle": .male, "aunt": .female,
+    ]
+
+    /// Words that never head a role in a tag ("said the other", "said the latter").
+    static let notRoles: Set<String> = ["other", "latter", "former", "same", "one", "first", "last", "word", "words", "thing", "way"]
+
+    /// Age cues in a name or in descriptions close to it.
+    static let childCues: Set<String> = ["little", "baby", "master", "child", "boy", "girl", "kid", "lad", "lass", "young"]
+    static let elderlyCues: Set<String> = ["old", "elderly", "aged", "grandmother", "grandfather", "granny", "grandpa", "grandma", "widow"]
+}

@@ -1,0 +1,121 @@
+/// A run of tokens that names someone: an optional title and up to three capitalised name words.
+struct NameMention: Sendable {
+    var firstToken: Int
+    /// One past the last token.
+    var endToken: Int
+    /// Canonical title ("mr", "miss", "aunt", ...), if one leads the name.
+    var title: String?
+    /// Lowercased name words, without the title.
+    var words: [String]
+    /// The text as written, for display.
+    var surface: String
+    var inQuote: Bool
+    /// `the General`: a title used alone as a role.
+    var isRoleTitle: Bool
+}
+
+/// Finds name mentions using corpus statistics: a word counts as a name word when it is
+/// capitalised away from sentence starts and (almost) never appears in lower case.
+struct NameMentionFinder {
+    let text: AnalysisText
+    let tokens: [Token]
+
+    /// Titles spelled differently that mean the same.
+    static func canonicalTitle(_ word: String) -> String {
+        switch word {
+        case "mister": return "mr"
+        case "mme": return "madame"
+        case "mlle": return "mademoiselle"
+        case "doctor": return "dr"
+        case "capt": return "captain"
+        case "col": return "colonel"
+        case "gen": return "general"
+        case "lt": return "lieutenant"
+        case "prof": return "professor"
+        case "rev": return "reverend"
+        case "m": return "monsieur"
+        default: return word
+        }
+    }
+
+    static let particles: Set<String> = ["de", "du", "des", "von", "van", "der", "da", "di", "del", "della", "le", "la"]
+
+    /// Titles that may stand alone as a role ("the General", "the Doctor").
+    static let roleTitles: Set<String> = ["general", "colonel", "captain", "major", "doctor", "dr", "professor", "count", "countess", "baron", "baroness", "prince", "princess", "king", "queen", "judge", "marquis", "duke", "duchess"]
+
+    func nameWords() -> Set<String> {
+        var capitalisedInside: [String: Int] = [:]
+        var lowercase: [String: Int] = [:]
+        for token in tokens where token.isWord {
+            if token.isCapitalized {
+                if token.lower.count > 1, token.end - token.start == token.lower.unicodeScalars.count,
+                   (token.start..<token.end).allSatisfy({ ScalarClass.isUpper(text.codes[$0]) }) { continue }
+                if !token.sentenceInitial { capitalisedInside[token.lower, default: 0] += 1 }
+            } else {
+                lowercase[token.lower, default: 0] += 1
+            }
+        }
+        var result: Set<String> = []
+        for (word, count) in capitalisedInside where count >= 2 {
+            guard word.count > 1, !Lexicon.notNames.contains(word), Lexicon.honorifics[word] == nil else { continue }
+            guard let first = word.unicodeScalars.first, first.properties.isAlphabetic else { continue }
+            if lowercase[word, default: 0] * 4 <= count { result.insert(word) }
+        }
+        return result
+    }
+
+    func find() -> [NameMention] {
+        let nameWords = nameWords()
+        var mentions: [NameMention] = []
+        var i = 0
+        let n = tokens.count
+        while i < n {
+            let token = tokens[i]
+            guard token.isWord, token.isCapitalized || NameMentionFinder.particles.contains(token.lower) else { i += 1; continue }
+            var j = i
+            var title: String?
+            if Lexicon.honorifics[token.lower] != nil {
+                title = NameMentionFinder.canonicalTitle(token.lower)
+                j = i + 1
+                if j < n, tokens[j].lower == ".", tokens[j].paragraph == token.paragraph { j += 1 }
+            }
+            var words: [String] = []
+            var end = j
+            while end < n, words.count < 3 {
+                let t = tokens[end]
+                guard t.isWord, t.isCapitalized, t.quote == token.quote, t.paragraph == token.paragraph else { break }
+                if t.lower.count > 1, (t.start..<t.end).allSatisfy({ ScalarClass.isUpper(text.codes[$0]) || !ScalarClass.isLetter(text.codes[$0]) }) { break }
+                // "De Griers", "von Arnim": a particle joins the surname that follows it.
+                if NameMentionFinder.particles.contains(t.lower), end + 1 < n, tokens[end + 1].isWord, tokens[end + 1].isCapitalized,
+                   nameWords.contains(tokens[end + 1].lower), tokens[end + 1].paragraph == t.paragraph {
+                    words.append(t.lower + " " + tokens[end + 1].lower)
+                    end += 2
+                    if tokens[end - 1].isPossessive { break }
+                    continue
+                }
+                let acceptable = nameWords.contains(t.lower) || (title != nil && words.isEmpty && !Lexicon.notNames.contains(t.lower) && Lexicon.honorifics[t.lower] == nil && t.lower.count > 1)
+                guard acceptable else { break }
+                words.append(t.lower)
+                end += 1
+                if t.isPossessive { break }
+            }
+            if words.isEmpty {
+                if let title, NameMentionFinder.roleTitles.contains(title), i > 0, tokens[i - 1].lower == "the" {
+                    mentions.append(NameMention(firstToken: i, endToken: i + 1, title: title, words: [], surface: "The " + text.string(token.start..<token.end), inQuote: token.quote >= 0, isRoleTitle: true))
+                    i += 1
+                } else {
+                    i = max(i + 1, j)
+                }
+                continue
+            }
+            var surface = text.string(tokens[i].start..<tokens[end - 1].end)
+            if tokens[end - 1].isPossessive, surface.hasSuffix("'s") || surface.hasSuffix("\u{2019}s") {
+                surface.removeLast(2)
+            }
+            surface = surface.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }).joined(separator: " ")
+            mentions.append(NameMention(firstToken: i, endToken: end, title: title, words: words, surface: surface, inQuote: token.quote >= 0, isRoleTitle: false))
+            i = end
+        }
+        return mentions
+    }
+}

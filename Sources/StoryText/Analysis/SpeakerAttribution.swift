@@ -1,0 +1,543 @@
+import StoryModel
+
+/// How a quote's speaker was decided; each kind has a measured reliability (see Confidence).
+enum AttributionEvidence: Int, Sendable, Comparable {
+    case notSpeech = -1, none = 0, fallback, turnTaking, addressee, action, continuation, pronounTag, namedTag, script
+
+    static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// The speaker chosen for one quote.
+struct Attribution: Sendable {
+    var entity: Int = -1
+    var evidence: AttributionEvidence = .none
+}
+
+/// The subject of a speech tag or of an action sentence.
+enum TagSubject {
+    case entity(Int)
+    case pronoun(Gender)
+    case narrator
+    case role(key: String, display: String, gender: Gender)
+}
+
+/// Decides who speaks each quote, in order of evidence: speech tags beside the quote (named,
+/// then pronoun), the paragraph's other quotes, the character whose action the paragraph
+/// describes, the person addressed in the previous turn, and turn-taking in runs of dialogue.
+struct SpeakerAttributor {
+    let text: AnalysisText
+    let tokens: [Token]
+    let quotes: [QuoteSpan]
+    let mentions: [NameMention]
+    let mentionEntity: [Int]
+    let mentionAt: [Int32]
+    var entities: [Entity]
+    var genders: [Gender]
+    /// Quote index → token range inside it.
+    let quoteTokens: [Range<Int>]
+
+    private var roleEntity: [String: Int] = [:]
+    private(set) var narrator: Int = -1
+    /// Narration mentions in text order: (scalar position, entity).
+    private let narrationEvents: [(position: Int, entity: Int)]
+    /// Token index of each narration event.
+    private let narrationEventTokens: [Int]
+    /// Mentions in narration per entity (how central a character is).
+    private let narrationCounts: [Int]
+    /// Entities addressed by vocatives inside each quote.
+    private(set) var vocatives: [[Int]]
+    /// Entities that may speak untagged (see `isPerson`).
+    var personFlags: [Bool] = []
+
+    init(text: AnalysisText, tokens: [Token], quotes: [QuoteSpan], mentions: [NameMention], mentionEntity: [Int],
+         mentionAt: [Int32], entities: [Entity], genders: [Gender]) {
+        self.text = text
+        self.tokens = tokens
+        self.quotes = quotes
+        self.mentions = mentions
+        self.mentionEntity = mentionEntity
+        self.mentionAt = mentionAt
+        self.entities = entities
+        self.genders = genders
+        var ranges = Array(repeating: 0..<0, count: quotes.count)
+        var i = 0
+        while i < tokens.count {
+            let q = tokens[i].quote
+            if q >= 0 {
+                var j = i
+                while j < tokens.count, tokens[j].quote == q { j += 1 }
+                ranges[q] = i..<j
+                i = j
+            } else { i += 1 }
+        }
+        self.quoteTokens = ranges
+        var events: [(position: Int, entity: Int)] = []
+        var eventTokens: [Int] = []
+        var counts = Array(repeating: 0, count: entities.count)
+        for (index, mention) in mentions.enumerated() where !mention.inQuote && mentionEntity[index] >= 0 {
+            events.append((tokens[mention.firstToken].start, mentionEntity[index]))
+            eventTokens.append(mention.firstToken)
+            counts[mentionEntity[index]] += 1
+        }
+        self.narrationEvents = events
+        self.narrationEventTokens = eventTokens
+        self.narrationCounts = counts
+        var vocatives = Array(repeating: [Int](), count: quotes.count)
+        for (index, mention) in mentions.enumerated() where mention.inQuote && mentionEntity[index] >= 0 {
+            let before = mention.firstToken > 0 ? tokens[mention.firstToken - 1] : nil
+            let after = mention.endToken < tokens.count ? tokens[mention.endToken] : nil
+            let q = tokens[mention.firstToken].quote
+            let openerBefore = before == nil || before!.quote != q || [",", "\"", "'", "!", "\u{201C}", "\u{2018}", "dear", "oh", "o", "my"].contains(before!.lower) || (before!.lower == "." && tokens[mention.firstToken].sentenceInitial)
+            let closerAfter = after == nil || after!.quote != q || [",", "!", "?", ".", ";", "\u{2014}", "-", "\"", "\u{201D}"].contains(after!.lower)
+            if openerBefore && closerAfter && (before == nil || before!.lower != "." || after!.lower == ",") {
+                vocatives[q].append(mentionEntity[index])
+            }
+        }
+        self.vocatives = vocatives
+        for (index, entity) in entities.enumerated() where entity.kind == .role {
+            for key in entity.formCounts.keys { roleEntity[key] = index }
+        }
+    }
+
+    /// How others address the narrator in the turns around the narrator's own ("sir" or
+    /// "madam"): the narrator's gender when nothing else tells it.
+    func narratorAddressGender(_ attributions: [Attribution]) -> Gender {
+        guard narrator >= 0 else { return .unknown }
+        var male = 0, female = 0
+        for q in quotes.indices where attributions[q].entity == narrator {
+            for neighbour in [q - 1, q + 1] where neighbour >= 0 && neighbour < quotes.count && attributions[neighbour].entity != narrator {
+                for t in quoteTokens[neighbour] where tokens[t].isWord {
+                    switch tokens[t].lower {
+                    case "sir", "monsieur", "mister", "fellow", "lad", "sonny", "brother", "gentleman": male += 1
+                    case "madam", "ma'am", "madame", "mademoiselle", "miss", "lass", "sister", "lady": female += 1
+                    default: break
+                    }
+                }
+            }
+        }
+        if male + female >= 3, male >= 2 * female + 1 { return .male }
+        if male + female >= 3, female >= 2 * male + 1 { return .female }
+        return .unknown
+    }
+
+    // MARK: entities created while reading tags
+
+    private mutating func roleEntityIndex(key: String, display: String, gender: Gender, position: Int) -> Int {
+        if let existing = roleEntity[key] { return existing }
+        var entity = Entity(kind: .role, firstPosition: position)
+        entity.roleGender = gender
+        entity.add(formKey: key, display: display, title: nil, count: 1, position: position)
+        entities.append(entity)
+        genders.append(gender)
+        roleEntity[key] = entities.count - 1
+        return entities.count - 1
+    }
+
+    mutating func narratorIndex(position: Int) -> Int {
+        if narrator >= 0 { return narrator }
+        var entity = Entity(kind: .narrator, firstPosition: position)
+        entity.add(formKey: "i", display: "I", title: nil, count: 1, position: position)
+        entities.append(entity)
+        genders.append(.unknown)
+        narrator = entities.count - 1
+        return narrator
+    }
+
+    // MARK: noun phrases
+
+    /// Parses a subject noun phrase at token `i`: a name, he/she/I, or `the [adj] role`.
+    func subject(at i: Int, paragraph: Int) -> (TagSubject, end: Int)? {
+        guard i < tokens.count, tokens[i].paragraph == paragraph, tokens[i].quote < 0 else { return nil }
+        let t = tokens[i]
+        let m = mentionAt[i]
+        if m >= 0 {
+            let entity = mentionEntity[Int(m)]
+            let end = mentions[Int(m)].endToken
+            if entity >= 0, !tokens[end - 1].isPossessive { return (.entity(entity), end) }
+            if entity >= 0 { return nil }
+        }
+        switch t.lower {
+        case "he": return (.pronoun(.male), i + 1)
+        case "she": return (.pronoun(.female), i + 1)
+        case "i": return (.narrator, i + 1)
+        case "the", "a", "an", "her", "his", "my", "their", "our":
+            var j = i + 1
+            var words: [String] = []
+            while j < tokens.count, words.count < 3, tokens[j].isWord, tokens[j].paragraph == paragraph, tokens[j].quote < 0 {
+                words.append(tokens[j].lower)
+                if let roleGender = Lexicon.roleNouns[tokens[j].lower], tokens[j].lower != "old" {
+                    // Take the longest phrase ending in a role noun ("the old man").
+                    let next = j + 1 < tokens.count ? tokens[j + 1] : nil
+                    if let next, next.isWord, Lexicon.roleNouns[next.lower] != nil, words.count < 3 { j += 1; continue }
+                    let determiner = t.lower == "a" || t.lower == "an" ? "the" : t.lower
+                    // Keep the head and an age word; other adjectives describe a moment.
+                    let head = words.last!
+                    let age = words.dropLast().last { Lexicon.childCues.contains($0) || Lexicon.elderlyCues.contains($0) }
+                    let key = determiner + " " + (age.map { $0 + " " } ?? "") + head
+                    return (.role(key: key, display: key, gender: roleGender), j + 1)
+                }
+                if Lexicon.speechVerbs.contains(tokens[j].lower) || Lexicon.notRoles.contains(tokens[j].lower) { return nil }
+                j += 1
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    private func isSpeechVerb(_ i: Int) -> Bool {
+        i < tokens.count && tokens[i].isWord && Lexicon.speechVerbs.contains(tokens[i].lower)
+    }
+
+    private func skipFillers(_ i: Int, paragraph: Int) -> Int {
+        var j = i
+        var skipped = 0
+        while j < tokens.count, skipped < 3, tokens[j].paragraph == paragraph, tokens[j].quote < 0,
+              tokens[j].isWord, Lexicon.tagFillers.contains(tokens[j].lower) || (tokens[j].lower.hasSuffix("ly") && tokens[j].lower.count > 4) {
+            j += 1; skipped += 1
+        }
+        return j
+    }
+
+    /// The tag right after a quote: `said Anne`, `Anne said`, `said he`, `she answered quietly`,
+    /// or a plain action (`Anne flushed`), reported as weaker.
+    func tagAfter(_ q: Int) -> (TagSubject, strong: Bool)? {
+        var i = quoteTokens[q].upperBound
+        let paragraph = quotes[q].lastParagraph
+        var skipped = 0
+        while i < tokens.count, skipped < 2, tokens[i].paragraph == paragraph, tokens[i].quote < 0, !tokens[i].isWord,
+              [",", "-", "\u{2014}", "\u{2013}", ";", ":"].contains(tokens[i].lower) {
+            i += 1; skipped += 1
+        }
+        guard i < tokens.count, tokens[i].paragraph == paragraph, tokens[i].quote < 0, tokens[i].isWord else { return nil }
+        let first = skipFillers(i, paragraph: paragraph)
+        if isSpeechVerb(first) {
+            if let (subject, _) = subject(at: first + 1, paragraph: paragraph) { return (subject, true) }
+            let after = skipFillers(first + 1, paragraph: paragraph)
+            if let (subject, _) = subject(at: after, paragraph: paragraph) { return (subject, true) }
+        }
+        if let (subject, end) = subject(at: i, paragraph: paragraph) {
+            let verb = skipFillers(end, paragraph: paragraph)
+            if isSpeechVerb(verb) { return (subject, true) }
+            if verb < tokens.count, tokens[verb].isWord, !tokens[verb].isCapitalized, tokens[verb].paragraph == paragraph, tokens[verb].quote < 0 {
+                return (subject, false)
+            }
+        }
+        return nil
+    }
+
+    /// The tag in the narration that leads into a quote in its paragraph: `Anne said:`,
+    /// `said Marilla,`, or the subject of the paragraph's action (weaker).
+    func tagBefore(_ q: Int) -> (TagSubject, strong: Bool)? {
+        let paragraph = quotes[q].paragraph
+        let end = quoteTokens[q].lowerBound
+        var start = end
+        while start > 0, tokens[start - 1].quote < 0, tokens[start - 1].paragraph == paragraph { start -= 1 }
+        guard start < end else { return nil }
+        // Speech verb in the last sentence before the quote.
+        var sentenceStart = end - 1
+        while sentenceStart > start, !tokens[sentenceStart].sentenceInitial { sentenceStart -= 1 }
+        var i = end - 1
+        while i >= sentenceStart {
+            if isSpeechVerb(i) {
+                if let (subject, _) = subject(at: i + 1, paragraph: paragraph) { return (subject, true) }
+                var k = i - 1
+                var steps = 0
+                while k >= sentenceStart, steps < 4 {
+                    if let (subject, subjectEnd) = subject(at: k, paragraph: paragraph), skipFillers(subjectEnd, paragraph: paragraph) == i {
+                        return (subject, true)
+                    }
+                    k -= 1; steps += 1
+                }
+                // "James, as the door was closed on them, said,": the sentence's subject.
+                if let (subject, _) = subject(at: sentenceStart, paragraph: paragraph) { return (subject, true) }
+            }
+            i -= 1
+        }
+        // The action's subject: the first sentence-initial subject in the lead-in.
+        i = start
+        while i < end {
+            if tokens[i].sentenceInitial || i == start, let (subject, _) = subject(at: i, paragraph: paragraph) {
+                if case .narrator = subject, narrator < 0 { return nil }
+                return (subject, false)
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    // MARK: resolution
+
+    /// Resolves a tag's subject to an entity; pronouns go to the most recent compatible
+    /// person mentioned or speaking before `position`, skipping anyone the quote addresses.
+    mutating func resolve(_ subject: TagSubject, position: Int, quote q: Int, speakers: [Attribution], lookback: Int) -> Int {
+        switch subject {
+        case .entity(let e): return e
+        case .narrator: return narratorIndex(position: position)
+        case .role(let key, let display, let gender): return roleEntityIndex(key: key, display: display, gender: gender, position: position)
+        case .pronoun(let gender):
+            return resolvePronoun(gender, quote: q, position: position, speakers: speakers)
+        }
+    }
+
+    /// Scores the people a he/she tag may refer to: recent mentions (more if in the same
+    /// paragraph or a sentence's subject), the person the previous turn
+    /// addressed; the previous turn's speaker loses points when this is a new paragraph.
+    func resolvePronoun(_ gender: Gender, quote q: Int, position: Int, speakers: [Attribution]) -> Int {
+        let excluded = Set(vocatives[q])
+        let paragraph = quotes[q].paragraph
+        var score: [Int: Double] = [:]
+        func eligible(_ c: Int) -> Bool {
+            c >= 0 && genders[c] == gender && isPerson(c) && entities[c].kind != .narrator && !excluded.contains(c)
+        }
+        var e = lowerBound(narrationEvents, position) - 1
+        var rank = 0
+        var seen: Set<Int> = []
+        while e >= 0, position - narrationEvents[e].position < 2500 {
+            let c = narrationEvents[e].entity
+            let token = tokens[narrationEventTokens[e]]
+            e -= 1
+            guard eligible(c) else { continue }
+            var s = 0.0
+            if seen.insert(c).inserted { s += max(0, 3.0 - Double(rank)); rank += 1 }
+            if token.paragraph == paragraph { s += 1.5 }
+            if token.sentenceInitial { s += 0.75 }
+            score[c, default: 0] += s
+        }
+        if q > 0 {
+            let previous = speakers[q - 1].entity
+            if quotes[q - 1].lastParagraph == paragraph - 1 {
+                if previous >= 0, score[previous] != nil { score[previous]! -= 3 }
+                for v in vocatives[q - 1] where v != previous && eligible(v) { score[v, default: 0] += 4 }
+            } else if quotes[q - 1].lastParagraph == paragraph, previous >= 0, score[previous] != nil {
+                score[previous]! += 2
+            }
+        }
+        if let top = centralEntity[gender], score[top] != nil { score[top]! += 1 }
+        return score.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? -1
+    }
+
+    /// The most mentioned person of each gender: a tie-breaker for pronouns.
+    private var centralEntity: [Gender: Int] {
+        var result: [Gender: Int] = [:]
+        for index in narrationCounts.indices where isPerson(index) && genders[index] != .unknown {
+            if let current = result[genders[index]], narrationCounts[current] >= narrationCounts[index] { continue }
+            result[genders[index]] = index
+        }
+        return result
+    }
+
+    func recent(gender: Gender, before position: Int, excluding: Set<Int>, speakers: [Attribution], quote q: Int, lookback: Int) -> Int {
+        // Merge narration mentions and earlier speakers, walking back in text order.
+        var e = lowerBound(narrationEvents, position) - 1
+        var s = q - 1
+        let floor = position - lookback
+        while true {
+            let ePos = e >= 0 ? narrationEvents[e].position : Int.min
+            let sPos = s >= 0 ? quotes[s].start : Int.min
+            if max(ePos, sPos) < floor || (e < 0 && s < 0) { return -1 }
+            let candidate: Int
+            if ePos >= sPos { candidate = narrationEvents[e].entity; e -= 1 } else { candidate = speakers[s].entity; s -= 1 }
+            guard candidate >= 0, !excluding.contains(candidate) else { continue }
+            if genders[candidate] == gender && entities[candidate].kind != .narrator && isPerson(candidate) { return candidate }
+        }
+    }
+
+    private func lowerBound(_ events: [(position: Int, entity: Int)], _ position: Int) -> Int {
+        var lo = 0, hi = events.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if events[mid].position < position { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    // MARK: the passes
+
+    /// Marks which entities are people: titles, known given names, a known gender, roles, or
+    /// the subject of a speech tag; but not names mostly used after "at", "in", "to", "from".
+    private mutating func computePersonFlags() {
+        var flags = entities.indices.map { index -> Bool in
+            let entity = entities[index]
+            if entity.kind != .named { return true }
+            if entity.titles.keys.contains(where: { Lexicon.honorifics[$0] != nil && !NameMentionFinder.roleTitles.contains($0) }) { return true }
+            if let given = entity.givenName, FirstNames.female.contains(given) || FirstNames.male.contains(given) || FirstNames.nicknames[given] != nil { return true }
+            return genders[index] != .unknown
+        }
+        var located = Array(repeating: 0, count: entities.count), total = Array(repeating: 0, count: entities.count)
+        for (index, mention) in mentions.enumerated() where !mention.inQuote && mentionEntity[index] >= 0 {
+            let entity = mentionEntity[index]
+            total[entity] += 1
+            var before = mention.firstToken - 1
+            // "at Green Gables": step over a capitalised word that is part of the place's name.
+            if before > 0, tokens[before].isWord, tokens[before].isCapitalized, !tokens[before].sentenceInitial { before -= 1 }
+            if before >= 0, ["at", "in", "to", "from", "into", "near", "of", "towards", "toward", "round", "through", "the"].contains(tokens[before].lower) {
+                located[entity] += 1
+            }
+        }
+        personFlags = flags
+        for q in quotes.indices {
+            if let (subject, strong) = tagAfter(q), strong, case .entity(let e) = subject { flags[e] = true }
+        }
+        for index in entities.indices where entities[index].kind == .named && entities[index].titles.isEmpty {
+            if total[index] >= 3, located[index] * 10 >= total[index] * 3 { flags[index] = false }
+        }
+        personFlags = flags
+    }
+
+    /// A few quoted words inside a sentence of narration ("his inquiries after "poor Isabella"
+    /// and her children"): a term or a title, not a line of dialogue.
+    private func isEmbeddedPhrase(_ q: Int) -> Bool {
+        let range = quoteTokens[q]
+        let words = range.filter { tokens[$0].isWord }.count
+        guard words <= 4, range.lowerBound > 0, range.upperBound < tokens.count else { return false }
+        let before = tokens[range.lowerBound - 1], after = tokens[range.upperBound]
+        guard before.quote < 0, before.paragraph == quotes[q].paragraph, before.isWord, !before.isCapitalized || before.lower == "i" else { return false }
+        guard !Lexicon.speechVerbs.contains(before.lower) else { return false }
+        // An exclamation or question is said, even mid-sentence.
+        if range.contains(where: { tokens[$0].lower == "!" || tokens[$0].lower == "?" }) { return false }
+        return after.quote < 0 || after.paragraph != quotes[q].lastParagraph
+    }
+
+    mutating func attribute() -> [Attribution] {
+        computePersonFlags()
+        var result = Array(repeating: Attribution(), count: quotes.count)
+        // Quoted thoughts stay quotes, in the thinker's voice; quoted terms inside a sentence do not.
+        for q in quotes.indices where quotes[q].style != .script && isEmbeddedPhrase(q) {
+            result[q].evidence = .notSpeech
+        }
+        var weak: [(TagSubject, Int)?] = Array(repeating: nil, count: quotes.count)
+        // 1. Tags beside each quote.
+        for q in quotes.indices where result[q].evidence != .notSpeech {
+            if let name = quotes[q].scriptSpeaker {
+                let key = name.lowercased()
+                result[q] = Attribution(entity: roleEntityIndex(key: "script " + key, display: name, gender: .unknown, position: quotes[q].start), evidence: .script)
+                continue
+            }
+            var found: (TagSubject, strong: Bool)?
+            var position = quotes[q].start
+            if let after = tagAfter(q) {
+                found = after
+            }
+            if found == nil || found!.strong == false, let before = tagBefore(q), before.strong {
+                found = before
+            }
+            if let (subject, strong) = found, strong {
+                let entity = resolve(subject, position: position, quote: q, speakers: result, lookback: 4000)
+                if entity >= 0 {
+                    if case .pronoun = subject { result[q] = Attribution(entity: entity, evidence: .pronounTag) }
+                    else { result[q] = Attribution(entity: entity, evidence: .namedTag) }
+                }
+            } else if let (subject, _) = found ?? tagBefore(q) {
+                position = quotes[q].start
+                weak[q] = (subject, position)
+            }
+        }
+        // 2. Other quotes of the same paragraph share a tagged speaker.
+        var byParagraph: [Int: Int] = [:]
+        for q in quotes.indices where result[q].evidence >= .pronounTag {
+            if byParagraph[quotes[q].paragraph] == nil { byParagraph[quotes[q].paragraph] = q }
+            if byParagraph[quotes[q].lastParagraph] == nil { byParagraph[quotes[q].lastParagraph] = q }
+        }
+        for q in quotes.indices where result[q].evidence == .none {
+            if let source = byParagraph[quotes[q].paragraph] ?? byParagraph[quotes[q].lastParagraph] {
+                result[q] = Attribution(entity: result[source].entity, evidence: .continuation)
+            }
+        }
+        // 3. The character whose action the paragraph describes.
+        for q in quotes.indices where result[q].evidence == .none {
+            guard let (subject, position) = weak[q] else { continue }
+            let entity = resolve(subject, position: position, quote: q, speakers: result, lookback: 3000)
+            if entity >= 0, isPerson(entity), !vocatives[q].contains(entity) {
+                result[q] = Attribution(entity: entity, evidence: .action)
+            }
+        }
+        // 4. Turn-taking in runs of dialogue paragraphs.
+        turnTaking(&result)
+        return result
+    }
+
+    /// Groups quotes into turns (one per paragraph) and runs (turns not separated by a
+    /// narration-only paragraph), then fills unknown turns: first from the person addressed in
+    /// the previous turn, then by alternation from the nearest known turn of the run.
+    private func turnTaking(_ result: inout [Attribution]) {
+        var turns: [[Int]] = []
+        for q in quotes.indices where result[q].evidence != .notSpeech {
+            if let last = turns.last?.last, quotes[last].lastParagraph == quotes[q].paragraph { turns[turns.count - 1].append(q) }
+            else { turns.append([q]) }
+        }
+        var runs: [Range<Int>] = []
+        var runStart = 0
+        for t in turns.indices where t > 0 {
+            if quotes[turns[t][0]].paragraph - quotes[turns[t - 1].last!].lastParagraph > 1 {
+                runs.append(runStart..<t); runStart = t
+            }
+        }
+        if !turns.isEmpty { runs.append(runStart..<turns.count) }
+
+        func speaker(_ turn: [Int]) -> Int {
+            turn.map { result[$0] }.max { $0.evidence < $1.evidence }.map { $0.evidence == .none ? -1 : $0.entity } ?? -1
+        }
+        for run in runs {
+            var known = run.map { speaker(turns[$0]) }
+            let fixed = known
+            let addressed = run.map { Set(turns[$0].flatMap { vocatives[$0] }) }
+            // People in the narration just before the run: likely participants when no turn is tagged.
+            let runStartPosition = quotes[turns[run.lowerBound][0]].start
+            var lead: [Int] = []
+            var e = lowerBound(narrationEvents, runStartPosition) - 1
+            while e >= 0, runStartPosition - narrationEvents[e].position < 2000, lead.count < 2 {
+                let candidate = narrationEvents[e].entity
+                if isPerson(candidate), !lead.contains(candidate) { lead.append(candidate) }
+                e -= 1
+            }
+            func other(than speaker: Int, near index: Int) -> Int {
+                var distance = 1
+                while distance < known.count {
+                    for k in [index - distance, index + distance] where k >= 0 && k < known.count {
+                        if fixed[k] >= 0, fixed[k] != speaker { return fixed[k] }
+                    }
+                    distance += 1
+                }
+                for candidate in lead where candidate != speaker { return candidate }
+                return -1
+            }
+            for i in known.indices where known[i] < 0 {
+                var chosen = -1
+                var evidence = AttributionEvidence.turnTaking
+                if i > 0, known[i - 1] >= 0, let target = addressed[i - 1].sorted().first(where: { $0 != known[i - 1] && !addressed[i].contains($0) }) {
+                    chosen = target; evidence = .addressee
+                } else {
+                    var before = i - 1
+                    while before >= 0, fixed[before] < 0 { before -= 1 }
+                    var after = i + 1
+                    while after < known.count, fixed[after] < 0 { after += 1 }
+                    let anchor: Int? = before >= 0 && (after >= known.count || i - before <= after - i) ? before : (after < known.count ? after : nil)
+                    if let anchor {
+                        let distance = abs(i - anchor)
+                        chosen = distance % 2 == 0 ? fixed[anchor] : other(than: fixed[anchor], near: anchor)
+                        if distance > 4 { evidence = .fallback }
+                    } else if !lead.isEmpty {
+                        chosen = lead[i % 2 == 0 || lead.count < 2 ? 0 : 1]
+                        evidence = .fallback
+                    }
+                }
+                if chosen >= 0, addressed[i].contains(chosen) {
+                    chosen = other(than: chosen, near: i)
+                    evidence = .fallback
+                }
+                if chosen >= 0 {
+                    known[i] = chosen
+                    for q in turns[run.lowerBound + i] { result[q] = Attribution(entity: chosen, evidence: evidence) }
+                }
+            }
+        }
+    }
+
+    /// Whether an entity can be a speaker without a tag naming it: people with titles, known
+    /// given names, pronoun evidence or a speech tag, and roles; not places.
+    func isPerson(_ entity: Int) -> Bool {
+        entity >= 0 && entity < personFlags.count ? personFlags[entity] : true
+    }
+}
+

@@ -1,0 +1,48 @@
+import StoryModel
+
+/// Offline, heuristic story analysis: finds every quotation, the characters who speak them
+/// and who speaks each one. See docs/analysis.md for the rules and their measured accuracy.
+public struct StoryAnalyzer: Sendable {
+    public init() {}
+
+    /// Pure and deterministic. Copies `document.chapters` into the result (the importer fills them).
+    public func analyze(_ document: StoryDocument) -> StoryAnalysis {
+        let text = AnalysisText(document.text)
+        let quotes = QuoteFinder(text: text).find()
+        let tokens = Tokenizer.tokenize(text, quotes: quotes)
+        let mentions = NameMentionFinder(text: text, tokens: tokens).find()
+        var mentionAt = Array(repeating: Int32(-1), count: tokens.count)
+        for (index, mention) in mentions.enumerated() { mentionAt[mention.firstToken] = Int32(index) }
+        let clusters = CharacterClusterer(mentions: mentions, tokens: tokens).cluster()
+        let inference = GenderAgeInference(tokens: tokens, mentions: mentions, mentionEntity: clusters.mentionEntity, mentionAt: mentionAt)
+        let evidence = inference.pronounEvidence(entityCount: clusters.entities.count)
+        let estimates = clusters.entities.indices.map { inference.estimate(clusters.entities[$0], pronouns: evidence[$0]) }
+
+        var attributor = SpeakerAttributor(
+            text: text, tokens: tokens, quotes: quotes, mentions: mentions, mentionEntity: clusters.mentionEntity,
+            mentionAt: mentionAt, entities: clusters.entities, genders: estimates.map(\.gender))
+        var attributions = attributor.attribute()
+        var entities = attributor.entities
+        var entityEstimates = estimates
+        for index in estimates.count..<entities.count {
+            entityEstimates.append(inference.estimate(entities[index], pronouns: (0, 0)))
+        }
+        var narrationMentions = Array(repeating: 0, count: clusters.entities.count)
+        for (index, mention) in mentions.enumerated() where !mention.inQuote && clusters.mentionEntity[index] >= 0 {
+            narrationMentions[clusters.mentionEntity[index]] += 1
+        }
+        if attributor.narrator >= 0 {
+            let addressed = attributor.narratorAddressGender(attributions)
+            if addressed != .unknown {
+                entityEstimates[attributor.narrator].gender = addressed
+                entityEstimates[attributor.narrator].genderConfidence = 0.7
+            }
+            NarratorNaming.name(narrator: attributor.narrator, entities: &entities, estimates: &entityEstimates,
+                                attributions: &attributions, quotes: quotes, vocatives: attributor.vocatives,
+                                narrationMentions: narrationMentions)
+        }
+        return CastAssembler.assemble(
+            document: document, text: text, quotes: quotes, attributions: attributions,
+            entities: entities, estimates: entityEstimates)
+    }
+}

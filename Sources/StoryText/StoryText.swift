@@ -1,1 +1,0 @@
-// The StoryText module; see ../shared/ARCHITECTURE.md for what lives here.
