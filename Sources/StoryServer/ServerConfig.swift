@@ -39,6 +39,8 @@ public struct ServerConfig: Sendable {
     public var workerConfiguration = JobWorker.Configuration()
     /// How often server-sent job events look for changes.
     public var jobEventPollInterval: Duration = .milliseconds(250)
+    /// How long one job event stream stays open before the client has to reconnect.
+    public var jobEventStreamDuration: Duration = .seconds(300)
 
     public init(dataDirectory: DataDirectory, database: DatabaseLocation, secret: ServerSecret, publicDirectory: URL) {
         self.dataDirectory = dataDirectory

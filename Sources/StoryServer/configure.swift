@@ -47,7 +47,8 @@ func routes(_ app: Application, _ config: ServerConfig) throws {
         .grouped("api").grouped(signedIn)
 
     AccountController(box: SecretBox(secret: config.secret)).register(routes: api)
-    JobsController(pollInterval: config.jobEventPollInterval).register(routes: api)
+    JobsController(pollInterval: config.jobEventPollInterval, maxStreamDuration: config.jobEventStreamDuration)
+        .register(routes: api)
     StoriesController(config: config).register(routes: api, uploads: uploads)
 }
 

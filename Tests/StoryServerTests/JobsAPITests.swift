@@ -39,15 +39,37 @@ struct JobsAPITests {
         }
     }
 
-    @Test("progress reaches the client as server-sent events", arguments: Backend.available)
-    func serverSentEvents(_ backend: Backend) async throws {
+    @Test("a running job's stream carries its progress", arguments: Backend.available)
+    func progressEvents(_ backend: Backend) async throws {
+        try await withServer(backend, adjust: { $0.jobEventStreamDuration = .milliseconds(300) }) { app, _, _ in
+            let ada = try await app.register("ada@example.com").access_token
+            let queue = JobQueue(database: app.db)
+            let id = try await queue.enqueue(kind: "render", ownerID: try await userID(app, ada)).requireID()
+            let claimed = try #require(try await queue.claim(workerID: "w", leaseDuration: 60))
+            try await queue.reportProgress(claimed.lease, fraction: 0.5, message: "Rendering segment 5 of 10")
+
+            // The job stays running, so the stream ends only at its time limit.
+            let events = try await app.send(.GET, "/api/jobs/\(id)/events", token: ada)
+            #expect(events.status == .ok)
+            #expect(events.headers.contentType?.description.hasPrefix("text/event-stream") == true)
+            let body = events.body.string
+            #expect(body.hasPrefix("retry: 2000\n\nevent: progress\ndata: {"))
+            #expect(body.contains(#""progress":0.5"#))
+            #expect(body.contains("Rendering segment 5 of 10"))
+            #expect(!body.contains("event: finished"))
+        }
+    }
+
+    @Test("the stream follows a job to its end", arguments: Backend.available)
+    func finishedEvent(_ backend: Backend) async throws {
         try await withServer(backend) { app, _, _ in
             let ada = try await app.register("ada@example.com").access_token
             let queue = JobQueue(database: app.db)
             let id = try await queue.enqueue(kind: "render", ownerID: try await userID(app, ada)).requireID()
             let claimed = try #require(try await queue.claim(workerID: "w", leaseDuration: 60))
 
-            // A worker makes progress while the client listens.
+            // A worker finishes while the client listens (or before it connects: either way
+            // the stream ends with the final state).
             let work = Task {
                 try await queue.reportProgress(claimed.lease, fraction: 0.5, message: "Rendering segment 5 of 10")
                 try await Task.sleep(for: .milliseconds(100))
@@ -56,14 +78,14 @@ struct JobsAPITests {
             let events = try await app.send(.GET, "/api/jobs/\(id)/events", token: ada)
             try await work.value
 
-            #expect(events.status == .ok)
-            #expect(events.headers.contentType?.description.hasPrefix("text/event-stream") == true)
             let body = events.body.string
-            #expect(body.contains("event: progress\ndata: {"))
-            #expect(body.contains("event: finished\ndata: {"))
-            #expect(body.contains(#""status":"succeeded""#))
-            #expect(body.contains("Rendering segment 5 of 10"))
-            #expect(body.hasSuffix("\n\n"))
+            let finished = try #require(body.range(of: "event: finished\ndata: {"))
+            #expect(body[finished.upperBound...].contains(#""status":"succeeded""#))
+            #expect(body.components(separatedBy: "event: finished").count == 2)
+            #expect(body.hasSuffix("}\n\n"))
+            if let progress = body.range(of: "event: progress") {
+                #expect(progress.lowerBound < finished.lowerBound)
+            }
         }
     }
 }

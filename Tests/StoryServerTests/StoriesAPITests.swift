@@ -75,12 +75,27 @@ struct StoriesAPITests {
             let uploaded = try await app.send(.POST, "/api/stories", token: ada, headers: headers, body: body)
             #expect(uploaded.status == .created, "\(uploaded.body.string)")
             let story = try uploaded.content.decode(Story.self)
-            #expect(story.title == "the open window")
+            #expect(story.title == "The Open Window")
+            #expect(story.text == "“Hello,” said Vera.")
             #expect(story.character_count == "“Hello,” said Vera.".unicodeScalars.count)
 
-            let (epubHeaders, epub) = Self.multipart(filename: "book.pdf", contents: "%PDF-1.4")
-            let refused = try await app.send(.POST, "/api/stories", token: ada, headers: epubHeaders, body: epub)
+            let (htmlHeaders, html) = Self.multipart(
+                filename: "vera.html", contents: "<html><head><title>Vera</title></head><body><p>“Hello,” said Vera.</p></body></html>"
+            )
+            let fromHTML = try await app.send(.POST, "/api/stories", token: ada, headers: htmlHeaders, body: html)
+            #expect(fromHTML.status == .created, "\(fromHTML.body.string)")
+            let htmlStory = try fromHTML.content.decode(Story.self)
+            #expect(htmlStory.text?.contains("“Hello,” said Vera.") == true)
+            #expect(htmlStory.text?.contains("<p>") == false)
+
+            let (pdfHeaders, pdf) = Self.multipart(filename: "book.pdf", contents: "%PDF-1.4")
+            let refused = try await app.send(.POST, "/api/stories", token: ada, headers: pdfHeaders, body: pdf)
             #expect(refused.status == .unsupportedMediaType)
+            #expect(refused.errorMessage?.contains(".epub") == true)
+
+            let (brokenHeaders, broken) = Self.multipart(filename: "book.epub", contents: "not a zip at all")
+            let unreadable = try await app.send(.POST, "/api/stories", token: ada, headers: brokenHeaders, body: broken)
+            #expect(unreadable.status == .unprocessableEntity)
 
             let empty = try await app.send(.POST, "/api/stories", token: ada, json: #"{"text": "   \n  "}"#)
             #expect(empty.status == .unprocessableEntity)
@@ -105,7 +120,8 @@ struct StoriesAPITests {
             let created = try await app.send(.POST, "/api/stories", token: ada, json: #"{"title":"Long","text":"\#(text)"}"#)
             #expect(created.status == .created)
             let id = try created.content.decode(Story.self).id
-            let record = try #require(try await StoryRepository(database: app.db).find(id: id, ownerID: try #require(try await UserRepository(database: app.db).find(email: "ada@example.com")?.id)))
+            let owner = try #require(try await UserRepository(database: app.db).find(email: "ada@example.com")?.id)
+            let record = try #require(try await StoryRepository(database: app.db).find(id: id, ownerID: owner))
             #expect(record.text == nil)
             let path = try #require(record.textPath)
             #expect(FileManager.default.fileExists(atPath: config.dataDirectory.filesDirectory.appendingPathComponent(path).path))

@@ -1,15 +1,13 @@
 import Foundation
+import StoryModel
+import StoryText
 
-/// A story's text and metadata as received by `POST /api/stories`.
-///
-/// Plain text and Markdown are read here as UTF-8; HTML and EPUB import arrive with
-/// StoryText's `StoryImporter`, which this type will delegate to.
+/// A story's text and metadata as received by `POST /api/stories`: pasted text as it is, or an
+/// uploaded file read by StoryText's `StoryImporter` (.txt, .md, .html, .epub).
 struct ImportedText {
     var title: String
     var author: String?
     var text: String
-
-    static let textExtensions: Set<String> = ["txt", "text", "md", "markdown"]
 
     static func paste(text: String, title: String?, author: String?) throws -> ImportedText {
         guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else {
@@ -19,23 +17,32 @@ struct ImportedText {
     }
 
     static func upload(data: Data, filename: String, title: String?, author: String?) throws -> ImportedText {
-        let ext = (filename as NSString).pathExtension.lowercased()
-        guard textExtensions.contains(ext) else {
-            throw APIError.unsupportedMediaType(
-                "This server imports .txt and .md files; '\(filename)' is not one. Save the story as plain text, or paste it."
-            )
+        let document: StoryDocument
+        do {
+            document = try StoryImporter.load(data: data, filename: filename)
+        } catch let error as ImportError {
+            throw apiError(for: error)
         }
-        guard var text = String(data: data, encoding: .utf8) else {
-            throw APIError(status: .unprocessableEntity, code: "not_utf8",
-                           message: "'\(filename)' is not UTF-8 text; save it as UTF-8 and upload it again.")
+        return ImportedText(
+            title: cleanTitle(title) ?? cleanTitle(document.title) ?? "Untitled",
+            author: cleanAuthor(author) ?? cleanAuthor(document.author),
+            text: document.text
+        )
+    }
+
+    /// The importer's message, under the status that fits it.
+    static func apiError(for error: ImportError) -> APIError {
+        switch error {
+        case .emptyFile:
+            APIError(status: .unprocessableEntity, code: "empty_story", message: error.description)
+        case .tooLarge(let name, _, let limit):
+            APIError(status: .payloadTooLarge, code: "payload_too_large",
+                     message: "\(name) holds more than \(limit / 1_000_000) MB of text, more than this server imports.")
+        case .binaryFile, .unsupportedExtension:
+            APIError(status: .unsupportedMediaType, code: "unsupported_media_type", message: error.description)
+        case .brokenEPUB, .zipBomb, .fileNotFound, .unreadableFile:
+            APIError(status: .unprocessableEntity, code: "unreadable_story", message: error.description)
         }
-        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-        let fallback = ((filename as NSString).deletingPathExtension as NSString).lastPathComponent
-        var imported = try paste(text: text, title: title, author: author)
-        if cleanTitle(title) == nil, !fallback.isEmpty {
-            imported.title = fallback.replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ")
-        }
-        return imported
     }
 
     private static func cleanTitle(_ title: String?) -> String? {

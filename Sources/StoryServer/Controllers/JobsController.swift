@@ -6,6 +6,7 @@ import Vapor
 /// Another user's job id answers 404, exactly like an id that does not exist.
 struct JobsController: Sendable {
     let pollInterval: Duration
+    let maxStreamDuration: Duration
 
     func register(routes: any RoutesBuilder) {
         let jobs = routes.grouped("jobs")
@@ -36,8 +37,9 @@ struct JobsController: Sendable {
     }
 
     /// `text/event-stream`: one `progress` event per change, then one `finished` event when the
-    /// job succeeds or fails, then the stream ends. Browsers reconnect on their own when a
-    /// connection drops; the first event after reconnecting is the current state.
+    /// job succeeds or fails, then the stream ends. A stream also ends after
+    /// `maxStreamDuration`; browsers' EventSource reconnects on its own, and the first event
+    /// after reconnecting is the current state.
     @Sendable
     func events(_ request: Request) async throws -> Response {
         let user = try request.requireUser()
@@ -46,7 +48,7 @@ struct JobsController: Sendable {
         guard try await queue.job(id: id, ownerID: user.id) != nil else {
             throw APIError.notFound("job")
         }
-        let snapshots = queue.snapshots(id: id, ownerID: user.id, pollInterval: pollInterval)
+        let snapshots = queue.snapshots(id: id, ownerID: user.id, pollInterval: pollInterval, maxDuration: maxStreamDuration)
         var headers = HTTPHeaders()
         headers.contentType = HTTPMediaType(type: "text", subType: "event-stream")
         headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
