@@ -58,6 +58,9 @@ struct HealthResponse: Content {
 
 /// Runs job workers inside the server process: started after boot, cancelled and awaited at
 /// shutdown so running jobs are released for the next start to resume.
+///
+/// Vapor boots synchronously (`app.boot()`, as its testers do) or asynchronously (`execute`),
+/// and calls only the matching callbacks, so both variants start the workers.
 final class InProcessWorkers: LifecycleHandler, @unchecked Sendable {
     private let config: ServerConfig
     // Touched only from Vapor's lifecycle callbacks, which run one at a time.
@@ -67,7 +70,28 @@ final class InProcessWorkers: LifecycleHandler, @unchecked Sendable {
         self.config = config
     }
 
+    func didBoot(_ application: Application) throws {
+        start(application)
+    }
+
     func didBootAsync(_ application: Application) async throws {
+        start(application)
+    }
+
+    func shutdownAsync(_ application: Application) async {
+        task?.cancel()
+        await task?.value
+        task = nil
+    }
+
+    func shutdown(_ application: Application) {
+        // Synchronous shutdown cannot await; the cancelled workers release their jobs on their own.
+        task?.cancel()
+        task = nil
+    }
+
+    private func start(_ application: Application) {
+        guard task == nil else { return }
         var configuration = config.workerConfiguration
         configuration.concurrency = config.inProcessWorkers
         let worker = JobWorker(
@@ -75,11 +99,5 @@ final class InProcessWorkers: LifecycleHandler, @unchecked Sendable {
             configuration: configuration, logger: application.logger
         )
         task = Task { await worker.run() }
-    }
-
-    func shutdownAsync(_ application: Application) async {
-        task?.cancel()
-        await task?.value
-        task = nil
     }
 }
