@@ -63,6 +63,9 @@ struct OpenAPITests {
             #expect(reply.status == .notFound)
             #expect(reply.errorCode == "not_found")
             #expect(try await app.send(.GET, "/health").body.string == #"{"status":"ok"}"#)
+            let page = try await app.send(.GET, "/")
+            #expect(page.status == .ok)
+            #expect(page.body.string.contains("<title>StoryVoice</title>"))
         }
     }
 }
