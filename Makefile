@@ -21,9 +21,13 @@ run: release
 	$(BIN) narrate $(SAMPLE) -o $(OUT)/sample.m4b
 	@echo "Your audiobook is at $(OUT)/sample.m4b (timing map and captions beside it)."
 
+# A throwaway PostgreSQL (scripts/postgres-test) runs for the database tests' PostgreSQL
+# variants and is stopped afterwards, whether the tests pass, fail or are interrupted.
 test: setup
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@trap 'scripts/postgres-test stop' EXIT; trap 'exit 130' INT TERM; \
+	url=$$(scripts/postgres-test start) || { echo "PostgreSQL could not be started: its test variants will be skipped." >&2; url=; }; \
+	STORYVOICE_TEST_POSTGRES_URL="$$url" $(SWIFT) test --skip-build
 
 bench: release
 	bench/run

@@ -15,11 +15,19 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // jwt-kit 5.8 (for vapor/jwt 5.2.0) needs swift-crypto 4; 3.x is kept allowed for the others.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // Server: Vapor and Fluent (Vapor only in StoryServer; FluentKit and drivers below it).
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
+        .package(url: "https://github.com/vapor/fluent", from: "4.13.0"),
+        .package(url: "https://github.com/vapor/fluent-kit", from: "1.57.0"),
+        .package(url: "https://github.com/vapor/fluent-sqlite-driver", from: "4.9.0"),
+        .package(url: "https://github.com/vapor/fluent-postgres-driver", from: "2.14.0"),
+        .package(url: "https://github.com/vapor/jwt", from: "5.2.0"),
     ],
     targets: [
         // Value types shared by every module. Foundation only, no I/O.
@@ -90,6 +98,42 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Fluent models, migrations and repositories; SQLite or PostgreSQL; no Vapor.
+        .target(
+            name: "StoryPersistence",
+            dependencies: [
+                "StoryModel",
+                .product(name: "FluentKit", package: "fluent-kit"),
+                .product(name: "FluentSQL", package: "fluent-kit"),
+                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
+                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Database-backed job queue (claim with a lease, heartbeat, retry with backoff) and workers.
+        .target(
+            name: "Jobs",
+            dependencies: [
+                "StoryPersistence",
+                .product(name: "FluentKit", package: "fluent-kit"),
+                .product(name: "FluentSQL", package: "fluent-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The Vapor server: configure(app, config), auth, controllers, web assets.
+        .target(
+            name: "StoryServer",
+            dependencies: [
+                "StoryModel", "StoryText", "StoryPersistence", "Jobs",
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Fluent", package: "fluent"),
+                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
+                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+                .product(name: "JWT", package: "jwt"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "storyvoice",
             dependencies: [
@@ -107,6 +151,30 @@ let package = Package(
         .testTarget(name: "StoryVoiceCLITests", dependencies: ["Audio", "StoryModel"]),
         .testTarget(name: "LanguageModelsTests", dependencies: ["LanguageModels", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "LanguageModels", "TestSupport", "StoryModel", "StoryText", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
+            name: "StoryPersistenceTests",
+            dependencies: [
+                "StoryPersistence",
+                .product(name: "FluentKit", package: "fluent-kit"),
+                .product(name: "FluentSQL", package: "fluent-kit"),
+            ]
+        ),
+        .testTarget(
+            name: "JobsTests",
+            dependencies: [
+                "Jobs", "StoryPersistence",
+                .product(name: "FluentKit", package: "fluent-kit"),
+            ]
+        ),
+        .testTarget(
+            name: "StoryServerTests",
+            dependencies: [
+                "StoryServer", "StoryPersistence", "Jobs",
+                .product(name: "VaporTesting", package: "vapor"),
+                .product(name: "FluentKit", package: "fluent-kit"),
+                .product(name: "FluentSQL", package: "fluent-kit"),
+            ]
+        ),
         .testTarget(name: "NarrationTests", dependencies: ["Narration", "SpeechEngines", "Speech", "Audio", "StoryText", "StoryModel"]),
     ],
     swiftLanguageModes: [.v6]

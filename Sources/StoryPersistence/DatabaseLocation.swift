@@ -1,0 +1,53 @@
+import FluentKit
+import FluentPostgresDriver
+import FluentSQLiteDriver
+import Foundation
+
+/// Which database StoryVoice uses: a SQLite file by default, PostgreSQL when `DATABASE_URL` is set.
+public enum DatabaseLocation: Sendable, Hashable {
+    case sqlite(path: String)
+    case postgres(url: String)
+
+    public static func resolve(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        dataDirectory: DataDirectory
+    ) -> DatabaseLocation {
+        if let url = environment["DATABASE_URL"], !url.isEmpty {
+            return .postgres(url: url)
+        }
+        return .sqlite(path: dataDirectory.sqliteFile.path)
+    }
+
+    public var databaseID: DatabaseID {
+        switch self {
+        case .sqlite: .sqlite
+        case .postgres: .psql
+        }
+    }
+
+    /// The Fluent configuration for this location. Throws when a PostgreSQL URL cannot be parsed.
+    public func configurationFactory() throws -> DatabaseConfigurationFactory {
+        switch self {
+        case .sqlite(let path):
+            return .sqlite(SQLiteConfiguration(storage: .file(path: path)), sqlLogLevel: .trace)
+        case .postgres(let url):
+            do {
+                return try .postgres(url: url, maxConnectionsPerEventLoop: 4, sqlLogLevel: .trace)
+            } catch {
+                throw PersistenceError.invalidDatabaseURL(reason: String(describing: error))
+            }
+        }
+    }
+
+    /// A description safe for logs: PostgreSQL URLs lose their password.
+    public var redactedDescription: String {
+        switch self {
+        case .sqlite(let path):
+            return "SQLite at \(path)"
+        case .postgres(let url):
+            guard var components = URLComponents(string: url) else { return "PostgreSQL" }
+            if components.password != nil { components.password = "***" }
+            return "PostgreSQL at \(components.string ?? "?")"
+        }
+    }
+}

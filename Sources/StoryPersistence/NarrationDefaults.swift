@@ -1,0 +1,27 @@
+/// A user's default narration rate, pitch and volume, as multipliers of each voice's own.
+public struct NarrationDefaults: Codable, Sendable, Hashable {
+    public var rate: Double
+    public var pitch: Double
+    public var volume: Double
+
+    public init(rate: Double = 1.0, pitch: Double = 1.0, volume: Double = 1.0) {
+        self.rate = rate
+        self.pitch = pitch
+        self.volume = volume
+    }
+
+    public static let standard = NarrationDefaults()
+
+    /// Accepted ranges: wide enough for every engine we drive, narrow enough to stay intelligible.
+    public static let rateRange = 0.5...2.0
+    public static let pitchRange = 0.5...2.0
+    public static let volumeRange = 0.0...2.0
+
+    /// The first value outside its range, named for an error message; nil when all are valid.
+    public var invalidField: String? {
+        if !(Self.rateRange.contains(rate)) { return "rate must be between 0.5 and 2.0" }
+        if !(Self.pitchRange.contains(pitch)) { return "pitch must be between 0.5 and 2.0" }
+        if !(Self.volumeRange.contains(volume)) { return "volume must be between 0.0 and 2.0" }
+        return nil
+    }
+}

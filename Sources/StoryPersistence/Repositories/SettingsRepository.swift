@@ -1,0 +1,78 @@
+import FluentKit
+import Foundation
+
+/// Per-user narration defaults and provider API keys (sealed at rest).
+public struct SettingsRepository: Sendable {
+    public let database: any Database
+    public let box: SecretBox
+
+    public init(database: any Database, box: SecretBox) {
+        self.database = database
+        self.box = box
+    }
+
+    public func narrationDefaults(userID: UUID) async throws -> NarrationDefaults {
+        guard let row = try await settingsRow(userID: userID) else { return .standard }
+        return NarrationDefaults(rate: row.narrationRate, pitch: row.narrationPitch, volume: row.narrationVolume)
+    }
+
+    public func setNarrationDefaults(_ defaults: NarrationDefaults, userID: UUID) async throws {
+        if let row = try await settingsRow(userID: userID) {
+            row.narrationRate = defaults.rate
+            row.narrationPitch = defaults.pitch
+            row.narrationVolume = defaults.volume
+            try await row.update(on: database)
+        } else {
+            try await SettingsRecord(userID: userID, defaults: defaults).create(on: database)
+        }
+    }
+
+    /// Masked keys by provider; the plaintext never leaves this type except through `key(_:userID:)`.
+    public func maskedKeys(userID: UUID) async throws -> [Provider: String] {
+        let rows = try await ProviderKeyRecord.query(on: database).filter(\.$user.$id == userID).all()
+        var result: [Provider: String] = [:]
+        for row in rows {
+            if let provider = Provider(rawValue: row.provider) { result[provider] = row.masked }
+        }
+        return result
+    }
+
+    /// Stores (or replaces) a key, sealed with the server key.
+    public func setKey(_ key: String, for provider: Provider, userID: UUID) async throws {
+        let plaintext = key.trimmingCharacters(in: .whitespacesAndNewlines)
+        let sealed = try box.seal(plaintext)
+        let masked = APIKeyMask.mask(plaintext)
+        if let row = try await keyRow(provider, userID: userID) {
+            row.sealedKey = sealed
+            row.masked = masked
+            try await row.update(on: database)
+        } else {
+            try await ProviderKeyRecord(userID: userID, provider: provider.rawValue, sealedKey: sealed, masked: masked)
+                .create(on: database)
+        }
+    }
+
+    public func removeKey(for provider: Provider, userID: UUID) async throws {
+        try await ProviderKeyRecord.query(on: database)
+            .filter(\.$user.$id == userID)
+            .filter(\.$provider == provider.rawValue)
+            .delete()
+    }
+
+    /// The plaintext key, for the jobs that call the provider on the user's behalf.
+    public func key(for provider: Provider, userID: UUID) async throws -> String? {
+        guard let row = try await keyRow(provider, userID: userID) else { return nil }
+        return try box.open(row.sealedKey)
+    }
+
+    private func settingsRow(userID: UUID) async throws -> SettingsRecord? {
+        try await SettingsRecord.query(on: database).filter(\.$user.$id == userID).first()
+    }
+
+    private func keyRow(_ provider: Provider, userID: UUID) async throws -> ProviderKeyRecord? {
+        try await ProviderKeyRecord.query(on: database)
+            .filter(\.$user.$id == userID)
+            .filter(\.$provider == provider.rawValue)
+            .first()
+    }
+}

@@ -1,0 +1,38 @@
+import FluentKit
+import Foundation
+
+/// Accounts: create, look up by email or id.
+public struct UserRepository: Sendable {
+    public let database: any Database
+
+    public init(database: any Database) {
+        self.database = database
+    }
+
+    /// Emails compare case-insensitively and without surrounding spaces.
+    public static func normalize(email: String) -> String {
+        email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    }
+
+    /// Creates an account; throws `PersistenceError.emailTaken` when the email is in use.
+    public func create(email: String, passwordHash: String) async throws -> UserRecord {
+        let normalized = Self.normalize(email: email)
+        if try await find(email: normalized) != nil { throw PersistenceError.emailTaken }
+        let user = UserRecord(email: normalized, passwordHash: passwordHash)
+        do {
+            try await user.create(on: database)
+        } catch let error as any DatabaseError where error.isConstraintFailure {
+            // Lost a race with another registration of the same email.
+            throw PersistenceError.emailTaken
+        }
+        return user
+    }
+
+    public func find(email: String) async throws -> UserRecord? {
+        try await UserRecord.query(on: database).filter(\.$email == Self.normalize(email: email)).first()
+    }
+
+    public func find(id: UUID) async throws -> UserRecord? {
+        try await UserRecord.find(id, on: database)
+    }
+}

@@ -1,0 +1,213 @@
+import Foundation
+import JWT
+import StoryPersistence
+import Vapor
+
+/// `/auth/*`: register, log in, refresh, log out.
+///
+/// Register and login answer `{access_token, refresh_token, token_type: "bearer", expires_in}`,
+/// the shape the iPhone client expects. With `?cookie=1` they set the web app's HttpOnly
+/// cookies instead and answer `{token_type: "cookie", expires_in}`, keeping tokens away from
+/// page scripts.
+struct AuthController: Sendable {
+    let config: ServerConfig
+    let limiter: LoginRateLimiter
+    /// A hash to verify against when the email is unknown, so both cases take equally long.
+    let decoyHash: String
+
+    init(config: ServerConfig) throws {
+        self.config = config
+        self.limiter = LoginRateLimiter(limit: config.loginAttemptsPerWindow, window: config.loginRateWindow)
+        self.decoyHash = try Bcrypt.hash("storyvoice-decoy-password", cost: config.bcryptCost)
+    }
+
+    func register(routes: any RoutesBuilder) {
+        let auth = routes.grouped("auth")
+        auth.post("register", use: register)
+        auth.post("login", use: login)
+        auth.post("refresh", use: refresh)
+        auth.post("logout", use: logout)
+    }
+
+    struct RegisterRequest: Decodable {
+        var email: String
+        var password: String
+    }
+
+    struct LoginForm: Decodable {
+        var username: String
+        var password: String
+    }
+
+    struct RefreshRequest: Decodable {
+        var refresh_token: String
+    }
+
+    struct TokenResponse: Content {
+        var access_token: String?
+        var refresh_token: String?
+        var token_type: String
+        var expires_in: Int
+    }
+
+    // MARK: Handlers
+
+    @Sendable
+    func register(_ request: Request) async throws -> Response {
+        let body = try request.decodeJSON(RegisterRequest.self)
+        let email = UserRepository.normalize(email: body.email)
+        try Self.validate(email: email, password: body.password)
+        let hash = try await hashPassword(body.password, on: request)
+        let user: UserRecord
+        do {
+            user = try await UserRepository(database: request.db).create(email: email, passwordHash: hash)
+        } catch PersistenceError.emailTaken {
+            throw APIError(status: .conflict, code: "email_taken", message: "An account with this email already exists; log in instead.")
+        }
+        // 200 like login: both calls answer the same token shape with the same status.
+        return try await tokenResponse(for: try user.requireID(), on: request, status: .ok)
+    }
+
+    @Sendable
+    func login(_ request: Request) async throws -> Response {
+        guard request.headers.contentType == .urlEncodedForm else {
+            throw APIError.unsupportedMediaType(
+                "Send the login as a form (Content-Type: application/x-www-form-urlencoded) with username and password."
+            )
+        }
+        let form: LoginForm
+        do {
+            form = try request.content.decode(LoginForm.self, as: .urlEncodedForm)
+        } catch {
+            throw APIError.badRequest("Send username (your email) and password as form fields.", code: "invalid_body")
+        }
+        let key = UserRepository.normalize(email: form.username) + "|" + clientAddress(of: request)
+        if let retryAfter = await limiter.attempt(key) {
+            var error = APIError(
+                status: .tooManyRequests, code: "rate_limited",
+                message: "Too many login attempts for this account; try again in \(retryAfter) seconds."
+            )
+            error.headers.replaceOrAdd(name: .retryAfter, value: String(retryAfter))
+            throw error
+        }
+        let user = try await UserRepository(database: request.db).find(email: form.username)
+        let valid = try await verifyPassword(form.password, hash: user?.passwordHash ?? decoyHash, on: request)
+        guard let user, valid else {
+            throw APIError.unauthorized("Incorrect email or password.", code: "invalid_credentials")
+        }
+        await limiter.reset(key)
+        return try await tokenResponse(for: try user.requireID(), on: request, status: .ok)
+    }
+
+    @Sendable
+    func refresh(_ request: Request) async throws -> Response {
+        let value = try presentedRefreshToken(request)
+        let outcome = try await RefreshTokenRepository(database: request.db).rotate(
+            value: value, now: Date(), nextExpiresAt: Date().addingTimeInterval(config.refreshTokenLifetime)
+        )
+        switch outcome {
+        case .rotated(let userID, let next):
+            let access = try await accessToken(for: userID, on: request)
+            return try respond(access: access, refresh: next.value, status: .ok, on: request)
+        case .reused:
+            throw APIError.unauthorized(
+                "This refresh token is no longer valid: it was used already or its session was signed out. "
+                    + "Every token from that login is now revoked; log in again.",
+                code: "refresh_token_revoked"
+            )
+        case .expired:
+            throw APIError.unauthorized("The refresh token has expired; log in again.", code: "refresh_token_expired")
+        case .unknown:
+            throw APIError.unauthorized("The refresh token is not valid; log in again.", code: "invalid_refresh_token")
+        }
+    }
+
+    @Sendable
+    func logout(_ request: Request) async throws -> Response {
+        let value = try presentedRefreshToken(request)
+        try await RefreshTokenRepository(database: request.db).revoke(value: value)
+        let response = Response(status: .noContent)
+        SessionCookies.clear(on: response, config: config)
+        return response
+    }
+
+    // MARK: Helpers
+
+    static func validate(email: String, password: String) throws {
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard email.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
+              !email.contains(where: \.isWhitespace) else {
+            throw APIError(status: .unprocessableEntity, code: "invalid_email", message: "Enter a valid email address.")
+        }
+        guard password.count >= 8 else {
+            throw APIError(status: .unprocessableEntity, code: "weak_password", message: "Use a password of at least 8 characters.")
+        }
+        // Bcrypt reads only the first 72 bytes; longer passwords would silently be truncated.
+        guard password.utf8.count <= 72 else {
+            throw APIError(status: .unprocessableEntity, code: "password_too_long", message: "Use a password of at most 72 bytes.")
+        }
+    }
+
+    /// The refresh token from a JSON body, or from the web app's cookie.
+    private func presentedRefreshToken(_ request: Request) throws -> String {
+        if let body = request.body.data, body.readableBytes > 0 {
+            let token = try request.decodeJSON(RefreshRequest.self).refresh_token
+            guard !token.isEmpty else { throw APIError.badRequest("Field 'refresh_token' is empty.", code: "invalid_body") }
+            return token
+        }
+        if let cookie = request.cookies[SessionCookies.refresh]?.string, !cookie.isEmpty {
+            return cookie
+        }
+        throw APIError.badRequest("Send {\"refresh_token\": \"…\"} as JSON.", code: "invalid_body")
+    }
+
+    private func tokenResponse(for userID: UUID, on request: Request, status: HTTPResponseStatus) async throws -> Response {
+        let refresh = try await RefreshTokenRepository(database: request.db).issue(
+            userID: userID, expiresAt: Date().addingTimeInterval(config.refreshTokenLifetime)
+        )
+        let access = try await accessToken(for: userID, on: request)
+        return try respond(access: access, refresh: refresh.value, status: status, on: request)
+    }
+
+    private func respond(access: String, refresh: String, status: HTTPResponseStatus, on request: Request) throws -> Response {
+        let response = Response(status: status)
+        let lifetime = Int(config.accessTokenLifetime)
+        if SessionCookies.requested(by: request) {
+            SessionCookies.set(on: response, access: access, refresh: refresh, config: config)
+            try response.content.encode(TokenResponse(token_type: "cookie", expires_in: lifetime), as: .json)
+        } else {
+            try response.content.encode(
+                TokenResponse(access_token: access, refresh_token: refresh, token_type: "bearer", expires_in: lifetime), as: .json
+            )
+        }
+        response.headers.replaceOrAdd(name: .cacheControl, value: "no-store")
+        return response
+    }
+
+    private func accessToken(for userID: UUID, on request: Request) async throws -> String {
+        let now = Date()
+        let payload = AccessTokenPayload(
+            subject: .init(value: userID.uuidString),
+            expiration: .init(value: now.addingTimeInterval(config.accessTokenLifetime)),
+            issuedAt: .init(value: now),
+            type: AccessTokenPayload.accessType
+        )
+        return try await request.application.jwt.keys.sign(payload)
+    }
+
+    private func hashPassword(_ password: String, on request: Request) async throws -> String {
+        let cost = config.bcryptCost
+        return try await request.application.threadPool.runIfActive { try Bcrypt.hash(password, cost: cost) }
+    }
+
+    private func verifyPassword(_ password: String, hash: String, on request: Request) async throws -> Bool {
+        try await request.application.threadPool.runIfActive { try Bcrypt.verify(password, created: hash) }
+    }
+
+    private func clientAddress(of request: Request) -> String {
+        if config.trustForwardedFor, let forwarded = request.headers.first(name: "X-Forwarded-For") {
+            return forwarded.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown"
+        }
+        return request.remoteAddress?.ipAddress ?? "unknown"
+    }
+}

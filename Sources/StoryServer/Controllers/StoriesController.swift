@@ -1,0 +1,177 @@
+import Foundation
+import StoryPersistence
+import Vapor
+
+/// `/api/stories`: import (upload or paste), list, read, rename, delete. Scoped to the signed-in
+/// user: another user's story id answers 404.
+struct StoriesController: Sendable {
+    let config: ServerConfig
+
+    /// Registers the upload route on `uploads` (large body limit) and the rest on `routes`.
+    func register(routes: any RoutesBuilder, uploads: any RoutesBuilder) {
+        uploads.on(.POST, "stories", body: .collect(maxSize: ByteCount(value: config.maxUploadBytes)), use: create)
+        let stories = routes.grouped("stories")
+        stories.get(use: list)
+        stories.get(":id", use: show)
+        stories.patch(":id", use: update)
+        stories.delete(":id", use: delete)
+    }
+
+    struct StorySummary: Codable {
+        var id: UUID
+        var title: String
+        var author: String?
+        var imported_at: Date
+        var analysis_state: AnalysisState
+        var duration_seconds: Double?
+        var character_count: Int
+    }
+
+    struct StoryDetail: Codable {
+        var id: UUID
+        var title: String
+        var author: String?
+        var imported_at: Date
+        var analysis_state: AnalysisState
+        var duration_seconds: Double?
+        var character_count: Int
+        var text: String
+    }
+
+    struct StoryList: Codable {
+        var stories: [StorySummary]
+    }
+
+    struct PasteRequest: Decodable {
+        var title: String?
+        var author: String?
+        var text: String
+    }
+
+    struct UploadForm: Decodable {
+        var file: File
+        var title: String?
+        var author: String?
+    }
+
+    struct UpdateRequest: Decodable {
+        var title: String?
+        var author: String?
+    }
+
+    // MARK: Handlers
+
+    @Sendable
+    func create(_ request: Request) async throws -> Response {
+        let user = try request.requireUser()
+        let document: ImportedText
+        if request.headers.contentType?.type == "multipart" {
+            let form: UploadForm
+            do {
+                form = try request.content.decode(UploadForm.self)
+            } catch {
+                throw APIError.badRequest("Send the story as a multipart form with a 'file' field.", code: "invalid_body")
+            }
+            document = try ImportedText.upload(
+                data: Data(form.file.data.readableBytesView), filename: form.file.filename, title: form.title, author: form.author
+            )
+        } else {
+            let paste = try request.decodeJSON(PasteRequest.self)
+            document = try ImportedText.paste(text: paste.text, title: paste.title, author: paste.author)
+        }
+
+        let bytes = Data(document.text.utf8)
+        var inline: String? = document.text
+        var path: String?
+        var hash = ContentStore.sha256Hex(bytes)
+        if bytes.count > config.inlineTextLimitBytes {
+            let stored = try ContentStore(dataDirectory: config.dataDirectory).write(bytes, extension: "txt")
+            inline = nil
+            path = stored.path
+            hash = stored.sha256
+        }
+        let story = StoryRecord(
+            ownerID: user.id, title: document.title, author: document.author, text: inline, textPath: path,
+            textSHA256: hash, characterCount: document.text.unicodeScalars.count, importedAt: Date()
+        )
+        try await StoryRepository(database: request.db).create(story)
+        let response = try Response.json(try detail(story), status: .created)
+        response.headers.replaceOrAdd(name: .location, value: "/api/stories/\(try story.requireID())")
+        return response
+    }
+
+    @Sendable
+    func list(_ request: Request) async throws -> Response {
+        let user = try request.requireUser()
+        let stories = try await StoryRepository(database: request.db).list(ownerID: user.id)
+        return try Response.json(StoryList(stories: try stories.map(summary)))
+    }
+
+    @Sendable
+    func show(_ request: Request) async throws -> Response {
+        try Response.json(try detail(try await find(request)))
+    }
+
+    @Sendable
+    func update(_ request: Request) async throws -> Response {
+        let story = try await find(request)
+        let change = try request.decodeJSON(UpdateRequest.self)
+        if let title = change.title {
+            let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty, trimmed.count <= 300 else {
+                throw APIError(status: .unprocessableEntity, code: "invalid_title", message: "A title needs 1 to 300 characters.")
+            }
+            story.title = trimmed
+        }
+        if let author = change.author {
+            let trimmed = author.trimmingCharacters(in: .whitespacesAndNewlines)
+            story.author = trimmed.isEmpty ? nil : String(trimmed.prefix(300))
+        }
+        try await StoryRepository(database: request.db).save(story)
+        return try Response.json(try summary(story))
+    }
+
+    @Sendable
+    func delete(_ request: Request) async throws -> HTTPStatus {
+        let user = try request.requireUser()
+        let id = try request.uuidParameter("id", what: "story")
+        guard try await StoryRepository(database: request.db).delete(id: id, ownerID: user.id) else {
+            throw APIError.notFound("story")
+        }
+        return .noContent
+    }
+
+    // MARK: Helpers
+
+    private func find(_ request: Request) async throws -> StoryRecord {
+        let user = try request.requireUser()
+        let id = try request.uuidParameter("id", what: "story")
+        guard let story = try await StoryRepository(database: request.db).find(id: id, ownerID: user.id) else {
+            throw APIError.notFound("story")
+        }
+        return story
+    }
+
+    private func summary(_ story: StoryRecord) throws -> StorySummary {
+        StorySummary(
+            id: try story.requireID(), title: story.title, author: story.author, imported_at: story.importedAt,
+            analysis_state: story.analysisState, duration_seconds: story.durationSeconds, character_count: story.characterCount
+        )
+    }
+
+    private func detail(_ story: StoryRecord) throws -> StoryDetail {
+        let text: String
+        if let inline = story.text {
+            text = inline
+        } else if let path = story.textPath {
+            text = String(decoding: try ContentStore(dataDirectory: config.dataDirectory).read(path), as: UTF8.self)
+        } else {
+            text = ""
+        }
+        return StoryDetail(
+            id: try story.requireID(), title: story.title, author: story.author, imported_at: story.importedAt,
+            analysis_state: story.analysisState, duration_seconds: story.durationSeconds,
+            character_count: story.characterCount, text: text
+        )
+    }
+}

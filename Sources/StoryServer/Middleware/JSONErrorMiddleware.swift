@@ -1,0 +1,92 @@
+import Vapor
+
+/// Turns every error into `{"error": {"code", "message"}}` with a fitting status, so clients
+/// see one shape whatever failed. Unexpected errors are logged and reported without details.
+struct JSONErrorMiddleware: AsyncMiddleware {
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        do {
+            return try await next.respond(to: request)
+        } catch {
+            return response(for: error, request: request)
+        }
+    }
+
+    private func response(for error: any Error, request: Request) -> Response {
+        let (status, code, message, headers) = describe(error, request: request)
+        let response = Response(status: status, headers: headers)
+        do {
+            try response.content.encode(ErrorBody(error: .init(code: code, message: message)), as: .json)
+        } catch {
+            response.body = .init(string: #"{"error":{"code":"internal","message":"The error could not be encoded."}}"#)
+        }
+        return response
+    }
+
+    private func describe(_ error: any Error, request: Request) -> (HTTPResponseStatus, String, String, HTTPHeaders) {
+        switch error {
+        case let error as APIError:
+            return (error.status, error.code, error.message, error.headers)
+        case let error as DecodingError:
+            return (.badRequest, "invalid_body", DecodingErrorDescription.describe(error), [:])
+        case let error as any AbortError:
+            let code = Self.code(for: error.status)
+            let message = error.status == .payloadTooLarge
+                ? "The request body is too large."
+                : error.reason
+            return (error.status, code, message, error.headers)
+        default:
+            request.logger.report(error: error)
+            return (.internalServerError, "internal", "Something went wrong on the server; it has been logged. Try again.", [:])
+        }
+    }
+
+    static func code(for status: HTTPResponseStatus) -> String {
+        switch status {
+        case .badRequest: "bad_request"
+        case .unauthorized: "unauthorized"
+        case .forbidden: "forbidden"
+        case .notFound: "not_found"
+        case .methodNotAllowed: "method_not_allowed"
+        case .conflict: "conflict"
+        case .payloadTooLarge: "payload_too_large"
+        case .unsupportedMediaType: "unsupported_media_type"
+        case .unprocessableEntity: "unprocessable"
+        case .tooManyRequests: "rate_limited"
+        default: status.code >= 500 ? "internal" : "error"
+        }
+    }
+}
+
+/// Plain-language messages for JSON decoding failures, naming the field at fault.
+enum DecodingErrorDescription {
+    static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "Field '\(path(context.codingPath + [key]))' is required."
+        case .typeMismatch(let type, let context):
+            return "Field '\(path(context.codingPath))' must be \(name(of: type))."
+        case .valueNotFound(let type, let context):
+            return "Field '\(path(context.codingPath))' must be \(name(of: type)), not null."
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return "The body is not valid JSON." }
+            return "Field '\(path(context.codingPath))' is invalid: \(context.debugDescription)"
+        @unknown default:
+            return "The body could not be read."
+        }
+    }
+
+    private static func path(_ keys: [any CodingKey]) -> String {
+        keys.isEmpty ? "(body)" : keys.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+    }
+
+    private static func name(of type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is Int.Type, is Double.Type, is Float.Type: "a number"
+        case is [Any].Type: "an array"
+        case is [String: Any].Type: "an object"
+        default: "of type \(type)"
+        }
+    }
+}

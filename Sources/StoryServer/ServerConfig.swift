@@ -1,0 +1,72 @@
+import Foundation
+import Jobs
+import StoryPersistence
+
+/// Everything `configure(_:_:)` needs. `fromEnvironment` reads the documented variables;
+/// tests build one directly.
+public struct ServerConfig: Sendable {
+    public var dataDirectory: DataDirectory
+    public var database: DatabaseLocation
+    public var secret: ServerSecret
+    /// The web app and `openapi.yaml`.
+    public var publicDirectory: URL
+
+    /// Access tokens (JWT HS256) live this long.
+    public var accessTokenLifetime: TimeInterval = 15 * 60
+    /// Refresh tokens live this long unless rotated or revoked first.
+    public var refreshTokenLifetime: TimeInterval = 30 * 24 * 60 * 60
+    /// Login attempts allowed per email and client address within `loginRateWindow`.
+    public var loginAttemptsPerWindow: Int = 5
+    public var loginRateWindow: TimeInterval = 60
+    /// Bcrypt cost for new password hashes.
+    public var bcryptCost: Int = 12
+    /// Largest JSON or form body accepted anywhere.
+    public var maxJSONBodyBytes: Int = 1 << 20
+    /// Largest story upload accepted by `POST /api/stories`.
+    public var maxUploadBytes: Int = 20 << 20
+    /// Texts longer than this are kept as content-addressed files instead of in the database.
+    public var inlineTextLimitBytes: Int = 256 << 10
+    /// Mark cookies `Secure` (set when the server is reached over HTTPS).
+    public var secureCookies: Bool = false
+    /// Take the client address for rate limiting from `X-Forwarded-For` (behind a proxy only).
+    public var trustForwardedFor: Bool = false
+    /// Run migrations during `configure`.
+    public var autoMigrate: Bool = true
+    /// Job handlers for workers started inside the server process.
+    public var jobHandlers = JobHandlerRegistry()
+    /// Workers run inside the server (0 when `storyvoice worker` processes do the work).
+    public var inProcessWorkers: Int = 1
+    public var workerConfiguration = JobWorker.Configuration()
+    /// How often server-sent job events look for changes.
+    public var jobEventPollInterval: Duration = .milliseconds(250)
+    /// How long one job event stream stays open before the client has to reconnect.
+    public var jobEventStreamDuration: Duration = .seconds(300)
+
+    public init(dataDirectory: DataDirectory, database: DatabaseLocation, secret: ServerSecret, publicDirectory: URL) {
+        self.dataDirectory = dataDirectory
+        self.database = database
+        self.secret = secret
+        self.publicDirectory = publicDirectory
+    }
+
+    /// Reads `STORYVOICE_DATA_DIR`, `DATABASE_URL`, `STORYVOICE_SECRET_KEY` (else the data
+    /// directory's `secret.key`), `STORYVOICE_PUBLIC_DIR` (else `publicDirectory`),
+    /// `STORYVOICE_SECURE_COOKIES=1` and `STORYVOICE_TRUST_PROXY=1`.
+    public static func fromEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment,
+        publicDirectory: URL
+    ) throws -> ServerConfig {
+        let dataDirectory = DataDirectory.resolve(environment: environment)
+        try dataDirectory.create()
+        var config = ServerConfig(
+            dataDirectory: dataDirectory,
+            database: DatabaseLocation.resolve(environment: environment, dataDirectory: dataDirectory),
+            secret: try ServerSecret.load(environment: environment, dataDirectory: dataDirectory),
+            publicDirectory: environment["STORYVOICE_PUBLIC_DIR"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+                ?? publicDirectory
+        )
+        config.secureCookies = environment["STORYVOICE_SECURE_COOKIES"] == "1"
+        config.trustForwardedFor = environment["STORYVOICE_TRUST_PROXY"] == "1"
+        return config
+    }
+}

@@ -1,0 +1,37 @@
+import Vapor
+
+/// An error the API reports as `{"error": {"code", "message"}}` with `status`.
+/// `code` is stable for clients to branch on; `message` is for people.
+struct APIError: Error, AbortError {
+    var status: HTTPResponseStatus
+    var code: String
+    var message: String
+    var headers: HTTPHeaders = [:]
+
+    var reason: String { message }
+
+    static func badRequest(_ message: String, code: String = "bad_request") -> APIError {
+        APIError(status: .badRequest, code: code, message: message)
+    }
+
+    static func notFound(_ what: String) -> APIError {
+        APIError(status: .notFound, code: "not_found", message: "No \(what) with this id.")
+    }
+
+    static func unauthorized(_ message: String, code: String = "unauthorized") -> APIError {
+        APIError(status: .unauthorized, code: code, message: message, headers: ["WWW-Authenticate": "Bearer"])
+    }
+
+    static func unsupportedMediaType(_ message: String) -> APIError {
+        APIError(status: .unsupportedMediaType, code: "unsupported_media_type", message: message)
+    }
+}
+
+/// The JSON error body.
+struct ErrorBody: Content {
+    struct Detail: Content {
+        var code: String
+        var message: String
+    }
+    var error: Detail
+}

@@ -1,0 +1,27 @@
+import Vapor
+
+extension Request {
+    /// Decodes a JSON body, answering 415 for another content type and 400 (naming the field)
+    /// for malformed JSON or wrong types.
+    func decodeJSON<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+        guard let contentType = headers.contentType, contentType.type == "application", contentType.subType == "json" else {
+            throw APIError.unsupportedMediaType("Send this request as JSON (Content-Type: application/json).")
+        }
+        guard let body = body.data, body.readableBytes > 0 else {
+            throw APIError.badRequest("The request body is empty; send a JSON object.", code: "invalid_body")
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: body)
+        } catch let error as DecodingError {
+            throw APIError.badRequest(DecodingErrorDescription.describe(error), code: "invalid_body")
+        }
+    }
+
+    /// The id in the path parameter `name`; a malformed id is simply not found.
+    func uuidParameter(_ name: String, what: String) throws -> UUID {
+        guard let raw = parameters.get(name), let id = UUID(uuidString: raw) else {
+            throw APIError.notFound(what)
+        }
+        return id
+    }
+}

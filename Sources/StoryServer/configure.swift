@@ -1,0 +1,103 @@
+import Fluent
+import Foundation
+import Jobs
+import JWT
+import StoryPersistence
+import Vapor
+
+/// Sets up the StoryVoice server on `app`: database and migrations, middleware, routes, and
+/// in-process job workers. `storyvoice serve` calls this, then runs the app.
+public func configure(_ app: Application, _ config: ServerConfig) async throws {
+    try config.dataDirectory.create()
+
+    // Database: SQLite in the data directory, or PostgreSQL from DATABASE_URL.
+    app.databases.use(try config.database.configurationFactory(), as: config.database.databaseID, isDefault: true)
+    app.migrations.add(StoryMigrations.all, to: config.database.databaseID)
+    if config.autoMigrate {
+        try await app.autoMigrate()
+    }
+
+    // Access tokens: HS256 with a key derived from the server secret (32 bytes, as jwt-kit wants).
+    await app.jwt.keys.add(hmac: HMACKey(key: config.secret.derivedKey(for: "access-tokens")), digestAlgorithm: .sha256)
+
+    // Middleware: errors become JSON; the web app is served from Public/.
+    app.middleware = Middlewares()
+    app.middleware.use(RouteLoggingMiddleware(logLevel: .info))
+    app.middleware.use(JSONErrorMiddleware())
+    app.middleware.use(FileMiddleware(publicDirectory: config.publicDirectory.path + "/", defaultFile: "index.html"))
+    app.routes.defaultMaxBodySize = ByteCount(value: config.maxJSONBodyBytes)
+
+    try routes(app, config)
+
+    if config.inProcessWorkers > 0, !config.jobHandlers.kinds.isEmpty {
+        app.lifecycle.use(InProcessWorkers(config: config))
+    }
+}
+
+func routes(_ app: Application, _ config: ServerConfig) throws {
+    let json = app.grouped(BodyLimitMiddleware(maxBytes: config.maxJSONBodyBytes, what: "The request body"))
+
+    json.get("health") { _ in HealthResponse(status: "ok") }
+    OpenAPIController(publicDirectory: config.publicDirectory).register(routes: json)
+    try AuthController(config: config).register(routes: json)
+
+    let signedIn: [any Middleware] = [UserAuthenticator(), RequireUserMiddleware()]
+    let api = json.grouped("api").grouped(signedIn)
+    let uploads = app.grouped(BodyLimitMiddleware(maxBytes: config.maxUploadBytes, what: "The upload"))
+        .grouped("api").grouped(signedIn)
+
+    AccountController(box: SecretBox(secret: config.secret)).register(routes: api)
+    JobsController(pollInterval: config.jobEventPollInterval, maxStreamDuration: config.jobEventStreamDuration)
+        .register(routes: api)
+    StoriesController(config: config).register(routes: api, uploads: uploads)
+}
+
+struct HealthResponse: Content {
+    var status: String
+}
+
+/// Runs job workers inside the server process: started after boot, cancelled and awaited at
+/// shutdown so running jobs are released for the next start to resume.
+///
+/// Vapor boots synchronously (`app.boot()`, as its testers do) or asynchronously (`execute`),
+/// and calls only the matching callbacks, so both variants start the workers.
+final class InProcessWorkers: LifecycleHandler, @unchecked Sendable {
+    private let config: ServerConfig
+    // Touched only from Vapor's lifecycle callbacks, which run one at a time.
+    private var task: Task<Void, Never>?
+
+    init(config: ServerConfig) {
+        self.config = config
+    }
+
+    func didBoot(_ application: Application) throws {
+        start(application)
+    }
+
+    func didBootAsync(_ application: Application) async throws {
+        start(application)
+    }
+
+    func shutdownAsync(_ application: Application) async {
+        task?.cancel()
+        await task?.value
+        task = nil
+    }
+
+    func shutdown(_ application: Application) {
+        // Synchronous shutdown cannot await; the cancelled workers release their jobs on their own.
+        task?.cancel()
+        task = nil
+    }
+
+    private func start(_ application: Application) {
+        guard task == nil else { return }
+        var configuration = config.workerConfiguration
+        configuration.concurrency = config.inProcessWorkers
+        let worker = JobWorker(
+            queue: JobQueue(database: application.db), registry: config.jobHandlers,
+            configuration: configuration, logger: application.logger
+        )
+        task = Task { await worker.run() }
+    }
+}

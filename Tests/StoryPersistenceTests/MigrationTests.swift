@@ -1,0 +1,68 @@
+import FluentKit
+import FluentSQL
+import Foundation
+import StoryPersistence
+import Testing
+
+@Suite("Migrations")
+struct MigrationTests {
+    @Test("PostgreSQL backend", .enabled(if: Backend.postgresURL != nil, Backend.skipNote))
+    func postgresIsConfigured() async throws {
+        #expect(Backend.available.contains(.postgres))
+    }
+
+    @Test("every migration runs under its explicit name", arguments: Backend.available)
+    func explicitNames(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database, _ in
+            let rows = try await database.database.requireSQL()
+                .raw("SELECT name FROM _fluent_migrations ORDER BY name").all()
+            let names = try rows.map { try $0.decode(column: "name", as: String.self) }
+            #expect(names == [
+                "storyvoice-001-create-users",
+                "storyvoice-002-create-refresh-tokens",
+                "storyvoice-003-create-user-settings",
+                "storyvoice-004-create-provider-keys",
+                "storyvoice-005-create-stories",
+                "storyvoice-006-create-jobs",
+            ])
+            #expect(StoryMigrations.all.map(\.name) == names)
+        }
+    }
+
+    @Test("migrating twice changes nothing", arguments: Backend.available)
+    func idempotent(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database, _ in
+            try await database.migrate()
+            let count = try await database.database.requireSQL()
+                .raw("SELECT COUNT(*) AS n FROM _fluent_migrations").first()?.decode(column: "n", as: Int.self)
+            #expect(count == StoryMigrations.all.count)
+        }
+    }
+}
+
+@Suite("Database location")
+struct DatabaseLocationTests {
+    @Test func sqliteInDataDirectoryByDefault() {
+        let directory = DataDirectory.resolve(environment: ["STORYVOICE_DATA_DIR": "/srv/sv"])
+        #expect(directory.url.path == "/srv/sv")
+        #expect(DatabaseLocation.resolve(environment: [:], dataDirectory: directory) == .sqlite(path: "/srv/sv/storyvoice.sqlite"))
+    }
+
+    @Test func defaultDataDirectoryIsUnderHome() {
+        let directory = DataDirectory.resolve(environment: ["HOME": "/home/ada"])
+        #expect(directory.url.path == "/home/ada/.local/share/storyvoice")
+    }
+
+    @Test func postgresWhenDatabaseURLIsSet() {
+        let directory = DataDirectory(url: URL(fileURLWithPath: "/tmp/x"))
+        let location = DatabaseLocation.resolve(environment: ["DATABASE_URL": "postgres://u:secret@db:5432/sv"], dataDirectory: directory)
+        #expect(location == .postgres(url: "postgres://u:secret@db:5432/sv"))
+        #expect(!location.redactedDescription.contains("secret"))
+    }
+
+    @Test func invalidPostgresURLIsExplained() {
+        #expect(throws: PersistenceError.self) {
+            _ = try DatabaseLocation.postgres(url: "not a url").configurationFactory()
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import FluentKit
+import Foundation
+import StoryPersistence
+import Testing
+
+@Suite("Stories")
+struct StoryRepositoryTests {
+    @Test("stories are visible only to their owner", arguments: Backend.available)
+    func ownerScoped(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database, _ in
+            let users = UserRepository(database: database.database)
+            let ada = try await users.create(email: "ada@x.io", passwordHash: "h").requireID()
+            let bob = try await users.create(email: "bob@x.io", passwordHash: "h").requireID()
+            let stories = StoryRepository(database: database.database)
+            let story = StoryRecord(ownerID: ada, title: "The Open Window", author: "Saki", text: "“Hello.”",
+                                    textPath: nil, textSHA256: "x", characterCount: 8, importedAt: Date())
+            try await stories.create(story)
+            let id = try story.requireID()
+
+            #expect(try await stories.find(id: id, ownerID: ada)?.title == "The Open Window")
+            #expect(try await stories.find(id: id, ownerID: bob) == nil)
+            #expect(try await stories.list(ownerID: bob).isEmpty)
+            #expect(try await stories.delete(id: id, ownerID: bob) == false)
+            #expect(try await stories.list(ownerID: ada).count == 1)
+            #expect(try await stories.delete(id: id, ownerID: ada) == true)
+            #expect(try await stories.list(ownerID: ada).isEmpty)
+        }
+    }
+
+    @Test func contentStoreIsContentAddressed() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sv-cas-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = ContentStore(root: root)
+        let a = try store.write(Data("once upon a time".utf8), extension: "txt")
+        let b = try store.write(Data("once upon a time".utf8), extension: "txt")
+        #expect(a.path == b.path)
+        #expect(a.path.hasSuffix("\(a.sha256).txt"))
+        #expect(try store.read(a.path) == Data("once upon a time".utf8))
+    }
+}

@@ -1,0 +1,94 @@
+import Crypto
+import Foundation
+import Jobs
+import NIOCore
+import StoryPersistence
+@testable import StoryServer
+import Testing
+import VaporTesting
+
+/// The repository's Public/ directory (web app and openapi.yaml).
+let publicDirectory = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Public", isDirectory: true)
+
+/// A configured app on a fresh database, torn down afterwards.
+func withServer(
+    _ backend: Backend = .sqlite,
+    adjust: (inout ServerConfig) -> Void = { _ in },
+    _ body: (Application, ServerConfig, TestDatabase) async throws -> Void
+) async throws {
+    let database = try await TestDatabase.make(backend)
+    var config = ServerConfig(
+        dataDirectory: DataDirectory(url: database.directory.appendingPathComponent("data", isDirectory: true)),
+        database: database.location,
+        secret: try ServerSecret(key: SymmetricKey(size: .bits256)),
+        publicDirectory: publicDirectory
+    )
+    config.bcryptCost = 4
+    config.inProcessWorkers = 0
+    config.jobEventPollInterval = .milliseconds(10)
+    adjust(&config)
+    do {
+        try await withApp(configure: { app in
+            app.logger.logLevel = .critical
+            try await configure(app, config)
+        }) { app in
+            try await body(app, config, database)
+        }
+    } catch {
+        await database.destroy()
+        throw error
+    }
+    await database.destroy()
+}
+
+struct Tokens: Decodable {
+    var access_token: String
+    var refresh_token: String
+    var token_type: String
+}
+
+struct ErrorReply: Decodable {
+    struct Detail: Decodable { var code: String; var message: String }
+    var error: Detail
+}
+
+extension Application {
+    func send(
+        _ method: HTTPMethod, _ path: String, token: String? = nil, json: String? = nil,
+        headers: HTTPHeaders = [:], body: ByteBuffer? = nil
+    ) async throws -> TestingHTTPResponse {
+        var headers = headers
+        if let token { headers.bearerAuthorization = BearerAuthorization(token: token) }
+        var payload = body
+        if let json {
+            headers.contentType = .json
+            payload = ByteBuffer(string: json)
+        }
+        return try await testing().sendRequest(method, path, headers: headers, body: payload)
+    }
+
+    func register(_ email: String, password: String = "correct horse battery") async throws -> Tokens {
+        let response = try await send(.POST, "/auth/register", json: #"{"email":"\#(email)","password":"\#(password)"}"#)
+        #expect(response.status == .ok, "\(response.body.string)")
+        return try response.content.decode(Tokens.self)
+    }
+
+    func login(_ email: String, _ password: String, query: String = "", headers: HTTPHeaders = [:]) async throws -> TestingHTTPResponse {
+        var headers = headers
+        headers.contentType = .urlEncodedForm
+        let form = "username=\(email.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? email)&password=\(password.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? password)"
+        return try await send(.POST, "/auth/login" + query, headers: headers, body: ByteBuffer(string: form))
+    }
+}
+
+extension TestingHTTPResponse {
+    var errorCode: String? {
+        (try? content.decode(ErrorReply.self))?.error.code
+    }
+
+    var errorMessage: String? {
+        (try? content.decode(ErrorReply.self))?.error.message
+    }
+}

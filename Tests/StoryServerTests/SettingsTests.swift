@@ -1,0 +1,87 @@
+import FluentKit
+import FluentSQL
+import Foundation
+import StoryPersistence
+@testable import StoryServer
+import Testing
+import VaporTesting
+
+@Suite("Settings API")
+struct SettingsTests {
+    @Test("defaults: standard narration and no keys")
+    func defaults() async throws {
+        try await withServer { app, _, _ in
+            let tokens = try await app.register("ada@example.com")
+            let settings = try await app.send(.GET, "/api/settings", token: tokens.access_token)
+            #expect(settings.status == .ok)
+            let body = settings.body.string
+            #expect(body.contains(#""openai":null"#))
+            #expect(body.contains(#""elevenlabs":null"#))
+            #expect(body.contains(#""rate":1"#))
+            #expect(try await app.send(.GET, "/api/settings").status == .unauthorized)
+        }
+    }
+
+    @Test("keys are stored encrypted, shown masked and never returned", arguments: Backend.available)
+    func keysMaskedAndEncrypted(_ backend: Backend) async throws {
+        try await withServer(backend) { app, _, _ in
+            let tokens = try await app.register("ada@example.com")
+            let key = "sk-proj-PLAINTEXTSECRET0123456789wxyz"
+            let put = try await app.send(.PUT, "/api/settings", token: tokens.access_token, json: """
+                {"api_keys": {"openai": "\(key)", "anthropic": null}, "narration": {"rate": 1.25}}
+                """)
+            #expect(put.status == .ok, "\(put.body.string)")
+            #expect(!put.body.string.contains("PLAINTEXTSECRET"))
+            #expect(put.body.string.contains(#""openai":"sk-…wxyz""#))
+            #expect(put.body.string.contains(#""rate":1.25"#))
+
+            let get = try await app.send(.GET, "/api/settings", token: tokens.access_token)
+            #expect(!get.body.string.contains("PLAINTEXTSECRET"))
+            #expect(get.body.string.contains(#""openai":"sk-…wxyz""#))
+
+            // The database holds only ciphertext.
+            let rows = try await app.db.requireSQL().raw("SELECT sealed_key, masked FROM provider_keys").all()
+            #expect(rows.count == 1)
+            let sealed = try rows[0].decode(column: "sealed_key", as: Data.self)
+            #expect(sealed.range(of: Data(key.utf8)) == nil)
+            #expect(sealed.range(of: Data("PLAINTEXTSECRET".utf8)) == nil)
+
+            let removed = try await app.send(.PUT, "/api/settings", token: tokens.access_token, json: #"{"api_keys": {"openai": ""}}"#)
+            #expect(removed.body.string.contains(#""openai":null"#))
+        }
+    }
+
+    @Test("invalid settings are refused and change nothing")
+    func invalidSettings() async throws {
+        try await withServer { app, _, _ in
+            let token = try await app.register("ada@example.com").access_token
+            let unknown = try await app.send(.PUT, "/api/settings", token: token, json: #"{"api_keys": {"acme": "sk-1234567890123"}}"#)
+            #expect(unknown.status == .unprocessableEntity)
+            #expect(unknown.errorCode == "unknown_provider")
+
+            let tooFast = try await app.send(.PUT, "/api/settings", token: token, json: #"{"narration": {"rate": 9}, "api_keys": {"openai": "sk-should-not-be-saved-1234"}}"#)
+            #expect(tooFast.status == .unprocessableEntity)
+            #expect(tooFast.errorCode == "invalid_narration")
+            #expect(try await app.send(.GET, "/api/settings", token: token).body.string.contains(#""openai":null"#))
+
+            let wrongType = try await app.send(.PUT, "/api/settings", token: token, json: #"{"narration": {"rate": "fast"}}"#)
+            #expect(wrongType.status == .badRequest)
+            #expect(wrongType.errorMessage == "Field 'narration.rate' must be a number.")
+
+            let notJSON = try await app.send(.PUT, "/api/settings", token: token, headers: ["Content-Type": "text/plain"], body: .init(string: "rate=2"))
+            #expect(notJSON.status == .unsupportedMediaType)
+        }
+    }
+
+    @Test("bodies over the limit answer 413")
+    func oversizeBody() async throws {
+        try await withServer(adjust: { $0.maxJSONBodyBytes = 4096 }) { app, _, _ in
+            let token = try await app.register("ada@example.com").access_token
+            let huge = #"{"api_keys": {"openai": ""# + String(repeating: "x", count: 10_000) + #""}}"#
+            let reply = try await app.send(.PUT, "/api/settings", token: token, json: huge)
+            #expect(reply.status == .payloadTooLarge)
+            #expect(reply.errorCode == "payload_too_large")
+            #expect(reply.errorMessage?.contains("larger than") == true)
+        }
+    }
+}
