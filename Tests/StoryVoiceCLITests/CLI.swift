@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// Runs the `storyvoice` executable that `swift build --build-tests` put beside the tests.
@@ -16,7 +17,17 @@ struct CLI {
         return repositoryRoot.appendingPathComponent(".build/debug/storyvoice")
     }
 
-    static func run(_ arguments: [String], cacheDirectory: URL? = nil) throws -> Result {
+    /// Runs the binary on a Dispatch thread: waiting for a process must never block the
+    /// cooperative pool that every other test in this process shares.
+    static func run(_ arguments: [String], cacheDirectory: URL? = nil) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Swift.Result { try runBlocking(arguments, cacheDirectory: cacheDirectory) })
+            }
+        }
+    }
+
+    private static func runBlocking(_ arguments: [String], cacheDirectory: URL?) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

@@ -6,8 +6,8 @@ import Testing
 @Suite struct CommandTests {
     static let sample = "examples/the-open-window.txt"
 
-    @Test func analyzeJSONTilesTheTextAndNamesTheSpeakers() throws {
-        let result = try CLI.run(["analyze", Self.sample, "--format", "json"])
+    @Test func analyzeJSONTilesTheTextAndNamesTheSpeakers() async throws {
+        let result = try await CLI.run(["analyze", Self.sample, "--format", "json"])
         #expect(result.status == 0, "\(result.stderr)")
         let analysis = try JSONDecoder().decode(StoryAnalysis.self, from: Data(result.stdout.utf8))
         let text = try String(contentsOf: CLI.repositoryRoot.appendingPathComponent(Self.sample), encoding: .utf8)
@@ -24,15 +24,15 @@ import Testing
         #expect(result.stdout.contains("\"speaker\":null"))
     }
 
-    @Test func analyzeTextPrintsTheCastAndTheScript() throws {
-        let result = try CLI.run(["analyze", Self.sample])
+    @Test func analyzeTextPrintsTheCastAndTheScript() async throws {
+        let result = try await CLI.run(["analyze", Self.sample])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("Cast"))
         #expect(result.stdout.contains("Framton"))
         #expect(result.stdout.contains("(Narration)"))
     }
 
-    @Test func badInputsFailClearlyAndWriteNothing() throws {
+    @Test func badInputsFailClearlyAndWriteNothing() async throws {
         let scratch = try CLI.scratchDirectory()
         let empty = scratch.appendingPathComponent("empty.txt")
         try Data().write(to: empty)
@@ -40,14 +40,14 @@ import Testing
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0, 1, 2, 3]).write(to: binary)
         for (file, word) in [(empty, "empty"), (binary, "png"), (scratch.appendingPathComponent("missing.txt"), "no file")] {
             let output = scratch.appendingPathComponent("out.m4b")
-            let result = try CLI.run(["narrate", file.path, "-o", output.path])
+            let result = try await CLI.run(["narrate", file.path, "-o", output.path])
             #expect(result.status != 0)
             #expect(result.stderr.lowercased().contains(word), "stderr: \(result.stderr)")
             #expect(!FileManager.default.fileExists(atPath: output.path))
         }
         let tooBig = scratch.appendingPathComponent("big.txt")
         try Data(String(repeating: "All work and no play. ", count: 60_000).utf8).write(to: tooBig)
-        let result = try CLI.run(["analyze", tooBig.path, "--max-size", "1"])
+        let result = try await CLI.run(["analyze", tooBig.path, "--max-size", "1"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("--max-size"), "stderr: \(result.stderr)")
     }
@@ -56,7 +56,7 @@ import Testing
         let scratch = try CLI.scratchDirectory()
         let cache = scratch.appendingPathComponent("cache")
         let output = scratch.appendingPathComponent("sample.m4b")
-        let first = try CLI.run(["narrate", Self.sample, "-o", output.path], cacheDirectory: cache)
+        let first = try await CLI.run(["narrate", Self.sample, "-o", output.path], cacheDirectory: cache)
         #expect(first.status == 0, "\(first.stderr)")
         for ext in ["m4b", "timing.json", "vtt", "cast.json"] {
             #expect(FileManager.default.fileExists(atPath: scratch.appendingPathComponent("sample.\(ext)").path), "missing .\(ext)")
@@ -74,7 +74,7 @@ import Testing
         let spare = try #require(["flite:awb", "flite:rms", "flite:slt", "espeak-ng:en-gb-scotland+m7", "espeak-ng:en-us+f5"].first { !used.contains($0) })
         cast.characters[target]?.voice = spare
         try JSONEncoder().encode(cast).write(to: castURL)
-        let again = try CLI.run(["narrate", Self.sample, "-o", output.path, "--cast", castURL.path], cacheDirectory: cache)
+        let again = try await CLI.run(["narrate", Self.sample, "-o", output.path, "--cast", castURL.path], cacheDirectory: cache)
         #expect(again.status == 0, "\(again.stderr)")
         let targetLines = timing.filter { $0.speaker == target }.count
         let synthesized = try #require(Self.synthesizedCount(again.stdout), "stdout: \(again.stdout)")
@@ -88,25 +88,25 @@ import Testing
         return Int(stdout[..<range.lowerBound].split(separator: " ").last ?? "")
     }
 
-    @Test func sayWritesSpeechWithTheChosenVoice() throws {
+    @Test func sayWritesSpeechWithTheChosenVoice() async throws {
         let scratch = try CLI.scratchDirectory()
         let output = scratch.appendingPathComponent("hello.wav")
-        let result = try CLI.run(["say", "Hello there", "--voice", "flite:slt", "-o", output.path])
+        let result = try await CLI.run(["say", "Hello there", "--voice", "flite:slt", "-o", output.path])
         #expect(result.status == 0, "\(result.stderr)")
         let audio = try WAV.decode(Data(contentsOf: output))
         #expect(audio.durationSeconds > 0.3)
         #expect(Loudness.rmsDBFS(audio.samples) > -40)
-        let unknown = try CLI.run(["say", "Hello", "--voice", "nosuch:voice", "-o", output.path])
+        let unknown = try await CLI.run(["say", "Hello", "--voice", "nosuch:voice", "-o", output.path])
         #expect(unknown.status != 0)
         #expect(unknown.stderr.contains("storyvoice voices"))
     }
 
-    @Test func voicesAndDoctorReportTheInstalledEngines() throws {
-        let voices = try CLI.run(["voices"])
+    @Test func voicesAndDoctorReportTheInstalledEngines() async throws {
+        let voices = try await CLI.run(["voices"])
         #expect(voices.status == 0)
         #expect(voices.stdout.contains("flite:slt"))
         #expect(voices.stdout.contains("espeak-ng:"))
-        let doctor = try CLI.run(["doctor"])
+        let doctor = try await CLI.run(["doctor"])
         #expect(doctor.status == 0, "\(doctor.stderr)")
         #expect(doctor.stdout.contains("ffmpeg"))
     }
