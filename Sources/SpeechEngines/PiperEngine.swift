@@ -113,8 +113,8 @@ public final class PiperEngine: SpeechSynthesizer {
         return Self.catalogue
     }
 
-    /// Joe's median F0 measured here is 112 Hz: +2.0 semitones against the 100 Hz male reference.
-    static let basePitch = 2.0
+    /// Joe's median F0 measured here is 94 Hz: −1.0 semitone against the 100 Hz male reference.
+    static let basePitch = -1.0
 
     /// The voices Piper offers when installed: Joe and the voices derived from him.
     public static var catalogue: [Voice] {
