@@ -198,3 +198,24 @@ import Testing
         #expect(durations.values.allSatisfy { $0 > 0.3 && $0 < 4 })
     }
 }
+
+@Suite struct ShortLineEngineTests {
+    /// Every engine, through the short-line policy, speaks interjections plausibly: not empty,
+    /// not clipped, not rambling. Records which attempt succeeded, so a regression shows.
+    @Test(arguments: EngineCase.allCases)
+    func shortLinesComeOutPlausibly(_ engineCase: EngineCase) async throws {
+        try #require(engineCase.isInstalled, "\(engineCase) is not installed; run scripts/setup")
+        let engine = engineCase.engine
+        let voices = try await engine.voices()
+        let voice = try #require(voices.first { $0.id == engineCase.voiceID })
+        let synthesizer = ShortLineSynthesizer(engine: engine)
+        for line in ["Yes.", "Oh!", "No?", "Hm."] {
+            let outcome = try await synthesizer.synthesize(
+                line, voice: voice, settings: SpeechSettings(),
+                alternates: ShortLineSynthesizer.alternates(for: voice, in: voices).prefix(2).map { $0 })
+            #expect(synthesizer.policy.verdict(for: outcome.audio, text: line) == .plausible)
+            #expect(outcome.audio.rms > 0.005)
+            print("short line \(engineCase.rawValue) \(line): \(outcome.attempts) attempt(s), \(outcome.voice.id), text \(outcome.text), speech \(ShortLinePolicy.speechSeconds(outcome.audio, threshold: 600) ?? 0) s")
+        }
+    }
+}
