@@ -53,10 +53,19 @@ final class PiperWorker: @unchecked Sendable {
         let stdin = Pipe(), stdout = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
+        // Python's complaints go to a log file (a pipe nobody drains could fill and block the
+        // worker); its tail explains a failed start or a crash.
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-piper-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        self.logPath = log.path
+        let logHandle = FileHandle(forWritingAtPath: log.path)
+        process.standardError = logHandle ?? FileHandle.nullDevice
+        // The child has its own descriptor once launched; ours would leak one per worker.
+        defer { try? logHandle?.close() }
         do {
             try process.run()
         } catch {
+            try? FileManager.default.removeItem(atPath: log.path)
             throw SpeechError.engineFailed(engine: PiperEngine.id, status: "could not start the Piper worker", message: "\(error)")
         }
         self.process = process
@@ -65,7 +74,18 @@ final class PiperWorker: @unchecked Sendable {
         // Keep the read end's handle alive for as long as the worker: the descriptor is borrowed.
         self.outputHandle = stdout.fileHandleForReading
         self.output = stdout.fileHandleForReading.fileDescriptor
-        let ready = try Self.decodeHeader(try readLine())
+        let ready: [String: Any]
+        do {
+            ready = try Self.decodeHeader(try readLine())
+        } catch {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            let tail = errorTail()
+            try? FileManager.default.removeItem(atPath: log.path)
+            throw SpeechError.engineFailed(
+                engine: PiperEngine.id, status: "the Piper worker did not start",
+                message: "\(tail) Rerun scripts/setup to reinstall Piper into .venv.")
+        }
         guard ready["ready"] as? Bool == true, let rate = ready["sample_rate"] as? Int else {
             throw SpeechError.engineFailed(engine: PiperEngine.id, status: "the worker did not start", message: "unexpected first line")
         }
@@ -74,8 +94,19 @@ final class PiperWorker: @unchecked Sendable {
 
     private let outputHandle: FileHandle
 
+    private let logPath: String
+
     deinit {
         if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(atPath: logPath)
+    }
+
+    /// The last lines the worker wrote to standard error (Python's traceback, if it crashed).
+    func errorTail() -> String {
+        let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return "It printed nothing." }
+        return "It printed: " + (trimmed.count <= 600 ? trimmed : "…" + trimmed.suffix(600))
     }
 
     /// Whether the process is still alive.
@@ -141,7 +172,7 @@ final class PiperWorker: @unchecked Sendable {
         while true {
             let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress!, $0.count) }
             if count < 0, errno == EINTR { continue }
-            if count <= 0 { throw Failure.died("the worker closed its output") }
+            if count <= 0 { throw Failure.died("the worker (pid \(processID)) closed its output. \(errorTail())") }
             buffer.append(contentsOf: chunk[0..<count])
             return
         }

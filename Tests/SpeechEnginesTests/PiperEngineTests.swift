@@ -97,4 +97,22 @@ import Glibc
             await #expect(throws: SpeechError.self) { try await engine.synthesize("Hello.", voice: voice, settings: SpeechSettings()) }
         }
     }
+
+    @Test func aWorkerThatCannotStartIsExplainedWithItsTraceback() async throws {
+        try #require(Installed.piper, "Piper is not installed; run scripts/setup")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("broken-piper-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let script = directory.appendingPathComponent("piper-worker.py")
+        try "raise SystemExit('model file is corrupt')\n".write(to: script, atomically: true, encoding: .utf8)
+        let working = Installed.piperConfiguration(poolSize: 1)
+        let engine = PiperEngine(configuration: .init(python: working.python, workerScript: script.path, poolSize: 1))
+        await #expect {
+            _ = try await engine.synthesize("Hello.", voice: PiperEngine.catalogue[0], settings: SpeechSettings())
+        } throws: { error in
+            guard case SpeechError.engineFailed(let engine, let status, let message) = error else { return false }
+            return engine == "piper" && status.contains("did not start") && message.contains("model file is corrupt")
+                && message.contains("scripts/setup")
+        }
+    }
 }
