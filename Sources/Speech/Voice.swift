@@ -19,10 +19,16 @@ public struct Voice: Codable, Sendable, Hashable, Identifiable {
     public var quality: Int
     /// Free-form style words: "warm", "calm", "bright" ...
     public var style: [String]
+    /// The recorded speaker the voice was built from, when known (`cmu-arctic:slt`, `piper:joe`).
+    /// Voices of one speaker sound near-identical at the same pitch, across engines too:
+    /// flite's `slt` and festival's `cmu_us_slt_arctic_hts` are both CMU Arctic "slt".
+    /// Casting treats them as one voice unless their pitches are far apart.
+    public var speaker: String?
 
     public init(
         id: String, engine: String, engineVoice: String, displayName: String, gender: Gender,
-        age: AgeRange = .adult, accent: String? = nil, pitch: Double = 0, quality: Int = 1, style: [String] = []
+        age: AgeRange = .adult, accent: String? = nil, pitch: Double = 0, quality: Int = 1, style: [String] = [],
+        speaker: String? = nil
     ) {
         self.id = id
         self.engine = engine
@@ -34,5 +40,9 @@ public struct Voice: Codable, Sendable, Hashable, Identifiable {
         self.pitch = pitch
         self.quality = quality
         self.style = style
+        self.speaker = speaker
     }
+
+    /// The speaker family casting keeps apart: `speaker`, or the voice id when unknown.
+    public var family: String { speaker ?? id }
 }

@@ -49,7 +49,8 @@ public actor FestivalEngine: SpeechSynthesizer {
     /// The one voice; its median F0 measured here is 173 Hz (−0.7 semitones against 180 Hz).
     static let voice = Voice(
         id: "festival:\(voiceName)", engine: "festival", engineVoice: voiceName, displayName: "Festival SLT (HTS)",
-        gender: .female, age: .adult, accent: "en-US", pitch: -0.7, quality: VoiceQuality.hts.rawValue, style: ["smooth", "calm"])
+        gender: .female, age: .adult, accent: "en-US", pitch: -0.7, quality: VoiceQuality.hts.rawValue, style: ["smooth", "calm"],
+        speaker: "cmu-arctic:slt")
 
     public func synthesize(_ text: String, voice: Voice, settings: SpeechSettings) async throws -> PCMAudio {
         guard let path = locator.locate(text2wave) else {

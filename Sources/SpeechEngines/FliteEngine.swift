@@ -12,7 +12,8 @@ public actor FliteEngine: SpeechSynthesizer {
     public nonisolated let engineID = "flite"
     public static let installHint = "Install it with 'sudo apt-get install flite' or run scripts/setup."
 
-    /// The voices StoryVoice offers, with their median F0 as measured here (slt 168 Hz,
+    /// The voices StoryVoice offers (all three trained on CMU Arctic speakers, whose names they
+    /// keep: festival's HTS voice is the same "slt"), with their median F0 as measured here (slt 168 Hz,
     /// rms 98 Hz, awb 127 Hz) expressed against 180 Hz female / 100 Hz male references.
     static let catalogue: [(name: String, display: String, gender: Gender, accent: String, pitch: Double, style: [String])] = [
         ("slt", "Flite SLT", .female, "en-US", -1.2, ["clear"]),
@@ -48,7 +49,8 @@ public actor FliteEngine: SpeechSynthesizer {
             Voice(
                 id: "\(engineID):\(entry.name)", engine: engineID, engineVoice: entry.name, displayName: entry.display,
                 gender: entry.gender, age: .adult, accent: entry.accent, pitch: entry.pitch,
-                quality: VoiceQuality.clustergen.rawValue, style: entry.style)
+                quality: VoiceQuality.clustergen.rawValue, style: entry.style,
+                speaker: "cmu-arctic:\(entry.name)")
         }
     }
 

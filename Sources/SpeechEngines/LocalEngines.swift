@@ -2,9 +2,13 @@ import Speech
 
 /// The speech engines that run on this machine without an account or network.
 public enum LocalEngines {
-    /// espeak-ng, flite and festival, each found on `PATH` when used (missing ones report
-    /// themselves as not installed rather than failing).
-    public static func all(locator: ExecutableLocator = ExecutableLocator()) -> [any SpeechSynthesizer] {
-        [FestivalEngine(locator: locator), FliteEngine(locator: locator), EspeakEngine(locator: locator)]
+    /// Piper (from the project's `.venv`), festival, flite and espeak-ng. The command-line
+    /// engines are found on `PATH` when used; any engine that is missing reports itself as not
+    /// installed (with a hint) and offers no voices, rather than failing.
+    public static func all(
+        locator: ExecutableLocator = ExecutableLocator(),
+        piper: PiperEngine.Configuration? = PiperEngine.Configuration.locate()
+    ) -> [any SpeechSynthesizer] {
+        [PiperEngine(configuration: piper), FestivalEngine(locator: locator), FliteEngine(locator: locator), EspeakEngine(locator: locator)]
     }
 }

