@@ -24,6 +24,7 @@ struct MigrationTests {
                 "storyvoice-004-create-provider-keys",
                 "storyvoice-005-create-stories",
                 "storyvoice-006-create-jobs",
+                "storyvoice-007-add-story-renders",
             ])
             #expect(StoryMigrations.all.map(\.name) == names)
         }

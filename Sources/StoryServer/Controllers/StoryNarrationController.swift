@@ -209,7 +209,7 @@ struct StoryNarrationController: Sendable {
         return try Response.json(PlaybackList(segments: lines.map { line in
             PlaybackLine(
                 index: line.index, segment: line.segment, start: line.start, end: line.end, kind: line.kind, speaker: line.speaker,
-                speaker_name: line.speaker.flatMap { names[$0] } ?? "Narrator", voice: line.voice.voice,
+                speaker_name: line.speaker.flatMap { names[$0] } ?? (line.kind == .dialogue ? "Unattributed" : "Narrator"), voice: line.voice.voice,
                 text: Self.slice(content.document.text, line.start, line.end), pause_before: line.pauseBefore, cached: line.cached,
                 audio_url: "/api/stories/\(id)/segments/\(line.index)/audio")
         }))
