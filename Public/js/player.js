@@ -22,6 +22,8 @@ export class Player {
     this.playing = false;
     this.generation = 0; // bumps on every jump/stop so stale callbacks do nothing
     this.audio.addEventListener("ended", () => this.advance());
+    // User Timing marks: how long from pressing play to hearing audio (read by the browser test).
+    this.audio.addEventListener("playing", () => performance.mark("storyvoice:audio-playing"));
   }
 
   get storageKey() { return `storyvoice:position:${this.storyId}`; }
@@ -53,6 +55,7 @@ export class Player {
 
   async play() {
     if (!this.lines.length) return;
+    performance.mark("storyvoice:play-pressed");
     this.playing = true;
     this.hooks.onState("playing");
     if (this.audio.src && this.audio.paused && this.audio.currentTime > 0 && !this.audio.ended) {
