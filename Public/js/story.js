@@ -270,7 +270,7 @@ function setUpPlayer() {
       if (node) {
         node.classList.add("current");
         node.setAttribute("aria-current", "true");
-        node.scrollIntoView({ block: "nearest", behavior: "smooth" });
+        keepInView(node);
       }
     },
     onState: (state) => {
@@ -285,6 +285,15 @@ function setUpPlayer() {
   current.player = player;
   player.warmUp();
   if (player.index > 0) $("#player-status").textContent = `Resumes at line ${player.index + 1}.`;
+}
+
+/** Scrolls the lines list (not the page) so the line being read stays visible. */
+function keepInView(node) {
+  const list = $("#line-list");
+  const top = node.offsetTop; // the list is positioned, so this is relative to it
+  if (top < list.scrollTop || top + node.offsetHeight > list.scrollTop + list.clientHeight) {
+    list.scrollTo({ top: Math.max(0, top - list.clientHeight / 3), behavior: "smooth" });
+  }
 }
 
 $("#play").addEventListener("click", () => {

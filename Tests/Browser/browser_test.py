@@ -157,6 +157,11 @@ def main():
             const id = document.querySelector('#line-list .current')?.id;
             return id && id !== '{first}' ? id : null;""", timeout=90)
         check(int(later.split("-")[1]) > int(first.split("-")[1]), f"highlight advanced from {first} to {later}")
+        visible = browser.js("""
+            const list = document.querySelector('#line-list').getBoundingClientRect();
+            const line = document.querySelector('#line-list .current').getBoundingClientRect();
+            return line.top >= list.top - 1 && line.bottom <= list.bottom + 1;""")
+        check(visible, "the highlighted line is in view in the lines list")
         browser.screenshot("3-playing")
         browser.click("#play")  # pause
         check(browser.js("return document.querySelector('#play').textContent").endswith("Play"), "paused")
