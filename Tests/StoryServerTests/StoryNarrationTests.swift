@@ -105,7 +105,11 @@ struct StoryNarrationTests {
             let fresh = try await app.createSample(ada)
             #expect(try await app.analysis(fresh, ada).analysis == nil)
             #expect(try await app.analysis(fresh, ada).state == "not_analyzed")
-            let reply = try await app.analysis(try await app.analyzedSample(ada, config), ada)
+            let story = try await app.analyzedSample(ada, config)
+            let reply = try await app.analysis(story, ada)
+            // The opening lines are rendered ahead, so pressing play starts at once.
+            let lines = try await app.send(.GET, "/api/stories/\(story)/segments", token: ada).content.decode(PlaybackList.self).segments
+            #expect(lines.prefix(3).map(\.cached) == [true, true, false])
             #expect(reply.state == "analyzed")
             let analysis = try #require(reply.analysis)
             #expect(analysis.characters.contains { $0.name == "Mrs. Sappleton" })

@@ -20,7 +20,7 @@ public enum StoryJobs {
     /// Handlers for every story job.
     public static func registry(dataDirectory: DataDirectory, narration: any NarrationService) -> JobHandlerRegistry {
         var registry = JobHandlerRegistry()
-        registry.register(analyze, AnalyzeHandler(dataDirectory: dataDirectory))
+        registry.register(analyze, AnalyzeHandler(dataDirectory: dataDirectory, narration: narration))
         registry.register(render, RenderHandler(dataDirectory: dataDirectory, narration: narration))
         return registry
     }
@@ -38,18 +38,42 @@ public enum StoryJobs {
 /// choices are kept: they are keyed by the analysis' stable character ids.
 struct AnalyzeHandler: JobHandler {
     let dataDirectory: DataDirectory
+    let narration: any NarrationService
+    /// Lines rendered ahead once the analysis is stored, so pressing play starts at once.
+    var openingLines = 2
 
     func run(_ job: ClaimedJob, context: JobContext) async throws -> String? {
         let (story, _) = try await StoryJobs.loadStory(job, context: context)
-        try await context.reportProgress(0.1, message: "Reading the story")
-        let document = StoryDocument(title: story.title, author: story.author, text: try story.fullText(dataDirectory: dataDirectory))
-        let analysis = StoryAnalyzer().analyze(document)
-        try Task.checkCancellation()
-        try await context.reportProgress(0.9, message: "Found \(analysis.characters.count) character(s)")
-        try story.store(analysis: analysis)
-        story.analysisState = .analyzed
-        try await StoryRepository(database: context.queue.database).save(story)
-        return #"{"characters":\#(analysis.characters.count),"segments":\#(analysis.segments.count)}"#
+        do {
+            try await context.reportProgress(0.1, message: "Reading the story")
+            let document = StoryDocument(title: story.title, author: story.author, text: try story.fullText(dataDirectory: dataDirectory))
+            let analysis = StoryAnalyzer().analyze(document)
+            try Task.checkCancellation()
+            try story.store(analysis: analysis)
+            story.analysisState = .analyzed
+            try await StoryRepository(database: context.queue.database).save(story)
+            try await context.reportProgress(0.8, message: "Found \(analysis.characters.count) character(s); preparing the opening lines")
+            await prepareOpening(document, analysis: analysis, overrides: try StoryContent(story, dataDirectory: dataDirectory).overrides)
+            return #"{"characters":\#(analysis.characters.count),"segments":\#(analysis.segments.count)}"#
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            // The last attempt: say so on the story, not only on the job.
+            if job.attempt >= job.maxAttempts || error is PermanentJobFailure {
+                story.analysisState = .failed
+                try? await StoryRepository(database: context.queue.database).save(story)
+            }
+            throw error
+        }
+    }
+
+    /// Renders the first lines into the cache. Best effort: playback renders on demand anyway.
+    private func prepareOpening(_ document: StoryDocument, analysis: StoryAnalysis, overrides: CastOverrides) async {
+        let cast = await narration.cast(analysis, overrides: overrides)
+        for line in narration.plan(document, analysis: analysis, cast: cast).prefix(openingLines) where !line.cached {
+            if Task.isCancelled { return }
+            _ = try? await narration.utteranceAudio(line)
+        }
     }
 }
 
