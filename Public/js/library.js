@@ -53,6 +53,7 @@ $("#upload-form").addEventListener("submit", async (event) => {
   try {
     const story = await upload("/api/stories", new FormData(event.target));
     event.target.reset();
+    status.textContent = "";
     location.hash = `#/stories/${story.id}`;
   } catch (error) {
     status.textContent = error.message;
@@ -68,6 +69,7 @@ $("#paste-form").addEventListener("submit", async (event) => {
     if (form.elements.title.value.trim()) json.title = form.elements.title.value;
     const story = await api("/api/stories", { method: "POST", json });
     form.reset();
+    status.textContent = "";
     location.hash = `#/stories/${story.id}`;
   } catch (error) {
     status.textContent = error.message;

@@ -172,6 +172,22 @@ def main():
         browser.screenshot("4-phone")
         width = browser.js("return document.documentElement.scrollWidth")
         check(width <= 400, f"no sideways scrolling on a phone ({width}px wide)")
+        # Back in the library: rename, then delete through the confirmation dialog.
+        browser.s("POST", "/window/rect", {"width": 1280, "height": 1000})
+        browser.go(options.app + "/#/")
+        browser.wait_for("the story card", "return document.querySelectorAll('#story-list .card').length === 1")
+        browser.click("#story-list .card button.secondary")
+        browser.js("document.querySelector('#story-list .rename input').value = ''")
+        browser.type("#story-list .rename input", "The Open Window (Saki)")
+        browser.click("#story-list .rename button[type=submit]")
+        browser.wait_for("the new title", "return document.querySelector('#story-list .title')?.textContent === 'The Open Window (Saki)'")
+        check(True, "renamed the story")
+        browser.screenshot("5-library")
+        browser.click("#story-list .card button.danger")
+        browser.wait_for("the confirmation", "return document.querySelector('#confirm').open")
+        browser.click("#confirm-ok")
+        browser.wait_for("the empty library", "return !document.querySelector('#library-empty').hidden")
+        check(True, "deleted the story after confirming")
         print("browser test passed")
     except Exception:
         try:
