@@ -258,6 +258,12 @@ struct StoryNarrationTests {
             #expect(download.headers.contentType?.description == "audio/mpeg")
             #expect(download.headers.first(name: .contentDisposition)?.contains("The Open Window.mp3") == true)
             #expect(download.body.string.hasPrefix("book of"))
+
+            // Deleting the story deletes its export.
+            let renders = config.dataDirectory.rendersDirectory(story: story)
+            #expect(FileManager.default.fileExists(atPath: renders.appendingPathComponent("book.mp3").path))
+            #expect(try await app.send(.DELETE, "/api/stories/\(story)", token: ada).status == .noContent)
+            #expect(!FileManager.default.fileExists(atPath: renders.path))
         }
     }
 
