@@ -14,7 +14,7 @@ public func configure(_ app: Application, _ config: ServerConfig) async throws {
     app.databases.use(try config.database.configurationFactory(), as: config.database.databaseID, isDefault: true)
     app.migrations.add(StoryMigrations.all, to: config.database.databaseID)
     if config.autoMigrate {
-        try await app.autoMigrate()
+        try await ConcurrentMigration.run { try await app.autoMigrate() }
     }
 
     // Access tokens: HS256 with a key derived from the server secret (32 bytes, as jwt-kit wants).
