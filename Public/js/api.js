@@ -51,3 +51,35 @@ export async function register(email, password) {
 export async function logout() {
   return parse(await fetch("/auth/logout", { method: "POST", credentials: "same-origin" }));
 }
+
+/** Multipart upload (the browser sets the boundary). */
+export async function upload(path, formData) {
+  const init = { method: "POST", body: formData, credentials: "same-origin" };
+  let response = await fetch(path, init);
+  if (response.status === 401 && await refreshSession()) response = await fetch(path, init);
+  return parse(response);
+}
+
+/**
+ * Follows a job's server-sent events until it finishes; `onProgress` gets each snapshot.
+ * Resolves with the final snapshot (EventSource reconnects on its own if the stream drops).
+ */
+export function followJob(id, onProgress) {
+  return new Promise((resolve) => {
+    const source = new EventSource(`/api/jobs/${id}/events`);
+    source.addEventListener("progress", (event) => onProgress(JSON.parse(event.data)));
+    source.addEventListener("finished", (event) => {
+      source.close();
+      const job = JSON.parse(event.data);
+      onProgress(job);
+      resolve(job);
+    });
+    source.onerror = async () => {
+      // A 401 (expired session) closes the stream; refresh once and start over.
+      if (source.readyState === EventSource.CLOSED) {
+        if (await refreshSession()) resolve(followJob(id, onProgress));
+        else resolve({ status: "failed", error: "Your session ended; sign in again." });
+      }
+    };
+  });
+}

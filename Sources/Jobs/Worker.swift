@@ -21,7 +21,7 @@ public enum Worker {
         let location = DatabaseLocation.resolve(environment: environment, dataDirectory: dataDirectory)
         let database = try StoryDatabase(location: location, logger: logger)
         do {
-            try await database.migrate()
+            try await ConcurrentMigration.run { try await database.migrate() }
             logger.info("worker using \(location.redactedDescription)")
             let worker = JobWorker(
                 queue: JobQueue(database: database.database), registry: registry,

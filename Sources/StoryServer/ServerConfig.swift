@@ -32,7 +32,11 @@ public struct ServerConfig: Sendable {
     public var trustForwardedFor: Bool = false
     /// Run migrations during `configure`.
     public var autoMigrate: Bool = true
-    /// Job handlers for workers started inside the server process.
+    /// The narration pipeline (voices, casting, rendering). `storyvoice` supplies the local
+    /// engines; without one, voice and audio routes answer 503 and no story jobs run.
+    public var narration: (any NarrationService)?
+    /// Job handlers for workers started inside the server process; when empty, the story jobs
+    /// (`standardJobHandlers()`) run if `narration` is set.
     public var jobHandlers = JobHandlerRegistry()
     /// Workers run inside the server (0 when `storyvoice worker` processes do the work).
     public var inProcessWorkers: Int = 1
@@ -47,6 +51,18 @@ public struct ServerConfig: Sendable {
         self.database = database
         self.secret = secret
         self.publicDirectory = publicDirectory
+    }
+
+    /// The story jobs (`analyze`, `render`) for this data directory and narration pipeline: the
+    /// same registry for in-process workers and `storyvoice worker`. Empty without `narration`.
+    public func standardJobHandlers() -> JobHandlerRegistry {
+        guard let narration else { return JobHandlerRegistry() }
+        return StoryJobs.registry(dataDirectory: dataDirectory, narration: narration)
+    }
+
+    /// The handlers in-process workers run: `jobHandlers`, else the story jobs.
+    var effectiveJobHandlers: JobHandlerRegistry {
+        jobHandlers.kinds.isEmpty ? standardJobHandlers() : jobHandlers
     }
 
     /// Reads `STORYVOICE_DATA_DIR`, `DATABASE_URL`, `STORYVOICE_SECRET_KEY` (else the data

@@ -14,7 +14,7 @@ public func configure(_ app: Application, _ config: ServerConfig) async throws {
     app.databases.use(try config.database.configurationFactory(), as: config.database.databaseID, isDefault: true)
     app.migrations.add(StoryMigrations.all, to: config.database.databaseID)
     if config.autoMigrate {
-        try await app.autoMigrate()
+        try await ConcurrentMigration.run { try await app.autoMigrate() }
     }
 
     // Access tokens: HS256 with a key derived from the server secret (32 bytes, as jwt-kit wants).
@@ -29,7 +29,7 @@ public func configure(_ app: Application, _ config: ServerConfig) async throws {
 
     try routes(app, config)
 
-    if config.inProcessWorkers > 0, !config.jobHandlers.kinds.isEmpty {
+    if config.inProcessWorkers > 0, !config.effectiveJobHandlers.kinds.isEmpty {
         app.lifecycle.use(InProcessWorkers(config: config))
     }
 }
@@ -50,6 +50,8 @@ func routes(_ app: Application, _ config: ServerConfig) throws {
     JobsController(pollInterval: config.jobEventPollInterval, maxStreamDuration: config.jobEventStreamDuration)
         .register(routes: api)
     StoriesController(config: config).register(routes: api, uploads: uploads)
+    StoryNarrationController(config: config).register(routes: api)
+    VoicesController(narration: config.narration).register(routes: api)
 }
 
 struct HealthResponse: Content {
@@ -95,7 +97,7 @@ final class InProcessWorkers: LifecycleHandler, @unchecked Sendable {
         var configuration = config.workerConfiguration
         configuration.concurrency = config.inProcessWorkers
         let worker = JobWorker(
-            queue: JobQueue(database: application.db), registry: config.jobHandlers,
+            queue: JobQueue(database: application.db), registry: config.effectiveJobHandlers,
             configuration: configuration, logger: application.logger
         )
         task = Task { await worker.run() }

@@ -22,6 +22,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         var config = try ServerConfig.fromEnvironment(publicDirectory: Server.defaultPublicDirectory)
         config.inProcessWorkers = workers
+        config.narration = try await LocalNarration.make(dataDirectory: config.dataDirectory.url)
         print("StoryVoice is starting on http://\(hostname == "0.0.0.0" ? "localhost" : hostname):\(port)")
         try await Server.run(config: config, port: port, hostname: hostname)
     }

@@ -24,6 +24,7 @@ struct MigrationTests {
                 "storyvoice-004-create-provider-keys",
                 "storyvoice-005-create-stories",
                 "storyvoice-006-create-jobs",
+                "storyvoice-007-add-story-renders",
             ])
             #expect(StoryMigrations.all.map(\.name) == names)
         }
@@ -63,6 +64,37 @@ struct DatabaseLocationTests {
     @Test func invalidPostgresURLIsExplained() {
         #expect(throws: PersistenceError.self) {
             _ = try DatabaseLocation.postgres(url: "not a url").configurationFactory()
+        }
+    }
+}
+
+@Suite("Concurrent migration")
+struct ConcurrentMigrationTests {
+    // Without the retry this fails most runs: one migrator finds the other's tables.
+    @Test("two processes' worth of migrators on one new database both succeed", arguments: Backend.available)
+    func race(_ backend: Backend) async throws {
+        let test = try await TestDatabase.make(backend)
+        let first = try StoryDatabase(location: test.location)
+        let second = try StoryDatabase(location: test.location)
+        do {
+            async let a: Void = ConcurrentMigration.run { try await first.migrate() }
+            async let b: Void = ConcurrentMigration.run { try await second.migrate() }
+            _ = try await (a, b)
+            let count = try await first.database.requireSQL()
+                .raw("SELECT COUNT(*) AS n FROM _fluent_migrations").first()?.decode(column: "n", as: Int.self)
+            #expect(count == StoryMigrations.all.count)
+        } catch {
+            await first.shutdown(); await second.shutdown(); await test.destroy()
+            throw error
+        }
+        await first.shutdown(); await second.shutdown(); await test.destroy()
+    }
+
+    @Test("an error that persists is reported")
+    func persistentError() async throws {
+        struct Broken: Error {}
+        await #expect(throws: Broken.self) {
+            try await ConcurrentMigration.run(attempts: 2, delay: .milliseconds(1)) { throw Broken() }
         }
     }
 }

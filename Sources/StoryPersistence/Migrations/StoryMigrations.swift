@@ -12,6 +12,7 @@ public enum StoryMigrations {
             CreateProviderKeys(),
             CreateStories(),
             CreateJobs(),
+            AddStoryRenders(),
         ]
     }
 }
@@ -162,4 +163,19 @@ private func createIndex(_ name: String, on table: String, columns: [String], in
     var builder = sql.create(index: name).on(table)
     for column in columns { builder = builder.column(column) }
     try await builder.run()
+}
+
+/// The latest finished render of a story (`render_json`: where the audio and timing map are).
+struct AddStoryRenders: AsyncMigration {
+    var name: String { "storyvoice-007-add-story-renders" }
+
+    func prepare(on database: any Database) async throws {
+        try await database.schema(StoryRecord.schema)
+            .field("render_json", .custom(SQLRaw("TEXT")))
+            .update()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(StoryRecord.schema).deleteField("render_json").update()
+    }
 }

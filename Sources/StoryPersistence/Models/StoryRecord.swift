@@ -19,7 +19,10 @@ public final class StoryRecord: Model, @unchecked Sendable {
     @Field(key: "character_count") public var characterCount: Int
     @Field(key: "imported_at") public var importedAt: Date
     @OptionalField(key: "analysis_json") public var analysisJSON: String?
+    /// The user's voice choices (`CastOverrides` JSON); the rest of the cast is chosen anew.
     @OptionalField(key: "cast_json") public var castJSON: String?
+    /// The latest finished render (`StoryRender` JSON).
+    @OptionalField(key: "render_json") public var renderJSON: String?
     @Field(key: "analysis_state") public var analysisStateRaw: String
     @OptionalField(key: "duration_seconds") public var durationSeconds: Double?
     @Timestamp(key: "updated_at", on: .update) public var updatedAt: Date?

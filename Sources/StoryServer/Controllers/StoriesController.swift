@@ -138,6 +138,8 @@ struct StoriesController: Sendable {
         guard try await StoryRepository(database: request.db).delete(id: id, ownerID: user.id) else {
             throw APIError.notFound("story")
         }
+        // Its exports go with it; rendered lines stay in the shared cache (other stories may use them).
+        try? FileManager.default.removeItem(at: config.dataDirectory.rendersDirectory(story: id))
         return .noContent
     }
 

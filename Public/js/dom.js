@@ -1,0 +1,35 @@
+// Small DOM helpers: no framework, no build step.
+
+export const $ = (selector, root = document) => root.querySelector(selector);
+
+/** `el("button", {type: "button", onclick}, "Label")`: properties, then children. */
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key in node && !key.startsWith("aria")) node[key] = value;
+    else node.setAttribute(key, value);
+  }
+  node.append(...children.flat().filter((child) => child !== undefined && child !== null));
+  return node;
+}
+
+/** An accessible yes/no question in the page's <dialog>; resolves true on the confirm button. */
+export function confirmDialog(text, confirmLabel = "Delete") {
+  const dialog = $("#confirm");
+  $("#confirm-text").textContent = text;
+  $("#confirm-ok").textContent = confirmLabel;
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "ok"), { once: true });
+    dialog.returnValue = "";
+    dialog.showModal();
+  });
+}
+
+export function formatDuration(seconds) {
+  if (!Number.isFinite(seconds)) return "";
+  const s = Math.round(seconds);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}

@@ -1,0 +1,367 @@
+import Foundation
+import Jobs
+import StoryModel
+import StoryPersistence
+import Vapor
+
+/// A story's performance: analysis and its edits, the cast, playback line by line, and export.
+/// Scoped to the signed-in user: another user's story answers 404.
+struct StoryNarrationController: Sendable {
+    let config: ServerConfig
+
+    func register(routes: any RoutesBuilder) {
+        let story = routes.grouped("stories", ":id")
+        story.post("analyze", use: analyze)
+        story.get("analysis", use: analysis)
+        story.post("characters", use: addCharacter)
+        story.patch("characters", ":character", use: editCharacter)
+        story.post("characters", ":character", "merge", use: mergeCharacter)
+        story.put("cast", ":role", use: setVoice)
+        story.delete("cast", ":role", use: restoreVoice)
+        story.get("segments", use: segments)
+        story.patch("segments", ":n", use: reassignSegment)
+        story.get("segments", ":n", "audio", use: segmentAudio)
+        story.post("render", use: render)
+        story.get("audio", use: download)
+    }
+
+    // MARK: Bodies
+
+    struct AnalysisReply: Encodable {
+        var state: AnalysisState
+        var analysis: StoryAnalysis?
+        var cast: Cast?
+        var overrides: CastOverrides
+        var render: RenderInfo?
+    }
+
+    struct RenderInfo: Encodable {
+        var format: String
+        var duration_seconds: Double
+        var rendered_at: Date
+        var url: String
+    }
+
+    struct CharacterEdit: Decodable {
+        var name: String?
+        var gender: Gender?
+        var age_range: AgeRange?
+        var accent: String?
+        var personality: String?
+        var aliases: [String]?
+    }
+
+    struct MergeRequest: Decodable { var into: String }
+    struct RenderRequest: Decodable { var format: String? }
+    struct SpeakerChange: Decodable { var speaker: String? }
+
+    struct PlaybackLine: Encodable {
+        var index: Int
+        var segment: Int
+        var start: Int
+        var end: Int
+        var kind: SegmentKind
+        var speaker: String?
+        var speaker_name: String
+        var voice: String
+        var text: String
+        var pause_before: Double
+        var cached: Bool
+        var audio_url: String
+    }
+
+    struct PlaybackList: Encodable { var segments: [PlaybackLine] }
+
+    // MARK: Analysis
+
+    /// Enqueues analysis → 202 with the job.
+    @Sendable
+    func analyze(_ request: Request) async throws -> Response {
+        let (user, story) = try await find(request)
+        story.analysisState = .analyzing
+        try await StoryRepository(database: request.db).save(story)
+        let job = try await JobQueue(database: request.db).enqueue(
+            kind: StoryJobs.analyze, payload: StoryJobs.Payload(story_id: try story.requireID()), ownerID: user.id)
+        return try Response.json(JobSnapshot(job), status: .accepted)
+    }
+
+    @Sendable
+    func analysis(_ request: Request) async throws -> Response {
+        let (_, story) = try await find(request)
+        return try Response.json(try await reply(story))
+    }
+
+    @Sendable
+    func editCharacter(_ request: Request) async throws -> Response {
+        let (_, story) = try await find(request)
+        let edit = try request.decodeJSON(CharacterEdit.self)
+        var content = try self.content(story)
+        var analysis = try requireAnalysis(content)
+        let id = request.parameters.get("character") ?? ""
+        guard let index = analysis.characters.firstIndex(where: { $0.id == id }) else { throw APIError.notFound("character") }
+        if let name = edit.name { analysis.characters[index].name = try Self.validName(name) }
+        if let gender = edit.gender { analysis.characters[index].gender = gender; analysis.characters[index].genderConfidence = 1 }
+        if let age = edit.age_range { analysis.characters[index].ageRange = age; analysis.characters[index].ageConfidence = 1 }
+        if let accent = edit.accent { analysis.characters[index].accent = Self.optionalText(accent) }
+        if let personality = edit.personality { analysis.characters[index].personality = Self.optionalText(personality) }
+        if let aliases = edit.aliases { analysis.characters[index].aliases = aliases.compactMap(Self.optionalText) }
+        content.analysis = analysis
+        return try await save(content, into: story, request)
+    }
+
+    @Sendable
+    func addCharacter(_ request: Request) async throws -> Response {
+        let (_, story) = try await find(request)
+        let edit = try request.decodeJSON(CharacterEdit.self)
+        var content = try self.content(story)
+        var analysis = try requireAnalysis(content)
+        guard let name = edit.name else { throw APIError.badRequest("Field 'name' is required.", code: "invalid_body") }
+        // Ids stay stable: a new character takes the next number, never a reused one.
+        let next = (analysis.characters.compactMap { Int($0.id.dropFirst()) }.max() ?? 0) + 1
+        analysis.characters.append(Character(
+            id: "c\(next)", name: try Self.validName(name), aliases: (edit.aliases ?? []).compactMap(Self.optionalText),
+            gender: edit.gender ?? .unknown, ageRange: edit.age_range ?? .unknown,
+            accent: edit.accent.flatMap(Self.optionalText), personality: edit.personality.flatMap(Self.optionalText), lines: 0))
+        content.analysis = analysis
+        let response = try await save(content, into: story, request)
+        response.status = .created
+        return response
+    }
+
+    /// Folds `:character` into `into`: its lines, name and aliases go to the survivor.
+    @Sendable
+    func mergeCharacter(_ request: Request) async throws -> Response {
+        let (_, story) = try await find(request)
+        let merge = try request.decodeJSON(MergeRequest.self)
+        var content = try self.content(story)
+        var analysis = try requireAnalysis(content)
+        let id = request.parameters.get("character") ?? ""
+        guard let from = analysis.characters.firstIndex(where: { $0.id == id }),
+              let into = analysis.characters.firstIndex(where: { $0.id == merge.into }) else { throw APIError.notFound("character") }
+        guard from != into else {
+            throw APIError(status: .unprocessableEntity, code: "same_character", message: "Pick two different characters to merge.")
+        }
+        let gone = analysis.characters[from]
+        var aliases = analysis.characters[into].aliases
+        for alias in [gone.name] + gone.aliases where !aliases.contains(alias) && alias != analysis.characters[into].name {
+            aliases.append(alias)
+        }
+        analysis.characters[into].aliases = aliases
+        for index in analysis.segments.indices where analysis.segments[index].speaker == gone.id {
+            analysis.segments[index].speaker = merge.into
+        }
+        analysis.characters.remove(at: from)
+        content.overrides.characters[gone.id] = nil
+        content.analysis = Self.recountLines(analysis)
+        return try await save(content, into: story, request)
+    }
+
+    // MARK: Cast
+
+    /// Sets the voice of `narrator` or a character id.
+    @Sendable
+    func setVoice(_ request: Request) async throws -> Response {
+        let (_, story) = try await find(request)
+        let narration = try requireNarration(config.narration)
+        let choice = try request.decodeJSON(VoiceChoice.self)
+        var content = try self.content(story)
+        let analysis = try requireAnalysis(content)
+        let role = request.parameters.get("role") ?? ""
+        let assignment = try await choice.validated(against: narration)
+        if role == "narrator" {
+            content.overrides.narrator = assignment
+        } else {
+            guard let character = analysis.character(id: role) else { throw APIError.notFound("character") }
+            var named = assignment
+            named.name = character.name
+            content.overrides.characters[role] = named
+        }
+        return try await save(content, into: story, request)
+    }
+
+    /// Forgets the user's choice for a role: the automatic casting applies again.
+    @Sendable
+    func restoreVoice(_ request: Request) async throws -> Response {
+        let (_, story) = try await find(request)
+        var content = try self.content(story)
+        let analysis = try requireAnalysis(content)
+        let role = request.parameters.get("role") ?? ""
+        if role == "narrator" {
+            content.overrides.narrator = nil
+        } else {
+            guard analysis.character(id: role) != nil else { throw APIError.notFound("character") }
+            content.overrides.characters[role] = nil
+        }
+        return try await save(content, into: story, request)
+    }
+
+    // MARK: Playback
+
+    /// The lines in reading order, with their speakers and audio URLs: what the player plays
+    /// and highlights. Each line's audio renders on first request and is cached.
+    @Sendable
+    func segments(_ request: Request) async throws -> Response {
+        let (_, story) = try await find(request)
+        let lines = try await plan(story)
+        let content = try self.content(story)
+        let names = Dictionary((content.analysis?.characters ?? []).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let id = try story.requireID().uuidString.lowercased()
+        return try Response.json(PlaybackList(segments: lines.map { line in
+            PlaybackLine(
+                index: line.index, segment: line.segment, start: line.start, end: line.end, kind: line.kind, speaker: line.speaker,
+                speaker_name: line.speaker.flatMap { names[$0] } ?? (line.kind == .dialogue ? "Unattributed" : "Narrator"), voice: line.voice.voice,
+                text: Self.slice(content.document.text, line.start, line.end), pause_before: line.pauseBefore, cached: line.cached,
+                audio_url: "/api/stories/\(id)/segments/\(line.index)/audio")
+        }))
+    }
+
+    /// Gives line `:n`'s analysis segment another speaker (`null` makes it narration).
+    @Sendable
+    func reassignSegment(_ request: Request) async throws -> Response {
+        let (_, story) = try await find(request)
+        let change = try request.decodeJSON(SpeakerChange.self)
+        let line = try await line(request, story)
+        var content = try self.content(story)
+        var analysis = try requireAnalysis(content)
+        if let speaker = change.speaker, analysis.character(id: speaker) == nil {
+            throw APIError(status: .unprocessableEntity, code: "unknown_character", message: "No character '\(speaker)' in this story.")
+        }
+        analysis.segments[line.segment].speaker = change.speaker
+        analysis.segments[line.segment].kind = change.speaker == nil ? .narration : .dialogue
+        analysis.segments[line.segment].confidence = change.speaker == nil ? nil : 1
+        content.analysis = Self.recountLines(analysis)
+        return try await save(content, into: story, request)
+    }
+
+    @Sendable
+    func segmentAudio(_ request: Request) async throws -> Response {
+        let (_, story) = try await find(request)
+        let narration = try requireNarration(config.narration)
+        return Response.wav(try await narration.utteranceAudio(try await line(request, story)))
+    }
+
+    // MARK: Export
+
+    @Sendable
+    func render(_ request: Request) async throws -> Response {
+        let (user, story) = try await find(request)
+        let body = try request.decodeJSON(RenderRequest.self)
+        let format = body.format ?? "m4b"
+        guard ["m4b", "mp3"].contains(format) else {
+            throw APIError(status: .unprocessableEntity, code: "invalid_format", message: "Export as 'm4b' or 'mp3'.")
+        }
+        _ = try requireAnalysis(try content(story))
+        let job = try await JobQueue(database: request.db).enqueue(
+            kind: StoryJobs.render, payload: StoryJobs.Payload(story_id: try story.requireID(), format: format), ownerID: user.id)
+        return try Response.json(JobSnapshot(job), status: .accepted)
+    }
+
+    @Sendable
+    func download(_ request: Request) async throws -> Response {
+        let (_, story) = try await find(request)
+        guard let render = try content(story).render else {
+            throw APIError(status: .notFound, code: "not_rendered", message: "This story has not been exported yet; export it first.")
+        }
+        let url = config.dataDirectory.url.appendingPathComponent(render.path)
+        let response = try await request.fileio.asyncStreamFile(at: url.path, mediaType: render.format == "mp3"
+            ? HTTPMediaType(type: "audio", subType: "mpeg") : HTTPMediaType(type: "audio", subType: "mp4"))
+        let filename = Self.filename(story.title) + "." + render.format
+        response.headers.replaceOrAdd(name: .contentDisposition, value: "attachment; filename=\"\(filename)\"")
+        return response
+    }
+
+    // MARK: Helpers
+
+    private func find(_ request: Request) async throws -> (AuthenticatedUser, StoryRecord) {
+        let user = try request.requireUser()
+        let id = try request.uuidParameter("id", what: "story")
+        guard let story = try await StoryRepository(database: request.db).find(id: id, ownerID: user.id) else {
+            throw APIError.notFound("story")
+        }
+        return (user, story)
+    }
+
+    private func content(_ story: StoryRecord) throws -> StoryContent {
+        try StoryContent(story, dataDirectory: config.dataDirectory)
+    }
+
+    private func requireAnalysis(_ content: StoryContent) throws -> StoryAnalysis {
+        guard let analysis = content.analysis else {
+            throw APIError(status: .conflict, code: "not_analyzed", message: "Analyse the story first (POST /api/stories/{id}/analyze).")
+        }
+        return analysis
+    }
+
+    private func plan(_ story: StoryRecord) async throws -> [PlannedUtterance] {
+        let narration = try requireNarration(config.narration)
+        let content = try self.content(story)
+        let analysis = try requireAnalysis(content)
+        let cast = await narration.cast(analysis, overrides: content.overrides)
+        return narration.plan(content.document, analysis: analysis, cast: cast)
+    }
+
+    private func line(_ request: Request, _ story: StoryRecord) async throws -> PlannedUtterance {
+        let lines = try await plan(story)
+        guard let n = request.parameters.get("n").flatMap(Int.init), lines.indices.contains(n) else {
+            throw APIError.notFound("segment")
+        }
+        return lines[n]
+    }
+
+    private func save(_ content: StoryContent, into story: StoryRecord, _ request: Request) async throws -> Response {
+        if let analysis = content.analysis { try story.store(analysis: analysis) }
+        try story.store(overrides: content.overrides)
+        try await StoryRepository(database: request.db).save(story)
+        return try Response.json(try await reply(story))
+    }
+
+    private func reply(_ story: StoryRecord) async throws -> AnalysisReply {
+        let content = try self.content(story)
+        var cast: Cast?
+        if let analysis = content.analysis, let narration = config.narration {
+            cast = await narration.cast(analysis, overrides: content.overrides)
+        }
+        let id = try story.requireID().uuidString.lowercased()
+        return AnalysisReply(
+            state: story.analysisState, analysis: content.analysis, cast: cast, overrides: content.overrides,
+            render: content.render.map {
+                RenderInfo(format: $0.format, duration_seconds: $0.durationSeconds, rendered_at: $0.renderedAt, url: "/api/stories/\(id)/audio")
+            })
+    }
+
+    static func recountLines(_ analysis: StoryAnalysis) -> StoryAnalysis {
+        var analysis = analysis
+        var counts: [String: Int] = [:]
+        for segment in analysis.segments where segment.kind == .dialogue {
+            if let speaker = segment.speaker { counts[speaker, default: 0] += 1 }
+        }
+        for index in analysis.characters.indices { analysis.characters[index].lines = counts[analysis.characters[index].id] ?? 0 }
+        return analysis
+    }
+
+    static func validName(_ name: String) throws -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.count <= 120 else {
+            throw APIError(status: .unprocessableEntity, code: "invalid_name", message: "A character's name needs 1 to 120 characters.")
+        }
+        return trimmed
+    }
+
+    static func optionalText(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : String(trimmed.prefix(300))
+    }
+
+    static func slice(_ text: String, _ start: Int, _ end: Int) -> String {
+        let scalars = text.unicodeScalars
+        guard let lower = scalars.index(scalars.startIndex, offsetBy: start, limitedBy: scalars.endIndex),
+              let upper = scalars.index(scalars.startIndex, offsetBy: end, limitedBy: scalars.endIndex), lower <= upper else { return "" }
+        return String(scalars[lower..<upper])
+    }
+
+    static func filename(_ title: String) -> String {
+        let cleaned = title.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == " " || $0 == "-" }
+        let name = String(String.UnicodeScalarView(cleaned)).trimmingCharacters(in: .whitespaces)
+        return name.isEmpty ? "story" : String(name.prefix(80))
+    }
+}

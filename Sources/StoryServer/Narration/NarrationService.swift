@@ -1,0 +1,116 @@
+import Foundation
+import StoryModel
+
+/// What the server needs from the narration pipeline, so StoryServer stays free of the speech
+/// engines: `storyvoice` supplies the local implementation (`Narrator` + `SegmentCache` in the
+/// data directory); tests supply their own.
+public protocol NarrationService: Sendable {
+    /// Every installed voice.
+    func voices() async -> [VoiceSummary]
+    /// The cast for `analysis`: `overrides` win for every id they name; the rest is chosen.
+    func cast(_ analysis: StoryAnalysis, overrides: CastOverrides) async -> Cast
+    /// The utterances the player reads, in order (pure planning, no synthesis).
+    func plan(_ document: StoryDocument, analysis: StoryAnalysis, cast: Cast) -> [PlannedUtterance]
+    /// One utterance as WAV, rendered through the shared cache (so a later render reuses it).
+    func utteranceAudio(_ utterance: PlannedUtterance) async throws -> Data
+    /// The whole book to `output` (its extension picks the format); resumes from the cache.
+    func render(
+        _ document: StoryDocument, analysis: StoryAnalysis, cast: Cast, to output: URL,
+        progress: @escaping @Sendable (RenderProgress) -> Void
+    ) async throws -> RenderOutcome
+    /// A short WAV of `text` in `voice`.
+    func preview(_ voice: VoiceAssignment, text: String) async throws -> Data
+}
+
+/// A voice as the API lists it.
+public struct VoiceSummary: Codable, Sendable, Hashable {
+    public var id: String
+    public var name: String
+    public var engine: String
+    public var gender: Gender
+    public var age: AgeRange
+    public var accent: String?
+    public var quality: Int
+
+    public init(id: String, name: String, engine: String, gender: Gender, age: AgeRange, accent: String?, quality: Int) {
+        self.id = id
+        self.name = name
+        self.engine = engine
+        self.gender = gender
+        self.age = age
+        self.accent = accent
+        self.quality = quality
+    }
+}
+
+/// The voices a user chose by hand, keyed like a `Cast`. Kept apart from the analysis so they
+/// survive re-analysis (character ids are stable), and so "Restore default" is just a removal.
+public struct CastOverrides: Codable, Sendable, Hashable {
+    public var narrator: VoiceAssignment?
+    public var characters: [String: VoiceAssignment]
+
+    public init(narrator: VoiceAssignment? = nil, characters: [String: VoiceAssignment] = [:]) {
+        self.narrator = narrator
+        self.characters = characters
+    }
+}
+
+/// One utterance of the planned performance: what the player plays and highlights.
+public struct PlannedUtterance: Codable, Sendable, Hashable {
+    public var index: Int
+    /// The analysis segment it belongs to.
+    public var segment: Int
+    /// Its span of the story's text, `[start, end)` in Unicode scalars.
+    public var start: Int
+    public var end: Int
+    public var kind: SegmentKind
+    public var speaker: String?
+    public var voice: VoiceAssignment
+    /// What the engine says.
+    public var spokenText: String
+    /// Silence before it, in seconds.
+    public var pauseBefore: Double
+    /// Whether it is already rendered (playback of it starts at once).
+    public var cached: Bool
+
+    public init(index: Int, segment: Int, start: Int, end: Int, kind: SegmentKind, speaker: String?, voice: VoiceAssignment,
+                spokenText: String, pauseBefore: Double, cached: Bool) {
+        self.index = index
+        self.segment = segment
+        self.start = start
+        self.end = end
+        self.kind = kind
+        self.speaker = speaker
+        self.voice = voice
+        self.spokenText = spokenText
+        self.pauseBefore = pauseBefore
+        self.cached = cached
+    }
+}
+
+/// Where a render is.
+public struct RenderProgress: Sendable, Hashable {
+    public var fraction: Double
+    public var message: String
+
+    public init(fraction: Double, message: String) {
+        self.fraction = fraction
+        self.message = message
+    }
+}
+
+/// What a finished render produced.
+public struct RenderOutcome: Codable, Sendable, Hashable {
+    public var durationSeconds: Double
+    public var synthesized: Int
+    public var cacheHits: Int
+    /// The timing map (`[TimedSegment]` JSON) written beside the audio.
+    public var timingMap: URL
+
+    public init(durationSeconds: Double, synthesized: Int, cacheHits: Int, timingMap: URL) {
+        self.durationSeconds = durationSeconds
+        self.synthesized = synthesized
+        self.cacheHits = cacheHits
+        self.timingMap = timingMap
+    }
+}

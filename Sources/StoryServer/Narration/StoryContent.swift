@@ -1,0 +1,62 @@
+import FluentKit
+import Foundation
+import StoryModel
+import StoryPersistence
+
+/// A story's stored text, analysis, voice choices and render, decoded.
+struct StoryContent: Sendable {
+    var id: UUID
+    var document: StoryDocument
+    var analysis: StoryAnalysis?
+    var overrides: CastOverrides
+    var render: StoryRender?
+
+    init(_ story: StoryRecord, dataDirectory: DataDirectory) throws {
+        id = try story.requireID()
+        document = StoryDocument(title: story.title, author: story.author, text: try story.fullText(dataDirectory: dataDirectory))
+        analysis = try story.analysisJSON.map { try JSONDecoder().decode(StoryAnalysis.self, from: Data($0.utf8)) }
+        overrides = try story.castJSON.map { try JSONDecoder().decode(CastOverrides.self, from: Data($0.utf8)) } ?? CastOverrides()
+        render = try story.renderJSON.map { try JSONDecoder().decode(StoryRender.self, from: Data($0.utf8)) }
+    }
+}
+
+/// A finished render: paths are relative to the data directory.
+struct StoryRender: Codable, Sendable, Hashable {
+    var path: String
+    var format: String
+    var timingPath: String
+    var durationSeconds: Double
+    var synthesized: Int
+    var cacheHits: Int
+    var renderedAt: Date
+}
+
+extension StoryRecord {
+    /// The text, from the row or from the content store for long stories.
+    func fullText(dataDirectory: DataDirectory) throws -> String {
+        if let text { return text }
+        if let textPath {
+            return String(decoding: try ContentStore(dataDirectory: dataDirectory).read(textPath), as: UTF8.self)
+        }
+        return ""
+    }
+
+    func store(analysis: StoryAnalysis) throws {
+        analysisJSON = String(decoding: try JSONEncoder().encode(analysis), as: UTF8.self)
+    }
+
+    func store(overrides: CastOverrides) throws {
+        castJSON = String(decoding: try JSONEncoder().encode(overrides), as: UTF8.self)
+    }
+
+    func store(render: StoryRender) throws {
+        renderJSON = String(decoding: try JSONEncoder().encode(render), as: UTF8.self)
+    }
+}
+
+extension DataDirectory {
+    /// Where a story's finished audio lives.
+    func rendersDirectory(story: UUID) -> URL {
+        url.appendingPathComponent("renders/\(story.uuidString.lowercased())", isDirectory: true)
+    }
+}

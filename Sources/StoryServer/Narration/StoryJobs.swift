@@ -1,0 +1,131 @@
+import Foundation
+import Jobs
+import StoryModel
+import StoryPersistence
+import StoryText
+
+/// The story jobs: `analyze` and `render`. One registry serves the server's in-process workers
+/// and `storyvoice worker` processes alike.
+public enum StoryJobs {
+    public static let analyze = "analyze"
+    public static let render = "render"
+
+    /// The payload of both kinds.
+    struct Payload: Codable, Sendable {
+        var story_id: UUID
+        /// For `render`: `m4b` or `mp3`.
+        var format: String?
+    }
+
+    /// Handlers for every story job.
+    public static func registry(dataDirectory: DataDirectory, narration: any NarrationService) -> JobHandlerRegistry {
+        var registry = JobHandlerRegistry()
+        registry.register(analyze, AnalyzeHandler(dataDirectory: dataDirectory, narration: narration))
+        registry.register(render, RenderHandler(dataDirectory: dataDirectory, narration: narration))
+        return registry
+    }
+
+    static func loadStory(_ job: ClaimedJob, context: JobContext) async throws -> (StoryRecord, Payload) {
+        let payload: Payload = try job.decodePayload()
+        guard let story = try await StoryRepository(database: context.queue.database).find(id: payload.story_id, ownerID: job.ownerID) else {
+            throw PermanentJobFailure("The story was deleted before the job ran.")
+        }
+        return (story, payload)
+    }
+}
+
+/// Splits the story into narration and dialogue and finds its characters. The user's voice
+/// choices are kept: they are keyed by the analysis' stable character ids.
+struct AnalyzeHandler: JobHandler {
+    let dataDirectory: DataDirectory
+    let narration: any NarrationService
+    /// Lines rendered ahead once the analysis is stored, so pressing play starts at once.
+    var openingLines = 2
+
+    func run(_ job: ClaimedJob, context: JobContext) async throws -> String? {
+        let (story, _) = try await StoryJobs.loadStory(job, context: context)
+        do {
+            try await context.reportProgress(0.1, message: "Reading the story")
+            let document = StoryDocument(title: story.title, author: story.author, text: try story.fullText(dataDirectory: dataDirectory))
+            let analysis = StoryAnalyzer().analyze(document)
+            try Task.checkCancellation()
+            try story.store(analysis: analysis)
+            story.analysisState = .analyzed
+            try await StoryRepository(database: context.queue.database).save(story)
+            try await context.reportProgress(0.8, message: "Found \(analysis.characters.count) character(s); preparing the opening lines")
+            await prepareOpening(document, analysis: analysis, overrides: try StoryContent(story, dataDirectory: dataDirectory).overrides)
+            return #"{"characters":\#(analysis.characters.count),"segments":\#(analysis.segments.count)}"#
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            // The last attempt: say so on the story, not only on the job.
+            if job.attempt >= job.maxAttempts || error is PermanentJobFailure {
+                story.analysisState = .failed
+                try? await StoryRepository(database: context.queue.database).save(story)
+            }
+            throw error
+        }
+    }
+
+    /// Renders the first lines into the cache. Best effort: playback renders on demand anyway.
+    private func prepareOpening(_ document: StoryDocument, analysis: StoryAnalysis, overrides: CastOverrides) async {
+        let cast = await narration.cast(analysis, overrides: overrides)
+        for line in narration.plan(document, analysis: analysis, cast: cast).prefix(openingLines) where !line.cached {
+            if Task.isCancelled { return }
+            _ = try? await narration.utteranceAudio(line)
+        }
+    }
+}
+
+/// Renders the whole book. Resumable: every finished line is in the shared segment cache, so a
+/// re-run after a crash or cancel synthesizes only what is missing.
+struct RenderHandler: JobHandler {
+    let dataDirectory: DataDirectory
+    let narration: any NarrationService
+
+    func run(_ job: ClaimedJob, context: JobContext) async throws -> String? {
+        let (story, payload) = try await StoryJobs.loadStory(job, context: context)
+        let content = try StoryContent(story, dataDirectory: dataDirectory)
+        guard let analysis = content.analysis else {
+            throw PermanentJobFailure("Analyse the story before exporting it.")
+        }
+        let format = payload.format ?? "m4b"
+        guard ["m4b", "mp3"].contains(format) else {
+            throw PermanentJobFailure("Export as m4b or mp3, not '\(format)'.")
+        }
+        let cast = await narration.cast(analysis, overrides: content.overrides)
+        let directory = dataDirectory.rendersDirectory(story: content.id)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let output = directory.appendingPathComponent("book.\(format)")
+
+        // Progress arrives on the narrator's tasks; forward the latest to the row from here.
+        let (updates, continuation) = AsyncStream.makeStream(of: RenderProgress.self, bufferingPolicy: .bufferingNewest(1))
+        let forwarder = Task {
+            for await update in updates {
+                try? await context.reportProgress(update.fraction, message: update.message)
+            }
+        }
+        defer { forwarder.cancel() }
+        let outcome: RenderOutcome
+        do {
+            outcome = try await narration.render(content.document, analysis: analysis, cast: cast, to: output) { continuation.yield($0) }
+            continuation.finish()
+            await forwarder.value
+        } catch {
+            continuation.finish()
+            throw error
+        }
+
+        let base = dataDirectory.url.path.hasSuffix("/") ? dataDirectory.url.path : dataDirectory.url.path + "/"
+        func relative(_ url: URL) -> String { url.path.hasPrefix(base) ? String(url.path.dropFirst(base.count)) : url.path }
+        let render = StoryRender(
+            path: relative(output), format: format, timingPath: relative(outcome.timingMap),
+            durationSeconds: outcome.durationSeconds, synthesized: outcome.synthesized, cacheHits: outcome.cacheHits, renderedAt: Date())
+        // Re-read: the user may have renamed the story while it rendered.
+        let fresh = try await StoryJobs.loadStory(job, context: context).0
+        try fresh.store(render: render)
+        fresh.durationSeconds = outcome.durationSeconds
+        try await StoryRepository(database: context.queue.database).save(fresh)
+        return #"{"duration_seconds":\#(outcome.durationSeconds),"synthesized":\#(outcome.synthesized),"cache_hits":\#(outcome.cacheHits)}"#
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import Jobs
+import StoryPersistence
+
+/// `storyvoice worker`: runs the story jobs in their own process, against the database the
+/// server uses (the data directory's SQLite, or `DATABASE_URL`).
+public enum StoryWorker {
+    /// The data directory the environment names (created if missing): where the worker's
+    /// narration keeps its segment cache.
+    public static func dataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
+        let directory = DataDirectory.resolve(environment: environment)
+        try directory.create()
+        return directory.url
+    }
+
+    /// Runs `concurrency` job loops until SIGINT or SIGTERM; running jobs are then released
+    /// for another worker to resume.
+    public static func run(
+        narration: any NarrationService, concurrency: Int,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws {
+        let directory = DataDirectory.resolve(environment: environment)
+        try await Worker.run(
+            registry: StoryJobs.registry(dataDirectory: directory, narration: narration),
+            configuration: JobWorker.Configuration(concurrency: concurrency), environment: environment)
+    }
+}

@@ -1,0 +1,114 @@
+import Audio
+import Foundation
+import Narration
+import Speech
+import SpeechEngines
+import StoryModel
+import StoryServer
+
+/// The server's narration pipeline on this machine's engines: `Narrator` for whole books and the
+/// same `SegmentCache` (in the data directory) for line-by-line playback, so a line played in
+/// the browser is not synthesized again by an export, and an interrupted export resumes.
+struct LocalNarration: NarrationService {
+    let catalog: VoiceCatalog
+    let cache: SegmentCache
+    /// Each engine's version, part of every cache key (as `Narrator` computes it).
+    let engineVersions: [String: String]
+    let options = NarrationOptions()
+
+    /// Finds the installed engines and opens the cache at `<data dir>/segments`.
+    static func make(dataDirectory: URL) async throws -> LocalNarration {
+        let catalog = await VoiceCatalog.load(from: LocalEngines.all())
+        var versions: [String: String] = [:]
+        for voice in catalog.voices where versions[voice.engine] == nil {
+            versions[voice.engine] = await catalog.engine(for: voice)?.info().version ?? "unknown"
+        }
+        let cache = try SegmentCache(directory: dataDirectory.appendingPathComponent("segments", isDirectory: true))
+        return LocalNarration(catalog: catalog, cache: cache, engineVersions: versions)
+    }
+
+    func voices() async -> [VoiceSummary] {
+        catalog.voices.map {
+            VoiceSummary(id: $0.id, name: $0.displayName, engine: $0.engine, gender: $0.gender, age: $0.age, accent: $0.accent, quality: $0.quality)
+        }
+    }
+
+    func cast(_ analysis: StoryAnalysis, overrides: CastOverrides) async -> Cast {
+        let director = CastingDirector()
+        let narrator = overrides.narrator ?? director.cast(analysis, voices: catalog.voices).narrator
+        return director.cast(analysis, voices: catalog.voices, overrides: Cast(narrator: narrator, characters: overrides.characters))
+    }
+
+    func plan(_ document: StoryDocument, analysis: StoryAnalysis, cast: Cast) -> [PlannedUtterance] {
+        options.planner.plan(text: document.text, analysis: analysis, cast: cast).enumerated().map { index, utterance in
+            let planned = PlannedUtterance(
+                index: index, segment: utterance.segment, start: utterance.start, end: utterance.end, kind: utterance.kind,
+                speaker: utterance.speaker, voice: utterance.voice, spokenText: utterance.spokenText,
+                pauseBefore: utterance.pauseBefore, cached: false)
+            var result = planned
+            result.cached = key(for: planned).flatMap { cache.sampleCount(for: $0) } != nil
+            return result
+        }
+    }
+
+    func utteranceAudio(_ utterance: PlannedUtterance) async throws -> Data {
+        guard let voice = catalog.voice(id: utterance.voice.voice), let key = key(for: utterance) else {
+            throw NarrationError.unknownVoice(voice: utterance.voice.voice, role: utterance.speaker ?? "the narrator")
+        }
+        if cache.sampleCount(for: key) != nil { return try Data(contentsOf: cache.url(for: key)) }
+        let audio = try await synthesize(utterance.spokenText, voice: voice, assignment: utterance.voice)
+        try cache.store(audio, for: key)
+        return WAV.encode(audio)
+    }
+
+    func render(
+        _ document: StoryDocument, analysis: StoryAnalysis, cast: Cast, to output: URL,
+        progress: @escaping @Sendable (RenderProgress) -> Void
+    ) async throws -> RenderOutcome {
+        let narrator = Narrator(catalog: catalog, cache: cache)
+        let result = try await narrator.narrate(document: document, analysis: analysis, cast: cast, to: output, options: options) { update in
+            switch update.phase {
+            case .synthesizing:
+                progress(RenderProgress(fraction: 0.9 * update.fraction, message: "Rendering line \(update.completed) of \(update.total)"))
+            case .assembling:
+                progress(RenderProgress(fraction: 0.92, message: "Assembling the book"))
+            case .encoding:
+                progress(RenderProgress(fraction: 0.95, message: "Encoding \(output.pathExtension.uppercased())"))
+            case .finished:
+                progress(RenderProgress(fraction: 1, message: "Done"))
+            }
+        }
+        return RenderOutcome(durationSeconds: result.durationSeconds, synthesized: result.synthesized, cacheHits: result.cacheHits,
+                             timingMap: result.timingMap)
+    }
+
+    func preview(_ assignment: VoiceAssignment, text: String) async throws -> Data {
+        guard let voice = catalog.voice(id: assignment.voice) else {
+            throw NarrationError.unknownVoice(voice: assignment.voice, role: "the preview")
+        }
+        return WAV.encode(try await synthesize(text, voice: voice, assignment: assignment))
+    }
+
+    /// The cache key `Narrator` uses for this line, so both find each other's renders.
+    /// Mirrors `Narrator.renderJobs`; keep the two in step (render version 1).
+    private func key(for utterance: PlannedUtterance) -> String? {
+        guard let voice = catalog.voice(id: utterance.voice.voice) else { return nil }
+        return SegmentCache.key(
+            text: utterance.spokenText, voice: voice.id, engine: voice.engine, engineVersion: engineVersions[voice.engine] ?? "unknown",
+            settings: ["rate": utterance.voice.rate, "pitch": utterance.voice.pitch, "volume": utterance.voice.volume,
+                       "sampleRate": Double(options.sampleRate), "rms": options.loudness.rmsDBFS, "peak": options.loudness.peakDBFS],
+            renderVersion: 1)
+    }
+
+    /// Synthesizes and post-processes one line exactly as `Narrator` does.
+    private func synthesize(_ text: String, voice: Voice, assignment: VoiceAssignment) async throws -> PCMAudio {
+        guard let engine = catalog.engine(for: voice) else {
+            throw NarrationError.unknownVoice(voice: voice.id, role: "a line")
+        }
+        var audio = try await engine.synthesize(text, voice: voice, settings: SpeechSettings(rate: assignment.rate, pitch: assignment.pitch, volume: 1))
+        audio = Resampler.resample(audio, to: options.sampleRate)
+        audio = Loudness.normalize(audio, target: options.loudness)
+        if assignment.volume != 1 { audio = Loudness.apply(gain: assignment.volume, to: audio) }
+        return audio
+    }
+}

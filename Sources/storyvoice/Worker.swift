@@ -1,0 +1,30 @@
+import ArgumentParser
+import Foundation
+import StoryServer
+
+/// `storyvoice worker`: analyses and renders stories queued by `storyvoice serve`.
+struct WorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker",
+        abstract: "Run story jobs (analyse, render) for a StoryVoice server.",
+        discussion: """
+            Uses the same STORYVOICE_DATA_DIR and DATABASE_URL as 'storyvoice serve'. Start the server with \
+            --workers 0 when workers run separately; several workers may share one PostgreSQL database.
+            """)
+
+    @Option(help: "Jobs to run at once.")
+    var concurrency = 1
+
+    func validate() throws {
+        if concurrency < 1 { throw ValidationError("--concurrency must be at least 1.") }
+    }
+
+    func run() async throws {
+        let narration = try await LocalNarration.make(dataDirectory: try StoryWorker.dataDirectory())
+        guard !narration.catalog.voices.isEmpty else {
+            throw ValidationError("No speech engine is installed; install espeak-ng, flite or festival (see 'storyvoice doctor').")
+        }
+        print("StoryVoice worker running \(concurrency) job(s) at once with \(narration.catalog.voices.count) voices.")
+        try await StoryWorker.run(narration: narration, concurrency: concurrency)
+    }
+}

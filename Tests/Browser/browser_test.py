@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""The web app in real headless Chromium over WebDriver (standard library only).
+
+Registers, imports the sample story, analyses it, changes a character's voice and previews it,
+then plays and checks that the highlighted line advances. Prints the time from pressing play to
+the first audio, and saves screenshots. Exits non-zero on the first failed check.
+"""
+import argparse
+import base64
+import json
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+
+ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
+
+
+class Browser:
+    def __init__(self, driver, artifacts):
+        self.driver = driver
+        self.artifacts = artifacts
+        caps = {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {
+            "binary": "/usr/bin/chromium",
+            "args": ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1800",
+                     "--autoplay-policy=no-user-gesture-required", "--mute-audio"]}}}}
+        self.session = self.call("POST", "/session", caps)["sessionId"]
+
+    def call(self, method, path, body=None):
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.driver + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=120) as response:
+                return json.loads(response.read())["value"] if path != "/session" else json.loads(response.read())["value"]
+        except urllib.error.HTTPError as error:
+            raise RuntimeError(f"WebDriver {method} {path}: {error.read().decode()[:500]}") from None
+
+    def s(self, method, path, body=None):
+        return self.call(method, f"/session/{self.session}{path}", body)
+
+    def go(self, url):
+        self.s("POST", "/url", {"url": url})
+
+    def find(self, css, timeout=20):
+        deadline = time.time() + timeout
+        while True:
+            found = self.s("POST", "/elements", {"using": "css selector", "value": css})
+            if found:
+                return found[0][ELEMENT]
+            if time.time() > deadline:
+                raise AssertionError(f"nothing matches {css!r}")
+            time.sleep(0.1)
+
+    def click(self, css):
+        self.s("POST", f"/element/{self.find(css)}/click", {})
+
+    def type(self, css, text):
+        self.s("POST", f"/element/{self.find(css)}/value", {"text": text})
+
+    def js(self, script, *args):
+        return self.s("POST", "/execute/sync", {"script": script, "args": list(args)})
+
+    def wait_for(self, description, script, timeout=60):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            value = self.js(script)
+            if value:
+                return value
+            time.sleep(0.1)
+        self.screenshot("failure")
+        raise AssertionError(f"timed out waiting for {description}")
+
+    def screenshot(self, name):
+        path = f"{self.artifacts}/{name}.png"
+        with open(path, "wb") as file:
+            file.write(base64.b64decode(self.s("GET", "/screenshot")))
+        print(f"  screenshot {path}")
+
+    def quit(self):
+        self.s("DELETE", "")
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+    print(f"ok  {message}")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--app", required=True)
+    parser.add_argument("--driver", required=True)
+    parser.add_argument("--story", required=True)
+    parser.add_argument("--artifacts", required=True)
+    options = parser.parse_args()
+
+    browser = Browser(options.driver, options.artifacts)
+    try:
+        browser.go(options.app + "/")
+        browser.type("#auth-form [name=email]", f"reader-{uuid.uuid4().hex[:8]}@example.com")
+        browser.type("#auth-form [name=password]", "correct horse battery")
+        browser.click("#auth-form button[value=register]")
+        browser.wait_for("the library", "return !document.querySelector('#library').hidden")
+        check(True, "registered and reached the library")
+
+        browser.type("#upload-form [name=file]", options.story)
+        browser.click("#upload-form button[type=submit]")
+        browser.wait_for("the story page", "return !document.querySelector('#story').hidden && document.querySelector('#story-title').textContent")
+        check("Open Window" in browser.js("return document.querySelector('#story-title').textContent"), "imported the sample story")
+
+        browser.click("#analyze")
+        browser.wait_for("the cast", "return document.querySelectorAll('#cast-list .cast-card').length >= 3", timeout=120)
+        cards = browser.js("return [...document.querySelectorAll('#cast-list .cast-card h4')].map(h => h.textContent)")
+        check("Narrator" in cards and len(cards) >= 3, f"analysed: cast {cards}")
+        traits = browser.js("return document.querySelector('#cast-list .cast-card[data-role=c2] .traits').textContent")
+        check("female" in traits, f"cast card describes Mrs. Sappleton as '{traits}'")
+        browser.screenshot("1-analysed")
+
+        # Change Mrs. Sappleton's voice and pitch, save, then preview it.
+        card = "#cast-list .cast-card[data-role=c2]"
+        before = browser.js(f"return document.querySelector('{card} select[name=voice]').value")
+        chosen = browser.js(f"""
+            const select = document.querySelector('{card} select[name=voice]');
+            const other = [...select.options].find(o => o.value !== select.value && o.value.startsWith('espeak'))
+                ?? [...select.options].find(o => o.value !== select.value);
+            select.value = other.value; select.dispatchEvent(new Event('change'));
+            const pitch = document.querySelector('{card} input[name=pitch]');
+            pitch.value = 2; pitch.dispatchEvent(new Event('input'));
+            return other.value;""")
+        browser.click(f"{card} .actions button:nth-of-type(2)")
+        browser.wait_for("the voice to be saved", f"return document.querySelector('{card} [role=status]')?.textContent.includes('now speaks with')")
+        saved = browser.js(f"return document.querySelector('{card} select[name=voice]').value")
+        check(saved == chosen and saved != before, f"voice changed from {before} to {saved}")
+        check(browser.js(f"return !document.querySelector('{card} .actions button:nth-of-type(3)').disabled"), "Restore default is offered")
+        browser.click(f"{card} .actions button:nth-of-type(1)")
+        status = browser.wait_for("the preview to play", f"""
+            const text = document.querySelector('{card} [role=status]').textContent;
+            return text.startsWith('Playing') || text.includes('failed') ? text : null;""", timeout=30)
+        check(status.startswith("Playing"), f"preview: {status}")
+        browser.screenshot("2-voice-changed")
+
+        # Play: time to first audio, then the highlight must move on.
+        browser.js("performance.clearMarks()")
+        browser.click("#play")
+        browser.wait_for("audio to start", "return performance.getEntriesByName('storyvoice:audio-playing').length > 0", timeout=30)
+        latency = browser.js("""
+            const pressed = performance.getEntriesByName('storyvoice:play-pressed')[0].startTime;
+            const playing = performance.getEntriesByName('storyvoice:audio-playing')[0].startTime;
+            return playing - pressed;""")
+        print(f"time from pressing play to first audio: {latency:.0f} ms")
+        first = browser.wait_for("a highlighted line", "return document.querySelector('#line-list .current')?.id")
+        speaking = browser.js("return document.querySelector('#now-speaking').textContent")
+        check(speaking.startswith("Now speaking: "), f"'{speaking}' while {first} is highlighted")
+        later = browser.wait_for("the highlight to advance", f"""
+            const id = document.querySelector('#line-list .current')?.id;
+            return id && id !== '{first}' ? id : null;""", timeout=90)
+        check(int(later.split("-")[1]) > int(first.split("-")[1]), f"highlight advanced from {first} to {later}")
+        visible = browser.js("""
+            const list = document.querySelector('#line-list').getBoundingClientRect();
+            const line = document.querySelector('#line-list .current').getBoundingClientRect();
+            return line.top >= list.top - 1 && line.bottom <= list.bottom + 1;""")
+        check(visible, "the highlighted line is in view in the lines list")
+        browser.screenshot("3-playing")
+        browser.click("#play")  # pause
+        check(browser.js("return document.querySelector('#play').textContent").endswith("Play"), "paused")
+
+        # The same page on a phone-sized screen.
+        browser.s("POST", "/window/rect", {"width": 390, "height": 844})
+        browser.js("document.querySelector('#player').scrollIntoView()")
+        browser.screenshot("4-phone")
+        width = browser.js("return document.documentElement.scrollWidth")
+        check(width <= 400, f"no sideways scrolling on a phone ({width}px wide)")
+        # Back in the library: rename, then delete through the confirmation dialog.
+        browser.s("POST", "/window/rect", {"width": 1280, "height": 1000})
+        browser.go(options.app + "/#/")
+        browser.wait_for("the story card", "return document.querySelectorAll('#story-list .card').length === 1")
+        browser.click("#story-list .card button.secondary")
+        browser.js("document.querySelector('#story-list .rename input').value = ''")
+        browser.type("#story-list .rename input", "The Open Window (Saki)")
+        browser.click("#story-list .rename button[type=submit]")
+        browser.wait_for("the new title", "return document.querySelector('#story-list .title')?.textContent === 'The Open Window (Saki)'")
+        check(True, "renamed the story")
+        browser.screenshot("5-library")
+        browser.click("#story-list .card button.danger")
+        browser.wait_for("the confirmation", "return document.querySelector('#confirm').open")
+        browser.click("#confirm-ok")
+        browser.wait_for("the empty library", "return !document.querySelector('#library-empty').hidden")
+        check(True, "deleted the story after confirming")
+        print("browser test passed")
+    except Exception:
+        try:
+            browser.screenshot("failure")
+        except Exception:
+            pass
+        raise
+    finally:
+        browser.quit()
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except AssertionError as error:
+        print(f"FAILED: {error}", file=sys.stderr)
+        sys.exit(1)
