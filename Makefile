@@ -4,7 +4,7 @@ OUT ?= out
 SAMPLE ?= examples/the-open-window.txt
 BIN = .build/release/storyvoice
 
-.PHONY: run test setup build release bench clean
+.PHONY: run test setup build release bench browser-test clean
 
 setup:
 	@scripts/setup
@@ -23,11 +23,17 @@ run: release
 
 # A throwaway PostgreSQL (scripts/postgres-test) runs for the database tests' PostgreSQL
 # variants and is stopped afterwards, whether the tests pass, fail or are interrupted.
+# The browser test (real headless Chromium against a real server) runs first, so that the
+# closing lines of the output are swift test's summary.
 test: setup
 	$(SWIFT) build --build-tests
+	scripts/browser-test
 	@trap 'scripts/postgres-test stop' EXIT; trap 'exit 130' INT TERM; \
 	url=$$(scripts/postgres-test start) || { echo "PostgreSQL could not be started: its test variants will be skipped." >&2; url=; }; \
 	STORYVOICE_TEST_POSTGRES_URL="$$url" $(SWIFT) test --skip-build
+
+browser-test: setup
+	scripts/browser-test
 
 bench: release
 	bench/run

@@ -124,11 +124,8 @@ public struct Narrator: Sendable {
                 versions[voice.engine] = await catalog.engine(for: voice)?.info().version ?? "unknown"
             }
             let settings = SpeechSettings(rate: utterance.voice.rate, pitch: utterance.voice.pitch, volume: 1)
-            let key = SegmentCache.key(
-                text: utterance.spokenText, voice: voice.id, engine: voice.engine, engineVersion: versions[voice.engine]!,
-                settings: ["rate": settings.rate, "pitch": settings.pitch, "volume": utterance.voice.volume,
-                           "sampleRate": Double(options.sampleRate), "rms": options.loudness.rmsDBFS, "peak": options.loudness.peakDBFS],
-                renderVersion: Self.renderVersion)
+            let key = Self.cacheKey(text: utterance.spokenText, voice: voice, assignment: utterance.voice,
+                                    engineVersion: versions[voice.engine]!, options: options)
             keys.append(key)
             if seen.insert(key).inserted {
                 unique.append(RenderJob(key: key, text: utterance.spokenText, voice: voice, settings: settings, volume: utterance.voice.volume))
@@ -201,12 +198,30 @@ public struct Narrator: Sendable {
                 throw NarrationError.synthesisFailed(text: job.text, voice: job.voice.id, underlying: "\(error)")
             }
         }
-        audio = Resampler.resample(audio, to: sampleRate)
-        // Level each line: engines differ by 10 dB or more, and a book must not jump in loudness.
-        audio = Loudness.normalize(audio, target: loudness)
-        if job.volume != 1 { audio = Loudness.apply(gain: job.volume, to: audio) }
+        audio = postProcess(audio, volume: job.volume, sampleRate: sampleRate, loudness: loudness)
         try cache.store(audio, for: job.key)
         return audio.samples.count
+    }
+
+    /// The cache key of one line: everything that changes its audio, and nothing else.
+    /// Every renderer of lines (whole books, the server's line-by-line playback) uses this,
+    /// so each finds the others' renders.
+    public static func cacheKey(text: String, voice: Voice, assignment: VoiceAssignment, engineVersion: String, options: NarrationOptions) -> String {
+        SegmentCache.key(
+            text: text, voice: voice.id, engine: voice.engine, engineVersion: engineVersion,
+            settings: ["rate": assignment.rate, "pitch": assignment.pitch, "volume": assignment.volume,
+                       "sampleRate": Double(options.sampleRate), "rms": options.loudness.rmsDBFS, "peak": options.loudness.peakDBFS],
+            renderVersion: renderVersion)
+    }
+
+    /// What every synthesized line goes through before it is cached: the book's sample rate,
+    /// then a level per line (engines differ by 10 dB or more, and a book must not jump in
+    /// loudness), then the role's volume.
+    public static func postProcess(_ audio: PCMAudio, volume: Double, sampleRate: Int, loudness: LoudnessTarget) -> PCMAudio {
+        var audio = Resampler.resample(audio, to: sampleRate)
+        audio = Loudness.normalize(audio, target: loudness)
+        if volume != 1 { audio = Loudness.apply(gain: volume, to: audio) }
+        return audio
     }
 
     // MARK: - Assembly

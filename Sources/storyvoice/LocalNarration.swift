@@ -90,14 +90,10 @@ struct LocalNarration: NarrationService {
     }
 
     /// The cache key `Narrator` uses for this line, so both find each other's renders.
-    /// Mirrors `Narrator.renderJobs`; keep the two in step (render version 1).
     private func key(for utterance: PlannedUtterance) -> String? {
         guard let voice = catalog.voice(id: utterance.voice.voice) else { return nil }
-        return SegmentCache.key(
-            text: utterance.spokenText, voice: voice.id, engine: voice.engine, engineVersion: engineVersions[voice.engine] ?? "unknown",
-            settings: ["rate": utterance.voice.rate, "pitch": utterance.voice.pitch, "volume": utterance.voice.volume,
-                       "sampleRate": Double(options.sampleRate), "rms": options.loudness.rmsDBFS, "peak": options.loudness.peakDBFS],
-            renderVersion: 1)
+        return Narrator.cacheKey(text: utterance.spokenText, voice: voice, assignment: utterance.voice,
+                                 engineVersion: engineVersions[voice.engine] ?? "unknown", options: options)
     }
 
     /// Synthesizes and post-processes one line exactly as `Narrator` does.
@@ -105,10 +101,7 @@ struct LocalNarration: NarrationService {
         guard let engine = catalog.engine(for: voice) else {
             throw NarrationError.unknownVoice(voice: voice.id, role: "a line")
         }
-        var audio = try await engine.synthesize(text, voice: voice, settings: SpeechSettings(rate: assignment.rate, pitch: assignment.pitch, volume: 1))
-        audio = Resampler.resample(audio, to: options.sampleRate)
-        audio = Loudness.normalize(audio, target: options.loudness)
-        if assignment.volume != 1 { audio = Loudness.apply(gain: assignment.volume, to: audio) }
-        return audio
+        let audio = try await engine.synthesize(text, voice: voice, settings: SpeechSettings(rate: assignment.rate, pitch: assignment.pitch, volume: 1))
+        return Narrator.postProcess(audio, volume: assignment.volume, sampleRate: options.sampleRate, loudness: options.loudness)
     }
 }
