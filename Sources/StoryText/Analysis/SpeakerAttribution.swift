@@ -178,6 +178,11 @@ struct SpeakerAttributor {
             var j = i + 1
             var words: [String] = []
             while j < tokens.count, words.count < 3, tokens[j].isWord, tokens[j].paragraph == paragraph, tokens[j].quote < 0 {
+                // "the unsympathetic Marilla": an epithet before a name is still that person.
+                if t.lower == "the", !words.isEmpty, mentionAt[j] >= 0, mentionEntity[Int(mentionAt[j])] >= 0,
+                   !tokens[mentions[Int(mentionAt[j])].endToken - 1].isPossessive {
+                    return (.entity(mentionEntity[Int(mentionAt[j])]), mentions[Int(mentionAt[j])].endToken)
+                }
                 words.append(tokens[j].lower)
                 if let roleGender = Lexicon.roleNouns[tokens[j].lower], tokens[j].lower != "old" {
                     // Take the longest phrase ending in a role noun ("the old man").
@@ -270,7 +275,24 @@ struct SpeakerAttributor {
         let end = quoteTokens[q].lowerBound
         var start = end
         while start > 0, tokens[start - 1].quote < 0, tokens[start - 1].paragraph == paragraph { start -= 1 }
-        guard start < end else { return nil }
+        guard start < end else { return leadInParagraph(q) }
+        return leadIn(start: start, end: end, paragraph: paragraph)
+    }
+
+    /// A narration paragraph that ends in `:`, `,` or a dash introduces the quote opening the
+    /// next one ("Marilla intercepted the look and said grimly:"); only a speech verb counts.
+    func leadInParagraph(_ q: Int) -> (TagSubject, strong: Bool)? {
+        let end = quoteTokens[q].lowerBound
+        guard end > 0, tokens[end - 1].quote < 0, tokens[end - 1].paragraph == quotes[q].paragraph - 1,
+              [":", ",", "-", "\u{2014}", "\u{2013}"].contains(tokens[end - 1].lower) else { return nil }
+        let paragraph = tokens[end - 1].paragraph
+        var start = end - 1
+        while start > 0, tokens[start - 1].quote < 0, tokens[start - 1].paragraph == paragraph { start -= 1 }
+        guard let found = leadIn(start: start, end: end - 1, paragraph: paragraph), found.strong else { return nil }
+        return found
+    }
+
+    private func leadIn(start: Int, end: Int, paragraph: Int) -> (TagSubject, strong: Bool)? {
         // Speech verb in the last sentence before the quote.
         var sentenceStart = end - 1
         while sentenceStart > start, !tokens[sentenceStart].sentenceInitial { sentenceStart -= 1 }
