@@ -177,7 +177,12 @@ struct SpeakerAttributor {
         case "the", "a", "an", "her", "his", "my", "their", "our":
             var j = i + 1
             var words: [String] = []
-            while j < tokens.count, words.count < 3, tokens[j].isWord, tokens[j].paragraph == paragraph, tokens[j].quote < 0 {
+            while j < tokens.count, words.count < 4, tokens[j].paragraph == paragraph, tokens[j].quote < 0 {
+                // "a very self-possessed young lady": hyphenated adjectives are one word.
+                if !tokens[j].isWord {
+                    guard tokens[j].lower == "-", !words.isEmpty else { break }
+                    j += 1; continue
+                }
                 // "the unsympathetic Marilla": an epithet before a name is still that person.
                 if t.lower == "the", !words.isEmpty, mentionAt[j] >= 0, mentionEntity[Int(mentionAt[j])] >= 0,
                    !tokens[mentions[Int(mentionAt[j])].endToken - 1].isPossessive {
