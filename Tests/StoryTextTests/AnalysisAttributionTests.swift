@@ -101,3 +101,52 @@ struct AnalysisAttributionTests {
         #expect(StoryAnalyzer().analyze(StoryDocument(title: "E", text: "")).segments.isEmpty)
     }
 }
+
+@Suite("Analysis: lead-ins, epithets, kinship roles and reported speech")
+struct AnalysisLeadInTests {
+    @Test("A narration paragraph ending in a colon names the speaker of the next quote")
+    func leadInParagraph() {
+        let passage = AnalyzedPassage("""
+        Anne looked at Matthew and Mrs. Lynde. Mrs. Lynde saw the look and said grimly:
+
+        "I'm going to drive over to White Sands."
+        """)
+        #expect(passage.speakers == ["Mrs. Lynde"])
+        #expect((passage.dialogue.first?.confidence ?? 0) >= 0.9)
+    }
+
+    @Test("An epithet before a name still names that person")
+    func epithet() {
+        let passage = AnalyzedPassage("""
+        Anne and Marilla sat in the kitchen.
+
+        "Fiddlesticks!" said the unsympathetic Marilla.
+        """)
+        #expect(passage.speakers == ["Marilla"])
+    }
+
+    @Test("A kinship role and a hyphenated epithet are speakers of their own")
+    func kinshipRole() {
+        let passage = AnalyzedPassage("""
+        Framton Nuttel sat down.
+
+        "You will bury yourself down there," his sister had said.
+
+        "My aunt will be down presently," said a very self-possessed young lady.
+        """)
+        #expect(passage.speakers == ["his sister", "the young lady"])
+    }
+
+    @Test("A verb that reports speech after a quote is not its tag")
+    func reportedSpeech() {
+        let passage = AnalyzedPassage("""
+        John Thorpe drove Catherine Morland out of Bath.
+
+        "How long have we been driving, Catherine?" said John Thorpe.
+
+        "I do not know the distance." Her brother told her that it was twenty-three miles.
+        """)
+        #expect(passage.speakers.first == "John Thorpe")
+        #expect(passage.speakers.last != "her brother")
+    }
+}

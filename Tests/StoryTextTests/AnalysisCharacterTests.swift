@@ -115,3 +115,18 @@ struct AnalysisCharacterTests {
         #expect(passage.character(named: "Mademoiselle Reisz")?.gender == .female)
     }
 }
+
+@Suite("Analysis: display names")
+struct AnalysisDisplayNameTests {
+    @Test("The display name is the form with the most name words, not a title and surname")
+    func fullestName() {
+        let passage = AnalyzedPassage("""
+        "My aunt will be down presently, Mr. Nuttel," said the niece.
+
+        "Thank you," said Framton Nuttel. Mr. Nuttel sat down. Mr. Nuttel waited.
+
+        "Hardly a soul," said Framton.
+        """)
+        #expect(passage.character(named: "Framton")?.name == "Framton Nuttel")
+    }
+}

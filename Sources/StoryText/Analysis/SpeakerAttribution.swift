@@ -177,7 +177,7 @@ struct SpeakerAttributor {
         case "the", "a", "an", "her", "his", "my", "their", "our":
             var j = i + 1
             var words: [String] = []
-            while j < tokens.count, words.count < 4, tokens[j].paragraph == paragraph, tokens[j].quote < 0 {
+            while j < tokens.count, words.count < 5, tokens[j].paragraph == paragraph, tokens[j].quote < 0 {
                 // "a very self-possessed young lady": hyphenated adjectives are one word.
                 if !tokens[j].isWord {
                     guard tokens[j].lower == "-", !words.isEmpty else { break }
@@ -228,6 +228,16 @@ struct SpeakerAttributor {
         i < tokens.count && tokens[i].isWord && Lexicon.speechVerbs.contains(tokens[i].lower)
     }
 
+    /// "Her brother told her that it was ...": a verb that introduces reported speech starts
+    /// a new statement; it is not the tag of the quote before it.
+    private func reportsSpeech(after verb: Int) -> Bool {
+        for k in (verb + 1)...(verb + 2) where k < tokens.count && tokens[k].quote < 0 {
+            if tokens[k].lower == "that" || tokens[k].lower == "how" { return true }
+            if !tokens[k].isWord { return false }
+        }
+        return false
+    }
+
     private func skipFillers(_ i: Int, paragraph: Int) -> Int {
         var j = i
         var skipped = 0
@@ -265,7 +275,7 @@ struct SpeakerAttributor {
         }
         if let (subject, end) = subject(at: i, paragraph: paragraph) {
             let verb = skipFillers(end, paragraph: paragraph)
-            if isSpeechVerb(verb) { return (subject, true) }
+            if isSpeechVerb(verb) { return reportsSpeech(after: verb) ? nil : (subject, true) }
             if verb < tokens.count, tokens[verb].isWord, !tokens[verb].isCapitalized, tokens[verb].paragraph == paragraph, tokens[verb].quote < 0 {
                 return (subject, false)
             }
