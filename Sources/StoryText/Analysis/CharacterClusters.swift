@@ -39,6 +39,8 @@ struct Entity: Sendable {
             }
         }
         let keys = formCounts.keys.sorted { a, b in
+            // A role keeps its own form over those merged into it ("the grandmother").
+            if kind == .role, formCounts[a]! != formCounts[b]! { return formCounts[a]! > formCounts[b]! }
             let na = nameWords(a), nb = nameWords(b)
             if na != nb { return na > nb }
             let wa = a.split(separator: " ").count, wb = b.split(separator: " ").count
