@@ -150,3 +150,33 @@ struct AnalysisLeadInTests {
         #expect(passage.speakers.last != "her brother")
     }
 }
+
+@Suite("Analysis: confidence follows how sure the evidence is")
+struct AnalysisConfidenceTests {
+    @Test("Alternation among three tagged voices is less sure than between two")
+    func crowdedRun() {
+        let twoParty = AnalyzedPassage("""
+        "Is it far?" asked Anne.
+
+        "Not very," said Matthew.
+
+        "How far?"
+
+        "Two miles," said Matthew.
+        """)
+        let crowded = AnalyzedPassage("""
+        "Is it far?" asked Anne.
+
+        "Not very," said Matthew.
+
+        "How far?"
+
+        "Two miles," said Marilla.
+        """)
+        let sure = twoParty.dialogue[2].confidence ?? 0
+        let unsure = crowded.dialogue[2].confidence ?? 0
+        #expect(twoParty.speakers[2] == "Anne")
+        #expect(sure > 0.6)
+        #expect(unsure < 0.6, "a hybrid mode should send this line to a model")
+    }
+}

@@ -140,13 +140,15 @@ enum Confidence {
     static func value(for evidence: AttributionEvidence) -> Double {
         switch evidence {
         case .script: return 0.97
-        case .namedTag: return 0.94
-        case .pronounTag: return 0.75
-        case .addressee: return 0.75
-        case .continuation: return 0.66
-        case .turnTaking: return 0.69
-        case .action: return 0.68
-        case .fallback: return 0.6
+        case .namedTag: return 0.96
+        case .pronounTag: return 0.8
+        case .pronounTagClose: return 0.57
+        case .addressee: return 0.77
+        case .turnTaking: return 0.82
+        case .fallback: return 0.73
+        case .action: return 0.7
+        case .continuation: return 0.7
+        case .crowdedTurn: return 0.57
         case .guess: return 0.15
         case .none, .notSpeech: return 0
         }

@@ -2,7 +2,7 @@ import StoryModel
 
 /// How a quote's speaker was decided; each kind has a measured reliability (see Confidence).
 enum AttributionEvidence: Int, Sendable, Comparable {
-    case notSpeech = -1, none = 0, guess, fallback, turnTaking, addressee, action, continuation, pronounTag, namedTag, script
+    case notSpeech = -1, none = 0, guess, crowdedTurn, fallback, turnTaking, addressee, action, continuation, pronounTagClose, pronounTag, namedTag, script
 
     static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 }
@@ -50,6 +50,8 @@ struct SpeakerAttributor {
     var personFlags: [Bool] = []
     /// Who has been given a line so far, while the tag pass runs.
     private var spokenSoFar: Set<Int> = []
+    /// How far the chosen referent of the last he/she tag scored above the next candidate.
+    private var lastPronounMargin: Double = .infinity
 
     init(text: AnalysisText, tokens: [Token], quotes: [QuoteSpan], mentions: [NameMention], mentionEntity: [Int],
          mentionAt: [Int32], entities: [Entity], genders: [Gender]) {
@@ -357,7 +359,7 @@ struct SpeakerAttributor {
     /// Scores the people a he/she tag may refer to: recent mentions (more if in the same
     /// paragraph or a sentence's subject), people who have spoken already, the person the previous turn
     /// addressed; the previous turn's speaker loses points when this is a new paragraph.
-    func resolvePronoun(_ gender: Gender, quote q: Int, position: Int, speakers: [Attribution]) -> Int {
+    mutating func resolvePronoun(_ gender: Gender, quote q: Int, position: Int, speakers: [Attribution]) -> Int {
         let excluded = Set(vocatives[q])
         let paragraph = quotes[q].paragraph
         var score: [Int: Double] = [:]
@@ -394,7 +396,9 @@ struct SpeakerAttributor {
         }
         if let top = centralEntity[gender], score[top] != nil { score[top]! += 1 }
         for candidate in score.keys where spokenSoFar.contains(candidate) { score[candidate]! += 1 }
-        return score.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? -1
+        let best = score.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }
+        if let best { lastPronounMargin = best.value - (score.filter { $0.key != best.key }.values.max() ?? -.infinity) }
+        return best?.key ?? -1
     }
 
     /// The most mentioned person of each gender: a tie-breaker for pronouns.
@@ -488,7 +492,7 @@ struct SpeakerAttributor {
             if found == nil || found!.strong == false, !sharesTag, let before = tagBefore(q), before.strong {
                 found = before
             }
-            if sharesTag, found?.strong != true, result[q - 1].evidence >= .pronounTag {
+            if sharesTag, found?.strong != true, result[q - 1].evidence >= .pronounTagClose {
                 result[q] = result[q - 1]
                 continue
             }
@@ -496,7 +500,8 @@ struct SpeakerAttributor {
                 let entity = resolve(subject, position: position, quote: q, speakers: result)
                 if entity >= 0 {
                     spokenSoFar.insert(entity)
-                    if case .pronoun = subject { result[q] = Attribution(entity: entity, evidence: .pronounTag) }
+                    // Two people of the tag's gender scoring close: a weaker pronoun tag.
+                    if case .pronoun = subject { result[q] = Attribution(entity: entity, evidence: lastPronounMargin < 1 ? .pronounTagClose : .pronounTag) }
                     else { result[q] = Attribution(entity: entity, evidence: .namedTag) }
                 }
             } else if let (subject, _) = found ?? tagBefore(q) {
@@ -506,7 +511,7 @@ struct SpeakerAttributor {
         }
         // 2. Other quotes of the same paragraph share a tagged speaker.
         var byParagraph: [Int: Int] = [:]
-        for q in quotes.indices where result[q].evidence >= .pronounTag {
+        for q in quotes.indices where result[q].evidence >= .pronounTagClose {
             if byParagraph[quotes[q].paragraph] == nil { byParagraph[quotes[q].paragraph] = q }
             if byParagraph[quotes[q].lastParagraph] == nil { byParagraph[quotes[q].lastParagraph] = q }
         }
@@ -581,6 +586,7 @@ struct SpeakerAttributor {
             // The other party: whoever else is tagged most often in the run (nearest on ties).
             var tagged: [Int: Int] = [:]
             for s in fixed where s >= 0 { tagged[s, default: 0] += 1 }
+            let parties = tagged.count
             func other(than speaker: Int, near index: Int) -> Int {
                 var bestSpeaker = -1, bestCount = 0, bestDistance = Int.max
                 for (k, s) in fixed.enumerated() where s >= 0 && s != speaker {
@@ -622,6 +628,8 @@ struct SpeakerAttributor {
                     chosen = other(than: chosen, near: i)
                     evidence = .fallback
                 }
+                // Alternation among three or more tagged voices is much less sure.
+                if parties >= 3, evidence == .turnTaking || evidence == .fallback { evidence = .crowdedTurn }
                 if chosen >= 0 {
                     known[i] = chosen
                     for q in turns[run.lowerBound + i] { result[q] = Attribution(entity: chosen, evidence: evidence) }
