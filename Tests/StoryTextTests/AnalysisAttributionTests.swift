@@ -180,3 +180,28 @@ struct AnalysisConfidenceTests {
         #expect(unsure < 0.6, "a hybrid mode should send this line to a model")
     }
 }
+
+@Suite("Analysis: roles mentioned in narration")
+struct AnalysisRoleMentionTests {
+    @Test("A role that speaks often is a candidate for 'she said' when the narration mentions it")
+    func roleAsPronounReferent() {
+        let passage = AnalyzedPassage("""
+        Polina came in with Mr. Astley.
+
+        "Sit down," said the grandmother.
+
+        "Thank you," said Polina.
+
+        "Where is the General?" said the grandmother.
+
+        "He is out," said Polina.
+
+        "Then I shall wait," said the grandmother.
+
+        Polina left the room. The grandmother turned to the window and frowned.
+
+        "What a dull town this is," she said.
+        """)
+        #expect(passage.speakers.last == "the grandmother")
+    }
+}

@@ -39,11 +39,11 @@ struct SpeakerAttributor {
     private var roleEntity: [String: Int] = [:]
     private(set) var narrator: Int = -1
     /// Narration mentions in text order: (scalar position, entity).
-    private let narrationEvents: [(position: Int, entity: Int)]
+    private var narrationEvents: [(position: Int, entity: Int)]
     /// Token index of each narration event.
-    private let narrationEventTokens: [Int]
+    private var narrationEventTokens: [Int]
     /// Mentions in narration per entity (how central a character is).
-    private let narrationCounts: [Int]
+    private var narrationCounts: [Int]
     /// Entities addressed by vocatives inside each quote.
     private(set) var vocatives: [[Int]]
     /// Entities that may speak untagged (see `isPerson`).
@@ -469,6 +469,7 @@ struct SpeakerAttributor {
 
     mutating func attribute() -> [Attribution] {
         computePersonFlags()
+        addRoleMentions()
         var result = Array(repeating: Attribution(), count: quotes.count)
         // Quoted thoughts stay quotes, in the thinker's voice; quoted terms inside a sentence do not.
         for q in quotes.indices where quotes[q].style != .script && isEmbeddedPhrase(q) {
@@ -531,6 +532,32 @@ struct SpeakerAttributor {
         // 4. Turn-taking in runs of dialogue paragraphs.
         turnTaking(&result)
         return result
+    }
+
+    /// Roles that speak ("said the old lady") are mentioned in narration too ("the old lady
+    /// turned"): those mentions make them candidates for he/she tags and run participants.
+    private mutating func addRoleMentions() {
+        var tagged: [Int: Int] = [:]
+        for q in quotes.indices {
+            for tag in [tagAfter(q), tagBefore(q)] {
+                if let (subject, strong) = tag, strong, case .role(let key, let display, let gender) = subject {
+                    tagged[roleEntityIndex(key: key, display: display, gender: gender, position: quotes[q].start), default: 0] += 1
+                }
+            }
+        }
+        var events = zip(narrationEvents, narrationEventTokens).map { ($0.position, $0.entity, $1) }
+        var counts = narrationCounts + Array(repeating: 0, count: max(0, entities.count - narrationCounts.count))
+        for i in tokens.indices where tokens[i].quote < 0 && tokens[i].lower == "the" {
+            guard let (subject, _) = subject(at: i, paragraph: tokens[i].paragraph),
+                  case .role(let key, _, _) = subject, let entity = roleEntity[key], entities[entity].kind == .role,
+                  tagged[entity, default: 0] >= 3 else { continue }
+            events.append((tokens[i].start, entity, i))
+            counts[entity] += 1
+        }
+        events.sort { $0.0 < $1.0 }
+        narrationEvents = events.map { ($0.0, $0.1) }
+        narrationEventTokens = events.map(\.2)
+        narrationCounts = counts
     }
 
     /// Groups quotes into turns (one per paragraph) and runs (turns not separated by a
