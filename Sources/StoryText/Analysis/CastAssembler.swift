@@ -141,15 +141,15 @@ enum Confidence {
         switch evidence {
         case .script: return 0.97
         case .namedTag: return 0.96
-        case .pronounTag: return 0.8
-        case .pronounTagClose: return 0.57
+        case .pronounTag: return 0.83
+        case .pronounTagClose: return 0.59
         case .addressee: return 0.77
         case .turnTaking: return 0.82
-        case .fallback: return 0.73
-        case .action: return 0.7
-        case .continuation: return 0.7
-        case .crowdedTurn: return 0.57
-        case .guess: return 0.15
+        case .fallback: return 0.72
+        case .action: return 0.74
+        case .continuation: return 0.74
+        case .crowdedTurn: return 0.59
+        case .guess: return 0.17
         case .none, .notSpeech: return 0
         }
     }

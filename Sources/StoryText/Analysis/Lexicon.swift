@@ -90,7 +90,7 @@ enum Lexicon {
         "russian": .male, "pole": .male, "german": .male, "grandmother": .female, "grandfather": .male, "teacher": .unknown,
         "minister": .male, "count": .male, "countess": .female, "innkeeper": .male, "hunter": .male, "farmer": .male,
         "girls": .female, "men": .male, "women": .female, "mother": .female, "father": .male, "uncle": .male, "aunt": .female,
-        "niece": .female, "nephew": .male, "sister": .female, "brother": .male, "daughter": .female, "son": .male,
+        "niece": .female, "nephew": .male, "sister": .female,
         "cousin": .unknown,
     ]
 

@@ -5,7 +5,7 @@ import StoryModel
 /// child" or "the young lady". Only when exactly one kinship role of the right age and a compatible gender speaks.
 enum RoleMerging {
     private static let elderlyKin: [String: Gender] = ["grandmother": .female, "grandfather": .male]
-    private static let youngKin: [String: Gender] = ["niece": .female, "nephew": .male, "daughter": .female, "son": .male]
+    private static let youngKin: [String: Gender] = ["niece": .female, "nephew": .male]
     private static let generic: Set<String> = ["lady", "woman", "gentleman", "man", "girl", "boy", "child"]
 
     /// Rewrites attributions from each merged role to the relative it names; the merged
