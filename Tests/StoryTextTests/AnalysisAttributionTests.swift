@@ -205,3 +205,20 @@ struct AnalysisRoleMentionTests {
         #expect(passage.speakers.last == "the grandmother")
     }
 }
+
+@Suite("Analysis: the same speaker going on")
+struct AnalysisGoingOnTests {
+    @Test("After narration in the quote's own paragraph, 'she said' may be the one who just spoke")
+    func goingOn() {
+        let passage = AnalyzedPassage("""
+        Anne and Diana walked home together.
+
+        "Is it far?" asked Anne.
+
+        "Not very," said Diana.
+
+        Diana paused and looked at the sky. "Besides," she said, "it will rain."
+        """)
+        #expect(passage.speakers == ["Anne", "Diana", "Diana", "Diana"])
+    }
+}

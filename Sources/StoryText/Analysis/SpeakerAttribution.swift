@@ -383,7 +383,11 @@ struct SpeakerAttributor {
         if q > 0 {
             let previous = speakers[q - 1].entity
             if quotes[q - 1].lastParagraph == paragraph - 1 {
-                if previous >= 0, score[previous] != nil { score[previous]! -= 3 }
+                // Narration before the quote in its paragraph often shows the same person
+                // going on ("She paused. 'Besides,' she said"): then no penalty.
+                let lead = quoteTokens[q].lowerBound > 0 && tokens[quoteTokens[q].lowerBound - 1].paragraph == paragraph
+                    && tokens[quoteTokens[q].lowerBound - 1].quote < 0
+                if previous >= 0, score[previous] != nil, !lead { score[previous]! -= 3 }
                 for v in vocatives[q - 1] where v != previous && eligible(v) { score[v, default: 0] += 4 }
                 // Alternation: the speaker two turns back, when the dialogue runs A B A.
                 if q > 1, quotes[q - 2].lastParagraph == quotes[q - 1].paragraph - 1 {
