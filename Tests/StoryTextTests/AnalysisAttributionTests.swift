@@ -101,3 +101,124 @@ struct AnalysisAttributionTests {
         #expect(StoryAnalyzer().analyze(StoryDocument(title: "E", text: "")).segments.isEmpty)
     }
 }
+
+@Suite("Analysis: lead-ins, epithets, kinship roles and reported speech")
+struct AnalysisLeadInTests {
+    @Test("A narration paragraph ending in a colon names the speaker of the next quote")
+    func leadInParagraph() {
+        let passage = AnalyzedPassage("""
+        Anne looked at Matthew and Mrs. Lynde. Mrs. Lynde saw the look and said grimly:
+
+        "I'm going to drive over to White Sands."
+        """)
+        #expect(passage.speakers == ["Mrs. Lynde"])
+        #expect((passage.dialogue.first?.confidence ?? 0) >= 0.9)
+    }
+
+    @Test("An epithet before a name still names that person")
+    func epithet() {
+        let passage = AnalyzedPassage("""
+        Anne and Marilla sat in the kitchen.
+
+        "Fiddlesticks!" said the unsympathetic Marilla.
+        """)
+        #expect(passage.speakers == ["Marilla"])
+    }
+
+    @Test("A kinship role and a hyphenated epithet are speakers of their own")
+    func kinshipRole() {
+        let passage = AnalyzedPassage("""
+        Framton Nuttel sat down.
+
+        "You will bury yourself down there," his sister had said.
+
+        "My aunt will be down presently," said a very self-possessed young lady.
+        """)
+        #expect(passage.speakers == ["his sister", "the young lady"])
+    }
+
+    @Test("A verb that reports speech after a quote is not its tag")
+    func reportedSpeech() {
+        let passage = AnalyzedPassage("""
+        John Thorpe drove Catherine Morland out of Bath.
+
+        "How long have we been driving, Catherine?" said John Thorpe.
+
+        "I do not know the distance." Her brother told her that it was twenty-three miles.
+        """)
+        #expect(passage.speakers.first == "John Thorpe")
+        #expect(passage.speakers.last != "her brother")
+    }
+}
+
+@Suite("Analysis: confidence follows how sure the evidence is")
+struct AnalysisConfidenceTests {
+    @Test("Alternation among three tagged voices is less sure than between two")
+    func crowdedRun() {
+        let twoParty = AnalyzedPassage("""
+        "Is it far?" asked Anne.
+
+        "Not very," said Matthew.
+
+        "How far?"
+
+        "Two miles," said Matthew.
+        """)
+        let crowded = AnalyzedPassage("""
+        "Is it far?" asked Anne.
+
+        "Not very," said Matthew.
+
+        "How far?"
+
+        "Two miles," said Marilla.
+        """)
+        let sure = twoParty.dialogue[2].confidence ?? 0
+        let unsure = crowded.dialogue[2].confidence ?? 0
+        #expect(twoParty.speakers[2] == "Anne")
+        #expect(sure > 0.6)
+        #expect(unsure < 0.6, "a hybrid mode should send this line to a model")
+    }
+}
+
+@Suite("Analysis: roles mentioned in narration")
+struct AnalysisRoleMentionTests {
+    @Test("A role that speaks often is a candidate for 'she said' when the narration mentions it")
+    func roleAsPronounReferent() {
+        let passage = AnalyzedPassage("""
+        Polina came in with Mr. Astley.
+
+        "Sit down," said the grandmother.
+
+        "Thank you," said Polina.
+
+        "Where is the General?" said the grandmother.
+
+        "He is out," said Polina.
+
+        "Then I shall wait," said the grandmother.
+
+        Polina left the room. The grandmother turned to the window and frowned.
+
+        "What a dull town this is," she said.
+        """)
+        #expect(passage.speakers.last == "the grandmother")
+    }
+}
+
+@Suite("Analysis: the same speaker going on")
+struct AnalysisGoingOnTests {
+    @Test("After narration in the quote's own paragraph, 'she said' may be the one who just spoke")
+    func goingOn() {
+        let passage = AnalyzedPassage("""
+        Anne and Diana walked home together.
+
+        "Is it far?" asked Anne.
+
+        "Not very," said Diana.
+
+        Diana paused and looked at the sky. "Besides," she said, "it will rain."
+        """)
+        #expect(passage.speakers == ["Anne", "Diana", "Diana", "Diana"])
+    }
+}

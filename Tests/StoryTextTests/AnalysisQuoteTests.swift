@@ -101,3 +101,34 @@ struct AnalysisQuoteTests {
         #expect(passage.analysis.characters.first?.lines == 2)
     }
 }
+
+@Suite("Analysis: nested quotations")
+struct AnalysisNestedQuoteTests {
+    @Test("A speech is cut around a quotation it contains, in the speaker's voice throughout")
+    func nestedCut() {
+        let passage = AnalyzedPassage("""
+        "Did you send for a boy?" asked Mrs. Lynde.
+
+        "Matthew suggested getting a Home boy. But I said 'Never!' flat to that. We asked Mrs. Spencer to pick us out a girl instead," said Marilla.
+
+        "Well, well," said Mrs. Lynde.
+        """)
+        #expect(passage.quotes.count == 4)
+        #expect(passage.quotes[2].hasPrefix("'Never!' flat"))
+        #expect(passage.speakers == ["Mrs. Lynde", "Marilla", "Marilla", "Mrs. Lynde"])
+        #expect(passage.tiles)
+    }
+
+    @Test("A lost opening mark ('?' before a word) still opens a nested quotation")
+    func damagedOpener() {
+        let passage = AnalyzedPassage("""
+        "Is it?" asked Marilla.
+
+        "Well, that is another hope gone. ?My life is a perfect graveyard of buried hopes.' That's a sentence I read in a book once," said Anne.
+
+        "I don't see the comfort," said Marilla.
+        """)
+        #expect(passage.quotes.count == 4)
+        #expect(passage.speakers == ["Marilla", "Anne", "Anne", "Marilla"])
+    }
+}

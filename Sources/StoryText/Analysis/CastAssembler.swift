@@ -27,17 +27,22 @@ enum CastAssembler {
             narration(cursor, quote.start)
             let a = attributions[q]
             // A stage direction in parentheses inside the speech ("(smiling,)") is the narrator's.
+            let cuts = nestedQuotationCuts(in: quote, text: text)
+            func speech(_ start: Int, _ end: Int) {
+                var from = start
+                for cut in cuts where cut > from && cut < end {
+                    pieces.append(Piece(start: from, end: cut, kind: .dialogue, entity: a.entity, evidence: a.evidence))
+                    from = cut
+                }
+                if end > from { pieces.append(Piece(start: from, end: end, kind: .dialogue, entity: a.entity, evidence: a.evidence)) }
+            }
             var pieceStart = quote.start
             for aside in asides(in: quote, text: text) {
-                if aside.lowerBound > pieceStart {
-                    pieces.append(Piece(start: pieceStart, end: aside.lowerBound, kind: .dialogue, entity: a.entity, evidence: a.evidence))
-                }
+                if aside.lowerBound > pieceStart { speech(pieceStart, aside.lowerBound) }
                 narration(aside.lowerBound, aside.upperBound)
                 pieceStart = aside.upperBound
             }
-            if quote.end > pieceStart {
-                pieces.append(Piece(start: pieceStart, end: quote.end, kind: .dialogue, entity: a.entity, evidence: a.evidence))
-            }
+            if quote.end > pieceStart { speech(pieceStart, quote.end) }
             cursor = quote.end
         }
         narration(cursor, text.count)
@@ -71,6 +76,23 @@ enum CastAssembler {
         return StoryAnalysis(title: document.title, author: document.author, characters: characters,
                              chapters: document.chapters, segments: segments)
     }
+}
+
+/// Where a speech that quotes someone else is cut into segments: each nested quotation stays
+/// in the speaker's voice but joins the longer of the two stretches of speech around it, so
+/// the speaker's own words on either side are separate lines (how quotations are counted).
+func nestedQuotationCuts(in quote: QuoteSpan, text: AnalysisText) -> [Int] {
+    let nested = QuoteFinder(text: text).nestedQuotations(in: quote)
+    guard !nested.isEmpty else { return [] }
+    func hasLetters(_ range: Range<Int>) -> Bool { range.contains { ScalarClass.isLetter(text.codes[$0]) } }
+    var cuts: [Int] = []
+    for (k, inner) in nested.enumerated() {
+        let before = (k == 0 ? quote.start : nested[k - 1].upperBound)..<inner.lowerBound
+        let after = inner.upperBound..<(k + 1 < nested.count ? nested[k + 1].lowerBound : quote.end)
+        guard hasLetters(before), hasLetters(after) else { continue }
+        cuts.append(before.count >= after.count ? inner.upperBound : inner.lowerBound)
+    }
+    return cuts
 }
 
 /// Parenthesised stage directions inside a quote: `(smiling,)`, `(in a low voice)` — an
@@ -118,14 +140,16 @@ enum Confidence {
     static func value(for evidence: AttributionEvidence) -> Double {
         switch evidence {
         case .script: return 0.97
-        case .namedTag: return 0.94
-        case .pronounTag: return 0.75
-        case .addressee: return 0.75
-        case .continuation: return 0.66
-        case .turnTaking: return 0.69
-        case .action: return 0.68
-        case .fallback: return 0.6
-        case .guess: return 0.15
+        case .namedTag: return 0.96
+        case .pronounTag: return 0.83
+        case .pronounTagClose: return 0.59
+        case .addressee: return 0.77
+        case .turnTaking: return 0.82
+        case .fallback: return 0.72
+        case .action: return 0.74
+        case .continuation: return 0.74
+        case .crowdedTurn: return 0.59
+        case .guess: return 0.17
         case .none, .notSpeech: return 0
         }
     }

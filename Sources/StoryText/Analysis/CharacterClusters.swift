@@ -30,7 +30,19 @@ struct Entity: Sendable {
 
     /// The fullest form: most words, then most frequent, then alphabetical.
     var fullestName: String {
+        // Most name words first ("Framton Nuttel" over "Mr. Nuttel"), then most words.
+        func nameWords(_ key: String) -> Int {
+            key.split(separator: " ").count { word in
+                let w = String(word)
+                return Lexicon.honorifics[w] == nil && !Lexicon.abbreviations.contains(w) && !Lexicon.givenNameTitles.contains(w)
+                    && !Lexicon.defaultMaleTitles.contains(w) && !NameMentionFinder.roleTitles.contains(w)
+            }
+        }
         let keys = formCounts.keys.sorted { a, b in
+            // A role keeps its own form over those merged into it ("the grandmother").
+            if kind == .role, formCounts[a]! != formCounts[b]! { return formCounts[a]! > formCounts[b]! }
+            let na = nameWords(a), nb = nameWords(b)
+            if na != nb { return na > nb }
             let wa = a.split(separator: " ").count, wb = b.split(separator: " ").count
             if wa != wb { return wa > wb }
             if formCounts[a]! != formCounts[b]! { return formCounts[a]! > formCounts[b]! }

@@ -90,6 +90,8 @@ enum Lexicon {
         "russian": .male, "pole": .male, "german": .male, "grandmother": .female, "grandfather": .male, "teacher": .unknown,
         "minister": .male, "count": .male, "countess": .female, "innkeeper": .male, "hunter": .male, "farmer": .male,
         "girls": .female, "men": .male, "women": .female, "mother": .female, "father": .male, "uncle": .male, "aunt": .female,
+        "niece": .female, "nephew": .male, "sister": .female,
+        "cousin": .unknown,
     ]
 
     /// Words that never head a role in a tag ("said the other", "said the latter").

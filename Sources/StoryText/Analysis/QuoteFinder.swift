@@ -159,6 +159,31 @@ struct QuoteFinder {
         return true
     }
 
+    /// Quotations nested in a double-quoted speech (`"I said 'no' flat to that."`), each
+    /// `[opening mark, closing mark + 1)`. A `?` right before a word after a space is taken as
+    /// an opening single quote lost in an encoding conversion (its closer is still `'`).
+    func nestedQuotations(in quote: QuoteSpan) -> [Range<Int>] {
+        guard quote.style == .double else { return [] }
+        let codes = text.codes
+        var result: [Range<Int>] = []
+        var i = quote.start + 1
+        while i < quote.end - 1 {
+            let c = codes[i]
+            let opens = c == 0x2018 || (c == 39 && isSingleOpener(at: i))
+                || (c == 63 && ScalarClass.isOpeningContext(codes[i - 1]) && ScalarClass.isLetter(codes[i + 1]))
+            guard opens else { i += 1; continue }
+            var j = i + 2
+            while j < quote.end - 1, !((codes[j] == 0x2019 || codes[j] == 39) && isSingleCloser(at: j, paragraphEnd: quote.end)) {
+                if codes[j] == 0x2018 { break }
+                j += 1
+            }
+            guard j < quote.end - 1, codes[j] != 0x2018 else { i += 1; continue }
+            result.append(i..<(j + 1))
+            i = j + 1
+        }
+        return result
+    }
+
     // MARK: em-dash dialogue
 
     private func startsWithDash(_ range: Range<Int>) -> Bool {

@@ -2,7 +2,7 @@ import StoryModel
 
 /// How a quote's speaker was decided; each kind has a measured reliability (see Confidence).
 enum AttributionEvidence: Int, Sendable, Comparable {
-    case notSpeech = -1, none = 0, guess, fallback, turnTaking, addressee, action, continuation, pronounTag, namedTag, script
+    case notSpeech = -1, none = 0, guess, crowdedTurn, fallback, turnTaking, addressee, action, continuation, pronounTagClose, pronounTag, namedTag, script
 
     static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
 }
@@ -39,17 +39,19 @@ struct SpeakerAttributor {
     private var roleEntity: [String: Int] = [:]
     private(set) var narrator: Int = -1
     /// Narration mentions in text order: (scalar position, entity).
-    private let narrationEvents: [(position: Int, entity: Int)]
+    private var narrationEvents: [(position: Int, entity: Int)]
     /// Token index of each narration event.
-    private let narrationEventTokens: [Int]
+    private var narrationEventTokens: [Int]
     /// Mentions in narration per entity (how central a character is).
-    private let narrationCounts: [Int]
+    private var narrationCounts: [Int]
     /// Entities addressed by vocatives inside each quote.
     private(set) var vocatives: [[Int]]
     /// Entities that may speak untagged (see `isPerson`).
     var personFlags: [Bool] = []
     /// Who has been given a line so far, while the tag pass runs.
     private var spokenSoFar: Set<Int> = []
+    /// How far the chosen referent of the last he/she tag scored above the next candidate.
+    private var lastPronounMargin: Double = .infinity
 
     init(text: AnalysisText, tokens: [Token], quotes: [QuoteSpan], mentions: [NameMention], mentionEntity: [Int],
          mentionAt: [Int32], entities: [Entity], genders: [Gender]) {
@@ -177,7 +179,17 @@ struct SpeakerAttributor {
         case "the", "a", "an", "her", "his", "my", "their", "our":
             var j = i + 1
             var words: [String] = []
-            while j < tokens.count, words.count < 3, tokens[j].isWord, tokens[j].paragraph == paragraph, tokens[j].quote < 0 {
+            while j < tokens.count, words.count < 5, tokens[j].paragraph == paragraph, tokens[j].quote < 0 {
+                // "a very self-possessed young lady": hyphenated adjectives are one word.
+                if !tokens[j].isWord {
+                    guard tokens[j].lower == "-", !words.isEmpty else { break }
+                    j += 1; continue
+                }
+                // "the unsympathetic Marilla": an epithet before a name is still that person.
+                if t.lower == "the", !words.isEmpty, mentionAt[j] >= 0, mentionEntity[Int(mentionAt[j])] >= 0,
+                   !tokens[mentions[Int(mentionAt[j])].endToken - 1].isPossessive {
+                    return (.entity(mentionEntity[Int(mentionAt[j])]), mentions[Int(mentionAt[j])].endToken)
+                }
                 words.append(tokens[j].lower)
                 if let roleGender = Lexicon.roleNouns[tokens[j].lower], tokens[j].lower != "old" {
                     // Take the longest phrase ending in a role noun ("the old man").
@@ -218,6 +230,16 @@ struct SpeakerAttributor {
         i < tokens.count && tokens[i].isWord && Lexicon.speechVerbs.contains(tokens[i].lower)
     }
 
+    /// "Her brother told her that it was ...": a verb that introduces reported speech starts
+    /// a new statement; it is not the tag of the quote before it.
+    private func reportsSpeech(after verb: Int) -> Bool {
+        for k in (verb + 1)...(verb + 2) where k < tokens.count && tokens[k].quote < 0 {
+            if tokens[k].lower == "that" || tokens[k].lower == "how" { return true }
+            if !tokens[k].isWord { return false }
+        }
+        return false
+    }
+
     private func skipFillers(_ i: Int, paragraph: Int) -> Int {
         var j = i
         var skipped = 0
@@ -255,7 +277,7 @@ struct SpeakerAttributor {
         }
         if let (subject, end) = subject(at: i, paragraph: paragraph) {
             let verb = skipFillers(end, paragraph: paragraph)
-            if isSpeechVerb(verb) { return (subject, true) }
+            if isSpeechVerb(verb) { return reportsSpeech(after: verb) ? nil : (subject, true) }
             if verb < tokens.count, tokens[verb].isWord, !tokens[verb].isCapitalized, tokens[verb].paragraph == paragraph, tokens[verb].quote < 0 {
                 return (subject, false)
             }
@@ -270,7 +292,24 @@ struct SpeakerAttributor {
         let end = quoteTokens[q].lowerBound
         var start = end
         while start > 0, tokens[start - 1].quote < 0, tokens[start - 1].paragraph == paragraph { start -= 1 }
-        guard start < end else { return nil }
+        guard start < end else { return leadInParagraph(q) }
+        return leadIn(start: start, end: end, paragraph: paragraph)
+    }
+
+    /// A narration paragraph that ends in `:`, `,` or a dash introduces the quote opening the
+    /// next one ("Marilla intercepted the look and said grimly:"); only a speech verb counts.
+    func leadInParagraph(_ q: Int) -> (TagSubject, strong: Bool)? {
+        let end = quoteTokens[q].lowerBound
+        guard end > 0, tokens[end - 1].quote < 0, tokens[end - 1].paragraph == quotes[q].paragraph - 1,
+              [":", ",", "-", "\u{2014}", "\u{2013}"].contains(tokens[end - 1].lower) else { return nil }
+        let paragraph = tokens[end - 1].paragraph
+        var start = end - 1
+        while start > 0, tokens[start - 1].quote < 0, tokens[start - 1].paragraph == paragraph { start -= 1 }
+        guard let found = leadIn(start: start, end: end - 1, paragraph: paragraph), found.strong else { return nil }
+        return found
+    }
+
+    private func leadIn(start: Int, end: Int, paragraph: Int) -> (TagSubject, strong: Bool)? {
         // Speech verb in the last sentence before the quote.
         var sentenceStart = end - 1
         while sentenceStart > start, !tokens[sentenceStart].sentenceInitial { sentenceStart -= 1 }
@@ -320,7 +359,7 @@ struct SpeakerAttributor {
     /// Scores the people a he/she tag may refer to: recent mentions (more if in the same
     /// paragraph or a sentence's subject), people who have spoken already, the person the previous turn
     /// addressed; the previous turn's speaker loses points when this is a new paragraph.
-    func resolvePronoun(_ gender: Gender, quote q: Int, position: Int, speakers: [Attribution]) -> Int {
+    mutating func resolvePronoun(_ gender: Gender, quote q: Int, position: Int, speakers: [Attribution]) -> Int {
         let excluded = Set(vocatives[q])
         let paragraph = quotes[q].paragraph
         var score: [Int: Double] = [:]
@@ -344,7 +383,11 @@ struct SpeakerAttributor {
         if q > 0 {
             let previous = speakers[q - 1].entity
             if quotes[q - 1].lastParagraph == paragraph - 1 {
-                if previous >= 0, score[previous] != nil { score[previous]! -= 3 }
+                // Narration before the quote in its paragraph often shows the same person
+                // going on ("She paused. 'Besides,' she said"): then no penalty.
+                let lead = quoteTokens[q].lowerBound > 0 && tokens[quoteTokens[q].lowerBound - 1].paragraph == paragraph
+                    && tokens[quoteTokens[q].lowerBound - 1].quote < 0
+                if previous >= 0, score[previous] != nil, !lead { score[previous]! -= 3 }
                 for v in vocatives[q - 1] where v != previous && eligible(v) { score[v, default: 0] += 4 }
                 // Alternation: the speaker two turns back, when the dialogue runs A B A.
                 if q > 1, quotes[q - 2].lastParagraph == quotes[q - 1].paragraph - 1 {
@@ -357,7 +400,9 @@ struct SpeakerAttributor {
         }
         if let top = centralEntity[gender], score[top] != nil { score[top]! += 1 }
         for candidate in score.keys where spokenSoFar.contains(candidate) { score[candidate]! += 1 }
-        return score.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }?.key ?? -1
+        let best = score.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }
+        if let best { lastPronounMargin = best.value - (score.filter { $0.key != best.key }.values.max() ?? -.infinity) }
+        return best?.key ?? -1
     }
 
     /// The most mentioned person of each gender: a tie-breaker for pronouns.
@@ -428,6 +473,7 @@ struct SpeakerAttributor {
 
     mutating func attribute() -> [Attribution] {
         computePersonFlags()
+        addRoleMentions()
         var result = Array(repeating: Attribution(), count: quotes.count)
         // Quoted thoughts stay quotes, in the thinker's voice; quoted terms inside a sentence do not.
         for q in quotes.indices where quotes[q].style != .script && isEmbeddedPhrase(q) {
@@ -451,7 +497,7 @@ struct SpeakerAttributor {
             if found == nil || found!.strong == false, !sharesTag, let before = tagBefore(q), before.strong {
                 found = before
             }
-            if sharesTag, found?.strong != true, result[q - 1].evidence >= .pronounTag {
+            if sharesTag, found?.strong != true, result[q - 1].evidence >= .pronounTagClose {
                 result[q] = result[q - 1]
                 continue
             }
@@ -459,7 +505,8 @@ struct SpeakerAttributor {
                 let entity = resolve(subject, position: position, quote: q, speakers: result)
                 if entity >= 0 {
                     spokenSoFar.insert(entity)
-                    if case .pronoun = subject { result[q] = Attribution(entity: entity, evidence: .pronounTag) }
+                    // Two people of the tag's gender scoring close: a weaker pronoun tag.
+                    if case .pronoun = subject { result[q] = Attribution(entity: entity, evidence: lastPronounMargin < 1 ? .pronounTagClose : .pronounTag) }
                     else { result[q] = Attribution(entity: entity, evidence: .namedTag) }
                 }
             } else if let (subject, _) = found ?? tagBefore(q) {
@@ -469,7 +516,7 @@ struct SpeakerAttributor {
         }
         // 2. Other quotes of the same paragraph share a tagged speaker.
         var byParagraph: [Int: Int] = [:]
-        for q in quotes.indices where result[q].evidence >= .pronounTag {
+        for q in quotes.indices where result[q].evidence >= .pronounTagClose {
             if byParagraph[quotes[q].paragraph] == nil { byParagraph[quotes[q].paragraph] = q }
             if byParagraph[quotes[q].lastParagraph] == nil { byParagraph[quotes[q].lastParagraph] = q }
         }
@@ -489,6 +536,32 @@ struct SpeakerAttributor {
         // 4. Turn-taking in runs of dialogue paragraphs.
         turnTaking(&result)
         return result
+    }
+
+    /// Roles that speak ("said the old lady") are mentioned in narration too ("the old lady
+    /// turned"): those mentions make them candidates for he/she tags and run participants.
+    private mutating func addRoleMentions() {
+        var tagged: [Int: Int] = [:]
+        for q in quotes.indices {
+            for tag in [tagAfter(q), tagBefore(q)] {
+                if let (subject, strong) = tag, strong, case .role(let key, let display, let gender) = subject {
+                    tagged[roleEntityIndex(key: key, display: display, gender: gender, position: quotes[q].start), default: 0] += 1
+                }
+            }
+        }
+        var events = zip(narrationEvents, narrationEventTokens).map { ($0.position, $0.entity, $1) }
+        var counts = narrationCounts + Array(repeating: 0, count: max(0, entities.count - narrationCounts.count))
+        for i in tokens.indices where tokens[i].quote < 0 && tokens[i].lower == "the" {
+            guard let (subject, _) = subject(at: i, paragraph: tokens[i].paragraph),
+                  case .role(let key, _, _) = subject, let entity = roleEntity[key], entities[entity].kind == .role,
+                  tagged[entity, default: 0] >= 3 else { continue }
+            events.append((tokens[i].start, entity, i))
+            counts[entity] += 1
+        }
+        events.sort { $0.0 < $1.0 }
+        narrationEvents = events.map { ($0.0, $0.1) }
+        narrationEventTokens = events.map(\.2)
+        narrationCounts = counts
     }
 
     /// Groups quotes into turns (one per paragraph) and runs (turns not separated by a
@@ -544,6 +617,7 @@ struct SpeakerAttributor {
             // The other party: whoever else is tagged most often in the run (nearest on ties).
             var tagged: [Int: Int] = [:]
             for s in fixed where s >= 0 { tagged[s, default: 0] += 1 }
+            let parties = tagged.count
             func other(than speaker: Int, near index: Int) -> Int {
                 var bestSpeaker = -1, bestCount = 0, bestDistance = Int.max
                 for (k, s) in fixed.enumerated() where s >= 0 && s != speaker {
@@ -585,6 +659,8 @@ struct SpeakerAttributor {
                     chosen = other(than: chosen, near: i)
                     evidence = .fallback
                 }
+                // Alternation among three or more tagged voices is much less sure.
+                if parties >= 3, evidence == .turnTaking || evidence == .fallback { evidence = .crowdedTurn }
                 if chosen >= 0 {
                     known[i] = chosen
                     for q in turns[run.lowerBound + i] { result[q] = Attribution(entity: chosen, evidence: evidence) }

@@ -27,6 +27,7 @@ public struct StoryAnalyzer: Sendable {
         for index in estimates.count..<entities.count {
             entityEstimates.append(inference.estimate(entities[index], pronouns: (0, 0)))
         }
+        RoleMerging.merge(entities: &entities, genders: entityEstimates.map(\.gender), attributions: &attributions)
         var narrationMentions = Array(repeating: 0, count: clusters.entities.count)
         for (index, mention) in mentions.enumerated() where !mention.inQuote && clusters.mentionEntity[index] >= 0 {
             narrationMentions[clusters.mentionEntity[index]] += 1
