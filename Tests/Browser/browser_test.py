@@ -114,12 +114,14 @@ def main():
         browser.wait_for("the cast", "return document.querySelectorAll('#cast-list .cast-card').length >= 3", timeout=120)
         cards = browser.js("return [...document.querySelectorAll('#cast-list .cast-card h4')].map(h => h.textContent)")
         check("Narrator" in cards and len(cards) >= 3, f"analysed: cast {cards}")
-        traits = browser.js("return document.querySelector('#cast-list .cast-card[data-role=c2] .traits').textContent")
+        # Character ids follow the analysis; find Mrs. Sappleton's card by its name.
+        role = browser.js("return [...document.querySelectorAll('#cast-list .cast-card')].find(c => c.querySelector('h4').textContent.includes('Sappleton')).dataset.role")
+        traits = browser.js(f"return document.querySelector('#cast-list .cast-card[data-role={role}] .traits').textContent")
         check("female" in traits, f"cast card describes Mrs. Sappleton as '{traits}'")
         browser.screenshot("1-analysed")
 
         # Change Mrs. Sappleton's voice and pitch, save, then preview it.
-        card = "#cast-list .cast-card[data-role=c2]"
+        card = f"#cast-list .cast-card[data-role={role}]"
         before = browser.js(f"return document.querySelector('{card} select[name=voice]').value")
         chosen = browser.js(f"""
             const select = document.querySelector('{card} select[name=voice]');
