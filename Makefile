@@ -28,7 +28,7 @@ run: release
 test: setup
 	$(SWIFT) build --build-tests
 	scripts/browser-test
-	@trap 'scripts/postgres-test stop' EXIT; trap 'exit 130' INT TERM; \
+	@trap 'scripts/postgres-test stop >/dev/null' EXIT; trap 'exit 130' INT TERM; \
 	url=$$(scripts/postgres-test start) || { echo "PostgreSQL could not be started: its test variants will be skipped." >&2; url=; }; \
 	STORYVOICE_TEST_POSTGRES_URL="$$url" $(SWIFT) test --skip-build
 
