@@ -152,8 +152,9 @@ let package = Package(
         .testTarget(name: "StoryVoiceCLITests", dependencies: ["Audio", "StoryModel"]),
         .testTarget(name: "LanguageModelsTests", dependencies: ["LanguageModels", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "LanguageModels", "TestSupport", "StoryModel", "StoryText", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(
-            name: "StoryPersistenceTests",
+        // Fresh SQLite or PostgreSQL databases for the database test suites.
+        .target(
+            name: "DatabaseTestSupport",
             dependencies: [
                 "StoryPersistence",
                 .product(name: "FluentKit", package: "fluent-kit"),
@@ -161,16 +162,24 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "StoryPersistenceTests",
+            dependencies: [
+                "StoryPersistence", "DatabaseTestSupport",
+                .product(name: "FluentKit", package: "fluent-kit"),
+                .product(name: "FluentSQL", package: "fluent-kit"),
+            ]
+        ),
+        .testTarget(
             name: "JobsTests",
             dependencies: [
-                "Jobs", "StoryPersistence",
+                "Jobs", "StoryPersistence", "DatabaseTestSupport",
                 .product(name: "FluentKit", package: "fluent-kit"),
             ]
         ),
         .testTarget(
             name: "StoryServerTests",
             dependencies: [
-                "StoryServer", "StoryPersistence", "Jobs",
+                "StoryServer", "StoryPersistence", "Jobs", "DatabaseTestSupport",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQL", package: "fluent-kit"),

@@ -1,3 +1,4 @@
+import DatabaseTestSupport
 import Foundation
 import Jobs
 import StoryPersistence

@@ -1,3 +1,4 @@
+import DatabaseTestSupport
 import Crypto
 import Foundation
 import Jobs

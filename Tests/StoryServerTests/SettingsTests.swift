@@ -1,3 +1,4 @@
+import DatabaseTestSupport
 import FluentKit
 import FluentSQL
 import Foundation

@@ -1,3 +1,4 @@
+// Shared by the database test suites (persistence, jobs, server); not part of the product.
 import FluentKit
 import FluentSQL
 import Foundation
@@ -6,33 +7,33 @@ import Testing
 
 /// The databases the suites run against: always SQLite; PostgreSQL when
 /// `STORYVOICE_TEST_POSTGRES_URL` names a server (`scripts/postgres-test start` prints one).
-enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible {
+public enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible {
     case sqlite
     case postgres
 
-    static var postgresURL: String? {
+    public static var postgresURL: String? {
         ProcessInfo.processInfo.environment["STORYVOICE_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The backends to run parameterised tests on.
-    static var available: [Backend] {
+    public static var available: [Backend] {
         postgresURL == nil ? [.sqlite] : [.sqlite, .postgres]
     }
 
-    static let skipNote: Comment = "STORYVOICE_TEST_POSTGRES_URL is not set: PostgreSQL variants are skipped (make test starts one)"
+    public static let skipNote: Comment = "STORYVOICE_TEST_POSTGRES_URL is not set: PostgreSQL variants are skipped (make test starts one)"
 
-    var testDescription: String { rawValue }
+    public var testDescription: String { rawValue }
 }
 
 /// A fresh, migrated database for one test: a SQLite file in a new temp directory, or a new
 /// PostgreSQL database on the test server, dropped afterwards.
-struct TestDatabase: Sendable {
-    let backend: Backend
-    let location: DatabaseLocation
-    let directory: URL
+public struct TestDatabase: Sendable {
+    public let backend: Backend
+    public let location: DatabaseLocation
+    public let directory: URL
     private let postgresName: String?
 
-    static func make(_ backend: Backend) async throws -> TestDatabase {
+    public static func make(_ backend: Backend) async throws -> TestDatabase {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("storyvoice-test-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -56,7 +57,7 @@ struct TestDatabase: Sendable {
     }
 
     /// Removes the database and the temp directory.
-    func destroy() async {
+    public func destroy() async {
         if let postgresName, let base = Backend.postgresURL {
             try? await Self.adminRun(base, "DROP DATABASE IF EXISTS \(postgresName) WITH (FORCE)")
         }
@@ -76,7 +77,7 @@ struct TestDatabase: Sendable {
 }
 
 /// Runs `body` with a migrated `StoryDatabase` on `backend`, cleaning up afterwards.
-func withDatabase<T>(
+public func withDatabase<T>(
     _ backend: Backend, _ body: (StoryDatabase, TestDatabase) async throws -> T
 ) async throws -> T {
     let test = try await TestDatabase.make(backend)
