@@ -17,15 +17,20 @@ public struct SegmentCache: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
 
-    /// The default location: `$STORYVOICE_CACHE_DIR`, else `$XDG_CACHE_HOME/storyvoice/segments`,
-    /// else `~/.cache/storyvoice/segments`.
-    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    /// Where StoryVoice caches derived work (rendered lines, model answers): `$STORYVOICE_CACHE_DIR`,
+    /// else `$XDG_CACHE_HOME/storyvoice`, else `~/.cache/storyvoice`.
+    public static func cacheRoot(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let explicit = environment["STORYVOICE_CACHE_DIR"], !explicit.isEmpty {
             return URL(fileURLWithPath: explicit, isDirectory: true)
         }
         let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
-        return base.appendingPathComponent("storyvoice/segments", isDirectory: true)
+        return base.appendingPathComponent("storyvoice", isDirectory: true)
+    }
+
+    /// The default location of rendered lines: `segments/` under ``cacheRoot(environment:)``.
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        cacheRoot(environment: environment).appendingPathComponent("segments", isDirectory: true)
     }
 
     /// The key of one rendering: everything that changes the audio, and nothing else.

@@ -3,6 +3,7 @@ import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import LanguageModels
+import Narration
 import StoryModel
 
 /// `--llm` and friends: the user's own model, used only where it helps and priced up front.
@@ -45,23 +46,13 @@ struct ModelOptions: ParsableArguments {
         return try PriceTable.loading(overridesFrom: URL(fileURLWithPath: prices))
     }
 
+    /// Model answers live beside rendered lines, under the same cache root.
     static var cacheDirectory: URL {
-        SegmentCacheLocation.base.appendingPathComponent("llm", isDirectory: true)
+        SegmentCache.cacheRoot().appendingPathComponent("llm", isDirectory: true)
     }
 }
 
 extension LabellingMode: ExpressibleByArgument {}
-
-/// The user's cache root, shared by rendered audio and model answers.
-enum SegmentCacheLocation {
-    static var base: URL {
-        let environment = ProcessInfo.processInfo.environment
-        if let explicit = environment["STORYVOICE_CACHE_DIR"], !explicit.isEmpty { return URL(fileURLWithPath: explicit, isDirectory: true) }
-        let root = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
-        return root.appendingPathComponent("storyvoice", isDirectory: true)
-    }
-}
 
 /// Runs the model over an offline analysis, with a progress bar, or prints the estimate.
 struct ModelLabelling {
