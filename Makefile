@@ -4,7 +4,9 @@ OUT ?= out
 SAMPLE ?= examples/the-open-window.txt
 BIN = .build/release/storyvoice
 
-.PHONY: run test setup build release bench browser-test clean
+PORT ?= 8080
+
+.PHONY: run sample test setup build release bench browser-test clean
 
 setup:
 	@scripts/setup
@@ -15,8 +17,13 @@ build: setup
 release: setup
 	$(SWIFT) build -c release --product storyvoice
 
-# Narrate the bundled sample story to out/ with local engines.
+# Serve the web app on http://localhost:$(PORT); every new account finds the sample story
+# in its library, analysed and ready to play.
 run: release
+	$(BIN) serve --port $(PORT) --welcome-story $(SAMPLE)
+
+# Narrate the bundled sample story to out/ with local engines, without the server.
+sample: release
 	@mkdir -p $(OUT)
 	$(BIN) narrate $(SAMPLE) -o $(OUT)/sample.m4b
 	@echo "Your audiobook is at $(OUT)/sample.m4b (timing map and captions beside it)."

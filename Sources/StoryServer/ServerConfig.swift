@@ -35,6 +35,9 @@ public struct ServerConfig: Sendable {
     /// The narration pipeline (voices, casting, rendering). `storyvoice` supplies the local
     /// engines; without one, voice and audio routes answer 503 and no story jobs run.
     public var narration: (any NarrationService)?
+    /// A story file put in every new account's library and analysed, so a first visit has
+    /// something to play (`storyvoice serve --welcome-story`; `make run` gives the sample).
+    public var welcomeStory: URL?
     /// Job handlers for workers started inside the server process; when empty, the story jobs
     /// (`standardJobHandlers()`) run if `narration` is set.
     public var jobHandlers = JobHandlerRegistry()

@@ -25,7 +25,7 @@ struct Bench: AsyncParsableCommand {
         func run() async throws {
             let document = try input.load()
             let analysis = StoryAnalyzer().analyze(document)
-            let catalog = await VoiceCatalog.load(from: LocalEngines.all())
+            let catalog = await VoiceCatalog.load(from: Engines.available())
             let cast = CastingDirector().cast(analysis, voices: catalog.voices)
             let utterances = NarrationPlanner().plan(text: document.text, analysis: analysis, cast: cast)
 

@@ -9,7 +9,7 @@ struct Doctor: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show what is installed, what is missing, and how to fix it.")
 
     func run() async throws {
-        let catalog = await VoiceCatalog.load(from: LocalEngines.all())
+        let catalog = await VoiceCatalog.load(from: Engines.available())
         var problems = 0
         print("Speech engines")
         for info in catalog.engines {

@@ -18,7 +18,7 @@ struct LocalNarration: NarrationService {
 
     /// Finds the installed engines and opens the cache at `<data dir>/segments`.
     static func make(dataDirectory: URL) async throws -> LocalNarration {
-        let catalog = await VoiceCatalog.load(from: LocalEngines.all())
+        let catalog = await VoiceCatalog.load(from: Engines.available())
         var versions: [String: String] = [:]
         for voice in catalog.voices where versions[voice.engine] == nil {
             versions[voice.engine] = await catalog.engine(for: voice)?.info().version ?? "unknown"

@@ -47,7 +47,7 @@ struct Narrate: AsyncParsableCommand {
         }
         let document = try input.load()
         let analysis = StoryAnalyzer().analyze(document)
-        let catalog = await VoiceCatalog.load(from: LocalEngines.all())
+        let catalog = await VoiceCatalog.load(from: Engines.available())
         guard !catalog.voices.isEmpty else { throw NarrationError.noVoices }
 
         let overrides = try cast.map { try CastFile.read(URL(fileURLWithPath: $0)) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Jobs
 import StoryServer
 
 struct Serve: AsyncParsableCommand {
@@ -7,7 +8,8 @@ struct Serve: AsyncParsableCommand {
         abstract: "Run the StoryVoice server and web app.",
         discussion: """
             Data lives in STORYVOICE_DATA_DIR (default ~/.local/share/storyvoice): a SQLite database, \
-            unless DATABASE_URL names a PostgreSQL one, and the server's secret key.
+            unless DATABASE_URL names a PostgreSQL one, and the server's secret key. \
+            STORYVOICE_ENGINES=espeak-ng,flite limits the speech engines used.
             """)
 
     @Option(help: "The port to listen on.")
@@ -19,11 +21,46 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Job workers to run inside the server (0 when 'storyvoice worker' processes do the work).")
     var workers = 1
 
+    @Option(help: "A story file (txt, md, html, epub) put in every new account's library and analysed.")
+    var welcomeStory: String?
+
+    @OptionGroup var lease: LeaseOptions
+
+    func validate() throws {
+        if workers < 0 { throw ValidationError("--workers cannot be negative.") }
+        if let welcomeStory, !FileManager.default.isReadableFile(atPath: welcomeStory) {
+            throw ValidationError("The welcome story '\(welcomeStory)' cannot be read.")
+        }
+    }
+
     func run() async throws {
         var config = try ServerConfig.fromEnvironment(publicDirectory: Server.defaultPublicDirectory)
         config.inProcessWorkers = workers
+        config.workerConfiguration = lease.workerConfiguration(concurrency: workers)
+        config.welcomeStory = welcomeStory.map { URL(fileURLWithPath: $0) }
         config.narration = try await LocalNarration.make(dataDirectory: config.dataDirectory.url)
-        print("StoryVoice is starting on http://\(hostname == "0.0.0.0" ? "localhost" : hostname):\(port)")
+        let address = "http://\(hostname == "0.0.0.0" ? "localhost" : hostname):\(port)"
+        print("StoryVoice is starting on \(address)")
+        if let story = config.welcomeStory {
+            print("Open \(address) and create an account: \"\(story.deletingPathExtension().lastPathComponent)\" will be in your library, ready to play. Ctrl-C stops the server.")
+        }
         try await Server.run(config: config, port: port, hostname: hostname)
+    }
+}
+
+/// How long a worker holds a job without a heartbeat before another worker may resume it.
+struct LeaseOptions: ParsableArguments {
+    @Option(help: "Seconds a running job stays leased without a heartbeat; after a crash it is resumed this long later.")
+    var leaseSeconds = 60
+
+    func validate() throws {
+        if leaseSeconds < 2 { throw ValidationError("--lease-seconds must be at least 2.") }
+    }
+
+    /// Heartbeats come four times per lease, so one missed beat never loses the job.
+    func workerConfiguration(concurrency: Int) -> JobWorker.Configuration {
+        JobWorker.Configuration(
+            concurrency: concurrency, leaseDuration: .seconds(leaseSeconds),
+            heartbeatInterval: .milliseconds(leaseSeconds * 250))
     }
 }

@@ -14,7 +14,7 @@ struct Voices: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let catalog = await VoiceCatalog.load(from: LocalEngines.all())
+        let catalog = await VoiceCatalog.load(from: Engines.available())
         let voices = catalog.voices.filter { engine == nil || $0.engine == engine }
         if json {
             let encoder = JSONEncoder()
@@ -61,7 +61,7 @@ struct Say: AsyncParsableCommand {
         guard let format = AudioFormat(fileExtension: outputURL.pathExtension) else {
             throw ValidationError("'\(output)': the output must end in .wav, .m4a, .m4b, .mp3 or .opus.")
         }
-        let catalog = await VoiceCatalog.load(from: LocalEngines.all())
+        let catalog = await VoiceCatalog.load(from: Engines.available())
         guard let chosen = catalog.voice(id: voice), let engine = catalog.engine(for: chosen) else {
             throw ValidationError("There is no installed voice '\(voice)'. Run 'storyvoice voices' to list them.")
         }

@@ -15,6 +15,8 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Jobs to run at once.")
     var concurrency = 1
 
+    @OptionGroup var lease: LeaseOptions
+
     func validate() throws {
         if concurrency < 1 { throw ValidationError("--concurrency must be at least 1.") }
     }
@@ -25,6 +27,6 @@ struct WorkerCommand: AsyncParsableCommand {
             throw ValidationError("No speech engine is installed; install espeak-ng, flite or festival (see 'storyvoice doctor').")
         }
         print("StoryVoice worker running \(concurrency) job(s) at once with \(narration.catalog.voices.count) voices.")
-        try await StoryWorker.run(narration: narration, concurrency: concurrency)
+        try await StoryWorker.run(narration: narration, configuration: lease.workerConfiguration(concurrency: concurrency))
     }
 }

@@ -8,10 +8,11 @@ import StoryPersistence
 import Testing
 import VaporTesting
 
-/// The sample story every story-screen test uses.
-let sampleStory = try! String(contentsOf: URL(fileURLWithPath: #filePath)
+/// The sample story every story-screen test uses (and `make run`'s welcome story).
+let sampleStoryFile = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("examples/the-open-window.txt"), encoding: .utf8)
+    .appendingPathComponent("examples/the-open-window.txt")
+let sampleStory = try! String(contentsOf: sampleStoryFile, encoding: .utf8)
 
 struct AnalysisReply: Decodable {
     var state: String
@@ -43,12 +44,13 @@ struct JobReply: Decodable {
 /// A server with the narration double and a worker that the test starts and stops.
 func withNarrationServer(
     _ backend: Backend = .sqlite, stallAfter: Int? = nil,
+    adjust: (inout ServerConfig) -> Void = { _ in },
     _ body: (Application, ServerConfig, NarrationDouble) async throws -> Void
 ) async throws {
     let cache = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-double-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: cache) }
     let narration = try NarrationDouble(cacheDirectory: cache, stallAfter: stallAfter)
-    try await withServer(backend, adjust: { $0.narration = narration }) { app, config, _ in
+    try await withServer(backend, adjust: { $0.narration = narration; adjust(&$0) }) { app, config, _ in
         try await body(app, config, narration)
     }
 }

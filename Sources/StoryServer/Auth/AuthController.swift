@@ -64,6 +64,12 @@ struct AuthController: Sendable {
         } catch PersistenceError.emailTaken {
             throw APIError(status: .conflict, code: "email_taken", message: "An account with this email already exists; log in instead.")
         }
+        do {
+            try await StoryLibrary(config: config).addWelcomeStory(ownerID: try user.requireID(), database: request.db)
+        } catch {
+            // The account matters more than the sample: register anyway, and say why it is missing.
+            request.logger.warning("The welcome story could not be added to a new account: \(error)")
+        }
         // 200 like login: both calls answer the same token shape with the same status.
         return try await tokenResponse(for: try user.requireID(), on: request, status: .ok)
     }

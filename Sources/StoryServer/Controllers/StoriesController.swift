@@ -80,21 +80,7 @@ struct StoriesController: Sendable {
             document = try ImportedText.paste(text: paste.text, title: paste.title, author: paste.author)
         }
 
-        let bytes = Data(document.text.utf8)
-        var inline: String? = document.text
-        var path: String?
-        var hash = ContentStore.sha256Hex(bytes)
-        if bytes.count > config.inlineTextLimitBytes {
-            let stored = try ContentStore(dataDirectory: config.dataDirectory).write(bytes, extension: "txt")
-            inline = nil
-            path = stored.path
-            hash = stored.sha256
-        }
-        let story = StoryRecord(
-            ownerID: user.id, title: document.title, author: document.author, text: inline, textPath: path,
-            textSHA256: hash, characterCount: document.text.unicodeScalars.count, importedAt: Date()
-        )
-        try await StoryRepository(database: request.db).create(story)
+        let story = try await StoryLibrary(config: config).add(document, ownerID: user.id, database: request.db)
         let response = try Response.json(try detail(story), status: .created)
         response.headers.replaceOrAdd(name: .location, value: "/api/stories/\(try story.requireID())")
         return response

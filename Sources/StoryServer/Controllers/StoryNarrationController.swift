@@ -78,10 +78,7 @@ struct StoryNarrationController: Sendable {
     @Sendable
     func analyze(_ request: Request) async throws -> Response {
         let (user, story) = try await find(request)
-        story.analysisState = .analyzing
-        try await StoryRepository(database: request.db).save(story)
-        let job = try await JobQueue(database: request.db).enqueue(
-            kind: StoryJobs.analyze, payload: StoryJobs.Payload(story_id: try story.requireID()), ownerID: user.id)
+        let job = try await StoryLibrary(config: config).enqueueAnalysis(of: story, ownerID: user.id, database: request.db)
         return try Response.json(JobSnapshot(job), status: .accepted)
     }
 

@@ -13,15 +13,15 @@ public enum StoryWorker {
         return directory.url
     }
 
-    /// Runs `concurrency` job loops until SIGINT or SIGTERM; running jobs are then released
-    /// for another worker to resume.
+    /// Runs `configuration.concurrency` job loops until SIGINT or SIGTERM; running jobs are
+    /// then released for another worker to resume.
     public static func run(
-        narration: any NarrationService, concurrency: Int,
+        narration: any NarrationService, configuration: JobWorker.Configuration,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws {
         let directory = DataDirectory.resolve(environment: environment)
         try await Worker.run(
             registry: StoryJobs.registry(dataDirectory: directory, narration: narration),
-            configuration: JobWorker.Configuration(concurrency: concurrency), environment: environment)
+            configuration: configuration, environment: environment)
     }
 }
