@@ -1,0 +1,152 @@
+import Audio
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// `storyvoice serve` as a user runs it, killed with SIGKILL in the middle of an export and
+/// started again: the export finishes without synthesizing the lines it had already rendered.
+@Suite(.serialized) struct ServerRestartTests {
+    struct Tokens: Decodable { var access_token: String }
+    struct Story: Decodable { var id: UUID; var title: String; var analysis_state: String }
+    struct StoryList: Decodable { var stories: [Story] }
+    struct Job: Decodable { var id: UUID; var status: String; var progress: Double; var result: String?; var error: String? }
+    struct RenderResult: Decodable { var synthesized: Int; var cache_hits: Int }
+
+    @Test func anExportKilledMidwayFinishesAfterARestartWithoutRedoingLines() async throws {
+        let scratch = try CLI.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let server = ServerProcess(port: Int.random(in: 20_000..<60_000), dataDirectory: scratch.appendingPathComponent("data"))
+
+        try await server.start()
+        let token = try await server.register("reader@example.com")
+        let story = try #require(try await server.get("/api/stories", token: token, as: StoryList.self).stories.first,
+                                 "the welcome story is in the new account's library")
+        try await server.waitUntil("the welcome story is analysed") {
+            try await server.get("/api/stories/\(story.id)", token: token, as: Story.self).analysis_state == "analyzed"
+        }
+
+        let job = try await server.post("/api/stories/\(story.id)/render", json: #"{"format":"m4b"}"#, token: token, as: Job.self)
+        try await server.waitUntil("the export is a quarter done") {
+            try await server.get("/api/jobs/\(job.id)", token: token, as: Job.self).progress >= 0.25
+        }
+        server.kill()
+        let renderedBeforeKill = try server.cachedLines()
+        #expect(renderedBeforeKill > 0)
+
+        try await server.start()
+        defer { server.kill() }
+        var finished = try await server.get("/api/jobs/\(job.id)", token: token, as: Job.self)
+        try await server.waitUntil("the export finishes after the restart") {
+            finished = try await server.get("/api/jobs/\(job.id)", token: token, as: Job.self)
+            return ["succeeded", "failed"].contains(finished.status)
+        }
+        #expect(finished.status == "succeeded", "\(finished.error ?? "")")
+        let result = try JSONDecoder().decode(RenderResult.self, from: Data(try #require(finished.result).utf8))
+        #expect(result.cache_hits >= renderedBeforeKill, "every line rendered before the kill is reused")
+        #expect(result.synthesized > 0, "the kill came before the end")
+
+        let book = scratch.appendingPathComponent("book.m4b")
+        try await server.download("/api/stories/\(story.id)/audio", token: token, to: book)
+        let probe = try await AudioProber.probe(book)
+        #expect(probe.durationSeconds > 60)
+    }
+}
+
+/// One `storyvoice serve` process on a data directory, restartable.
+final class ServerProcess: @unchecked Sendable {
+    let port: Int
+    let dataDirectory: URL
+    private var process: Process?
+    private let session = URLSession(configuration: .ephemeral)
+
+    init(port: Int, dataDirectory: URL) {
+        self.port = port
+        self.dataDirectory = dataDirectory
+    }
+
+    func start() async throws {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["serve", "--port", "\(port)", "--lease-seconds", "3",
+                             "--welcome-story", "examples/the-open-window.txt"]
+        process.currentDirectoryURL = CLI.repositoryRoot
+        var environment = ProcessInfo.processInfo.environment
+        environment["STORYVOICE_DATA_DIR"] = dataDirectory.path
+        environment["STORYVOICE_PUBLIC_DIR"] = CLI.repositoryRoot.appendingPathComponent("Public").path
+        // espeak-ng alone: fast enough that the test stays short, slow enough to be killed midway.
+        environment["STORYVOICE_ENGINES"] = "espeak-ng"
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        try await waitUntil("the server answers /health") {
+            guard process.isRunning else { throw ServerExited(status: process.terminationStatus) }
+            return (try? await self.request("GET", "/health").1) == 200
+        }
+    }
+
+    /// SIGKILL: no shutdown, no released leases, as in a crash or power cut.
+    func kill() {
+        guard let process, process.isRunning else { return }
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        self.process = nil
+    }
+
+    /// Rendered lines in the server's segment cache.
+    func cachedLines() throws -> Int {
+        let segments = dataDirectory.appendingPathComponent("segments")
+        guard let files = FileManager.default.enumerator(at: segments, includingPropertiesForKeys: nil) else { return 0 }
+        return files.compactMap { $0 as? URL }.filter { $0.pathExtension == "wav" }.count
+    }
+
+    func register(_ email: String) async throws -> String {
+        try await post("/auth/register", json: #"{"email":"\#(email)","password":"correct horse battery"}"#, as: ServerRestartTests.Tokens.self).access_token
+    }
+
+    func get<T: Decodable>(_ path: String, token: String, as type: T.Type) async throws -> T {
+        let (data, status) = try await request("GET", path, token: token)
+        guard status == 200 else { throw UnexpectedStatus(path: path, status: status, body: String(decoding: data, as: UTF8.self)) }
+        return try JSONDecoder().decode(T.self, from: data)
+    }
+
+    func post<T: Decodable>(_ path: String, json: String, token: String? = nil, as type: T.Type) async throws -> T {
+        let (data, status) = try await request("POST", path, token: token, body: Data(json.utf8))
+        guard (200..<300).contains(status) else { throw UnexpectedStatus(path: path, status: status, body: String(decoding: data, as: UTF8.self)) }
+        return try JSONDecoder().decode(T.self, from: data)
+    }
+
+    func download(_ path: String, token: String, to file: URL) async throws {
+        let (data, status) = try await request("GET", path, token: token)
+        guard status == 200 else { throw UnexpectedStatus(path: path, status: status, body: "") }
+        try data.write(to: file)
+    }
+
+    func waitUntil(_ what: String, timeout: Duration = .seconds(300), _ condition: () async throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if try await condition() { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw TimedOut(what: what)
+    }
+
+    private func request(_ method: String, _ path: String, token: String? = nil, body: Data? = nil) async throws -> (Data, Int) {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
+        request.httpMethod = method
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let body {
+            request.httpBody = body
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, response) = try await session.data(for: request)
+        return (data, (response as? HTTPURLResponse)?.statusCode ?? 0)
+    }
+
+    struct ServerExited: Error { var status: Int32 }
+    struct UnexpectedStatus: Error { var path: String; var status: Int; var body: String }
+    struct TimedOut: Error { var what: String }
+}
