@@ -1,4 +1,4 @@
-// The library: import (upload or paste), list, rename, delete.
+// The library: import (upload, paste or a StoryVoice bundle), list, rename, export, delete.
 import { api, upload } from "./api.js";
 import { $, el, confirmDialog, formatDuration } from "./dom.js";
 
@@ -13,7 +13,8 @@ export async function showLibrary() {
 
 function storyCard(story) {
   const title = el("a", { href: `#/stories/${story.id}`, className: "title" }, story.title);
-  const details = [story.author, states[story.analysis_state], story.duration_seconds ? formatDuration(story.duration_seconds) : null,
+  const imported = `imported ${new Date(story.imported_at).toLocaleDateString(undefined, { dateStyle: "medium" })}`;
+  const details = [story.author, imported, states[story.analysis_state], story.duration_seconds ? formatDuration(story.duration_seconds) : null,
     `${story.character_count.toLocaleString()} characters of text`].filter(Boolean).join(" · ");
   const card = el("li", { className: "card", dataset: { id: story.id } },
     el("h3", {}, title), el("p", { className: "hint" }, details));
@@ -24,7 +25,9 @@ function storyCard(story) {
     await showLibrary();
     $("#import-status").textContent = `Deleted “${story.title}”.`;
   } }, "Delete");
-  card.append(el("div", { className: "actions" }, rename, remove));
+  const bundle = el("a", { className: "button export", href: `/api/stories/${story.id}/bundle`, download: "",
+    "aria-label": `Export ${story.title} with its analysis and voices` }, "Export");
+  card.append(el("div", { className: "actions" }, rename, bundle, remove));
   return card;
 }
 

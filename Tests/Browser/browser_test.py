@@ -2,17 +2,21 @@
 """The web app in real headless Chromium over WebDriver (standard library only).
 
 Registers, imports the sample story, analyses it, changes a character's voice and previews it,
-then plays and checks that the highlighted line advances. Prints the time from pressing play to
+plays and checks that the highlighted line advances, exports an M4B and checks the download with
+ffprobe, exports the story as a bundle and imports it back. Prints the time from pressing play to
 the first audio, and saves screenshots. Exits non-zero on the first failed check.
 """
 import argparse
 import base64
 import json
+import os
+import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
 import uuid
+import zipfile
 
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
 
@@ -77,6 +81,14 @@ class Browser:
         with open(path, "wb") as file:
             file.write(base64.b64decode(self.s("GET", "/screenshot")))
         print(f"  screenshot {path}")
+
+    def download(self, url, path):
+        """Fetches `url` with the browser's session cookie, as the download link would."""
+        cookies = "; ".join(f"{c['name']}={c['value']}" for c in self.s("GET", "/cookie"))
+        request = urllib.request.Request(url, headers={"Cookie": cookies})
+        with urllib.request.urlopen(request, timeout=120) as response, open(path, "wb") as file:
+            file.write(response.read())
+            return response.headers
 
     def quit(self):
         self.s("DELETE", "")
@@ -174,6 +186,30 @@ def main():
         browser.screenshot("4-phone")
         width = browser.js("return document.documentElement.scrollWidth")
         check(width <= 400, f"no sideways scrolling on a phone ({width}px wide)")
+        # Export an M4B in the background with live progress, then download it and ask ffprobe.
+        browser.js("document.querySelector('#export').scrollIntoView()")
+        browser.js("document.querySelector('#export-format').value = 'm4b'")
+        browser.click("#export-start")
+        progress = browser.wait_for("export progress", """
+            const bar = document.querySelector('#export-bar');
+            return !document.querySelector('#export-progress-label').hidden && bar.value > 0 ? bar.value : null;""", timeout=120)
+        check(0 < progress <= 1, f"export progress shown ({progress:.2f})")
+        browser.wait_for("the download link", "return !document.querySelector('#export-download').hidden", timeout=900)
+        status = browser.js("return document.querySelector('#export-status').textContent")
+        check(status == "Export finished.", f"export status: {status}")
+        browser.js("document.querySelector('#export').scrollIntoView()")
+        browser.screenshot("5-exported")
+        m4b = f"{options.artifacts}/the-open-window.m4b"
+        headers = browser.download(browser.js("return document.querySelector('#export-download').href"), m4b)
+        check("attachment" in headers.get("Content-Disposition", ""), "the M4B downloads as an attachment")
+        probe = json.loads(subprocess.run(
+            ["ffprobe", "-v", "error", "-print_format", "json", "-show_format", "-show_streams", "-show_chapters", m4b],
+            check=True, capture_output=True, text=True).stdout)
+        duration = float(probe["format"]["duration"])
+        codecs = [stream["codec_name"] for stream in probe["streams"] if stream["codec_type"] == "audio"]
+        check(duration > 60 and codecs == ["aac"] and probe["chapters"],
+              f"ffprobe accepts the download: {duration:.0f} s of {codecs}, {len(probe['chapters'])} chapter(s)")
+
         # Back in the library: rename, then delete through the confirmation dialog.
         browser.s("POST", "/window/rect", {"width": 1280, "height": 1000})
         browser.go(options.app + "/#/")
@@ -184,12 +220,24 @@ def main():
         browser.click("#story-list .rename button[type=submit]")
         browser.wait_for("the new title", "return document.querySelector('#story-list .title')?.textContent === 'The Open Window (Saki)'")
         check(True, "renamed the story")
-        browser.screenshot("5-library")
+        browser.screenshot("6-library")
+        bundle = f"{options.artifacts}/the-open-window.storyvoice.zip"
+        browser.download(browser.js("return document.querySelector('#story-list .card a.export').href"), bundle)
+        check(zipfile.is_zipfile(bundle) and "analysis.json" in zipfile.ZipFile(bundle).namelist(),
+              "exported the story as a bundle with its analysis")
         browser.click("#story-list .card button.danger")
         browser.wait_for("the confirmation", "return document.querySelector('#confirm').open")
         browser.click("#confirm-ok")
         browser.wait_for("the empty library", "return !document.querySelector('#library-empty').hidden")
         check(True, "deleted the story after confirming")
+
+        # Import the bundle back: the story returns analysed, with its cast and the changed voice.
+        browser.type("#upload-form [name=file]", os.path.abspath(bundle))
+        browser.click("#upload-form button[type=submit]")
+        browser.wait_for("the cast of the imported bundle", "return document.querySelectorAll('#cast-list .cast-card').length >= 3", timeout=60)
+        voice = browser.js(f"return document.querySelector('#cast-list .cast-card[data-role={role}] select[name=voice]')?.value")
+        check(voice == chosen, f"the imported story keeps the chosen voice ({voice})")
+        browser.screenshot("7-imported-bundle")
         print("browser test passed")
     except Exception:
         try:

@@ -1,5 +1,6 @@
 import Foundation
 import StoryPersistence
+import StoryText
 import Vapor
 
 /// `/api/stories`: import (upload or paste), list, read, rename, delete. Scoped to the signed-in
@@ -15,6 +16,7 @@ struct StoriesController: Sendable {
         stories.get(":id", use: show)
         stories.patch(":id", use: update)
         stories.delete(":id", use: delete)
+        stories.get(":id", "bundle", use: bundle)
     }
 
     struct StorySummary: Codable {
@@ -127,6 +129,18 @@ struct StoriesController: Sendable {
         // Its exports go with it; rendered lines stay in the shared cache (other stories may use them).
         try? FileManager.default.removeItem(at: config.dataDirectory.rendersDirectory(story: id))
         return .noContent
+    }
+
+    /// The story as a `.storyvoice.zip` (text, analysis, voices) that `POST /api/stories` takes back.
+    @Sendable
+    func bundle(_ request: Request) async throws -> Response {
+        let story = try await find(request)
+        let data = try StoryLibrary(config: config).bundle(of: story).archive()
+        let response = Response(status: .ok, body: .init(data: data))
+        response.headers.contentType = HTTPMediaType(type: "application", subType: "zip")
+        let filename = StoryNarrationController.filename(story.title) + StoryBundle.fileSuffix
+        response.headers.replaceOrAdd(name: .contentDisposition, value: "attachment; filename=\"\(filename)\"")
+        return response
     }
 
     // MARK: Helpers

@@ -2,12 +2,16 @@ import Foundation
 import StoryModel
 import StoryText
 
-/// A story's text and metadata as received by `POST /api/stories`: pasted text as it is, or an
-/// uploaded file read by StoryText's `StoryImporter` (.txt, .md, .html, .epub).
+/// A story's text and metadata as received by `POST /api/stories`: pasted text as it is, an
+/// uploaded file read by StoryText's `StoryImporter` (.txt, .md, .html, .epub), or a story
+/// bundle exported by StoryVoice (`.storyvoice.zip`), which brings its analysis and voices along.
 struct ImportedText {
     var title: String
     var author: String?
     var text: String
+    /// From a bundle: the analysis (corrections included) and the voice choices as stored.
+    var analysis: StoryAnalysis?
+    var castJSON: Data?
 
     static func paste(text: String, title: String?, author: String?) throws -> ImportedText {
         guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else {
@@ -19,6 +23,12 @@ struct ImportedText {
     static func upload(data: Data, filename: String, title: String?, author: String?) throws -> ImportedText {
         let document: StoryDocument
         do {
+            if StoryBundle.isBundle(data) {
+                let bundle = try StoryBundle.read(data, name: filename)
+                return ImportedText(
+                    title: cleanTitle(title) ?? cleanTitle(bundle.title) ?? "Untitled", author: cleanAuthor(author) ?? cleanAuthor(bundle.author),
+                    text: bundle.text, analysis: bundle.analysis, castJSON: bundle.cast)
+            }
             document = try StoryImporter.load(data: data, filename: filename)
         } catch let error as ImportError {
             throw apiError(for: error)
@@ -40,7 +50,7 @@ struct ImportedText {
                      message: "\(name) holds more than \(limit / 1_000_000) MB of text, more than this server imports.")
         case .binaryFile, .unsupportedExtension:
             APIError(status: .unsupportedMediaType, code: "unsupported_media_type", message: error.description)
-        case .brokenEPUB, .zipBomb, .fileNotFound, .unreadableFile:
+        case .brokenEPUB, .brokenBundle, .zipBomb, .fileNotFound, .unreadableFile:
             APIError(status: .unprocessableEntity, code: "unreadable_story", message: error.description)
         }
     }

@@ -2,6 +2,7 @@ import FluentKit
 import Foundation
 import Jobs
 import StoryPersistence
+import StoryText
 
 /// Adds imported stories to a user's library: small texts inline in the database, large ones
 /// as content-addressed files in the data directory.
@@ -23,8 +24,26 @@ struct StoryLibrary: Sendable {
             ownerID: ownerID, title: document.title, author: document.author, text: inline, textPath: path,
             textSHA256: hash, characterCount: document.text.unicodeScalars.count, importedAt: Date()
         )
+        if let analysis = document.analysis {
+            try story.store(analysis: analysis)
+            story.analysisState = .analyzed
+        }
+        if let cast = document.castJSON {
+            // Stored only if it is the app's shape: a bundle from elsewhere must not break the story.
+            if let overrides = try? JSONDecoder().decode(CastOverrides.self, from: cast) {
+                try story.store(overrides: overrides)
+            }
+        }
         try await StoryRepository(database: database).create(story)
         return story
+    }
+
+    /// The story as a bundle: text, analysis and voice choices (`StoryBundle`).
+    func bundle(of story: StoryRecord) throws -> StoryBundle {
+        let content = try StoryContent(story, dataDirectory: config.dataDirectory)
+        return StoryBundle(
+            title: story.title, author: story.author, text: content.document.text, analysis: content.analysis,
+            cast: content.overrides == CastOverrides() ? nil : try JSONEncoder().encode(content.overrides))
     }
 
     /// Marks the story as being analysed and queues its analysis.

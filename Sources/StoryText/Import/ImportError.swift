@@ -11,6 +11,8 @@ public enum ImportError: Error, Equatable, CustomStringConvertible {
     case binaryFile(name: String, kind: String?)
     case unsupportedExtension(name: String, fileExtension: String)
     case brokenEPUB(name: String, problem: EPUBProblem)
+    /// A StoryVoice story bundle (`.storyvoice.zip`) that is damaged or from a newer version.
+    case brokenBundle(name: String, reason: String)
     /// The EPUB's archive would expand beyond the import limits.
     case zipBomb(name: String, evidence: ZipBombEvidence)
 
@@ -34,6 +36,9 @@ public enum ImportError: Error, Equatable, CustomStringConvertible {
         case .brokenEPUB(let name, let problem):
             return "\(name) is not a readable EPUB: \(problem). Re-export it from the tool that made it, "
                 + "or convert it (for example with Calibre) to a fresh EPUB or to plain text."
+        case .brokenBundle(let name, let reason):
+            return "\(name) is not a readable StoryVoice story bundle: \(reason). Export the story again, "
+                + "or import its text file instead."
         case .zipBomb(let name, let evidence):
             return "\(name) was not imported: \(evidence). This can be a malicious archive (a \"zip bomb\"); "
                 + "if you trust the file, import it with higher limits."

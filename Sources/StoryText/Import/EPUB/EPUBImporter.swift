@@ -6,7 +6,9 @@ import ZIPFoundation
 /// chapters from the table of contents (nav.xhtml, else toc.ncx), else from headings.
 enum EPUBImporter {
     static func load(_ archive: Archive, name: String, limits: ImportLimits) throws -> StoryDocument {
-        var zip = try EPUBArchive(archive: archive, name: name, limits: limits)
+        var zip = try LimitedArchive(archive: archive, name: name, limits: limits) { path in
+            ImportError.brokenEPUB(name: name, problem: .unreadableDocument(path: path))
+        }
         guard let containerData = try zip.read("META-INF/container.xml"),
               let packagePath = EPUBPackage.packagePath(fromContainer: TextDecoding.decode(containerData)) else {
             throw ImportError.brokenEPUB(name: name, problem: .missingContainer)
@@ -39,7 +41,7 @@ enum EPUBImporter {
         return StoryDocument(title: title, author: package.author, text: book.text, chapters: chapters)
     }
 
-    private static func tableOfContents(_ package: EPUBPackage, from zip: inout EPUBArchive) throws -> EPUBTableOfContents? {
+    private static func tableOfContents(_ package: EPUBPackage, from zip: inout LimitedArchive) throws -> EPUBTableOfContents? {
         if let nav = package.navigation, let data = try zip.read(nav.path) {
             let toc = EPUBTableOfContents.navigation(TextDecoding.decode(data), path: nav.path)
             if !toc.entries.isEmpty { return toc }
@@ -59,7 +61,7 @@ private struct BookText {
     var documentStarts: [String: Int] = [:]
     var anchors: [String: [String: Int]] = [:]
 
-    init(_ spine: [EPUBPackage.Item], from zip: inout EPUBArchive, name: String, limits: ImportLimits) throws {
+    init(_ spine: [EPUBPackage.Item], from zip: inout LimitedArchive, name: String, limits: ImportLimits) throws {
         var count = 0, utf8Count = 0
         var waitingForText: [String] = []
         for item in spine where documentStarts[item.path] == nil {

@@ -1,23 +1,29 @@
 import Foundation
 import ZIPFoundation
 
-/// An EPUB's ZIP archive, read under the import limits. Declared sizes are checked for the whole
+/// A ZIP archive (an EPUB, a story bundle) read under the import limits. Declared sizes are checked for the whole
 /// archive before anything is extracted, and real output is counted while extracting, because a
 /// crafted archive can declare small sizes and still inflate to gigabytes.
-struct EPUBArchive {
+struct LimitedArchive {
     let name: String
     private let archive: Archive
     private let limits: ImportLimits
     private let entries: [String: Entry]
     private let entriesByLowercasedPath: [String: Entry]
     private var extractedBytes = 0
+    /// The error for an entry that cannot be extracted (bad CRC, truncated, unknown method).
+    private let damaged: @Sendable (_ path: String) -> ImportError
 
     /// Entries smaller than this are not held to the ratio limit: they cannot exhaust memory, and
     /// small repetitive files (CSS, blank XHTML) legitimately compress very well.
     static let ratioCheckThreshold = 256 * 1024
 
-    init(archive: Archive, name: String, limits: ImportLimits) throws {
+    init(
+        archive: Archive, name: String, limits: ImportLimits,
+        damaged: @escaping @Sendable (_ path: String) -> ImportError
+    ) throws {
         self.archive = archive
+        self.damaged = damaged
         self.name = name
         self.limits = limits
         var entries: [String: Entry] = [:]
@@ -69,7 +75,7 @@ struct EPUBArchive {
             throw error
         } catch {
             // CRC mismatch, truncated data, unknown compression: the archive is damaged.
-            throw ImportError.brokenEPUB(name: name, problem: .unreadableDocument(path: entry.path))
+            throw damaged(entry.path)
         }
         extractedBytes = total
         return output
