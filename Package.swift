@@ -125,7 +125,7 @@ let package = Package(
         .target(
             name: "StoryServer",
             dependencies: [
-                "StoryModel", "StoryText", "StoryPersistence", "Jobs",
+                "StoryModel", "StoryText", "StoryPersistence", "Jobs", "Analysis", "LanguageModels",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
@@ -179,7 +179,7 @@ let package = Package(
         .testTarget(
             name: "StoryServerTests",
             dependencies: [
-                "StoryServer", "StoryPersistence", "Jobs", "DatabaseTestSupport",
+                "StoryServer", "StoryPersistence", "Jobs", "DatabaseTestSupport", "TestSupport", "LanguageModels", "Analysis",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQL", package: "fluent-kit"),

@@ -1,7 +1,7 @@
 // The story page: analysis with live progress, the cast (voices, previews, edits), the lines
 // (filter, reassign), the player and export.
 import { api, followJob, APIError } from "./api.js";
-import { $, el, formatDuration } from "./dom.js";
+import { $, el, confirmDialog, formatDuration } from "./dom.js";
 import { Player } from "./player.js";
 
 let current = null; // { id, story, reply, lines, voices, player }
@@ -32,6 +32,7 @@ async function refresh() {
   const analyzed = Boolean(reply.analysis);
   $("#analyze").textContent = analyzed ? "Analyse again" : "Analyse";
   for (const section of ["#player", "#cast", "#lines", "#export"]) $(section).hidden = !analyzed;
+  $("#suggest-voices").hidden = !analyzed || !$("#model-provider").value;
   if (!analyzed) return;
   if (!current.voices) {
     try {
@@ -50,12 +51,70 @@ async function refresh() {
 
 // MARK: Analysis
 
+const defaultModels = { openai: "gpt-4o-mini", anthropic: "claude-3-5-haiku-latest", gemini: "gemini-2.0-flash" };
+
+/** The chosen model as `provider:name`, or null for offline only. */
+function chosenModel() {
+  const provider = $("#model-provider").value;
+  if (!provider) return null;
+  return `${provider}:${$("#model-name").value.trim() || defaultModels[provider]}`;
+}
+
+$("#model-provider").addEventListener("change", () => {
+  const provider = $("#model-provider").value;
+  $("#model-name").placeholder = defaultModels[provider] ?? "";
+  $("#suggest-voices").hidden = !provider || !current?.reply?.analysis;
+});
+
+function money(usd) {
+  return usd == null ? "an unknown price" : usd < 0.01 ? `under $0.01` : `about $${usd.toFixed(2)}`;
+}
+
+/** Shows what the chosen mode would send and cost, and asks before anything is sent. */
+async function confirmModelAnalysis(llm, mode) {
+  const { estimates } = await api(`/api/stories/${current.id}/analyze/estimate`, { method: "POST", json: { llm } });
+  const chosen = estimates.find((estimate) => estimate.mode === mode);
+  const other = estimates.find((estimate) => estimate.mode !== mode);
+  const tokens = (estimate) => (estimate.input_tokens + estimate.output_tokens).toLocaleString();
+  const text = `${mode === "full" ? "Full" : "Hybrid"} analysis with ${llm}: ${chosen.lines_sent.toLocaleString()} of `
+    + `${chosen.dialogue_lines.toLocaleString()} lines in ${chosen.requests} request(s), ~${tokens(chosen)} tokens, ${money(chosen.cost_usd)}. `
+    + `(${other.mode}: ~${tokens(other)} tokens, ${money(other.cost_usd)}.) Send it to your model?`;
+  return confirmDialog(text, "Send");
+}
+
 $("#analyze").addEventListener("click", async () => {
   try {
-    const job = await api(`/api/stories/${current.id}/analyze`, { method: "POST" });
+    const llm = chosenModel();
+    const mode = $("#model-mode").value;
+    if (llm && !await confirmModelAnalysis(llm, mode)) return;
+    const job = await api(`/api/stories/${current.id}/analyze`, { method: "POST", json: llm ? { llm, mode } : {} });
     await followAnalysis(job.id);
   } catch (error) {
     $("#analysis-status").textContent = error.message;
+  }
+});
+
+$("#suggest-voices").addEventListener("click", async () => {
+  const status = $("#model-status");
+  const llm = chosenModel();
+  if (!llm) return;
+  const speaking = current.reply.analysis.characters.filter((character) => character.lines > 0 && !current.reply.overrides.characters[character.id]);
+  if (!await confirmDialog(`Ask ${llm} to choose voices for ${speaking.length} character(s) (one short request each)? Voices you chose yourself are kept.`, "Ask")) return;
+  try {
+    $("#suggest-voices").disabled = true;
+    const job = await api(`/api/stories/${current.id}/cast/suggest`, { method: "POST", json: { llm } });
+    const done = await followJob(job.id, (snapshot) => { status.textContent = snapshot.message ?? "Asking your model…"; });
+    if (done.status === "succeeded") {
+      const result = JSON.parse(done.result ?? "{}");
+      status.textContent = `Your model chose voices for ${result.suggested ?? 0} of ${result.asked ?? 0} character(s); the others keep the offline casting.`;
+      await refresh();
+    } else {
+      status.textContent = `Voice suggestion failed: ${done.error ?? "unknown error"}.`;
+    }
+  } catch (error) {
+    status.textContent = error.message;
+  } finally {
+    $("#suggest-voices").disabled = false;
   }
 });
 
@@ -77,11 +136,20 @@ async function followAnalysis(jobId) {
   });
   $("#analyze").disabled = false;
   if (job.status === "succeeded") {
-    status.textContent = "Analysis finished.";
+    status.textContent = "Analysis finished." + modelReport(job.result);
     await refresh();
   } else {
     status.textContent = `Analysis failed: ${job.error ?? "unknown error"}. Try again.`;
   }
+}
+
+/** What the model did, from the analysis job's result, or "" for an offline analysis. */
+function modelReport(result) {
+  const run = JSON.parse(result ?? "{}");
+  if (run.requests === undefined) return "";
+  const notes = run.notes?.length ? ` Notes: ${run.notes.join(" ")}` : "";
+  return ` Your model labelled ${run.model_labelled} line(s) in ${run.requests} request(s) `
+    + `(${(run.input_tokens + run.output_tokens).toLocaleString()} tokens, ${money(run.cost_usd)}).${notes}`;
 }
 
 // MARK: Cast

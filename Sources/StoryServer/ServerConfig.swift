@@ -49,18 +49,25 @@ public struct ServerConfig: Sendable {
     /// How long one job event stream stays open before the client has to reconnect.
     public var jobEventStreamDuration: Duration = .seconds(300)
 
-    public init(dataDirectory: DataDirectory, database: DatabaseLocation, secret: ServerSecret, publicDirectory: URL) {
+    /// The users' own language models: keys from their Settings, base URLs from the environment.
+    public var models: ModelAccess
+
+    public init(
+        dataDirectory: DataDirectory, database: DatabaseLocation, secret: ServerSecret, publicDirectory: URL,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.dataDirectory = dataDirectory
         self.database = database
         self.secret = secret
         self.publicDirectory = publicDirectory
+        self.models = ModelAccess.make(environment: environment, secret: secret, dataDirectory: dataDirectory)
     }
 
     /// The story jobs (`analyze`, `render`) for this data directory and narration pipeline: the
     /// same registry for in-process workers and `storyvoice worker`. Empty without `narration`.
     public func standardJobHandlers() -> JobHandlerRegistry {
         guard let narration else { return JobHandlerRegistry() }
-        return StoryJobs.registry(dataDirectory: dataDirectory, narration: narration)
+        return StoryJobs.registry(dataDirectory: dataDirectory, narration: narration, models: models)
     }
 
     /// The handlers in-process workers run: `jobHandlers`, else the story jobs.
@@ -82,7 +89,8 @@ public struct ServerConfig: Sendable {
             database: DatabaseLocation.resolve(environment: environment, dataDirectory: dataDirectory),
             secret: try ServerSecret.load(environment: environment, dataDirectory: dataDirectory),
             publicDirectory: environment["STORYVOICE_PUBLIC_DIR"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-                ?? publicDirectory
+                ?? publicDirectory,
+            environment: environment
         )
         config.secureCookies = environment["STORYVOICE_SECURE_COOKIES"] == "1"
         config.trustForwardedFor = environment["STORYVOICE_TRUST_PROXY"] == "1"

@@ -1,7 +1,10 @@
+import Analysis
 import Foundation
 import Jobs
+import LanguageModels
 import StoryModel
 import StoryPersistence
+import StoryText
 import Vapor
 
 /// A story's performance: analysis and its edits, the cast, playback line by line, and export.
@@ -12,6 +15,8 @@ struct StoryNarrationController: Sendable {
     func register(routes: any RoutesBuilder) {
         let story = routes.grouped("stories", ":id")
         story.post("analyze", use: analyze)
+        story.post("analyze", "estimate", use: estimate)
+        story.post("cast", "suggest", use: suggestVoices)
         story.get("analysis", use: analysis)
         story.post("characters", use: addCharacter)
         story.patch("characters", ":character", use: editCharacter)
@@ -53,6 +58,8 @@ struct StoryNarrationController: Sendable {
 
     struct MergeRequest: Decodable { var into: String }
     struct RenderRequest: Decodable { var format: String? }
+    /// The user's model for analysis or voice suggestions, and for analysis the mode.
+    struct ModelRequest: Decodable { var llm: String?; var mode: LabellingMode? }
     struct SpeakerChange: Decodable { var speaker: String? }
 
     struct PlaybackLine: Encodable {
@@ -75,11 +82,76 @@ struct StoryNarrationController: Sendable {
     // MARK: Analysis
 
     /// Enqueues analysis → 202 with the job.
+    /// Offline analysis; with `{"llm": "openai:gpt-4o-mini", "mode": "hybrid"}` the user's model
+    /// then labels the lines the offline analysis is unsure of (or all of them in `full`).
     @Sendable
     func analyze(_ request: Request) async throws -> Response {
         let (user, story) = try await find(request)
-        let job = try await StoryLibrary(config: config).enqueueAnalysis(of: story, ownerID: user.id, database: request.db)
+        let choice = request.body.data.map { $0.readableBytes > 0 } == true ? try request.decodeJSON(ModelRequest.self) : ModelRequest()
+        if let llm = choice.llm {
+            try await requireModel(llm, step: "Speaker labelling", story: story, userID: user.id, request)
+        }
+        let job = try await StoryLibrary(config: config).enqueueAnalysis(
+            of: story, ownerID: user.id, database: request.db, llm: choice.llm, mode: choice.mode)
         return try Response.json(JobSnapshot(job), status: .accepted)
+    }
+
+    struct ModeEstimate: Content {
+        var mode: LabellingMode
+        var dialogue_lines: Int
+        var lines_sent: Int
+        var requests: Int
+        var input_tokens: Int
+        var output_tokens: Int
+        var cost_usd: Double?
+    }
+
+    struct EstimateReply: Content {
+        var model: String
+        var estimates: [ModeEstimate]
+    }
+
+    /// What each mode would send to the model and cost, before anything is sent (no key needed).
+    @Sendable
+    func estimate(_ request: Request) async throws -> Response {
+        let (_, story) = try await find(request)
+        let choice = try request.decodeJSON(ModelRequest.self)
+        guard let llm = choice.llm else { throw APIError(status: .unprocessableEntity, code: "invalid_model", message: "Say which model to price: {\"llm\": \"openai:gpt-4o-mini\"}.") }
+        let spec = try ModelAccess.spec(llm)
+        let content = try self.content(story)
+        let analysis = content.analysis ?? StoryAnalyzer().analyze(content.document)
+        let estimates = LabellingMode.allCases.map { mode in
+            let estimate = HybridAnalyzer.estimate(document: content.document, analysis: analysis, mode: mode, model: spec, prices: config.models.prices)
+            return ModeEstimate(mode: mode, dialogue_lines: estimate.dialogueSegments, lines_sent: estimate.spansSent, requests: estimate.requests,
+                                input_tokens: estimate.inputTokens, output_tokens: estimate.outputTokens, cost_usd: estimate.cost)
+        }
+        return try Response.json(EstimateReply(model: spec.description, estimates: estimates))
+    }
+
+    /// "Suggest voices with AI": a job in which the user's model picks voices for the characters
+    /// the user has not cast themselves.
+    @Sendable
+    func suggestVoices(_ request: Request) async throws -> Response {
+        let (user, story) = try await find(request)
+        let choice = try request.decodeJSON(ModelRequest.self)
+        guard let llm = choice.llm else { throw APIError(status: .unprocessableEntity, code: "invalid_model", message: "Choose a model: {\"llm\": \"openai:gpt-4o-mini\"}.") }
+        _ = try requireAnalysis(try content(story))
+        try await requireModel(llm, step: "Voice suggestion", story: story, userID: user.id, request)
+        let job = try await JobQueue(database: request.db).enqueue(
+            kind: StoryJobs.suggestVoices, payload: StoryJobs.Payload(story_id: try story.requireID(), llm: llm), ownerID: user.id)
+        return try Response.json(JobSnapshot(job), status: .accepted)
+    }
+
+    /// Fails the request at once when the model cannot be used (bad spec, no stored key),
+    /// rather than queueing a job that is bound to fail.
+    private func requireModel(_ llm: String, step: String, story: StoryRecord, userID: UUID, _ request: Request) async throws {
+        let spec = try ModelAccess.spec(llm)
+        do {
+            _ = try await config.models.model(spec, userID: userID, database: request.db)
+        } catch let error as LanguageModelError {
+            throw APIError(status: .unprocessableEntity, code: error.kind == .missingKey ? "missing_key" : "invalid_model",
+                           message: error.message(step: step, story: story.title))
+        }
     }
 
     @Sendable

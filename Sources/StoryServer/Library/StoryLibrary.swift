@@ -1,3 +1,4 @@
+import Analysis
 import FluentKit
 import Foundation
 import Jobs
@@ -48,11 +49,13 @@ struct StoryLibrary: Sendable {
 
     /// Marks the story as being analysed and queues its analysis.
     @discardableResult
-    func enqueueAnalysis(of story: StoryRecord, ownerID: UUID, database: any Database) async throws -> JobRecord {
+    func enqueueAnalysis(
+        of story: StoryRecord, ownerID: UUID, database: any Database, llm: String? = nil, mode: LabellingMode? = nil
+    ) async throws -> JobRecord {
         story.analysisState = .analyzing
         try await StoryRepository(database: database).save(story)
         return try await JobQueue(database: database).enqueue(
-            kind: StoryJobs.analyze, payload: StoryJobs.Payload(story_id: try story.requireID()), ownerID: ownerID)
+            kind: StoryJobs.analyze, payload: StoryJobs.Payload(story_id: try story.requireID(), llm: llm, mode: mode), ownerID: ownerID)
     }
 
     /// Puts the server's welcome story (`ServerConfig.welcomeStory`) in a new account's library

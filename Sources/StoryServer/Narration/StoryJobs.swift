@@ -1,5 +1,7 @@
+import Analysis
 import Foundation
 import Jobs
+import LanguageModels
 import StoryModel
 import StoryPersistence
 import StoryText
@@ -9,19 +11,25 @@ import StoryText
 public enum StoryJobs {
     public static let analyze = "analyze"
     public static let render = "render"
+    public static let suggestVoices = "suggest-voices"
 
-    /// The payload of both kinds.
+    /// The payload of every kind.
     struct Payload: Codable, Sendable {
         var story_id: UUID
         /// For `render`: `m4b` or `mp3`.
         var format: String?
+        /// For `analyze` and `suggest-voices`: the user's model (`openai:gpt-4o-mini`).
+        var llm: String?
+        /// For `analyze` with a model: `hybrid` or `full`.
+        var mode: LabellingMode?
     }
 
     /// Handlers for every story job.
-    public static func registry(dataDirectory: DataDirectory, narration: any NarrationService) -> JobHandlerRegistry {
+    public static func registry(dataDirectory: DataDirectory, narration: any NarrationService, models: ModelAccess) -> JobHandlerRegistry {
         var registry = JobHandlerRegistry()
-        registry.register(analyze, AnalyzeHandler(dataDirectory: dataDirectory, narration: narration))
+        registry.register(analyze, AnalyzeHandler(dataDirectory: dataDirectory, narration: narration, models: models))
         registry.register(render, RenderHandler(dataDirectory: dataDirectory, narration: narration))
+        registry.register(suggestVoices, SuggestVoicesHandler(dataDirectory: dataDirectory, narration: narration, models: models))
         return registry
     }
 
@@ -34,36 +42,79 @@ public enum StoryJobs {
     }
 }
 
-/// Splits the story into narration and dialogue and finds its characters. The user's voice
-/// choices are kept: they are keyed by the analysis' stable character ids.
+/// Splits the story into narration and dialogue and finds its characters; with the user's
+/// model, then has it label the lines the offline analysis is unsure of (or every line). The
+/// user's voice choices are kept: they are keyed by the analysis' stable character ids.
 struct AnalyzeHandler: JobHandler {
     let dataDirectory: DataDirectory
     let narration: any NarrationService
+    let models: ModelAccess
     /// Lines rendered ahead once the analysis is stored, so pressing play starts at once.
     var openingLines = 2
 
     func run(_ job: ClaimedJob, context: JobContext) async throws -> String? {
-        let (story, _) = try await StoryJobs.loadStory(job, context: context)
+        let (story, payload) = try await StoryJobs.loadStory(job, context: context)
+        var offlineStored = false
         do {
             try await context.reportProgress(0.1, message: "Reading the story")
             let document = StoryDocument(title: story.title, author: story.author, text: try story.fullText(dataDirectory: dataDirectory))
-            let analysis = StoryAnalyzer().analyze(document)
+            var analysis = StoryAnalyzer().analyze(document)
             try Task.checkCancellation()
             try story.store(analysis: analysis)
             story.analysisState = .analyzed
             try await StoryRepository(database: context.queue.database).save(story)
-            try await context.reportProgress(0.8, message: "Found \(analysis.characters.count) character(s); preparing the opening lines")
+            offlineStored = true
+            var result = #"{"characters":\#(analysis.characters.count),"segments":\#(analysis.segments.count)}"#
+            if let llm = payload.llm {
+                // The offline analysis is stored first: if the model fails, nothing is lost.
+                let labelled = try await label(document, analysis: analysis, llm: llm, mode: payload.mode ?? .hybrid, job: job, context: context)
+                analysis = labelled.analysis
+                let fresh = try await StoryJobs.loadStory(job, context: context).0
+                try fresh.store(analysis: analysis)
+                try await StoryRepository(database: context.queue.database).save(fresh)
+                result = try ModelRunSummary(labelled).json(characters: analysis.characters.count, segments: analysis.segments.count)
+            }
+            try await context.reportProgress(0.97, message: "Found \(analysis.characters.count) character(s); preparing the opening lines")
             await prepareOpening(document, analysis: analysis, overrides: try StoryContent(story, dataDirectory: dataDirectory).overrides)
-            return #"{"characters":\#(analysis.characters.count),"segments":\#(analysis.segments.count)}"#
+            return result
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            // The last attempt: say so on the story, not only on the job.
-            if job.attempt >= job.maxAttempts || error is PermanentJobFailure {
+            // The last attempt: say so on the story, not only on the job (unless the offline
+            // analysis was stored and only the model's pass failed).
+            if !offlineStored, job.attempt >= job.maxAttempts || error is PermanentJobFailure {
                 story.analysisState = .failed
                 try? await StoryRepository(database: context.queue.database).save(story)
             }
             throw error
+        }
+    }
+
+    private func label(
+        _ document: StoryDocument, analysis: StoryAnalysis, llm: String, mode: LabellingMode, job: ClaimedJob, context: JobContext
+    ) async throws -> LabelledAnalysis {
+        let spec = try ModelAccess.spec(llm)
+        do {
+            let model = try await models.model(spec, userID: job.ownerID, database: context.queue.database)
+            let analyzer = HybridAnalyzer(model: model, cache: try models.cache(), prices: models.prices)
+            let estimate = analyzer.estimate(document: document, analysis: analysis, mode: mode)
+            try await context.reportProgress(0.3, message: "Asking \(spec) about \(estimate.spansSent) line(s)")
+            let (updates, continuation) = AsyncStream.makeStream(of: LabellingProgress.self, bufferingPolicy: .bufferingNewest(1))
+            let forwarder = Task {
+                for await update in updates where update.totalRequests > 0 {
+                    let fraction = 0.3 + 0.65 * Double(update.completedRequests) / Double(update.totalRequests)
+                    try? await context.reportProgress(fraction, message: "\(update.step): \(update.completedRequests) of \(update.totalRequests) requests")
+                }
+            }
+            defer { forwarder.cancel() }
+            let labelled = try await analyzer.label(document: document, analysis: analysis, mode: mode) { continuation.yield($0) }
+            continuation.finish()
+            await forwarder.value
+            return labelled
+        } catch let error as LanguageModelError {
+            throw ModelRunSummary.failure(AnalysisError(step: "Speaker labelling", story: document.title, underlying: error))
+        } catch let error as AnalysisError {
+            throw ModelRunSummary.failure(error)
         }
     }
 

@@ -20,8 +20,10 @@ public enum StoryWorker {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws {
         let directory = DataDirectory.resolve(environment: environment)
+        let secret = try ServerSecret.load(environment: environment, dataDirectory: directory)
+        let models = ModelAccess.make(environment: environment, secret: secret, dataDirectory: directory)
         try await Worker.run(
-            registry: StoryJobs.registry(dataDirectory: directory, narration: narration),
+            registry: StoryJobs.registry(dataDirectory: directory, narration: narration, models: models),
             configuration: configuration, environment: environment)
     }
 }

@@ -1,0 +1,63 @@
+import Analysis
+import FluentKit
+import Foundation
+import LanguageModels
+import StoryPersistence
+
+/// A user's own language model on the server: the key from their Settings (never the server's
+/// environment, so no account spends another's money), base URLs from the server's environment
+/// (`OPENAI_BASE_URL`, `ANTHROPIC_BASE_URL`, `GEMINI_BASE_URL`), and one response cache.
+public struct ModelAccess: Sendable {
+    public var factory: LanguageModelFactory
+    public var box: SecretBox
+    /// Model answers, shared by every user: a request is keyed by its whole content.
+    public var cacheDirectory: URL
+    public var prices: PriceTable
+
+    public init(factory: LanguageModelFactory, box: SecretBox, cacheDirectory: URL, prices: PriceTable = .builtIn) {
+        self.factory = factory
+        self.box = box
+        self.cacheDirectory = cacheDirectory
+        self.prices = prices
+    }
+
+    /// Base URLs from `environment`; keys deliberately not.
+    public static func make(environment: [String: String], secret: ServerSecret, dataDirectory: DataDirectory) -> ModelAccess {
+        let baseURLs = environment.filter { name, _ in LanguageModels.Provider.allCases.contains { $0.baseURLVariable == name } }
+        return ModelAccess(
+            factory: LanguageModelFactory(environment: baseURLs), box: SecretBox(secret: secret),
+            cacheDirectory: dataDirectory.url.appendingPathComponent("llm", isDirectory: true))
+    }
+
+    /// `openai:gpt-4o-mini` and the like; a base URL inside the spec (`…@URL`) is refused, so
+    /// users cannot point the server at arbitrary hosts.
+    static func spec(_ text: String) throws -> ModelSpec {
+        let spec: ModelSpec
+        do {
+            spec = try ModelSpec(parsing: text)
+        } catch {
+            throw APIError(status: .unprocessableEntity, code: "invalid_model", message: "\(error)")
+        }
+        guard spec.baseURL == nil, spec.provider != .openaiCompatible else {
+            throw APIError(status: .unprocessableEntity, code: "invalid_model",
+                           message: "Choose an OpenAI, Anthropic or Gemini model (openai:MODEL, anthropic:MODEL, gemini:MODEL).")
+        }
+        return spec
+    }
+
+    /// A client for `spec` with the user's stored key. Throws the provider's `missingKey` error
+    /// when there is none, so the message says where to add it.
+    func model(_ spec: ModelSpec, userID: UUID, database: any Database) async throws -> RemoteLanguageModel {
+        // Both enums use the same names; an OpenAI-compatible server has no stored key.
+        guard let name = StoryPersistence.Provider(rawValue: spec.provider.rawValue),
+              let stored = try await SettingsRepository(database: database, box: box).key(for: name, userID: userID) else {
+            throw LanguageModelError(.missingKey, provider: spec.provider, model: spec.model)
+        }
+        return try factory.makeModel(spec, key: Secret(stored))
+    }
+
+    func cache() throws -> ResponseCache {
+        try ResponseCache(directory: cacheDirectory)
+    }
+}
+

@@ -1,0 +1,52 @@
+import Analysis
+import Foundation
+import Jobs
+import LanguageModels
+import StoryModel
+import StoryPersistence
+
+/// "Suggest voices with AI": the user's model picks an installed voice, rate and pitch for each
+/// speaking character. Voices the user chose themselves are kept; a suggestion naming a voice
+/// that is not installed is dropped and offline casting stands for that character.
+struct SuggestVoicesHandler: JobHandler {
+    let dataDirectory: DataDirectory
+    let narration: any NarrationService
+    let models: ModelAccess
+
+    func run(_ job: ClaimedJob, context: JobContext) async throws -> String? {
+        let (story, payload) = try await StoryJobs.loadStory(job, context: context)
+        let content = try StoryContent(story, dataDirectory: dataDirectory)
+        guard let analysis = content.analysis else { throw PermanentJobFailure("Analyse the story before asking for voices.") }
+        guard let llm = payload.llm else { throw PermanentJobFailure("Choose a model to suggest voices.") }
+        let spec = try ModelAccess.spec(llm)
+        let voices = await narration.voices().map { VoiceOption(id: $0.id, gender: $0.gender, age: $0.age, accent: $0.accent) }
+        let speaking = analysis.characters.filter { $0.lines > 0 && content.overrides.characters[$0.id] == nil }
+            .sorted { ($0.lines, $1.id) > ($1.lines, $0.id) }
+
+        var suggestions: [String: VoiceSuggestion] = [:]
+        do {
+            let suggester = VoiceSuggester(model: try await models.model(spec, userID: job.ownerID, database: context.queue.database),
+                                           cache: try models.cache(), prices: models.prices)
+            for (done, character) in speaking.enumerated() {
+                try await context.reportProgress(Double(done) / Double(max(1, speaking.count)), message: "Choosing a voice for \(character.name)")
+                if let suggestion = try await suggester.suggest(for: character, story: story.title, voices: voices) {
+                    suggestions[character.id] = suggestion
+                }
+            }
+        } catch let error as LanguageModelError {
+            throw ModelRunSummary.failure(AnalysisError(step: "Voice suggestion", story: story.title, underlying: error))
+        } catch let error as AnalysisError {
+            throw ModelRunSummary.failure(error)
+        }
+
+        // Re-read: the user may have chosen voices while the model was thinking; theirs win.
+        let fresh = try await StoryJobs.loadStory(job, context: context).0
+        var overrides = try StoryContent(fresh, dataDirectory: dataDirectory).overrides
+        for (id, suggestion) in suggestions where overrides.characters[id] == nil {
+            overrides.characters[id] = VoiceAssignment(voice: suggestion.voice, rate: suggestion.rate, pitch: suggestion.pitch)
+        }
+        try fresh.store(overrides: overrides)
+        try await StoryRepository(database: context.queue.database).save(fresh)
+        return #"{"suggested":\#(suggestions.count),"asked":\#(speaking.count)}"#
+    }
+}

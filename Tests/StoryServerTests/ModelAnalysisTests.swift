@@ -1,0 +1,137 @@
+import DatabaseTestSupport
+import Foundation
+import LanguageModels
+@testable import StoryServer
+import Testing
+import TestSupport
+import VaporTesting
+
+/// The web app's "use my own model": the user's stored key, a loopback server speaking OpenAI's
+/// Chat Completions wire format, estimates before sending, and failures that lose nothing.
+@Suite("Analysis and voices with the user's model")
+struct ModelAnalysisTests {
+    static let key = "sk-user-stored-0123456789abcdef"
+
+    /// A narration server whose models go to `model` (OpenAI's base URL), with Ada signed in,
+    /// her key stored, and the sample story analysed offline.
+    func withModelServer(
+        _ handler: @escaping LoopbackServer.Handler,
+        _ body: (Application, ServerConfig, LoopbackServer, String, UUID) async throws -> Void
+    ) async throws {
+        try await LoopbackServer.withServer(handler: handler) { model in
+            try await withNarrationServer(adjust: { config in
+                config.models = ModelAccess(
+                    factory: LanguageModelFactory(environment: ["OPENAI_BASE_URL": model.baseURL + "/v1"], retry: RetryPolicy(maxAttempts: 1)),
+                    box: config.models.box, cacheDirectory: config.dataDirectory.url.appendingPathComponent("llm"))
+            }) { app, config, _ in
+                let ada = try await app.register("ada@example.com").access_token
+                let saved = try await app.send(.PUT, "/api/settings", token: ada, json: #"{"api_keys":{"openai":"\#(Self.key)"}}"#)
+                #expect(saved.status == .ok, "\(saved.body.string)")
+                let story = try await app.analyzedSample(ada, config)
+                try await body(app, config, model, ada, story)
+            }
+        }
+    }
+
+    @Test("the estimate prices both modes and sends nothing")
+    func estimate() async throws {
+        try await withModelServer({ _ in LoopbackReply(status: 500, json: ["error": "unexpected"]) }) { app, _, model, ada, story in
+            let reply = try await app.send(.POST, "/api/stories/\(story)/analyze/estimate", token: ada, json: #"{"llm":"openai:gpt-4o-mini"}"#)
+            #expect(reply.status == .ok, "\(reply.body.string)")
+            struct Estimates: Decodable {
+                struct Mode: Decodable { var mode: String; var dialogue_lines: Int; var lines_sent: Int; var input_tokens: Int; var cost_usd: Double? }
+                var estimates: [Mode]
+            }
+            let modes = Dictionary(uniqueKeysWithValues: try reply.content.decode(Estimates.self).estimates.map { ($0.mode, $0) })
+            let hybrid = try #require(modes["hybrid"]), full = try #require(modes["full"])
+            #expect(full.lines_sent == full.dialogue_lines && full.dialogue_lines > 20)
+            #expect(hybrid.lines_sent < full.lines_sent)
+            #expect(hybrid.input_tokens < full.input_tokens)
+            #expect((full.cost_usd ?? 0) > 0)
+            #expect(model.requests.isEmpty)
+        }
+    }
+
+    @Test("full mode: the model's labels replace the offline ones; usage is reported; the stored key is sent")
+    func fullAnalysis() async throws {
+        try await withModelServer(labeller(text: sampleStory) { _ in "new:Aunt Agatha" }) { app, config, model, ada, story in
+            let worker = app.startWorker(config)
+            defer { worker.cancel() }
+            let job = try await app.send(.POST, "/api/stories/\(story)/analyze", token: ada, json: #"{"llm":"openai:gpt-4o-mini","mode":"full"}"#)
+            #expect(job.status == .accepted, "\(job.body.string)")
+            let done = try await app.waitForJob(try job.content.decode(JobReply.self).id, token: ada)
+            #expect(done.status == "succeeded", "\(done.error ?? "")")
+            let analysis = try #require(try await app.analysis(story, ada).analysis)
+            let agatha = try #require(analysis.characters.first { $0.name == "Aunt Agatha" })
+            #expect(agatha.lines == analysis.segments.filter { $0.kind == .dialogue }.count)
+            struct Result: Decodable { var model_labelled: Int; var requests: Int; var input_tokens: Int }
+            let result = try JSONDecoder().decode(Result.self, from: Data(try #require(done.result).utf8))
+            #expect(result.model_labelled == agatha.lines)
+            #expect(result.requests == model.requests.count && result.input_tokens > 0)
+            #expect(model.requests.allSatisfy { $0.header("authorization") == "Bearer \(Self.key)" })
+        }
+    }
+
+    @Test("a rejected key fails the job with a message naming the step and the story, and keeps the offline analysis")
+    func rejectedKey() async throws {
+        try await withModelServer({ _ in VendorWire.error(.openai, status: 401, message: "Incorrect API key provided") }) { app, config, _, ada, story in
+            let worker = app.startWorker(config)
+            defer { worker.cancel() }
+            let job = try await app.send(.POST, "/api/stories/\(story)/analyze", token: ada, json: #"{"llm":"openai:gpt-4o-mini"}"#)
+            let done = try await app.waitForJob(try job.content.decode(JobReply.self).id, token: ada)
+            #expect(done.status == "failed")
+            #expect(done.error?.contains("Speaker labelling failed for The Open Window: the OpenAI key was rejected") == true, "\(done.error ?? "")")
+            #expect(done.error?.contains(Self.key) == false)
+            let reply = try await app.analysis(story, ada)
+            #expect(reply.state == "analyzed")
+            #expect(reply.analysis?.characters.isEmpty == false)
+        }
+    }
+
+    @Test("without a stored key, or with a model the server cannot use, the request says what to do at once")
+    func refusedUpFront() async throws {
+        try await withModelServer({ _ in LoopbackReply(status: 500, json: ["error": "unexpected"]) }) { app, _, model, ada, story in
+            let anthropic = try await app.send(.POST, "/api/stories/\(story)/analyze", token: ada, json: #"{"llm":"anthropic:claude-3-5-haiku-latest"}"#)
+            #expect(anthropic.errorCode == "missing_key")
+            #expect(anthropic.errorMessage?.contains("Settings") == true)
+            let elsewhere = try await app.send(.POST, "/api/stories/\(story)/analyze", token: ada, json: #"{"llm":"openai-compatible:llama@http://10.0.0.1/v1"}"#)
+            #expect(elsewhere.errorCode == "invalid_model")
+            #expect(try await app.send(.POST, "/api/stories/\(story)/cast/suggest", token: ada, json: #"{"llm":"gemini:gemini-2.0-flash"}"#).errorCode == "missing_key")
+            #expect(model.requests.isEmpty)
+        }
+    }
+
+    @Test("suggested voices fill in the characters the user has not cast; invented voices are dropped")
+    func suggestVoices() async throws {
+        let chooser: LoopbackServer.Handler = { request in
+            let prompt = VendorWire.prompt(of: request, provider: .openai)?.user ?? ""
+            // The narrator's niece gets a voice that does not exist; everyone else the bass.
+            let voice = prompt.contains("Character: the niece") ? "test:soprano" : "test:bass"
+            return VendorWire.success(.openai, answer: #"{"voice":"\#(voice)","rate":1.1,"pitch":-1,"reason":"fits"}"#, for: request)
+        }
+        try await withModelServer(chooser) { app, config, model, ada, story in
+            let analysis = try #require(try await app.analysis(story, ada).analysis)
+            let speaking = analysis.characters.filter { $0.lines > 0 }
+            let mine = try #require(speaking.first { !$0.name.contains("niece") })
+            #expect(try await app.send(.PUT, "/api/stories/\(story)/cast/\(mine.id)", token: ada, json: #"{"voice":"test:alto"}"#).status == .ok)
+
+            let worker = app.startWorker(config)
+            defer { worker.cancel() }
+            let job = try await app.send(.POST, "/api/stories/\(story)/cast/suggest", token: ada, json: #"{"llm":"openai:gpt-4o-mini"}"#)
+            #expect(job.status == .accepted, "\(job.body.string)")
+            let done = try await app.waitForJob(try job.content.decode(JobReply.self).id, token: ada)
+            #expect(done.status == "succeeded", "\(done.error ?? "")")
+            let overrides = try await app.analysis(story, ada).overrides.characters
+            #expect(overrides[mine.id]?.voice == "test:alto", "the user's own choice wins")
+            #expect(model.requests.count == speaking.count - 1)
+            for character in speaking where character.id != mine.id {
+                if character.name.contains("niece") {
+                    #expect(overrides[character.id] == nil, "an invented voice falls back to offline casting")
+                } else {
+                    #expect(overrides[character.id]?.voice == "test:bass")
+                    #expect(overrides[character.id]?.rate == 1.1)
+                }
+            }
+        }
+    }
+}
