@@ -1,4 +1,5 @@
 import LanguageModels
+import Speech
 
 /// A cloud speech vendor: its engine id, key and base-URL variables, public endpoint and the
 /// longest text one request may carry.
@@ -57,6 +58,21 @@ public enum CloudService: String, Sendable, Hashable, CaseIterable, Codable {
         case .elevenlabs: 5000
         case .gemini: 4000
         }
+    }
+
+    /// What `doctor` shows for the engine speaking `model`: installed only with a key. The
+    /// version is the model, so changing model re-renders cached lines.
+    public func engineInfo(model: String, hasKey: Bool) -> EngineInfo {
+        let product = switch self {
+        case .openai: "OpenAI TTS"
+        case .elevenlabs: "ElevenLabs"
+        case .gemini: "Gemini TTS"
+        }
+        let extra = self == .openai ? " (and OPENAI_BASE_URL for a compatible server)" : ""
+        return EngineInfo(
+            id: engineID, name: "\(product) (\(model))", version: model, installed: hasKey,
+            installHint: "Add \(self == .openai ? "an" : "a") \(displayName) key in Settings or set \(apiKeyVariable)\(extra)."
+        )
     }
 
     /// Requests in flight at once per vendor, by default. ElevenLabs' plans allow 2 (free) to

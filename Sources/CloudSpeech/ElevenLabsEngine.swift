@@ -46,10 +46,7 @@ public struct ElevenLabsEngine: SpeechSynthesizer {
     public var engineID: String { CloudService.elevenlabs.engineID }
 
     public func info() async -> EngineInfo {
-        EngineInfo(
-            id: engineID, name: "ElevenLabs (\(configuration.model))", version: configuration.model, installed: client.hasKey,
-            installHint: "Add an ElevenLabs key in Settings or set ELEVENLABS_API_KEY."
-        )
+        CloudService.elevenlabs.engineInfo(model: configuration.model, hasKey: client.hasKey)
     }
 
     /// API list prices per 1,000 characters (pay-as-you-go): Flash and Turbo $0.05, the

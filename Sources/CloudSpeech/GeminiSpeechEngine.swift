@@ -40,10 +40,7 @@ public struct GeminiSpeechEngine: SpeechSynthesizer {
     public var engineID: String { CloudService.gemini.engineID }
 
     public func info() async -> EngineInfo {
-        EngineInfo(
-            id: engineID, name: "Gemini TTS (\(configuration.model))", version: configuration.model, installed: client.hasKey,
-            installHint: "Add a Gemini key in Settings or set GEMINI_API_KEY."
-        )
+        CloudService.gemini.engineInfo(model: configuration.model, hasKey: client.hasKey)
     }
 
     public func voices() async throws -> [Voice] {

@@ -42,12 +42,8 @@ public struct OpenAISpeechEngine: SpeechSynthesizer {
 
     public var engineID: String { CloudService.openai.engineID }
 
-    /// The version is the model, so changing model re-renders cached lines.
     public func info() async -> EngineInfo {
-        EngineInfo(
-            id: engineID, name: "OpenAI TTS (\(configuration.model))", version: configuration.model, installed: client.hasKey,
-            installHint: "Add an OpenAI key in Settings or set OPENAI_API_KEY (and OPENAI_BASE_URL for a compatible server)."
-        )
+        CloudService.openai.engineInfo(model: configuration.model, hasKey: client.hasKey)
     }
 
     public func voices() async throws -> [Voice] {

@@ -186,3 +186,11 @@ extension Secret {
         return text
     }
 }
+
+extension VendorTransport: CustomReflectable {
+    /// Dumps show the settings only: not the key (redacted anyway) and not the HTTP client,
+    /// whose connection pool holds recent request heads, authorization headers included.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["timeout": timeout, "retry": retry, "maxReplyBytes": maxReplyBytes, "hasKey": key != nil], displayStyle: .struct)
+    }
+}

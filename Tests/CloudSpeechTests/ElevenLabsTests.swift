@@ -90,7 +90,7 @@ struct ElevenLabsTests {
             #expect(audio.samples.count == 2400 && server.requests.count == 2)
         }
         try await LoopbackServer.withServer(handler: { _ in SpeechWire.elevenLabsAudio(Data()) }) { server in
-            await #expect(throws: SpeechError.self) {
+            _ = await #expect(throws: SpeechError.self) {
                 try await elevenLabs(server).synthesize("Hi.", voice: voice(.elevenlabs, "abc"), settings: SpeechSettings())
             }
         }
