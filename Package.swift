@@ -79,6 +79,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Cloud speech engines (OpenAI, ElevenLabs, Gemini) over the language models' HTTP transport.
+        .target(
+            name: "CloudSpeech",
+            dependencies: [
+                "StoryModel", "Audio", "Speech", "LanguageModels",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Hybrid (heuristic + language model) speaker labelling, character enrichment, cost estimates.
         .target(
             name: "Analysis",
@@ -151,6 +160,7 @@ let package = Package(
         // Runs the built `storyvoice` binary as a user would.
         .testTarget(name: "StoryVoiceCLITests", dependencies: ["Audio", "StoryModel"]),
         .testTarget(name: "LanguageModelsTests", dependencies: ["LanguageModels", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "CloudSpeechTests", dependencies: ["CloudSpeech", "Speech", "Audio", "LanguageModels", "TestSupport", "StoryModel", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "LanguageModels", "TestSupport", "StoryModel", "StoryText", .product(name: "Logging", package: "swift-log")]),
         // Fresh SQLite or PostgreSQL databases for the database test suites.
         .target(

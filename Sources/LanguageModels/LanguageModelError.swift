@@ -40,20 +40,20 @@ public struct LanguageModelError: Error, Sendable, Hashable, CustomStringConvert
     }
 
     /// Whether waiting and sending the same request again may succeed.
-    public var isTransient: Bool {
-        switch kind {
-        case .rateLimited, .providerError, .timeout, .unreachable: true
-        default: false
-        }
-    }
+    public var isTransient: Bool { kind.isTransient }
 
     /// What happened and what to do, without the step: "the OpenAI key was rejected — update it …".
     public var description: String {
-        let name = provider.displayName
-        let keyHint = "update it in Settings or \(provider.apiKeyVariable)"
+        Self.explain(kind, service: provider.displayName, keyVariable: provider.apiKeyVariable, model: model, detail: detail)
+    }
+
+    /// The explanation for `kind` at a service (a model provider or a speech vendor) named `name`,
+    /// whose key is set in Settings or `keyVariable`; shared by every client of a vendor's API.
+    public static func explain(_ kind: Kind, service name: String, keyVariable: String, model: String, detail: String?) -> String {
+        let keyHint = "update it in Settings or \(keyVariable)"
         switch kind {
         case .missingKey:
-            return "no \(name) API key is set — add one in Settings or set \(provider.apiKeyVariable)"
+            return "no \(name) API key is set — add one in Settings or set \(keyVariable)"
         case .invalidKey:
             return "the \(name) key was rejected — \(keyHint)"
         case .noAccess(let status):
@@ -81,5 +81,15 @@ public struct LanguageModelError: Error, Sendable, Hashable, CustomStringConvert
     /// The full sentence for a user: "Character extraction failed for Emma: the OpenAI key was rejected — …".
     public func message(step: String, story: String) -> String {
         "\(step) failed for \(story): \(description)"
+    }
+}
+
+extension LanguageModelError.Kind {
+    /// Whether waiting and sending the same request again may succeed.
+    public var isTransient: Bool {
+        switch self {
+        case .rateLimited, .providerError, .timeout, .unreachable: true
+        default: false
+        }
     }
 }

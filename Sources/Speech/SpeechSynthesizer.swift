@@ -27,11 +27,15 @@ public struct SpeechSettings: Codable, Sendable, Hashable {
     public var pitch: Double
     /// Volume multiplier.
     public var volume: Double
+    /// How to perform the line, in words ("weary, sardonic old sailor; slow"), for engines that
+    /// take directions (OpenAI gpt-4o-mini-tts `instructions`); others ignore it.
+    public var delivery: String?
 
-    public init(rate: Double = 1, pitch: Double = 0, volume: Double = 1) {
+    public init(rate: Double = 1, pitch: Double = 0, volume: Double = 1, delivery: String? = nil) {
         self.rate = rate
         self.pitch = pitch
         self.volume = volume
+        self.delivery = delivery
     }
 
     public init(_ assignment: VoiceAssignment) {

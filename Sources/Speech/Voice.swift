@@ -24,11 +24,14 @@ public struct Voice: Codable, Sendable, Hashable, Identifiable {
     /// flite's `slt` and festival's `cmu_us_slt_arctic_hts` are both CMU Arctic "slt".
     /// Casting treats them as one voice unless their pitches are far apart.
     public var speaker: String?
+    /// What the engine's vendor charges, in US dollars per 1,000 characters of text (0 for
+    /// local engines). Cloud voices carry their list price so a render can be priced first.
+    public var costPer1000Characters: Double
 
     public init(
         id: String, engine: String, engineVoice: String, displayName: String, gender: Gender,
         age: AgeRange = .adult, accent: String? = nil, pitch: Double = 0, quality: Int = 1, style: [String] = [],
-        speaker: String? = nil
+        speaker: String? = nil, costPer1000Characters: Double = 0
     ) {
         self.id = id
         self.engine = engine
@@ -41,6 +44,33 @@ public struct Voice: Codable, Sendable, Hashable, Identifiable {
         self.quality = quality
         self.style = style
         self.speaker = speaker
+        self.costPer1000Characters = costPer1000Characters
+    }
+
+    /// Decodes catalogues and cast files written before a field existed: a missing
+    /// `costPer1000Characters` is 0, missing `age`, `pitch`, `quality`, `style` take the
+    /// initializer's defaults.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(String.self, forKey: .id),
+            engine: try container.decode(String.self, forKey: .engine),
+            engineVoice: try container.decode(String.self, forKey: .engineVoice),
+            displayName: try container.decode(String.self, forKey: .displayName),
+            gender: try container.decode(Gender.self, forKey: .gender),
+            age: try container.decodeIfPresent(AgeRange.self, forKey: .age) ?? .adult,
+            accent: try container.decodeIfPresent(String.self, forKey: .accent),
+            pitch: try container.decodeIfPresent(Double.self, forKey: .pitch) ?? 0,
+            quality: try container.decodeIfPresent(Int.self, forKey: .quality) ?? 1,
+            style: try container.decodeIfPresent([String].self, forKey: .style) ?? [],
+            speaker: try container.decodeIfPresent(String.self, forKey: .speaker),
+            costPer1000Characters: try container.decodeIfPresent(Double.self, forKey: .costPer1000Characters) ?? 0
+        )
+    }
+
+    /// The list price of speaking `text` with this voice, in US dollars.
+    public func cost(of text: String) -> Double {
+        Double(text.count) * costPer1000Characters / 1000
     }
 
     /// The speaker family casting keeps apart: `speaker`, or the voice id when unknown.

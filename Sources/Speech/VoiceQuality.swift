@@ -7,8 +7,11 @@ public enum VoiceQuality: Int, Sendable, CaseIterable, Comparable {
     case clustergen = 2
     /// HMM voices rendered by the HTS engine (festival's cmu_us_slt_arctic_hts).
     case hts = 3
-    /// Neural voices (Piper and cloud voices).
+    /// Neural voices (Piper; OpenAI's tts-1).
     case neural = 4
+    /// Expressive cloud voices made for long listening (OpenAI tts-1-hd and gpt-4o-mini-tts,
+    /// ElevenLabs, Gemini TTS). They cost money per character (`Voice.costPer1000Characters`).
+    case studio = 5
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }

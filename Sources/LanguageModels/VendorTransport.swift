@@ -1,0 +1,196 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// One HTTP request to a vendor's API, as the transport sends it.
+public struct VendorRequest: Sendable {
+    public var method: HTTPMethod
+    public var url: String
+    /// Headers, the key's header included (the only place a key goes).
+    public var headers: [(name: String, value: String)]
+    public var body: Data?
+
+    public init(method: HTTPMethod = .POST, url: String, headers: [(name: String, value: String)], body: Data? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// A 200 reply's headers and body.
+public struct VendorReply: Sendable {
+    public var headers: HTTPHeaders
+    public var body: Data
+}
+
+/// Why a request failed after the transport's retries: the kind (as ``LanguageModelError`` names
+/// them) and what the vendor or the network said, scrubbed of the key. Callers wrap it in their
+/// own error (``LanguageModelError`` for models, a speech error for speech engines).
+public struct VendorFailure: Error, Sendable, Hashable {
+    public var kind: LanguageModelError.Kind
+    public var detail: String?
+
+    public init(_ kind: LanguageModelError.Kind, detail: String? = nil) {
+        self.kind = kind
+        self.detail = detail
+    }
+}
+
+/// The reliability rules every vendor call shares (language models and cloud speech alike):
+/// the provider's concurrency limiter, a timeout per attempt, retries with exponential backoff
+/// and jitter on 429, 5xx and timeouts (honouring `Retry-After`), no retry for other 4xx or a
+/// refused connection, and the key scrubbed from anything the vendor says.
+public struct VendorTransport: Sendable {
+    public let key: Secret?
+    /// Seconds for one attempt, from sending to the last byte of the reply.
+    public let timeout: Double
+    public let retry: RetryPolicy
+    public let limiter: ConcurrencyLimiter
+    public let httpClient: HTTPClient
+    /// Replies larger than this are cut off (and then fail to parse).
+    public let maxReplyBytes: Int
+    let sleep: @Sendable (Double) async throws -> Void
+
+    /// - Parameter sleep: waits between attempts, in seconds (injected so tests can see the waits).
+    public init(
+        key: Secret?, timeout: Double = 60, retry: RetryPolicy = .standard, limiter: ConcurrencyLimiter,
+        httpClient: HTTPClient = .shared, maxReplyBytes: Int = 32 << 20,
+        sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
+    ) {
+        self.key = key
+        self.timeout = timeout
+        self.retry = retry
+        self.limiter = limiter
+        self.httpClient = httpClient
+        self.maxReplyBytes = maxReplyBytes
+        self.sleep = sleep
+    }
+
+    /// Sends `request` until it gets a 200 (returned) or a failure that retrying cannot fix, or
+    /// the attempts run out (thrown). `errorMessage` reads the human message out of the vendor's
+    /// error body, if it has one.
+    public func send(
+        _ request: VendorRequest, logger: Logger, errorMessage: (Data) -> String? = { _ in nil }
+    ) async throws(VendorFailure) -> VendorReply {
+        var attempt = 0
+        while true {
+            attempt += 1
+            logger.debug("sending request", metadata: ["attempt": "\(attempt)", "url": "\(request.url)", "bytes": "\(request.body?.count ?? 0)"])
+            let outcome = await exchange(request)
+            let failure: VendorFailure
+            var wait: Double?
+            switch outcome {
+            case .reply(let status, let retryAfter, let headers, let data):
+                logger.debug("reply", metadata: ["attempt": "\(attempt)", "status": "\(status)", "bytes": "\(data.count)"])
+                if status == 200 { return VendorReply(headers: headers, body: data) }
+                failure = VendorFailure(Self.kind(status: status, retryAfter: retryAfter), detail: errorMessage(data).map(scrub))
+                if let retryAfter, retryAfter > retry.maxRetryAfter { throw failure }
+                wait = retryAfter
+            case .failed(let transportFailure):
+                logger.debug("request failed", metadata: ["attempt": "\(attempt)", "error": "\(transportFailure.kind) \(transportFailure.detail ?? "")"])
+                failure = transportFailure
+            }
+            // A timed-out request may have been slow by chance; a refused connection will not change.
+            guard Self.isRetryable(failure.kind), attempt < retry.maxAttempts else { throw failure }
+            let delay = wait ?? retry.backoff(afterAttempt: attempt)
+            logger.info("retrying after a transient failure", metadata: ["kind": "\(failure.kind)", "wait_s": "\(delay)"])
+            do { try await sleep(delay) } catch { throw VendorFailure(.timeout(seconds: timeout), detail: "cancelled") }
+        }
+    }
+
+    /// The error kind for a non-200 status.
+    public static func kind(status: Int, retryAfter: Double?) -> LanguageModelError.Kind {
+        switch status {
+        case 401: .invalidKey
+        case 403, 404: .noAccess(status: status)
+        case 429: .rateLimited(retryAfterSeconds: retryAfter)
+        case 500...599: .providerError(status: status)
+        default: .requestRejected(status: status)
+        }
+    }
+
+    static func isRetryable(_ kind: LanguageModelError.Kind) -> Bool {
+        switch kind {
+        case .rateLimited, .providerError, .timeout: true
+        default: false
+        }
+    }
+
+    private enum Outcome {
+        case reply(status: Int, retryAfter: Double?, headers: HTTPHeaders, body: Data)
+        case failed(VendorFailure)
+    }
+
+    private func exchange(_ vendorRequest: VendorRequest) async -> Outcome {
+        var request = HTTPClientRequest(url: vendorRequest.url)
+        request.method = vendorRequest.method
+        for header in vendorRequest.headers { request.headers.add(name: header.name, value: header.value) }
+        if let body = vendorRequest.body { request.body = .bytes(ByteBuffer(bytes: body)) }
+        let prepared = request
+        let timeout = timeout, maxReplyBytes = maxReplyBytes, httpClient = httpClient
+        do {
+            return try await limiter.withPermit {
+                let deadline = NIODeadline.now() + .milliseconds(Int64(timeout * 1000))
+                let response = try await httpClient.execute(prepared, deadline: deadline)
+                let buffer = try await response.body.collect(upTo: maxReplyBytes)
+                let retryAfter = response.headers.first(name: "retry-after").flatMap { RetryPolicy.retryAfterSeconds($0) }
+                return .reply(status: Int(response.status.code), retryAfter: retryAfter, headers: response.headers, body: Data(buffer.readableBytesView))
+            }
+        } catch let error as HTTPClientError {
+            switch error {
+            case .deadlineExceeded, .readTimeout, .writeTimeout:
+                return .failed(VendorFailure(.timeout(seconds: timeout)))
+            case .connectTimeout:
+                return .failed(VendorFailure(.unreachable, detail: "connection timed out"))
+            case .remoteConnectionClosed:
+                return .failed(VendorFailure(.unparseableAnswer, detail: "the connection closed mid-answer"))
+            default:
+                return .failed(VendorFailure(.unreachable, detail: scrub("\(error)")))
+            }
+        } catch is CancellationError {
+            return .failed(VendorFailure(.timeout(seconds: timeout), detail: "cancelled"))
+        } catch {
+            return .failed(VendorFailure(.unreachable, detail: scrub(Self.describe(error))))
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        let text = "\(error)"
+        if text.contains("connectionRefused") || text.contains("ECONNREFUSED") || text.contains("Connection refused") {
+            return "connection refused"
+        }
+        return text
+    }
+
+    /// `text` from outside (a vendor's message), cut to 500 characters and scrubbed of the key.
+    public func scrub(_ text: String) -> String {
+        Secret.scrub(String(text.prefix(500)), removing: key)
+    }
+}
+
+extension Secret {
+    /// Removes `key` from text that came from outside, so it can be logged or shown. Vendors
+    /// sometimes echo a shortened key ("sk-abc***xyz"), so any 8-character run of the key goes too.
+    public static func scrub(_ text: String, removing key: Secret?) -> String {
+        guard let key = key?.value, key.count >= 4 else { return text }
+        var text = text.replacingOccurrences(of: key, with: "<redacted>")
+        let characters = Array(key)
+        if characters.count >= 8 {
+            for start in 0...(characters.count - 8) {
+                text = text.replacingOccurrences(of: String(characters[start..<(start + 8)]), with: "<redacted>")
+            }
+        }
+        return text
+    }
+}
+
+extension VendorTransport: CustomReflectable {
+    /// Dumps show the settings only: not the key (redacted anyway) and not the HTTP client,
+    /// whose connection pool holds recent request heads, authorization headers included.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["timeout": timeout, "retry": retry, "maxReplyBytes": maxReplyBytes, "hasKey": key != nil], displayStyle: .struct)
+    }
+}
