@@ -147,7 +147,7 @@ let package = Package(
             name: "storyvoice",
             dependencies: [
                 "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "Narration", "LanguageModels", "Analysis",
-                "StoryServer", "Jobs",
+                "StoryServer", "Jobs", "CloudSpeech",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -158,7 +158,7 @@ let package = Package(
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "StoryModel", "Audio"]),
         .testTarget(name: "SpeechEnginesTests", dependencies: ["SpeechEngines", "Speech", "Audio", "StoryModel"]),
         // Runs the built `storyvoice` binary as a user would.
-        .testTarget(name: "StoryVoiceCLITests", dependencies: ["Audio", "StoryModel"]),
+        .testTarget(name: "StoryVoiceCLITests", dependencies: ["Audio", "StoryModel", "TestSupport", "LanguageModels"]),
         .testTarget(name: "LanguageModelsTests", dependencies: ["LanguageModels", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "CloudSpeechTests", dependencies: ["CloudSpeech", "Speech", "Audio", "LanguageModels", "TestSupport", "StoryModel", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "LanguageModels", "TestSupport", "StoryModel", "StoryText", .product(name: "Logging", package: "swift-log")]),

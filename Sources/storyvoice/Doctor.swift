@@ -16,6 +16,9 @@ struct Doctor: AsyncParsableCommand {
             let count = catalog.voices.filter { $0.engine == info.id }.count
             if info.installed {
                 print("  ✓ \(info.name) \(info.version ?? "") — \(count) voice(s)")
+            } else if Engines.isCloud(info.id) {
+                // Optional: a cloud engine needs the user's own key, and nothing is wrong without one.
+                print("  · \(info.name) — optional. \(info.installHint ?? "")")
             } else {
                 problems += 1
                 print("  ✗ \(info.name) — missing. \(info.installHint ?? "Run scripts/setup.")")

@@ -32,6 +32,14 @@ struct Narrate: AsyncParsableCommand {
     @Option(help: "Where rendered lines are cached (default: ~/.cache/storyvoice/segments).")
     var cacheDir: String?
 
+    @Flag(help: "Let casting choose cloud voices (OpenAI, ElevenLabs, Gemini) you have keys for; they are billed per character.")
+    var cloudVoices = false
+
+    @Option(help: ArgumentHelp(
+        "Ask a language model to suggest each character's voice: openai:MODEL, anthropic:MODEL or gemini:MODEL.",
+        discussion: "Keys from OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY. Voices from --cast win; a voice the model invents falls back to the automatic casting."))
+    var castWithLlm: String?
+
     func validate() throws {
         guard AudioFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) != nil else {
             throw ValidationError("'\(output)': the output must end in .m4b, .m4a, .mp3, .opus or .wav.")
@@ -50,8 +58,18 @@ struct Narrate: AsyncParsableCommand {
         let catalog = await VoiceCatalog.load(from: Engines.available())
         guard !catalog.voices.isEmpty else { throw NarrationError.noVoices }
 
-        let overrides = try cast.map { try CastFile.read(URL(fileURLWithPath: $0)) }
-        let chosen = CastingDirector().cast(analysis, voices: catalog.voices, overrides: overrides)
+        var overrides = try cast.map { try CastFile.read(URL(fileURLWithPath: $0)) }
+        // Paid voices are cast only when asked for; a cast file may still name them.
+        let castable = cloudVoices ? catalog.voices : catalog.voices.filter { !Engines.isCloud($0.engine) }
+        if let castWithLlm {
+            overrides = try await LLMCasting(spec: castWithLlm).suggest(
+                analysis: analysis, title: document.title, voices: castable, overrides: overrides,
+                narrator: CastingDirector().cast(analysis, voices: castable).narrator)
+        }
+        let chosen = CastingDirector().cast(analysis, voices: castable, overrides: overrides)
+        if let cost = CloudCost.of(chosen, analysis: analysis, text: document.text, catalog: catalog) {
+            print(String(format: "This cast uses cloud voices: about $%.2f at list prices for this story.", cost))
+        }
         let castURL = outputURL.deletingPathExtension().appendingPathExtension("cast.json")
         try CastFile.write(chosen, to: castURL)
 

@@ -19,21 +19,22 @@ struct CLI {
 
     /// Runs the binary on a Dispatch thread: waiting for a process must never block the
     /// cooperative pool that every other test in this process shares.
-    static func run(_ arguments: [String], cacheDirectory: URL? = nil) async throws -> Result {
+    static func run(_ arguments: [String], cacheDirectory: URL? = nil, environment extra: [String: String] = [:]) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Swift.Result { try runBlocking(arguments, cacheDirectory: cacheDirectory) })
+                continuation.resume(with: Swift.Result { try runBlocking(arguments, cacheDirectory: cacheDirectory, environment: extra) })
             }
         }
     }
 
-    private static func runBlocking(_ arguments: [String], cacheDirectory: URL?) throws -> Result {
+    private static func runBlocking(_ arguments: [String], cacheDirectory: URL?, environment extra: [String: String]) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = repositoryRoot
         var environment = ProcessInfo.processInfo.environment
         if let cacheDirectory { environment["STORYVOICE_CACHE_DIR"] = cacheDirectory.path }
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

@@ -1,0 +1,68 @@
+import Audio
+import Foundation
+import LanguageModels
+import StoryModel
+import Testing
+import TestSupport
+
+/// The commands with the user's own keys, against loopback servers that speak each vendor's
+/// wire format (the real endpoints cannot be reached from here).
+@Suite struct UserModelCommandTests {
+    static let key = "sk-cli-test-00112233445566"
+
+    @Test func cloudVoicesAppearOnlyWithAKeyAndSpeakThroughTheVendorAPI() async throws {
+        let without = try await CLI.run(["voices"], environment: ["OPENAI_API_KEY": ""])
+        #expect(without.status == 0, "\(without.stderr)")
+        #expect(!without.stdout.contains("openai:onyx"))
+
+        try await LoopbackServer.withServer(handler: { _ in SpeechWire.openAIAudio(SpeechWire.pcm(samples: 24_000)) }) { server in
+            let environment = ["OPENAI_API_KEY": Self.key, "OPENAI_BASE_URL": server.baseURL + "/v1"]
+            let voices = try await CLI.run(["voices"], environment: environment)
+            #expect(voices.stdout.contains("openai:onyx"), "\(voices.stdout)")
+
+            let scratch = try CLI.scratchDirectory()
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            let output = scratch.appendingPathComponent("hello.wav")
+            let said = try await CLI.run(["say", "Hello there.", "--voice", "openai:onyx", "-o", output.path], environment: environment)
+            #expect(said.status == 0, "\(said.stderr)")
+            let audio = try WAV.decode(Data(contentsOf: output))
+            #expect(Double(audio.samples.count) / Double(audio.sampleRate) > 0.9)
+            let request = try #require(server.requests.first)
+            #expect(request.uri == "/v1/audio/speech")
+            #expect(request.header("authorization") == "Bearer \(Self.key)")
+            #expect(request.json?["voice"]?.stringValue == "onyx")
+            #expect(!(said.stdout + said.stderr).contains(Self.key))
+        }
+    }
+
+    @Test func castWithLLMTakesTheModelsVoicesAndDropsInventedOnes() async throws {
+        let chooser: LoopbackServer.Handler = { request in
+            let prompt = VendorWire.prompt(of: request, provider: .openai)?.user ?? ""
+            let voice = prompt.contains("Character: Framton") ? "espeak-ng:no-such-voice" : "flite:slt"
+            return VendorWire.success(.openai, answer: #"{"voice":"\#(voice)","rate":1.1,"pitch":-1,"reason":"fits"}"#, for: request)
+        }
+        try await LoopbackServer.withServer(handler: chooser) { server in
+            let scratch = try CLI.scratchDirectory()
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            let output = scratch.appendingPathComponent("sample.wav")
+            let result = try await CLI.run(
+                ["narrate", CommandTests.sample, "-o", output.path, "--cast-with-llm", "openai:gpt-4o-mini"],
+                cacheDirectory: scratch.appendingPathComponent("cache"),
+                environment: ["OPENAI_API_KEY": Self.key, "OPENAI_BASE_URL": server.baseURL + "/v1", "STORYVOICE_ENGINES": "espeak-ng,flite"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let cast = try JSONDecoder().decode(Cast.self, from: Data(contentsOf: scratch.appendingPathComponent("sample.cast.json")))
+            let analysis = try JSONDecoder().decode(StoryAnalysis.self, from: Data(
+                try await CLI.run(["analyze", CommandTests.sample, "--format", "json"]).stdout.utf8))
+            let speaking = analysis.characters.filter { $0.lines > 0 }
+            #expect(server.requests.count == speaking.count)
+            for character in speaking {
+                let assignment = try #require(cast.characters[character.id])
+                if character.name.contains("Framton") {
+                    #expect(assignment.voice != "espeak-ng:no-such-voice", "an invented voice falls back to automatic casting")
+                } else {
+                    #expect(assignment.voice == "flite:slt" && assignment.rate == 1.1, "\(character.name): \(assignment)")
+                }
+            }
+        }
+    }
+}
