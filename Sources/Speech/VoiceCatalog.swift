@@ -77,6 +77,15 @@ public struct VoiceCatalog: Sendable {
         return Self.unique((exact + partial).filter { seen.insert($0.id).inserted })
     }
 
+    /// This catalogue with `other`'s engines and voices after its own (a voice id already here
+    /// keeps this catalogue's voice and engine).
+    public func merging(_ other: VoiceCatalog) -> VoiceCatalog {
+        VoiceCatalog(
+            voices: voices + other.voices, engines: engines + other.engines,
+            synthesizers: Array(synthesizers.values) + other.synthesizers.values.filter { synthesizers[$0.engineID] == nil },
+            failures: failures.merging(other.failures) { mine, _ in mine })
+    }
+
     /// The engine that speaks `voice`, if it is in this catalogue's engines.
     public func engine(for voice: Voice) -> (any SpeechSynthesizer)? {
         synthesizers[voice.engine]

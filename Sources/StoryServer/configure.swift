@@ -51,7 +51,7 @@ func routes(_ app: Application, _ config: ServerConfig) throws {
         .register(routes: api)
     StoriesController(config: config).register(routes: api, uploads: uploads)
     StoryNarrationController(config: config).register(routes: api)
-    VoicesController(narration: config.narration).register(routes: api)
+    VoicesController(config: config).register(routes: api)
 }
 
 struct HealthResponse: Content {

@@ -1,5 +1,6 @@
 import CloudSpeech
 import Foundation
+import LanguageModels
 import Speech
 import SpeechEngines
 
@@ -8,7 +9,23 @@ import SpeechEngines
 /// named in `STORYVOICE_ENGINES` (comma-separated engine ids, e.g. `espeak-ng,flite`) when set.
 enum Engines {
     static func available(environment: [String: String] = ProcessInfo.processInfo.environment) -> [any SpeechSynthesizer] {
-        let engines = LocalEngines.all() + CloudEngines.configured(environment: environment)
+        chosen(LocalEngines.all() + CloudEngines.configured(environment: environment), environment: environment)
+    }
+
+    /// The local engines only (the server adds each user's cloud engines from their own keys).
+    static func local(environment: [String: String] = ProcessInfo.processInfo.environment) -> [any SpeechSynthesizer] {
+        chosen(LocalEngines.all(), environment: environment)
+    }
+
+    /// Cloud engines for keys from a user's Settings (provider id → key); endpoints from the
+    /// `*_BASE_URL` variables, never keys from the environment.
+    static func cloud(keys: [String: String], environment: [String: String] = ProcessInfo.processInfo.environment) -> [any SpeechSynthesizer] {
+        let secrets = Dictionary(uniqueKeysWithValues: keys.compactMap { name, key in CloudService(rawValue: name).map { ($0, Secret(key)) } })
+        let endpoints = environment.filter { name, _ in name.hasSuffix("_BASE_URL") }
+        return chosen(CloudEngines.configured(environment: endpoints, keys: secrets), environment: environment)
+    }
+
+    private static func chosen(_ engines: [any SpeechSynthesizer], environment: [String: String]) -> [any SpeechSynthesizer] {
         guard let chosen = environment["STORYVOICE_ENGINES"].map(parse), !chosen.isEmpty else { return engines }
         return engines.filter { chosen.contains($0.engineID) }
     }

@@ -20,7 +20,7 @@ struct LLMCasting {
         } catch {
             throw ValidationError("--cast-with-llm \(spec): \(error)")
         }
-        var cast = overrides ?? Cast(narrator: narrator, characters: [:])
+        let cast = overrides ?? Cast(narrator: narrator, characters: [:])
         let speaking = analysis.characters.filter { $0.lines > 0 && cast.characters[$0.id] == nil }
             .sorted { ($0.lines, $1.id) > ($1.lines, $0.id) }
         let options = voices.map { VoiceOption(id: $0.id, gender: $0.gender, age: $0.age, accent: $0.accent, style: $0.style) }

@@ -1,4 +1,5 @@
 import Audio
+import Crypto
 import Foundation
 import Narration
 import Speech
@@ -15,28 +16,44 @@ struct LocalNarration: NarrationService {
     /// Each engine's version, part of every cache key (as `Narrator` computes it).
     let engineVersions: [String: String]
     let options = NarrationOptions()
+    /// Cloud voices per set of user keys, so a user's ElevenLabs list is not fetched per request.
+    var cloudCatalogs = CloudCatalogs()
 
-    /// Finds the installed engines and opens the cache at `<data dir>/segments`.
+    /// Finds the installed local engines and opens the cache at `<data dir>/segments`.
     static func make(dataDirectory: URL) async throws -> LocalNarration {
-        let catalog = await VoiceCatalog.load(from: Engines.available())
+        let catalog = await VoiceCatalog.load(from: Engines.local())
+        let cache = try SegmentCache(directory: dataDirectory.appendingPathComponent("segments", isDirectory: true))
+        return LocalNarration(catalog: catalog, cache: cache, engineVersions: await Self.versions(of: catalog))
+    }
+
+    private static func versions(of catalog: VoiceCatalog) async -> [String: String] {
         var versions: [String: String] = [:]
         for voice in catalog.voices where versions[voice.engine] == nil {
             versions[voice.engine] = await catalog.engine(for: voice)?.info().version ?? "unknown"
         }
-        let cache = try SegmentCache(directory: dataDirectory.appendingPathComponent("segments", isDirectory: true))
-        return LocalNarration(catalog: catalog, cache: cache, engineVersions: versions)
+        return versions
+    }
+
+    func including(cloudKeys: [String: String]) async -> any NarrationService {
+        let cloud = await cloudCatalogs.catalog(for: cloudKeys)
+        guard !cloud.voices.isEmpty else { return self }
+        let versions = engineVersions.merging(await Self.versions(of: cloud)) { local, _ in local }
+        return LocalNarration(catalog: catalog.merging(cloud), cache: cache, engineVersions: versions, cloudCatalogs: cloudCatalogs)
     }
 
     func voices() async -> [VoiceSummary] {
         catalog.voices.map {
-            VoiceSummary(id: $0.id, name: $0.displayName, engine: $0.engine, gender: $0.gender, age: $0.age, accent: $0.accent, quality: $0.quality)
+            VoiceSummary(id: $0.id, name: $0.displayName, engine: $0.engine, gender: $0.gender, age: $0.age, accent: $0.accent,
+                         quality: $0.quality, costPer1000Characters: $0.costPer1000Characters)
         }
     }
 
+    /// Automatic casting keeps to free voices; a paid voice is used only where the user chose it.
     func cast(_ analysis: StoryAnalysis, overrides: CastOverrides) async -> Cast {
         let director = CastingDirector()
-        let narrator = overrides.narrator ?? director.cast(analysis, voices: catalog.voices).narrator
-        return director.cast(analysis, voices: catalog.voices, overrides: Cast(narrator: narrator, characters: overrides.characters))
+        let free = catalog.voices.filter { $0.costPer1000Characters == 0 }
+        let narrator = overrides.narrator ?? director.cast(analysis, voices: free).narrator
+        return director.cast(analysis, voices: free, overrides: Cast(narrator: narrator, characters: overrides.characters))
     }
 
     func plan(_ document: StoryDocument, analysis: StoryAnalysis, cast: Cast) -> [PlannedUtterance] {
@@ -103,5 +120,21 @@ struct LocalNarration: NarrationService {
         }
         let audio = try await engine.synthesize(text, voice: voice, settings: SpeechSettings(rate: assignment.rate, pitch: assignment.pitch, volume: 1))
         return Narrator.postProcess(audio, volume: assignment.volume, sampleRate: options.sampleRate, loudness: options.loudness)
+    }
+}
+
+/// Cloud voice catalogues by the keys that unlock them, kept for a while: listing ElevenLabs'
+/// voices is a network call. Keys are held only as a digest here.
+actor CloudCatalogs {
+    private var entries: [String: (catalog: VoiceCatalog, loaded: ContinuousClock.Instant)] = [:]
+    private let lifetime: Duration = .seconds(600)
+
+    func catalog(for keys: [String: String]) async -> VoiceCatalog {
+        let digest = SHA256.hash(data: Data(keys.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\n").utf8))
+            .map { String(format: "%02x", $0) }.joined()
+        if let entry = entries[digest], ContinuousClock.now - entry.loaded < lifetime { return entry.catalog }
+        let catalog = await VoiceCatalog.load(from: Engines.cloud(keys: keys))
+        entries[digest] = (catalog, .now)
+        return catalog
     }
 }

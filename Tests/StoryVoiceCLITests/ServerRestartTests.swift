@@ -58,12 +58,16 @@ import Testing
 final class ServerProcess: @unchecked Sendable {
     let port: Int
     let dataDirectory: URL
+    /// Added to the test's own environment. espeak-ng alone by default: fast enough that the
+    /// tests stay short, slow enough for a render to be killed midway.
+    let environment: [String: String]
     private var process: Process?
     private let session = URLSession(configuration: .ephemeral)
 
-    init(port: Int, dataDirectory: URL) {
+    init(port: Int = Int.random(in: 20_000..<60_000), dataDirectory: URL, environment: [String: String] = ["STORYVOICE_ENGINES": "espeak-ng"]) {
         self.port = port
         self.dataDirectory = dataDirectory
+        self.environment = environment
     }
 
     func start() async throws {
@@ -75,8 +79,7 @@ final class ServerProcess: @unchecked Sendable {
         var environment = ProcessInfo.processInfo.environment
         environment["STORYVOICE_DATA_DIR"] = dataDirectory.path
         environment["STORYVOICE_PUBLIC_DIR"] = CLI.repositoryRoot.appendingPathComponent("Public").path
-        // espeak-ng alone: fast enough that the test stays short, slow enough to be killed midway.
-        environment["STORYVOICE_ENGINES"] = "espeak-ng"
+        environment.merge(self.environment) { _, new in new }
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -134,7 +137,7 @@ final class ServerProcess: @unchecked Sendable {
         throw TimedOut(what: what)
     }
 
-    private func request(_ method: String, _ path: String, token: String? = nil, body: Data? = nil) async throws -> (Data, Int) {
+    func request(_ method: String, _ path: String, token: String? = nil, body: Data? = nil) async throws -> (Data, Int) {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }

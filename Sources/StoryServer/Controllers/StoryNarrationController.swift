@@ -1,4 +1,5 @@
 import Analysis
+import FluentKit
 import Foundation
 import Jobs
 import LanguageModels
@@ -157,7 +158,7 @@ struct StoryNarrationController: Sendable {
     @Sendable
     func analysis(_ request: Request) async throws -> Response {
         let (_, story) = try await find(request)
-        return try Response.json(try await reply(story))
+        return try Response.json(try await reply(story, request.db))
     }
 
     @Sendable
@@ -231,7 +232,7 @@ struct StoryNarrationController: Sendable {
     @Sendable
     func setVoice(_ request: Request) async throws -> Response {
         let (_, story) = try await find(request)
-        let narration = try requireNarration(config.narration)
+        let narration = try await narration(for: story, request.db)
         let choice = try request.decodeJSON(VoiceChoice.self)
         var content = try self.content(story)
         let analysis = try requireAnalysis(content)
@@ -271,7 +272,7 @@ struct StoryNarrationController: Sendable {
     @Sendable
     func segments(_ request: Request) async throws -> Response {
         let (_, story) = try await find(request)
-        let lines = try await plan(story)
+        let lines = try await plan(story, request.db)
         let content = try self.content(story)
         let names = Dictionary((content.analysis?.characters ?? []).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         let id = try story.requireID().uuidString.lowercased()
@@ -305,7 +306,7 @@ struct StoryNarrationController: Sendable {
     @Sendable
     func segmentAudio(_ request: Request) async throws -> Response {
         let (_, story) = try await find(request)
-        let narration = try requireNarration(config.narration)
+        let narration = try await narration(for: story, request.db)
         return Response.wav(try await narration.utteranceAudio(try await line(request, story)))
     }
 
@@ -361,16 +362,21 @@ struct StoryNarrationController: Sendable {
         return analysis
     }
 
-    private func plan(_ story: StoryRecord) async throws -> [PlannedUtterance] {
-        let narration = try requireNarration(config.narration)
+    private func plan(_ story: StoryRecord, _ database: any Database) async throws -> [PlannedUtterance] {
+        let narration = try await narration(for: story, database)
         let content = try self.content(story)
         let analysis = try requireAnalysis(content)
         let cast = await narration.cast(analysis, overrides: content.overrides)
         return narration.plan(content.document, analysis: analysis, cast: cast)
     }
 
+    /// The story owner's narration pipeline (their cloud keys unlock cloud voices).
+    private func narration(for story: StoryRecord, _ database: any Database) async throws -> any NarrationService {
+        try requireNarration(try await config.narration(for: story.$owner.id, database: database))
+    }
+
     private func line(_ request: Request, _ story: StoryRecord) async throws -> PlannedUtterance {
-        let lines = try await plan(story)
+        let lines = try await plan(story, request.db)
         guard let n = request.parameters.get("n").flatMap(Int.init), lines.indices.contains(n) else {
             throw APIError.notFound("segment")
         }
@@ -381,13 +387,13 @@ struct StoryNarrationController: Sendable {
         if let analysis = content.analysis { try story.store(analysis: analysis) }
         try story.store(overrides: content.overrides)
         try await StoryRepository(database: request.db).save(story)
-        return try Response.json(try await reply(story))
+        return try Response.json(try await reply(story, request.db))
     }
 
-    private func reply(_ story: StoryRecord) async throws -> AnalysisReply {
+    private func reply(_ story: StoryRecord, _ database: any Database) async throws -> AnalysisReply {
         let content = try self.content(story)
         var cast: Cast?
-        if let analysis = content.analysis, let narration = config.narration {
+        if let analysis = content.analysis, let narration = try await config.narration(for: story.$owner.id, database: database) {
             cast = await narration.cast(analysis, overrides: content.overrides)
         }
         let id = try story.requireID().uuidString.lowercased()

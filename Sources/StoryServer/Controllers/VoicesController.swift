@@ -4,7 +4,7 @@ import Vapor
 
 /// `/api/voices`: the installed voices, and a short preview of one.
 struct VoicesController: Sendable {
-    let narration: (any NarrationService)?
+    let config: ServerConfig
 
     func register(routes: any RoutesBuilder) {
         let voices = routes.grouped("voices")
@@ -24,15 +24,16 @@ struct VoicesController: Sendable {
 
     @Sendable
     func list(_ request: Request) async throws -> Response {
-        _ = try request.requireUser()
-        return try Response.json(VoiceList(voices: await requireNarration(narration).voices()))
+        let user = try request.requireUser()
+        let narration = try requireNarration(try await config.narration(for: user.id, database: request.db))
+        return try Response.json(VoiceList(voices: await narration.voices()))
     }
 
     /// `audio/wav` of "Hello, I'm <name>." in the given voice and delivery.
     @Sendable
     func preview(_ request: Request) async throws -> Response {
-        _ = try request.requireUser()
-        let narration = try requireNarration(narration)
+        let user = try request.requireUser()
+        let narration = try requireNarration(try await config.narration(for: user.id, database: request.db))
         let body = try request.decodeJSON(PreviewRequest.self)
         let assignment = try await VoiceChoice(voice: body.voice, rate: body.rate, pitch: body.pitch, volume: body.volume)
             .validated(against: narration)

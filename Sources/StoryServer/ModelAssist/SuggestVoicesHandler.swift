@@ -19,7 +19,10 @@ struct SuggestVoicesHandler: JobHandler {
         guard let analysis = content.analysis else { throw PermanentJobFailure("Analyse the story before asking for voices.") }
         guard let llm = payload.llm else { throw PermanentJobFailure("Choose a model to suggest voices.") }
         let spec = try ModelAccess.spec(llm)
-        let voices = await narration.voices().map { VoiceOption(id: $0.id, gender: $0.gender, age: $0.age, accent: $0.accent) }
+        // Free voices only: the model must not commit the user to paid speech.
+        let voices = try await UserNarration(base: narration, box: models.box).forUser(job.ownerID, database: context.queue.database).voices()
+            .filter { $0.cost_per_1000_characters == 0 }
+            .map { VoiceOption(id: $0.id, gender: $0.gender, age: $0.age, accent: $0.accent) }
         let speaking = analysis.characters.filter { $0.lines > 0 && content.overrides.characters[$0.id] == nil }
             .sorted { ($0.lines, $1.id) > ($1.lines, $0.id) }
 

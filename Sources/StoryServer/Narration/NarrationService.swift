@@ -20,6 +20,13 @@ public protocol NarrationService: Sendable {
     ) async throws -> RenderOutcome
     /// A short WAV of `text` in `voice`.
     func preview(_ voice: VoiceAssignment, text: String) async throws -> Data
+    /// The same pipeline with the cloud voices that a user's own keys unlock (provider id →
+    /// key, e.g. `elevenlabs`). Automatic casting keeps to free voices; users pick paid ones.
+    func including(cloudKeys: [String: String]) async -> any NarrationService
+}
+
+extension NarrationService {
+    public func including(cloudKeys: [String: String]) async -> any NarrationService { self }
 }
 
 /// A voice as the API lists it.
@@ -31,8 +38,10 @@ public struct VoiceSummary: Codable, Sendable, Hashable {
     public var age: AgeRange
     public var accent: String?
     public var quality: Int
+    /// List price in USD per 1,000 characters spoken (0 for local voices).
+    public var cost_per_1000_characters: Double
 
-    public init(id: String, name: String, engine: String, gender: Gender, age: AgeRange, accent: String?, quality: Int) {
+    public init(id: String, name: String, engine: String, gender: Gender, age: AgeRange, accent: String?, quality: Int, costPer1000Characters: Double = 0) {
         self.id = id
         self.name = name
         self.engine = engine
@@ -40,6 +49,7 @@ public struct VoiceSummary: Codable, Sendable, Hashable {
         self.age = age
         self.accent = accent
         self.quality = quality
+        self.cost_per_1000_characters = costPer1000Characters
     }
 }
 

@@ -28,7 +28,7 @@ public enum StoryJobs {
     public static func registry(dataDirectory: DataDirectory, narration: any NarrationService, models: ModelAccess) -> JobHandlerRegistry {
         var registry = JobHandlerRegistry()
         registry.register(analyze, AnalyzeHandler(dataDirectory: dataDirectory, narration: narration, models: models))
-        registry.register(render, RenderHandler(dataDirectory: dataDirectory, narration: narration))
+        registry.register(render, RenderHandler(dataDirectory: dataDirectory, narration: narration, models: models))
         registry.register(suggestVoices, SuggestVoicesHandler(dataDirectory: dataDirectory, narration: narration, models: models))
         return registry
     }
@@ -75,7 +75,8 @@ struct AnalyzeHandler: JobHandler {
                 result = try ModelRunSummary(labelled).json(characters: analysis.characters.count, segments: analysis.segments.count)
             }
             try await context.reportProgress(0.97, message: "Found \(analysis.characters.count) character(s); preparing the opening lines")
-            await prepareOpening(document, analysis: analysis, overrides: try StoryContent(story, dataDirectory: dataDirectory).overrides)
+            let narration = try await UserNarration(base: narration, box: models.box).forUser(job.ownerID, database: context.queue.database)
+            await prepareOpening(document, analysis: analysis, overrides: try StoryContent(story, dataDirectory: dataDirectory).overrides, narration: narration)
             return result
         } catch is CancellationError {
             throw CancellationError()
@@ -119,7 +120,7 @@ struct AnalyzeHandler: JobHandler {
     }
 
     /// Renders the first lines into the cache. Best effort: playback renders on demand anyway.
-    private func prepareOpening(_ document: StoryDocument, analysis: StoryAnalysis, overrides: CastOverrides) async {
+    private func prepareOpening(_ document: StoryDocument, analysis: StoryAnalysis, overrides: CastOverrides, narration: any NarrationService) async {
         let cast = await narration.cast(analysis, overrides: overrides)
         for line in narration.plan(document, analysis: analysis, cast: cast).prefix(openingLines) where !line.cached {
             if Task.isCancelled { return }
@@ -133,6 +134,7 @@ struct AnalyzeHandler: JobHandler {
 struct RenderHandler: JobHandler {
     let dataDirectory: DataDirectory
     let narration: any NarrationService
+    let models: ModelAccess
 
     func run(_ job: ClaimedJob, context: JobContext) async throws -> String? {
         let (story, payload) = try await StoryJobs.loadStory(job, context: context)
@@ -144,6 +146,7 @@ struct RenderHandler: JobHandler {
         guard ["m4b", "mp3"].contains(format) else {
             throw PermanentJobFailure("Export as m4b or mp3, not '\(format)'.")
         }
+        let narration = try await UserNarration(base: narration, box: models.box).forUser(job.ownerID, database: context.queue.database)
         let cast = await narration.cast(analysis, overrides: content.overrides)
         let directory = dataDirectory.rendersDirectory(story: content.id)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -1,0 +1,27 @@
+import FluentKit
+import Foundation
+import StoryPersistence
+
+/// The narration pipeline as one user sees it: the server's local voices plus the cloud voices
+/// their own stored keys unlock (never the server's keys, so no account spends another's money).
+struct UserNarration: Sendable {
+    let base: any NarrationService
+    let box: SecretBox
+
+    func forUser(_ userID: UUID, database: any Database) async throws -> any NarrationService {
+        let settings = SettingsRepository(database: database, box: box)
+        var keys: [String: String] = [:]
+        for provider in [Provider.openai, .elevenlabs, .gemini] {
+            if let key = try await settings.key(for: provider, userID: userID) { keys[provider.rawValue] = key }
+        }
+        return keys.isEmpty ? base : await base.including(cloudKeys: keys)
+    }
+}
+
+extension ServerConfig {
+    /// The user's narration pipeline, or nil when the server has no speech engines.
+    func narration(for userID: UUID, database: any Database) async throws -> (any NarrationService)? {
+        guard let narration else { return nil }
+        return try await UserNarration(base: narration, box: models.box).forUser(userID, database: database)
+    }
+}
