@@ -1,0 +1,90 @@
+import Audio
+import Foundation
+import Logging
+import Speech
+
+/// The optional transcription check of rendered lines (`NarrationOptions.verify`).
+struct Verification: Sendable {
+    let transcriber: any SpeechTranscriber
+    let threshold: Double
+
+    /// One checked line, for the report.
+    struct Line: Sendable {
+        /// The engine of the cast voice.
+        var engine: String
+        var check: LineRecord.Check
+    }
+
+    /// What rendering (or loading) and checking one job did.
+    struct Finished: Sendable {
+        var samples: Int
+        var synthesized: Bool
+        var line: Line?
+        var checkSeconds = 0.0
+    }
+
+    /// Transcribes `rendered` and, when its WER is above the threshold, renders the line once
+    /// more by the alternate path (`LineRenderer.rerender`) and keeps whichever transcribes
+    /// better. Returns the kept rendering, its record carrying the check, and whether it is
+    /// the second one.
+    func check(
+        _ rendered: LineRenderer.Rendered, job: LineRenderer.Line, renderer: LineRenderer, logger: Logger
+    ) async throws -> (LineRenderer.Rendered, replaced: Bool) {
+        let transcript = try await transcriber.transcribe(rendered.audio)
+        let wer = WordErrorRate.of(hypothesis: transcript, reference: job.spokenText)
+        var kept = rendered
+        kept.record.check = LineRecord.Check(transcript: transcript, wordErrorRate: wer, firstWordErrorRate: wer, retried: false)
+        guard wer > threshold else { return (kept, false) }
+        kept.record.check?.retried = true
+        let second: LineRenderer.Rendered
+        do {
+            second = try await renderer.rerender(job, logger: logger)
+        } catch {
+            logger.warning("re-synthesis after a failed check failed; keeping the first rendering", metadata: ["text": "\(job.spokenText)", "error": "\(error)"])
+            return (kept, false)
+        }
+        let secondTranscript = try await transcriber.transcribe(second.audio)
+        let secondWER = WordErrorRate.of(hypothesis: secondTranscript, reference: job.spokenText)
+        logger.info("line failed its check; re-synthesized", metadata: [
+            "text": "\(job.spokenText.prefix(60))", "wer": "\(wer)", "retryWER": "\(secondWER)", "retryVoice": "\(second.record.voice)",
+        ])
+        guard secondWER < wer else { return (kept, false) }
+        var replacement = second
+        replacement.record.check = LineRecord.Check(transcript: secondTranscript, wordErrorRate: secondWER, firstWordErrorRate: wer, retried: true)
+        return (replacement, true)
+    }
+}
+
+/// What the transcription check found over a narration's distinct lines.
+public struct VerificationReport: Sendable, Hashable {
+    public var threshold: Double
+    /// WER of the lines as finally kept.
+    public var distribution: WERDistribution
+    /// WER of the first renderings, before any re-synthesis.
+    public var firstDistribution: WERDistribution
+    /// Final WER by the engine of the cast voice.
+    public var perEngine: [String: WERDistribution]
+    /// Lines re-synthesized because they failed the check, and how many of those improved.
+    public var retried: Int
+    public var improved: Int
+    /// Time spent transcribing and re-synthesizing, summed over lines (the wall-clock cost is
+    /// lower when jobs run in parallel, bounded by the single transcriber).
+    public var seconds: Double
+
+    init(_ lines: [Verification.Line], threshold: Double, seconds: Double) {
+        self.threshold = threshold
+        distribution = WERDistribution(lines.map(\.check.wordErrorRate), threshold: threshold)
+        firstDistribution = WERDistribution(lines.map { $0.check.firstWordErrorRate ?? $0.check.wordErrorRate }, threshold: threshold)
+        perEngine = Dictionary(grouping: lines, by: \.engine).mapValues { WERDistribution($0.map(\.check.wordErrorRate), threshold: threshold) }
+        retried = lines.filter(\.check.retried).count
+        improved = lines.filter { $0.check.retried && $0.check.wordErrorRate < ($0.check.firstWordErrorRate ?? 0) }.count
+        self.seconds = seconds
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (whole, attoseconds) = components
+        return Double(whole) + Double(attoseconds) / 1e18
+    }
+}
