@@ -67,8 +67,9 @@ public struct VerificationReport: Sendable, Hashable {
     /// Lines re-synthesized because they failed the check, and how many of those improved.
     public var retried: Int
     public var improved: Int
-    /// Time spent transcribing and re-synthesizing, summed over lines (the wall-clock cost is
-    /// lower when jobs run in parallel, bounded by the single transcriber).
+    /// Seconds spent checking, summed over lines: transcription, re-synthesis, and waiting
+    /// for the one transcriber while other jobs use it (so with `jobs` > 1 it exceeds the
+    /// wall-clock cost; compare a verified run with an unverified one for that).
     public var seconds: Double
 
     init(_ lines: [Verification.Line], threshold: Double, seconds: Double) {

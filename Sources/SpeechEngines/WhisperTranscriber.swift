@@ -44,6 +44,9 @@ public actor WhisperTranscriber: SpeechTranscriber {
 
     public let configuration: Configuration
     private var worker: JSONLineWorker?
+    private var starting: Task<JSONLineWorker, any Error>?
+    /// Worker processes started so far (1 unless one died and was restarted).
+    public private(set) var startedWorkers = 0
     private var nextID = 0
 
     public init(configuration: Configuration) {
@@ -99,11 +102,21 @@ public actor WhisperTranscriber: SpeechTranscriber {
         worker = nil
     }
 
+    /// The live worker, starting one if needed. Callers that arrive while it starts (the actor
+    /// is re-entered at each await) wait for that same start instead of starting their own.
     private func running() async throws -> JSONLineWorker {
         if let worker, worker.isRunning { return worker }
+        if let starting { return try await starting.value }
         guard isInstalled else { throw SpeechError.engineNotInstalled(engine: "faster-whisper", hint: Self.installHint) }
-        let started = try await JSONLineWorker.start(
-            executable: configuration.python, arguments: [configuration.workerScript, "--threads", String(configuration.threads)], label: "whisper")
+        let configuration = configuration
+        let start = Task {
+            try await JSONLineWorker.start(
+                executable: configuration.python, arguments: [configuration.workerScript, "--threads", String(configuration.threads)], label: "whisper")
+        }
+        starting = start
+        defer { starting = nil }
+        let started = try await start.value
+        startedWorkers += 1
         worker = started
         return started
     }

@@ -25,6 +25,13 @@ import Testing
         #expect(wer <= 0.25)
         // Same audio, same words (greedy decoding), from the same long-lived worker.
         #expect(try await Self.transcriber.transcribe(audio) == transcript)
+        // Requests arriving together share one worker (the actor is re-entered while it starts).
+        let fresh = WhisperTranscriber(configuration: .init(projectDirectory: Installed.projectDirectory))
+        async let first = fresh.transcribe(audio)
+        async let second = fresh.transcribe(audio)
+        #expect(try await [first, second] == [transcript, transcript])
+        #expect(await fresh.startedWorkers == 1)
+        await fresh.shutdown()
         // Silence is heard as (almost) nothing.
         let silence = try await Self.transcriber.transcribe(PCMAudio(sampleRate: 16_000, samples: [Int16](repeating: 0, count: 16_000)))
         #expect(WordErrorRate.words(in: silence).count <= 2)
