@@ -31,7 +31,7 @@ struct Verification: Sendable {
         _ rendered: LineRenderer.Rendered, job: LineRenderer.Line, renderer: LineRenderer, logger: Logger
     ) async throws -> (LineRenderer.Rendered, replaced: Bool) {
         let transcript = try await transcriber.transcribe(rendered.audio)
-        let wer = WordErrorRate.of(hypothesis: transcript, reference: job.spokenText)
+        let wer = Self.wordErrorRate(of: transcript, for: job)
         var kept = rendered
         kept.record.check = LineRecord.Check(transcript: transcript, wordErrorRate: wer, firstWordErrorRate: wer, retried: false)
         guard wer > threshold else { return (kept, false) }
@@ -44,7 +44,7 @@ struct Verification: Sendable {
             return (kept, false)
         }
         let secondTranscript = try await transcriber.transcribe(second.audio)
-        let secondWER = WordErrorRate.of(hypothesis: secondTranscript, reference: job.spokenText)
+        let secondWER = Self.wordErrorRate(of: secondTranscript, for: job)
         logger.info("line failed its check; re-synthesized", metadata: [
             "text": "\(job.spokenText.prefix(60))", "wer": "\(wer)", "retryWER": "\(secondWER)", "retryVoice": "\(second.record.voice)",
         ])
@@ -52,6 +52,17 @@ struct Verification: Sendable {
         var replacement = second
         replacement.record.check = LineRecord.Check(transcript: secondTranscript, wordErrorRate: secondWER, firstWordErrorRate: wer, retried: true)
         return (replacement, true)
+    }
+}
+
+extension Verification {
+    /// The WER of `transcript` against the line's spoken text, or against the text the engine
+    /// was given when the lexicon respelled it and that is nearer ("Framton" said as "FRAM-tun"
+    /// may be written either way by the recognizer).
+    static func wordErrorRate(of transcript: String, for job: LineRenderer.Line) -> Double {
+        let spoken = WordErrorRate.of(hypothesis: transcript, reference: job.spokenText)
+        guard job.engineText != job.spokenText else { return spoken }
+        return min(spoken, WordErrorRate.of(hypothesis: transcript, reference: job.engineText))
     }
 }
 

@@ -55,6 +55,22 @@ struct Narrate: AsyncParsableCommand {
         guard FileManager.default.fileExists(atPath: directory.path) else {
             throw ValidationError("The folder \(directory.path) does not exist.")
         }
+        // A bad lexicon or a missing transcriber is reported before any work (or any file) is done.
+        var pronunciation: PronunciationLexicon?
+        if let lexicon {
+            do {
+                pronunciation = try PronunciationLexicon.load(contentsOf: URL(fileURLWithPath: lexicon))
+            } catch let error as PronunciationLexicon.FileError {
+                throw ValidationError(error.description)
+            }
+        }
+        var transcriber: WhisperTranscriber?
+        if verify {
+            guard let configuration = WhisperTranscriber.Configuration.locate(), WhisperTranscriber(configuration: configuration).isInstalled else {
+                throw ValidationError("--verify needs faster-whisper: \(WhisperTranscriber.installHint)")
+            }
+            transcriber = WhisperTranscriber(configuration: configuration)
+        }
         let document = try input.load()
         let analysis = StoryAnalyzer().analyze(document)
         let catalog = await VoiceCatalog.load(from: LocalEngines.all())
@@ -77,19 +93,8 @@ struct Narrate: AsyncParsableCommand {
 
         var options = NarrationOptions()
         if let jobs { options.jobs = jobs }
-        if let lexicon {
-            do {
-                options.lexicon = try PronunciationLexicon.load(contentsOf: URL(fileURLWithPath: lexicon))
-            } catch let error as PronunciationLexicon.FileError {
-                throw ValidationError(error.description)
-            }
-        }
-        var transcriber: WhisperTranscriber?
-        if verify {
-            guard let configuration = WhisperTranscriber.Configuration.locate(), WhisperTranscriber(configuration: configuration).isInstalled else {
-                throw ValidationError("--verify needs faster-whisper: \(WhisperTranscriber.installHint)")
-            }
-            transcriber = WhisperTranscriber(configuration: configuration)
+        if let pronunciation { options.lexicon = pronunciation }
+        if transcriber != nil {
             options.verify = true
             options.verifyThreshold = verifyThreshold
         }

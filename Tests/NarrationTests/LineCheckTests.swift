@@ -169,6 +169,15 @@ import Testing
         #expect(await transcriber.calls == 1 + 2 * (lines - 1))
     }
 
+    @Test func aRespelledLineIsJudgedAgainstWhicheverTextIsNearer() {
+        let voice = Voice(id: "flite:slt", engine: "flite", engineVoice: "slt", displayName: "slt", gender: .female)
+        let line = LineRenderer.Line(key: "k", spokenText: "said Framton.", engineText: "said FRAM-tun.", voice: voice, alternates: [],
+                                     settings: SpeechSettings(), volume: 1)
+        #expect(Verification.wordErrorRate(of: "Said Framton.", for: line) == 0)
+        #expect(Verification.wordErrorRate(of: "said fram tun", for: line) == 0)
+        #expect(Verification.wordErrorRate(of: "said Brompton", for: line) == 0.5)
+    }
+
     @Test func verificationWithoutATranscriberIsRefused() async throws {
         let narrator = try await narrator()
         var options = NarrationOptions()
