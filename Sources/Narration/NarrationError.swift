@@ -5,6 +5,7 @@ public enum NarrationError: Error, CustomStringConvertible {
     case noVoices
     case synthesisFailed(text: String, voice: String, underlying: String)
     case nothingToSay
+    case noTranscriber
 
     public var description: String {
         switch self {
@@ -16,6 +17,8 @@ public enum NarrationError: Error, CustomStringConvertible {
             "Synthesis with \(voice) failed for \"\(text.prefix(60))\": \(underlying). Finished lines are kept; run the same command again to resume."
         case .nothingToSay:
             "The story has no text to read aloud."
+        case .noTranscriber:
+            "Verification needs a transcriber. Run scripts/setup (it installs faster-whisper into .venv), or narrate without verification."
         }
     }
 }

@@ -12,6 +12,18 @@ public struct NarrationOptions: Sendable {
     public var jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
     public var loudness = LoudnessTarget.audiobook
     public var planner = NarrationPlanner()
+    /// The story's pronunciation fixes, applied to the text engines are given (never to the
+    /// story or the timing map). Part of every cache key through that text, so editing it
+    /// re-renders exactly the lines whose engine text changes.
+    public var lexicon = PronunciationLexicon()
+    /// How very short lines are checked and retried.
+    public var shortLines = ShortLinePolicy()
+    /// Other voices of the same engine and gender a fumbled short line may fall back to.
+    public var maximumAlternates = 2
+    /// Transcribe every line (with the `Narrator`'s transcriber) and re-synthesize, once, with
+    /// the alternate voice those whose word error rate is above `verifyThreshold`.
+    public var verify = false
+    public var verifyThreshold = 0.5
 
     public init() {}
 }
@@ -27,6 +39,8 @@ public struct NarrationResult: Sendable {
     public var cacheHits: Int
     public var timing: [TimedSegment]
     public var chapters: [ChapterMark]
+    /// The transcription check, when `options.verify` was on.
+    public var verification: VerificationReport?
 }
 
 /// Story -> audio file: plan, synthesize in parallel through the cache, assemble, encode.
@@ -40,12 +54,18 @@ public struct Narrator: Sendable {
     public let catalog: VoiceCatalog
     public let cache: SegmentCache
     public let encoder: AudioEncoder
+    /// Hears rendered lines back for `NarrationOptions.verify` (e.g. the faster-whisper worker).
+    public let transcriber: (any SpeechTranscriber)?
     let logger: Logger
 
-    public init(catalog: VoiceCatalog, cache: SegmentCache, encoder: AudioEncoder = AudioEncoder(), logger: Logger = Logger(label: "storyvoice.narration")) {
+    public init(
+        catalog: VoiceCatalog, cache: SegmentCache, encoder: AudioEncoder = AudioEncoder(),
+        transcriber: (any SpeechTranscriber)? = nil, logger: Logger = Logger(label: "storyvoice.narration")
+    ) {
         self.catalog = catalog
         self.cache = cache
         self.encoder = encoder
+        self.transcriber = transcriber
         self.logger = logger
     }
 
@@ -56,6 +76,7 @@ public struct Narrator: Sendable {
     ) async throws -> NarrationResult {
         let utterances = options.planner.plan(text: document.text, analysis: analysis, cast: cast)
         guard !utterances.isEmpty else { throw NarrationError.nothingToSay }
+        if options.verify && transcriber == nil { throw NarrationError.noTranscriber }
         let jobs = try await renderJobs(for: utterances, analysis: analysis, options: options)
         let rendered = try await render(jobs, options: options, progress: progress)
 
@@ -87,34 +108,25 @@ public struct Narrator: Sendable {
             output: output, timingMap: timingURL, captions: captionsURL,
             durationSeconds: Double(assembly.totalSamples) / Double(options.sampleRate),
             utterances: utterances.count, synthesized: rendered.synthesized, cacheHits: rendered.cacheHits,
-            timing: assembly.timing, chapters: assembly.chapters)
+            timing: assembly.timing, chapters: assembly.chapters, verification: rendered.verification)
     }
 
     // MARK: - Synthesis
 
     /// One distinct rendering: identical lines in the same voice render once.
-    struct RenderJob: Sendable {
-        var key: String
-        var text: String
-        var voice: Voice
-        var settings: SpeechSettings
-        var volume: Double
-    }
+    typealias RenderJob = LineRenderer.Line
 
     struct RenderJobs: Sendable {
         /// The cache key of each utterance, by utterance index.
         var keys: [String]
         /// The distinct jobs, in first-use order.
         var unique: [RenderJob]
+        var renderer: LineRenderer
     }
 
     func renderJobs(for utterances: [Utterance], analysis: StoryAnalysis, options: NarrationOptions) async throws -> RenderJobs {
         guard !catalog.voices.isEmpty else { throw NarrationError.noVoices }
         var versions: [String: String] = [:]
-        var keys: [String] = []
-        var unique: [RenderJob] = []
-        var seen: Set<String> = []
-        keys.reserveCapacity(utterances.count)
         for utterance in utterances {
             guard let voice = catalog.voice(id: utterance.voice.voice) else {
                 let role = utterance.speaker.flatMap { analysis.character(id: $0)?.name } ?? "the narrator"
@@ -123,15 +135,18 @@ public struct Narrator: Sendable {
             if versions[voice.engine] == nil {
                 versions[voice.engine] = await catalog.engine(for: voice)?.info().version ?? "unknown"
             }
-            let settings = SpeechSettings(rate: utterance.voice.rate, pitch: utterance.voice.pitch, volume: 1)
-            let key = Self.cacheKey(text: utterance.spokenText, voice: voice, assignment: utterance.voice,
-                                    engineVersion: versions[voice.engine]!, options: options)
-            keys.append(key)
-            if seen.insert(key).inserted {
-                unique.append(RenderJob(key: key, text: utterance.spokenText, voice: voice, settings: settings, volume: utterance.voice.volume))
-            }
         }
-        return RenderJobs(keys: keys, unique: unique)
+        let renderer = LineRenderer(catalog: catalog, options: options, engineVersions: versions)
+        var keys: [String] = []
+        var unique: [RenderJob] = []
+        var seen: Set<String> = []
+        keys.reserveCapacity(utterances.count)
+        for utterance in utterances {
+            let line = renderer.line(spokenText: utterance.spokenText, assignment: utterance.voice)!
+            keys.append(line.key)
+            if seen.insert(line.key).inserted { unique.append(line) }
+        }
+        return RenderJobs(keys: keys, unique: unique, renderer: renderer)
     }
 
     struct RenderSummary {
@@ -139,18 +154,29 @@ public struct Narrator: Sendable {
         var synthesized = 0
         var cacheHits = 0
         var audioSeconds = 0.0
+        var verification: VerificationReport?
     }
 
-    /// Renders every job not yet in the cache, `options.jobs` at a time.
+    /// Renders every job not yet in the cache, `options.jobs` at a time. With
+    /// `options.verify`, every line (cached ones too, unless already checked) is transcribed.
     func render(_ jobs: RenderJobs, options: NarrationOptions, progress: @Sendable (NarrationProgress) -> Void) async throws -> RenderSummary {
         var summary = RenderSummary(total: jobs.unique.count)
-        var pending: [RenderJob] = []
+        var pending: [(job: RenderJob, cached: Bool)] = []
+        var checks: [Verification.Line] = []
         for job in jobs.unique {
             if let samples = cache.sampleCount(for: job.key) {
+                if options.verify {
+                    if let check = cache.record(for: job.key)?.check {
+                        checks.append(Verification.Line(engine: job.voice.engine, check: check))
+                    } else {
+                        pending.append((job, true))
+                        continue
+                    }
+                }
                 summary.cacheHits += 1
                 summary.audioSeconds += Double(samples) / Double(options.sampleRate)
             } else {
-                pending.append(job)
+                pending.append((job, false))
             }
         }
         func report() {
@@ -158,57 +184,88 @@ public struct Narrator: Sendable {
                                        audioSeconds: summary.audioSeconds, cacheHits: summary.cacheHits, synthesized: summary.synthesized))
         }
         report()
-        let cache = self.cache, catalog = self.catalog, logger = self.logger
-        let sampleRate = options.sampleRate, loudness = options.loudness
-        try await withThrowingTaskGroup(of: Int.self) { group in
+        let cache = self.cache, logger = self.logger, renderer = jobs.renderer
+        let verifier = options.verify ? transcriber.map { Verification(transcriber: $0, threshold: options.verifyThreshold) } : nil
+        var checkSeconds = 0.0
+        try await withThrowingTaskGroup(of: Verification.Finished.self) { group in
             var next = 0
             func startNext() {
                 guard next < pending.count else { return }
-                let job = pending[next]
+                let (job, cached) = pending[next]
                 next += 1
                 group.addTask {
-                    try await Self.renderOne(job, catalog: catalog, cache: cache, sampleRate: sampleRate, loudness: loudness, logger: logger)
+                    try await Self.renderOne(job, cached: cached, renderer: renderer, cache: cache, verifier: verifier, logger: logger)
                 }
             }
             for _ in 0..<max(1, options.jobs) { startNext() }
-            while let samples = try await group.next() {
-                summary.synthesized += 1
-                summary.audioSeconds += Double(samples) / Double(sampleRate)
+            while let finished = try await group.next() {
+                if finished.synthesized { summary.synthesized += 1 } else { summary.cacheHits += 1 }
+                summary.audioSeconds += Double(finished.samples) / Double(options.sampleRate)
+                if let check = finished.line { checks.append(check) }
+                checkSeconds += finished.checkSeconds
                 report()
                 startNext()
             }
         }
+        if options.verify { summary.verification = VerificationReport(checks, threshold: options.verifyThreshold, seconds: checkSeconds) }
         return summary
     }
 
-    /// Synthesizes one job (retrying once: engines occasionally crash), post-processes it to the
-    /// book's rate and loudness, and stores it. Returns its length in samples.
-    static func renderOne(_ job: RenderJob, catalog: VoiceCatalog, cache: SegmentCache, sampleRate: Int, loudness: LoudnessTarget, logger: Logger) async throws -> Int {
-        guard let engine = catalog.engine(for: job.voice) else {
-            throw NarrationError.unknownVoice(voice: job.voice.id, role: "a line")
+    /// Renders one job through `renderer` (or, for a `cached` one, loads it) and, with a
+    /// verifier, checks it by transcription, re-synthesizing it once if it fails. Stores the
+    /// audio and its `LineRecord`.
+    static func renderOne(
+        _ job: RenderJob, cached: Bool, renderer: LineRenderer, cache: SegmentCache, verifier: Verification?, logger: Logger
+    ) async throws -> Verification.Finished {
+        var rendered: LineRenderer.Rendered
+        if cached {
+            let record = cache.record(for: job.key)
+                ?? LineRecord(voice: job.voice.id, engine: job.voice.engine, text: job.engineText, attempts: 1, plausible: true)
+            rendered = LineRenderer.Rendered(audio: try cache.load(job.key), record: record)
+        } else {
+            rendered = try await renderer.render(job, logger: logger)
         }
-        var audio: PCMAudio
-        do {
-            audio = try await engine.synthesize(job.text, voice: job.voice, settings: job.settings)
-        } catch {
-            logger.warning("synthesis failed, retrying once", metadata: ["voice": "\(job.voice.id)", "error": "\(error)"])
-            do {
-                audio = try await engine.synthesize(job.text, voice: job.voice, settings: job.settings)
-            } catch {
-                throw NarrationError.synthesisFailed(text: job.text, voice: job.voice.id, underlying: "\(error)")
+        var finished = Verification.Finished(samples: rendered.audio.samples.count, synthesized: !cached)
+        if let verifier {
+            let started = ContinuousClock.now
+            let (checked, replaced) = try await verifier.check(rendered, job: job, renderer: renderer, logger: logger)
+            finished.checkSeconds = (ContinuousClock.now - started).seconds
+            finished.line = Verification.Line(engine: job.voice.engine, check: checked.record.check!)
+            if replaced || cached {
+                // A cached line gains its check; a replaced one its new audio.
+                if replaced { try cache.store(checked.audio, for: job.key) }
+                try cache.storeRecord(checked.record, for: job.key)
+                finished.samples = checked.audio.samples.count
+                return finished
             }
+            rendered = checked
         }
-        audio = postProcess(audio, volume: job.volume, sampleRate: sampleRate, loudness: loudness)
-        try cache.store(audio, for: job.key)
-        return audio.samples.count
+        try cache.store(rendered.audio, for: job.key)
+        try cache.storeRecord(rendered.record, for: job.key)
+        return finished
     }
 
     /// The cache key of one line: everything that changes its audio, and nothing else.
     /// Every renderer of lines (whole books, the server's line-by-line playback) uses this,
-    /// so each finds the others' renders.
-    public static func cacheKey(text: String, voice: Voice, assignment: VoiceAssignment, engineVersion: String, options: NarrationOptions) -> String {
-        SegmentCache.key(
-            text: text, voice: voice.id, engine: voice.engine, engineVersion: engineVersion,
+    /// so each finds the others' renders (`LineRenderer.line(spokenText:assignment:)` computes it).
+    ///
+    /// `text` is the spoken text; what counts is the text the engine is given, after
+    /// `options.lexicon`. A line short enough for `options.shortLines` to check also keys on
+    /// the policy and the ordered `alternates` it may fall back to, so the key names the
+    /// whole deterministic recipe that produced the audio.
+    public static func cacheKey(
+        text: String, voice: Voice, assignment: VoiceAssignment, engineVersion: String, options: NarrationOptions,
+        alternates: [Voice] = []
+    ) -> String {
+        let engineText = options.lexicon.apply(to: text)
+        var recipe = engineText
+        if options.shortLines.applies(to: engineText) {
+            let policy = options.shortLines
+            recipe += "\u{1F}short-line \(policy.maximumLetters) \(policy.minimumSecondsPerSyllable) \(policy.maximumSecondsPerSyllable) "
+                + "\(policy.slackSeconds) \(policy.speechThreshold) \(policy.tailPaddingSeconds) alternates \(alternates.map(\.id).joined(separator: ","))"
+        }
+        return SegmentCache.key(
+            text: recipe, voice: voice.id, engine: voice.engine, engineVersion: engineVersion,
             settings: ["rate": assignment.rate, "pitch": assignment.pitch, "volume": assignment.volume,
                        "sampleRate": Double(options.sampleRate), "rms": options.loudness.rmsDBFS, "peak": options.loudness.peakDBFS],
             renderVersion: renderVersion)

@@ -67,6 +67,21 @@ public struct SegmentCache: Sendable {
         }
     }
 
+    /// How the line under `key` was produced (stored beside its audio), if recorded.
+    public func record(for key: String) -> LineRecord? {
+        (try? Data(contentsOf: recordURL(for: key))).flatMap { try? JSONDecoder().decode(LineRecord.self, from: $0) }
+    }
+
+    public func storeRecord(_ record: LineRecord, for key: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try encoder.encode(record).write(to: recordURL(for: key), options: .atomic)
+    }
+
+    func recordURL(for key: String) -> URL {
+        url(for: key).deletingPathExtension().appendingPathExtension("json")
+    }
+
     public func load(_ key: String) throws -> PCMAudio {
         try WAV.decode(Data(contentsOf: url(for: key)))
     }

@@ -22,6 +22,13 @@ public struct ShortLineSynthesizer: Sendable {
         public var text: String
         /// Syntheses tried, this one included (1 when the first try was fine).
         public var attempts: Int
+
+        public init(audio: PCMAudio, voice: Voice, text: String, attempts: Int) {
+            self.audio = audio
+            self.voice = voice
+            self.text = text
+            self.attempts = attempts
+        }
     }
 
     /// Speaks `text`. For a short line every attempt is judged and the first plausible one

@@ -46,22 +46,7 @@ public final class PiperEngine: SpeechSynthesizer {
         /// The first directory holding `scripts/piper-worker.py`, searching up from the current
         /// directory, then up from the running executable (a `.build/debug/storyvoice`).
         public static func locate(poolSize: Int = ProcessInfo.processInfo.activeProcessorCount) -> Configuration? {
-            let starts = [
-                URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
-                URL(fileURLWithPath: CommandLine.arguments.first ?? "/").deletingLastPathComponent(),
-            ]
-            for start in starts {
-                var directory = start.standardizedFileURL
-                while true {
-                    if FileManager.default.fileExists(atPath: directory.appendingPathComponent("scripts/piper-worker.py").path) {
-                        return Configuration(projectDirectory: directory, poolSize: poolSize)
-                    }
-                    let parent = directory.deletingLastPathComponent()
-                    if parent.path == directory.path { break }
-                    directory = parent
-                }
-            }
-            return nil
+            ProjectDirectory.locate(containing: "scripts/piper-worker.py").map { Configuration(projectDirectory: $0, poolSize: poolSize) }
         }
     }
 

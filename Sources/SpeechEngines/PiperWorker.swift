@@ -40,40 +40,23 @@ final class PiperWorker: @unchecked Sendable {
     }
 
     private init(_ launch: Launch, queue: DispatchQueue) throws {
-        // A worker that dies makes our next write fail with EPIPE; without this the signal
-        // would end StoryVoice instead of letting the pool restart the worker.
-        signal(SIGPIPE, SIG_IGN)
         self.queue = queue
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: launch.python)
-        process.arguments = [launch.script, "--voice-package", launch.voicePackage, "--threads", String(launch.threads)]
-        var environment = ProcessInfo.processInfo.environment
-        environment["PYTHONUNBUFFERED"] = "1"
-        process.environment = environment
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        // Python's complaints go to a log file (a pipe nobody drains could fill and block the
-        // worker); its tail explains a failed start or a crash.
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-piper-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        self.logPath = log.path
-        let logHandle = FileHandle(forWritingAtPath: log.path)
-        process.standardError = logHandle ?? FileHandle.nullDevice
-        // The child has its own descriptor once launched; ours would leak one per worker.
-        defer { try? logHandle?.close() }
+        let started: PythonWorkerProcess
         do {
-            try process.run()
+            started = try PythonWorkerProcess.start(
+                executable: launch.python,
+                arguments: [launch.script, "--voice-package", launch.voicePackage, "--threads", String(launch.threads)], label: "piper")
         } catch {
-            try? FileManager.default.removeItem(atPath: log.path)
             throw SpeechError.engineFailed(engine: PiperEngine.id, status: "could not start the Piper worker", message: "\(error)")
         }
+        let process = started.process
+        let log = URL(fileURLWithPath: started.logPath)
+        self.logPath = started.logPath
         self.process = process
         self.processID = process.processIdentifier
-        self.input = stdin.fileHandleForWriting
-        // Keep the read end's handle alive for as long as the worker: the descriptor is borrowed.
-        self.outputHandle = stdout.fileHandleForReading
-        self.output = stdout.fileHandleForReading.fileDescriptor
+        self.input = started.input
+        self.outputHandle = started.output
+        self.output = started.output.fileDescriptor
         let ready: [String: Any]
         do {
             ready = try Self.decodeHeader(try readLine())

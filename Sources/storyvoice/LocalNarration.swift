@@ -13,32 +13,27 @@ import StoryServer
 struct LocalNarration: NarrationService {
     let catalog: VoiceCatalog
     let cache: SegmentCache
-    /// Each engine's version, part of every cache key (as `Narrator` computes it).
-    let engineVersions: [String: String]
-    let options = NarrationOptions()
+    /// Renders single lines exactly as `Narrator` does: the same cache keys (engine versions,
+    /// lexicon, short-line alternates), the same short-line checks and post-processing.
+    let lines: LineRenderer
+    var options: NarrationOptions { lines.options }
     /// Cloud voices per set of user keys, so a user's ElevenLabs list is not fetched per request.
     var cloudCatalogs = CloudCatalogs()
 
     /// Finds the installed local engines and opens the cache at `<data dir>/segments`.
-    static func make(dataDirectory: URL) async throws -> LocalNarration {
+    static func make(dataDirectory: URL, options: NarrationOptions = NarrationOptions()) async throws -> LocalNarration {
         let catalog = await VoiceCatalog.load(from: Engines.local())
         let cache = try SegmentCache(directory: dataDirectory.appendingPathComponent("segments", isDirectory: true))
-        return LocalNarration(catalog: catalog, cache: cache, engineVersions: await Self.versions(of: catalog))
-    }
-
-    private static func versions(of catalog: VoiceCatalog) async -> [String: String] {
-        var versions: [String: String] = [:]
-        for voice in catalog.voices where versions[voice.engine] == nil {
-            versions[voice.engine] = await catalog.engine(for: voice)?.info().version ?? "unknown"
-        }
-        return versions
+        return LocalNarration(catalog: catalog, cache: cache, lines: await LineRenderer.make(catalog: catalog, options: options))
     }
 
     func including(cloudKeys: [String: String]) async -> any NarrationService {
         let cloud = await cloudCatalogs.catalog(for: cloudKeys)
         guard !cloud.voices.isEmpty else { return self }
-        let versions = engineVersions.merging(await Self.versions(of: cloud)) { local, _ in local }
-        return LocalNarration(catalog: catalog.merging(cloud), cache: cache, engineVersions: versions, cloudCatalogs: cloudCatalogs)
+        let merged = catalog.merging(cloud)
+        let versions = lines.engineVersions.merging(await LineRenderer.make(catalog: cloud, options: options).engineVersions) { local, _ in local }
+        return LocalNarration(catalog: merged, cache: cache, lines: LineRenderer(catalog: merged, options: options, engineVersions: versions),
+                              cloudCatalogs: cloudCatalogs)
     }
 
     func voices() async -> [VoiceSummary] {
@@ -69,13 +64,14 @@ struct LocalNarration: NarrationService {
     }
 
     func utteranceAudio(_ utterance: PlannedUtterance) async throws -> Data {
-        guard let voice = catalog.voice(id: utterance.voice.voice), let key = key(for: utterance) else {
+        guard let line = lines.line(spokenText: utterance.spokenText, assignment: utterance.voice) else {
             throw NarrationError.unknownVoice(voice: utterance.voice.voice, role: utterance.speaker ?? "the narrator")
         }
-        if cache.sampleCount(for: key) != nil { return try Data(contentsOf: cache.url(for: key)) }
-        let audio = try await synthesize(utterance.spokenText, voice: voice, assignment: utterance.voice)
-        try cache.store(audio, for: key)
-        return WAV.encode(audio)
+        if cache.sampleCount(for: line.key) != nil { return try Data(contentsOf: cache.url(for: line.key)) }
+        let rendered = try await lines.render(line)
+        try cache.store(rendered.audio, for: line.key)
+        try cache.storeRecord(rendered.record, for: line.key)
+        return WAV.encode(rendered.audio)
     }
 
     func render(
@@ -100,26 +96,15 @@ struct LocalNarration: NarrationService {
     }
 
     func preview(_ assignment: VoiceAssignment, text: String) async throws -> Data {
-        guard let voice = catalog.voice(id: assignment.voice) else {
+        guard let line = lines.line(spokenText: text, assignment: assignment) else {
             throw NarrationError.unknownVoice(voice: assignment.voice, role: "the preview")
         }
-        return WAV.encode(try await synthesize(text, voice: voice, assignment: assignment))
+        return WAV.encode(try await lines.render(line).audio)
     }
 
     /// The cache key `Narrator` uses for this line, so both find each other's renders.
     private func key(for utterance: PlannedUtterance) -> String? {
-        guard let voice = catalog.voice(id: utterance.voice.voice) else { return nil }
-        return Narrator.cacheKey(text: utterance.spokenText, voice: voice, assignment: utterance.voice,
-                                 engineVersion: engineVersions[voice.engine] ?? "unknown", options: options)
-    }
-
-    /// Synthesizes and post-processes one line exactly as `Narrator` does.
-    private func synthesize(_ text: String, voice: Voice, assignment: VoiceAssignment) async throws -> PCMAudio {
-        guard let engine = catalog.engine(for: voice) else {
-            throw NarrationError.unknownVoice(voice: voice.id, role: "a line")
-        }
-        let audio = try await engine.synthesize(text, voice: voice, settings: SpeechSettings(rate: assignment.rate, pitch: assignment.pitch, volume: 1))
-        return Narrator.postProcess(audio, volume: assignment.volume, sampleRate: options.sampleRate, loudness: options.loudness)
+        lines.line(spokenText: utterance.spokenText, assignment: utterance.voice)?.key
     }
 }
 

@@ -40,11 +40,21 @@ struct Narrate: AsyncParsableCommand {
         discussion: "Keys from OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY. Voices from --cast win; a voice the model invents falls back to the automatic casting."))
     var castWithLlm: String?
 
+    @Option(help: "A pronunciation lexicon: 'word = respelling' lines or a JSON object. Editing it re-renders only the lines it changes.")
+    var lexicon: String?
+
+    @Flag(help: "Transcribe every line with the local faster-whisper worker and re-synthesize, once, the lines it hears badly (needs scripts/setup).")
+    var verify = false
+
+    @Option(help: "The word error rate above which --verify re-synthesizes a line.")
+    var verifyThreshold = 0.5
+
     func validate() throws {
         guard AudioFormat(fileExtension: URL(fileURLWithPath: output).pathExtension) != nil else {
             throw ValidationError("'\(output)': the output must end in .m4b, .m4a, .mp3, .opus or .wav.")
         }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
+        if verifyThreshold < 0 { throw ValidationError("--verify-threshold must be at least 0.") }
     }
 
     func run() async throws {
@@ -52,6 +62,22 @@ struct Narrate: AsyncParsableCommand {
         let directory = outputURL.deletingLastPathComponent()
         guard FileManager.default.fileExists(atPath: directory.path) else {
             throw ValidationError("The folder \(directory.path) does not exist.")
+        }
+        // A bad lexicon or a missing transcriber is reported before any work (or any file) is done.
+        var pronunciation: PronunciationLexicon?
+        if let lexicon {
+            do {
+                pronunciation = try PronunciationLexicon.load(contentsOf: URL(fileURLWithPath: lexicon))
+            } catch let error as PronunciationLexicon.FileError {
+                throw ValidationError(error.description)
+            }
+        }
+        var transcriber: WhisperTranscriber?
+        if verify {
+            guard let configuration = WhisperTranscriber.Configuration.locate(), WhisperTranscriber(configuration: configuration).isInstalled else {
+                throw ValidationError("--verify needs faster-whisper: \(WhisperTranscriber.installHint)")
+            }
+            transcriber = WhisperTranscriber(configuration: configuration)
         }
         let document = try input.load()
         let analysis = StoryAnalyzer().analyze(document)
@@ -85,10 +111,15 @@ struct Narrate: AsyncParsableCommand {
 
         var options = NarrationOptions()
         if let jobs { options.jobs = jobs }
+        if let pronunciation { options.lexicon = pronunciation }
+        if transcriber != nil {
+            options.verify = true
+            options.verifyThreshold = verifyThreshold
+        }
         let speakers = analysis.characters.filter { $0.lines > 0 }.count
         print("\(document.title): \(analysis.chapters.count) chapter(s), \(speakers) speaking character(s); cast written to \(castURL.path)")
 
-        let narrator = Narrator(catalog: catalog, cache: try SegmentCache(directory: cacheDirectory))
+        let narrator = Narrator(catalog: catalog, cache: try SegmentCache(directory: cacheDirectory), transcriber: transcriber)
         let bar = ProgressBar()
         let started = ContinuousClock.now
         let result = try await narrator.narrate(document: document, analysis: analysis, cast: chosen, to: outputURL, options: options) { progress in
@@ -113,6 +144,11 @@ struct Narrate: AsyncParsableCommand {
         print("Wrote \(result.output.path) (\(Format.duration(result.durationSeconds)), \(result.chapters.count) chapter(s)) in \(Format.duration(elapsed)): \(result.synthesized) line(s) synthesized, \(result.cacheHits) from cache.")
         print("Timing map: \(result.timingMap.path)")
         print("Captions:   \(result.captions.path)")
+        if let report = result.verification {
+            let d = report.distribution
+            print(String(format: "Verification: %d line(s), WER mean %.2f, median %.2f, p90 %.2f; %.0f%% above %.2f; %d re-synthesized (%d improved), %.1f s of checking",
+                         d.count, d.mean, d.median, d.p90, d.shareAbove * 100, report.threshold, report.retried, report.improved, report.seconds))
+        }
     }
 }
 

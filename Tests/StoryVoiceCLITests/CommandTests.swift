@@ -82,6 +82,29 @@ import Testing
         #expect(first.stdout.contains("from cache") && Self.synthesizedCount(first.stdout)! > targetLines)
     }
 
+    @Test func narrateTakesALexiconAndAnEditRerendersOnlyTheLinesWithTheWord() async throws {
+        let scratch = try CLI.scratchDirectory()
+        let cache = scratch.appendingPathComponent("cache")
+        let story = scratch.appendingPathComponent("visit.txt")
+        try "The Visit\n\nFramton came in at four.\n\nThe window stood open.\n\n\"Framton is late,\" said Vera.\n".write(to: story, atomically: true, encoding: .utf8)
+        let lexicon = scratch.appendingPathComponent("lexicon.txt")
+        try "# names\nVera = VEER-uh\n".write(to: lexicon, atomically: true, encoding: .utf8)
+        let output = scratch.appendingPathComponent("visit.wav")
+        let first = try await CLI.run(["narrate", story.path, "-o", output.path, "--lexicon", lexicon.path], cacheDirectory: cache)
+        #expect(first.status == 0, "\(first.stderr)")
+        try "# names\nVera = VEER-uh\nFramton = FRAM-tun\n".write(to: lexicon, atomically: true, encoding: .utf8)
+        let again = try await CLI.run(["narrate", story.path, "-o", output.path, "--lexicon", lexicon.path], cacheDirectory: cache)
+        #expect(again.status == 0, "\(again.stderr)")
+        let synthesized = try #require(Self.synthesizedCount(again.stdout), "stdout: \(again.stdout)")
+        #expect(synthesized >= 1 && synthesized <= 2)  // the lines with "Framton", nothing else
+        #expect(Self.synthesizedCount(first.stdout)! > synthesized)
+
+        try "Framton FRAM-tun\n".write(to: lexicon, atomically: true, encoding: .utf8)
+        let bad = try await CLI.run(["narrate", story.path, "-o", output.path, "--lexicon", lexicon.path], cacheDirectory: cache)
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("lexicon.txt:1"), "stderr: \(bad.stderr)")
+    }
+
     /// N in "N line(s) synthesized".
     static func synthesizedCount(_ stdout: String) -> Int? {
         guard let range = stdout.range(of: " line(s) synthesized") else { return nil }

