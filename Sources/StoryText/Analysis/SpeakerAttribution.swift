@@ -179,10 +179,12 @@ struct SpeakerAttributor {
         case "the", "a", "an", "her", "his", "my", "their", "our":
             var j = i + 1
             var words: [String] = []
+            var hyphen = false
             while j < tokens.count, words.count < 5, tokens[j].paragraph == paragraph, tokens[j].quote < 0 {
-                // "a very self-possessed young lady": hyphenated adjectives are one word.
+                // "a very self-possessed young lady", "the station-master": hyphenated words are one word.
                 if !tokens[j].isWord {
-                    guard tokens[j].lower == "-", !words.isEmpty else { break }
+                    guard tokens[j].lower == "-", !words.isEmpty, !hyphen else { break }
+                    hyphen = true
                     j += 1; continue
                 }
                 // "the unsympathetic Marilla": an epithet before a name is still that person.
@@ -190,8 +192,9 @@ struct SpeakerAttributor {
                    !tokens[mentions[Int(mentionAt[j])].endToken - 1].isPossessive {
                     return (.entity(mentionEntity[Int(mentionAt[j])]), mentions[Int(mentionAt[j])].endToken)
                 }
-                words.append(tokens[j].lower)
-                if let roleGender = Lexicon.roleNouns[tokens[j].lower], tokens[j].lower != "old" {
+                if hyphen { words[words.count - 1] += "-" + tokens[j].lower; hyphen = false } else { words.append(tokens[j].lower) }
+                let compound = words.last!.contains("-") ? Lexicon.roleNouns[words.last!.filter { $0 != "-" }] : nil
+                if let roleGender = compound ?? Lexicon.roleNouns[tokens[j].lower], tokens[j].lower != "old" {
                     // Take the longest phrase ending in a role noun ("the old man").
                     let next = j + 1 < tokens.count ? tokens[j + 1] : nil
                     if let next, next.isWord, Lexicon.roleNouns[next.lower] != nil, words.count < 3 { j += 1; continue }
