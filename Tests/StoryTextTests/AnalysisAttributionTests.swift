@@ -222,3 +222,37 @@ struct AnalysisGoingOnTests {
         #expect(passage.speakers == ["Anne", "Diana", "Diana", "Diana"])
     }
 }
+
+@Suite("Analysis: 'her father', 'his wife' in tags")
+struct AnalysisPossessiveKinTests {
+    @Test("'said her father' is the Mr. of the surname of the last woman named")
+    func herFather() {
+        let passage = AnalyzedPassage("""
+        Emma Woodhouse sat with Mr. Woodhouse and Mr. Knightley.
+
+        "It is a fine day," said Emma.
+
+        "Dear Emma bears every thing so well," said her father.
+
+        "Did you walk?" asked Mr. Knightley.
+        """)
+        #expect(passage.speakers == ["Emma Woodhouse", "Mr. Woodhouse", "Mr. Knightley"])
+        #expect(passage.character(named: "her father") == nil)
+    }
+
+    @Test("'said his wife' is the Mrs. of the last man's surname; with none, the role speaks")
+    func hisWife() {
+        let passage = AnalyzedPassage("""
+        Mrs. Allen was tired. Mr. Allen joined them when the dance was over.
+
+        "I hope you had an agreeable ball," said Mr. Allen.
+
+        "I wish she had danced," said his wife.
+
+        "So do I," said Catherine. Mr. Tilney bowed.
+
+        "Good night," said his sister.
+        """)
+        #expect(passage.speakers == ["Mr. Allen", "Mrs. Allen", "Catherine", "his sister"])
+    }
+}

@@ -19,6 +19,9 @@ enum TagSubject {
     case pronoun(Gender)
     case narrator
     case role(key: String, display: String, gender: Gender)
+    /// "her father", "his wife": a relative of the last person of that gender; the role when
+    /// the story names no such relative (`roleGender` is nil when the noun is no role of its own).
+    case kin(possessor: Gender, noun: String, roleKey: String, roleGender: Gender?)
 }
 
 /// Decides who speaks each quote, in order of evidence: speech tags beside the quote (named,
@@ -193,6 +196,11 @@ struct SpeakerAttributor {
                     return (.entity(mentionEntity[Int(mentionAt[j])]), mentions[Int(mentionAt[j])].endToken)
                 }
                 if hyphen { words[words.count - 1] += "-" + tokens[j].lower; hyphen = false } else { words.append(tokens[j].lower) }
+                if t.lower == "her" || t.lower == "his", words.count <= 2, Self.kinTitles[tokens[j].lower] != nil {
+                    let noun = tokens[j].lower
+                    return (.kin(possessor: t.lower == "her" ? .female : .male, noun: noun, roleKey: t.lower + " " + noun,
+                                 roleGender: Lexicon.roleNouns[noun]), j + 1)
+                }
                 let compound = words.last!.contains("-") ? Lexicon.roleNouns[words.last!.filter { $0 != "-" }] : nil
                 if let roleGender = compound ?? Lexicon.roleNouns[tokens[j].lower], tokens[j].lower != "old" {
                     // Take the longest phrase ending in a role noun ("the old man").
@@ -214,18 +222,18 @@ struct SpeakerAttributor {
         }
     }
 
+    /// Kinship nouns and the title their bearer shares a surname under.
+    static let kinTitles: [String: String] = [
+        "mother": "mrs", "wife": "mrs", "aunt": "mrs", "father": "mr", "husband": "mr", "uncle": "mr", "brother": "mr",
+        "sister": "miss", "daughter": "miss",
+    ]
+
     /// "Lizzy's mother": the titled member of the same family (Mrs. Bennet for a Bennet).
     func relative(of entity: Int, noun: String) -> Int? {
-        let titles: [String]
-        switch noun {
-        case "mother", "wife", "aunt": titles = ["mrs"]
-        case "father", "husband", "uncle", "brother": titles = ["mr"]
-        case "sister", "daughter": titles = ["miss"]
-        default: return nil
-        }
+        guard let title = Self.kinTitles[noun] else { return nil }
         guard let surname = entities[entity].surname ?? entities[entity].formCounts.keys.compactMap({ $0.split(separator: " ").count >= 2 ? String($0.split(separator: " ").last!) : nil }).first else { return nil }
         return entities.indices.first { index in
-            index != entity && entities[index].surname == surname && titles.contains { entities[index].titles[$0] != nil }
+            index != entity && entities[index].surname == surname && entities[index].titles[title] != nil
         }
     }
 
@@ -356,6 +364,18 @@ struct SpeakerAttributor {
         case .role(let key, let display, let gender): return roleEntityIndex(key: key, display: display, gender: gender, position: position)
         case .pronoun(let gender):
             return resolvePronoun(gender, quote: q, position: position, speakers: speakers)
+        case .kin(let possessorGender, let noun, let roleKey, let roleGender):
+            // "said her father": her = the last woman the narration names; her father = Mr. of her surname.
+            var e = lowerBound(narrationEvents, position) - 1
+            while e >= 0, position - narrationEvents[e].position < 1500 {
+                let c = narrationEvents[e].entity
+                e -= 1
+                guard c >= 0, c < genders.count, genders[c] == possessorGender, isPerson(c), entities[c].kind == .named else { continue }
+                if let found = relative(of: c, noun: noun) { return found }
+                break
+            }
+            guard let roleGender else { return -1 }
+            return roleEntityIndex(key: roleKey, display: roleKey, gender: roleGender, position: position)
         }
     }
 
