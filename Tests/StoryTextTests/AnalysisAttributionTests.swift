@@ -256,3 +256,57 @@ struct AnalysisPossessiveKinTests {
         #expect(passage.speakers == ["Mr. Allen", "Mrs. Allen", "Catherine", "his sister"])
     }
 }
+
+@Suite("Analysis: address words, far pronouns and guesses")
+struct AnalysisAddressTests {
+    @Test("A turn that answers '..., madam' is a woman's, even when alternation points to a man")
+    func madamIsAnsweredByAWoman() {
+        let passage = AnalyzedPassage("""
+        "Shall we walk?" said Mr. Allen.
+
+        "By all means," said Mr. Tilney.
+
+        "I should like it of all things," said Catherine.
+
+        "Then we go," said Mr. Allen.
+
+        "You will enjoy it, madam," said Mr. Tilney.
+
+        "I am sure I shall."
+        """)
+        #expect(passage.speakers.last == "Catherine")
+    }
+
+    @Test("'she said' with no woman named for pages is the last woman who spoke or was named")
+    func farPronoun() {
+        let walk = String(repeating: "I walked about the town and looked at the gardens and the river. ", count: 45)
+        let passage = AnalyzedPassage("""
+        Diana came into the room and sat down.
+
+        \(walk)
+
+        "Where have you been?" she asked.
+
+        "At the tables," I replied.
+
+        "What stupid rubbish!" she cried.
+        """)
+        #expect(passage.speakers == ["Diana", "I", "Diana"])
+    }
+
+    @Test("A turn nothing else decides goes to the speaker before the latest one: turns alternate")
+    func guessAlternates() {
+        let weather = String(repeating: "The wind blew over the hills and the rain came down on the roof. ", count: 40)
+        let passage = AnalyzedPassage("""
+        "Good morning," said Marilla.
+
+        "Good morning," said Matthew.
+
+        \(weather)
+
+        "Will it stop?"
+        """)
+        #expect(passage.speakers == ["Marilla", "Matthew", "Marilla"])
+        #expect(passage.dialogue.last?.confidence ?? 1 < 0.4)
+    }
+}

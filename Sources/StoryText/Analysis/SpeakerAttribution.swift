@@ -421,6 +421,19 @@ struct SpeakerAttributor {
                 score[previous]! += 2
             }
         }
+        if score.isEmpty {
+            // No one of that gender named lately (a long scene told in the first person, "she said"
+            // throughout): the last person of that gender who spoke, else the last one named.
+            var k = q - 1
+            while k >= 0, q - k <= 60 {
+                if speakers[k].evidence > .none, eligible(speakers[k].entity) { lastPronounMargin = 0; return speakers[k].entity }
+                k -= 1
+            }
+            while e >= 0, position - narrationEvents[e].position < 20_000 {
+                if eligible(narrationEvents[e].entity) { lastPronounMargin = 0; return narrationEvents[e].entity }
+                e -= 1
+            }
+        }
         if let top = centralEntity[gender], score[top] != nil { score[top]! += 1 }
         for candidate in score.keys where spokenSoFar.contains(candidate) { score[candidate]! += 1 }
         let best = score.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }
@@ -682,6 +695,18 @@ struct SpeakerAttributor {
                     chosen = other(than: chosen, near: i)
                     evidence = .fallback
                 }
+                // "..., madam." is answered by a woman; "..., sir?" asks a man, who answered the turn before.
+                let fromPrevious = i > 0 ? addressGender(turns[run.lowerBound + i - 1]) : .unknown
+                let fromNext = i + 1 < known.count ? addressGender(turns[run.lowerBound + i + 1]) : .unknown
+                let expected = fromPrevious == .unknown ? fromNext : (fromNext == .unknown || fromNext == fromPrevious ? fromPrevious : .unknown)
+                if expected != .unknown, chosen >= 0, genders[chosen] != .unknown, genders[chosen] != expected {
+                    let previous = i > 0 ? known[i - 1] : -1
+                    let byDistance = fixed.indices.filter { fixed[$0] >= 0 }.sorted { (abs($0 - i), $0) < (abs($1 - i), $1) }.map { fixed[$0] }
+                    if let match = (byDistance + lead).first(where: { $0 != previous && genders[$0] == expected && !addressed[i].contains($0) }) {
+                        chosen = match
+                        evidence = .fallback
+                    }
+                }
                 // Alternation among three or more tagged voices is much less sure.
                 if parties >= 3, evidence == .turnTaking || evidence == .fallback { evidence = .crowdedTurn }
                 if chosen >= 0 {
@@ -690,19 +715,39 @@ struct SpeakerAttributor {
                 }
             }
         }
-        // Whatever is still open goes to the latest speaker it does not address: a guess.
+        // Whatever is still open is a guess: the one who spoke before the latest speaker (turns
+        // alternate), else the latest speaker, never someone the turn addresses.
         for t in turns.indices where speaker(turns[t]) < 0 {
             let addressed = Set(turns[t].flatMap { vocatives[$0] })
+            var latest = -1
             var k = t - 1
             while k >= 0, t - k <= 10 {
                 let s = speaker(turns[k])
                 if s >= 0, !addressed.contains(s) {
-                    for q in turns[t] { result[q] = Attribution(entity: s, evidence: .guess) }
-                    break
+                    if latest < 0 { latest = s } else if s != latest { latest = s; break }
                 }
                 k -= 1
             }
+            if latest >= 0 { for q in turns[t] { result[q] = Attribution(entity: latest, evidence: .guess) } }
         }
+    }
+
+    /// The gender of the person a turn addresses as "sir" or "madam" (unknown when it uses none or both).
+    private func addressGender(_ turn: [Int]) -> Gender {
+        var male = false, female = false
+        for q in turn {
+            for t in quoteTokens[q] where tokens[t].isWord {
+                let before = t > quoteTokens[q].lowerBound ? tokens[t - 1].lower : ","
+                let after = t + 1 < quoteTokens[q].upperBound ? tokens[t + 1].lower : "."
+                guard [",", "!", "?", ".", ";", "\u{2014}", "-"].contains(after), [",", "oh", "yes", "no", "my", "dear"].contains(before) || tokens[t].sentenceInitial else { continue }
+                switch tokens[t].lower {
+                case "sir", "monsieur", "signor", "lord": male = true
+                case "madam", "ma'am", "madame", "mademoiselle", "miss", "lady": female = true
+                default: break
+                }
+            }
+        }
+        return male == female ? .unknown : (male ? .male : .female)
     }
 
     /// Whether an entity can be a speaker without a tag naming it: people with titles, known
