@@ -309,4 +309,19 @@ struct AnalysisAddressTests {
         #expect(passage.speakers == ["Marilla", "Matthew", "Marilla"])
         #expect(passage.dialogue.last?.confidence ?? 1 < 0.4)
     }
+
+    @Test("A narration line that reports a turn ('I asked her what had happened.') is answered next")
+    func reportedTurn() {
+        let passage = AnalyzedPassage("""
+        "Where is the General?" I asked.
+
+        "Out," said Diana. "Come what may, I must have money."
+
+        I asked her what had happened.
+
+        "Nothing at all."
+        """)
+        #expect(passage.speakers == ["I", "Diana", "Diana", "Diana"])
+    }
 }
+

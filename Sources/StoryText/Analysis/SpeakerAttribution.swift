@@ -615,7 +615,12 @@ struct SpeakerAttributor {
             // A run survives one short narration paragraph ("Anne sighed.", up to ~120 characters).
             let gapStart = quotes[turns[t - 1].last!].lastParagraph + 1, gapEnd = quotes[turns[t][0]].paragraph
             let gapLength = (gapStart..<gapEnd).reduce(0) { $0 + text.paragraphs[$1].count }
-            if gapEnd - gapStart > 1 || (gapEnd - gapStart == 1 && gapLength > 120) {
+            // ... but not one that reports a turn of its own ("I asked her what had happened."):
+            // the next line answers it, and counting from the turn before would be off by one.
+            let reported = gapEnd - gapStart == 1 && (quoteTokens[turns[t - 1].last!].upperBound..<quoteTokens[turns[t][0]].lowerBound).contains {
+                tokens[$0].paragraph == gapStart && tokens[$0].quote < 0 && Self.reportingVerbs.contains(tokens[$0].lower)
+            }
+            if gapEnd - gapStart > 1 || (gapEnd - gapStart == 1 && gapLength > 120) || reported {
                 runs.append(runStart..<t); runStart = t
             }
         }
@@ -749,6 +754,9 @@ struct SpeakerAttributor {
         }
         return male == female ? .unknown : (male ? .male : .female)
     }
+
+    /// Verbs by which narration reports a turn of the conversation itself.
+    static let reportingVerbs: Set<String> = ["asked", "inquired", "enquired", "told", "answered", "replied", "said", "questioned", "explained", "begged"]
 
     /// Whether an entity can be a speaker without a tag naming it: people with titles, known
     /// given names, pronoun evidence or a speech tag, and roles; not places.
