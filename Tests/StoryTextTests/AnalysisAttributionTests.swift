@@ -323,5 +323,23 @@ struct AnalysisAddressTests {
         """)
         #expect(passage.speakers == ["I", "Diana", "Diana", "Diana"])
     }
+
+    @Test("'said she' after a narration paragraph about one woman is that woman, not the heroine")
+    func pronounAfterNarrationParagraph() {
+        let passage = AnalyzedPassage("""
+        Emma walked in the garden. Emma thought of the party, and Emma smiled.
+
+        "You are late," said Emma.
+
+        "I could not help it," said Harriet.
+
+        "Never mind," said Emma.
+
+        Harriet blushed and looked at the path.
+
+        "Now he has got my letter," said she softly.
+        """)
+        #expect(passage.speakers.last == "Harriet")
+    }
 }
 

@@ -401,6 +401,12 @@ struct SpeakerAttributor {
             if seen.insert(c).inserted { s += max(0, 3.0 - Double(rank)); rank += 1 }
             if token.paragraph == paragraph { s += 1.5 }
             if token.sentenceInitial { s += 0.75 }
+            // A narration paragraph right before the quote's own ("Harriet blushed and smiled." /
+            // "'Now he has got my letter,' said she") shows who is about to speak: its sentence subjects.
+            if token.sentenceInitial, token.paragraph == paragraph - 1, quoteTokens[q].lowerBound > 0,
+               tokens[quoteTokens[q].lowerBound - 1].paragraph == paragraph - 1, tokens[quoteTokens[q].lowerBound - 1].quote < 0 {
+                s += 1.5
+            }
             score[c, default: 0] += s
         }
         if q > 0 {
