@@ -222,3 +222,124 @@ struct AnalysisGoingOnTests {
         #expect(passage.speakers == ["Anne", "Diana", "Diana", "Diana"])
     }
 }
+
+@Suite("Analysis: 'her father', 'his wife' in tags")
+struct AnalysisPossessiveKinTests {
+    @Test("'said her father' is the Mr. of the surname of the last woman named")
+    func herFather() {
+        let passage = AnalyzedPassage("""
+        Emma Woodhouse sat with Mr. Woodhouse and Mr. Knightley.
+
+        "It is a fine day," said Emma.
+
+        "Dear Emma bears every thing so well," said her father.
+
+        "Did you walk?" asked Mr. Knightley.
+        """)
+        #expect(passage.speakers == ["Emma Woodhouse", "Mr. Woodhouse", "Mr. Knightley"])
+        #expect(passage.character(named: "her father") == nil)
+    }
+
+    @Test("'said his wife' is the Mrs. of the last man's surname; with none, the role speaks")
+    func hisWife() {
+        let passage = AnalyzedPassage("""
+        Mrs. Allen was tired. Mr. Allen joined them when the dance was over.
+
+        "I hope you had an agreeable ball," said Mr. Allen.
+
+        "I wish she had danced," said his wife.
+
+        "So do I," said Catherine. Mr. Tilney bowed.
+
+        "Good night," said his sister.
+        """)
+        #expect(passage.speakers == ["Mr. Allen", "Mrs. Allen", "Catherine", "his sister"])
+    }
+}
+
+@Suite("Analysis: address words, far pronouns and guesses")
+struct AnalysisAddressTests {
+    @Test("A turn that answers '..., madam' is a woman's, even when alternation points to a man")
+    func madamIsAnsweredByAWoman() {
+        let passage = AnalyzedPassage("""
+        "Shall we walk?" said Mr. Allen.
+
+        "By all means," said Mr. Tilney.
+
+        "I should like it of all things," said Catherine.
+
+        "Then we go," said Mr. Allen.
+
+        "You will enjoy it, madam," said Mr. Tilney.
+
+        "I am sure I shall."
+        """)
+        #expect(passage.speakers.last == "Catherine")
+    }
+
+    @Test("'she said' with no woman named for pages is the last woman who spoke or was named")
+    func farPronoun() {
+        let walk = String(repeating: "I walked about the town and looked at the gardens and the river. ", count: 45)
+        let passage = AnalyzedPassage("""
+        Diana came into the room and sat down.
+
+        \(walk)
+
+        "Where have you been?" she asked.
+
+        "At the tables," I replied.
+
+        "What stupid rubbish!" she cried.
+        """)
+        #expect(passage.speakers == ["Diana", "I", "Diana"])
+    }
+
+    @Test("A turn nothing else decides goes to the speaker before the latest one: turns alternate")
+    func guessAlternates() {
+        let weather = String(repeating: "The wind blew over the hills and the rain came down on the roof. ", count: 40)
+        let passage = AnalyzedPassage("""
+        "Good morning," said Marilla.
+
+        "Good morning," said Matthew.
+
+        \(weather)
+
+        "Will it stop?"
+        """)
+        #expect(passage.speakers == ["Marilla", "Matthew", "Marilla"])
+        #expect(passage.dialogue.last?.confidence ?? 1 < 0.4)
+    }
+
+    @Test("A narration line that reports a turn ('I asked her what had happened.') is answered next")
+    func reportedTurn() {
+        let passage = AnalyzedPassage("""
+        "Where is the General?" I asked.
+
+        "Out," said Diana. "Come what may, I must have money."
+
+        I asked her what had happened.
+
+        "Nothing at all."
+        """)
+        #expect(passage.speakers == ["I", "Diana", "Diana", "Diana"])
+    }
+
+    @Test("'said she' after a narration paragraph about one woman is that woman, not the heroine")
+    func pronounAfterNarrationParagraph() {
+        let passage = AnalyzedPassage("""
+        Emma walked in the garden. Emma thought of the party, and Emma smiled.
+
+        "You are late," said Emma.
+
+        "I could not help it," said Harriet.
+
+        "Never mind," said Emma.
+
+        Harriet blushed and looked at the path.
+
+        "Now he has got my letter," said she softly.
+        """)
+        #expect(passage.speakers.last == "Harriet")
+    }
+}
+

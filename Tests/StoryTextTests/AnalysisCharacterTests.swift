@@ -163,4 +163,48 @@ struct AnalysisRoleMergingTests {
         """)
         #expect(passage.speakers == ["the grandmother", "his grandmother", "the old lady"])
     }
+
+    @Test("A relative called only 'the niece' takes the one name the others give her in dialogue")
+    func roleNamedInDialogue() {
+        let passage = AnalyzedPassage("""
+        "My aunt will be down presently," said the niece.
+
+        Framton Nuttel bowed. Mrs. Sappleton came into the room.
+
+        "I hope Vera has been amusing you?" said Mrs. Sappleton.
+
+        "Very much," said Framton Nuttel.
+
+        "It is the window," said the niece.
+        """)
+        #expect(passage.character(named: "Vera")?.name == "the niece")
+        #expect(passage.speakers == ["the niece", "Mrs. Sappleton", "Framton Nuttel", "the niece"])
+    }
+
+    @Test("Two people named only in the niece's scenes: the niece stays unnamed")
+    func roleNamedInDialogueAmbiguous() {
+        let passage = AnalyzedPassage("""
+        "My aunt will be down presently," said the niece.
+
+        "I hope Vera and Clara have been amusing you?" said Mrs. Sappleton.
+
+        "It is the window," said the niece.
+        """)
+        #expect(passage.character(named: "Vera") == nil)
+        #expect(passage.character(named: "the niece")?.aliases.isEmpty == true)
+    }
+
+    @Test("A hyphenated role noun is one role: 'said the station-master'")
+    func hyphenatedRole() {
+        let passage = AnalyzedPassage("""
+        "There was a girl here," said the station-master.
+
+        "Where is she?" asked Matthew.
+
+        "Out on the platform," said the station-master.
+        """)
+        #expect(passage.speakers == ["the station-master", "Matthew", "the station-master"])
+        #expect(passage.character(named: "the station-master")?.gender == .male)
+    }
 }
+

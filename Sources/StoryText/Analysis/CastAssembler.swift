@@ -149,7 +149,7 @@ enum Confidence {
         case .action: return 0.74
         case .continuation: return 0.74
         case .crowdedTurn: return 0.59
-        case .guess: return 0.17
+        case .guess: return 0.35
         case .none, .notSpeech: return 0
         }
     }

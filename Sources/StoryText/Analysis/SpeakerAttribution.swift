@@ -19,6 +19,9 @@ enum TagSubject {
     case pronoun(Gender)
     case narrator
     case role(key: String, display: String, gender: Gender)
+    /// "her father", "his wife": a relative of the last person of that gender; the role when
+    /// the story names no such relative (`roleGender` is nil when the noun is no role of its own).
+    case kin(possessor: Gender, noun: String, roleKey: String, roleGender: Gender?)
 }
 
 /// Decides who speaks each quote, in order of evidence: speech tags beside the quote (named,
@@ -179,10 +182,12 @@ struct SpeakerAttributor {
         case "the", "a", "an", "her", "his", "my", "their", "our":
             var j = i + 1
             var words: [String] = []
+            var hyphen = false
             while j < tokens.count, words.count < 5, tokens[j].paragraph == paragraph, tokens[j].quote < 0 {
-                // "a very self-possessed young lady": hyphenated adjectives are one word.
+                // "a very self-possessed young lady", "the station-master": hyphenated words are one word.
                 if !tokens[j].isWord {
-                    guard tokens[j].lower == "-", !words.isEmpty else { break }
+                    guard tokens[j].lower == "-", !words.isEmpty, !hyphen else { break }
+                    hyphen = true
                     j += 1; continue
                 }
                 // "the unsympathetic Marilla": an epithet before a name is still that person.
@@ -190,8 +195,14 @@ struct SpeakerAttributor {
                    !tokens[mentions[Int(mentionAt[j])].endToken - 1].isPossessive {
                     return (.entity(mentionEntity[Int(mentionAt[j])]), mentions[Int(mentionAt[j])].endToken)
                 }
-                words.append(tokens[j].lower)
-                if let roleGender = Lexicon.roleNouns[tokens[j].lower], tokens[j].lower != "old" {
+                if hyphen { words[words.count - 1] += "-" + tokens[j].lower; hyphen = false } else { words.append(tokens[j].lower) }
+                if t.lower == "her" || t.lower == "his", words.count <= 2, Self.kinTitles[tokens[j].lower] != nil {
+                    let noun = tokens[j].lower
+                    return (.kin(possessor: t.lower == "her" ? .female : .male, noun: noun, roleKey: t.lower + " " + noun,
+                                 roleGender: Lexicon.roleNouns[noun]), j + 1)
+                }
+                let compound = words.last!.contains("-") ? Lexicon.roleNouns[words.last!.filter { $0 != "-" }] : nil
+                if let roleGender = compound ?? Lexicon.roleNouns[tokens[j].lower], tokens[j].lower != "old" {
                     // Take the longest phrase ending in a role noun ("the old man").
                     let next = j + 1 < tokens.count ? tokens[j + 1] : nil
                     if let next, next.isWord, Lexicon.roleNouns[next.lower] != nil, words.count < 3 { j += 1; continue }
@@ -211,18 +222,18 @@ struct SpeakerAttributor {
         }
     }
 
+    /// Kinship nouns and the title their bearer shares a surname under.
+    static let kinTitles: [String: String] = [
+        "mother": "mrs", "wife": "mrs", "aunt": "mrs", "father": "mr", "husband": "mr", "uncle": "mr", "brother": "mr",
+        "sister": "miss", "daughter": "miss",
+    ]
+
     /// "Lizzy's mother": the titled member of the same family (Mrs. Bennet for a Bennet).
     func relative(of entity: Int, noun: String) -> Int? {
-        let titles: [String]
-        switch noun {
-        case "mother", "wife", "aunt": titles = ["mrs"]
-        case "father", "husband", "uncle", "brother": titles = ["mr"]
-        case "sister", "daughter": titles = ["miss"]
-        default: return nil
-        }
+        guard let title = Self.kinTitles[noun] else { return nil }
         guard let surname = entities[entity].surname ?? entities[entity].formCounts.keys.compactMap({ $0.split(separator: " ").count >= 2 ? String($0.split(separator: " ").last!) : nil }).first else { return nil }
         return entities.indices.first { index in
-            index != entity && entities[index].surname == surname && titles.contains { entities[index].titles[$0] != nil }
+            index != entity && entities[index].surname == surname && entities[index].titles[title] != nil
         }
     }
 
@@ -353,6 +364,18 @@ struct SpeakerAttributor {
         case .role(let key, let display, let gender): return roleEntityIndex(key: key, display: display, gender: gender, position: position)
         case .pronoun(let gender):
             return resolvePronoun(gender, quote: q, position: position, speakers: speakers)
+        case .kin(let possessorGender, let noun, let roleKey, let roleGender):
+            // "said her father": her = the last woman the narration names; her father = Mr. of her surname.
+            var e = lowerBound(narrationEvents, position) - 1
+            while e >= 0, position - narrationEvents[e].position < 1500 {
+                let c = narrationEvents[e].entity
+                e -= 1
+                guard c >= 0, c < genders.count, genders[c] == possessorGender, isPerson(c), entities[c].kind == .named else { continue }
+                if let found = relative(of: c, noun: noun) { return found }
+                break
+            }
+            guard let roleGender else { return -1 }
+            return roleEntityIndex(key: roleKey, display: roleKey, gender: roleGender, position: position)
         }
     }
 
@@ -378,6 +401,12 @@ struct SpeakerAttributor {
             if seen.insert(c).inserted { s += max(0, 3.0 - Double(rank)); rank += 1 }
             if token.paragraph == paragraph { s += 1.5 }
             if token.sentenceInitial { s += 0.75 }
+            // A narration paragraph right before the quote's own ("Harriet blushed and smiled." /
+            // "'Now he has got my letter,' said she") shows who is about to speak: its sentence subjects.
+            if token.sentenceInitial, token.paragraph == paragraph - 1, quoteTokens[q].lowerBound > 0,
+               tokens[quoteTokens[q].lowerBound - 1].paragraph == paragraph - 1, tokens[quoteTokens[q].lowerBound - 1].quote < 0 {
+                s += 1.5
+            }
             score[c, default: 0] += s
         }
         if q > 0 {
@@ -396,6 +425,19 @@ struct SpeakerAttributor {
                 }
             } else if quotes[q - 1].lastParagraph == paragraph, previous >= 0, score[previous] != nil {
                 score[previous]! += 2
+            }
+        }
+        if score.isEmpty {
+            // No one of that gender named lately (a long scene told in the first person, "she said"
+            // throughout): the last person of that gender who spoke, else the last one named.
+            var k = q - 1
+            while k >= 0, q - k <= 60 {
+                if speakers[k].evidence > .none, eligible(speakers[k].entity) { lastPronounMargin = 0; return speakers[k].entity }
+                k -= 1
+            }
+            while e >= 0, position - narrationEvents[e].position < 20_000 {
+                if eligible(narrationEvents[e].entity) { lastPronounMargin = 0; return narrationEvents[e].entity }
+                e -= 1
             }
         }
         if let top = centralEntity[gender], score[top] != nil { score[top]! += 1 }
@@ -579,7 +621,12 @@ struct SpeakerAttributor {
             // A run survives one short narration paragraph ("Anne sighed.", up to ~120 characters).
             let gapStart = quotes[turns[t - 1].last!].lastParagraph + 1, gapEnd = quotes[turns[t][0]].paragraph
             let gapLength = (gapStart..<gapEnd).reduce(0) { $0 + text.paragraphs[$1].count }
-            if gapEnd - gapStart > 1 || (gapEnd - gapStart == 1 && gapLength > 120) {
+            // ... but not one that reports a turn of its own ("I asked her what had happened."):
+            // the next line answers it, and counting from the turn before would be off by one.
+            let reported = gapEnd - gapStart == 1 && (quoteTokens[turns[t - 1].last!].upperBound..<quoteTokens[turns[t][0]].lowerBound).contains {
+                tokens[$0].paragraph == gapStart && tokens[$0].quote < 0 && Self.reportingVerbs.contains(tokens[$0].lower)
+            }
+            if gapEnd - gapStart > 1 || (gapEnd - gapStart == 1 && gapLength > 120) || reported {
                 runs.append(runStart..<t); runStart = t
             }
         }
@@ -659,6 +706,18 @@ struct SpeakerAttributor {
                     chosen = other(than: chosen, near: i)
                     evidence = .fallback
                 }
+                // "..., madam." is answered by a woman; "..., sir?" asks a man, who answered the turn before.
+                let fromPrevious = i > 0 ? addressGender(turns[run.lowerBound + i - 1]) : .unknown
+                let fromNext = i + 1 < known.count ? addressGender(turns[run.lowerBound + i + 1]) : .unknown
+                let expected = fromPrevious == .unknown ? fromNext : (fromNext == .unknown || fromNext == fromPrevious ? fromPrevious : .unknown)
+                if expected != .unknown, chosen >= 0, genders[chosen] != .unknown, genders[chosen] != expected {
+                    let previous = i > 0 ? known[i - 1] : -1
+                    let byDistance = fixed.indices.filter { fixed[$0] >= 0 }.sorted { (abs($0 - i), $0) < (abs($1 - i), $1) }.map { fixed[$0] }
+                    if let match = (byDistance + lead).first(where: { $0 != previous && genders[$0] == expected && !addressed[i].contains($0) }) {
+                        chosen = match
+                        evidence = .fallback
+                    }
+                }
                 // Alternation among three or more tagged voices is much less sure.
                 if parties >= 3, evidence == .turnTaking || evidence == .fallback { evidence = .crowdedTurn }
                 if chosen >= 0 {
@@ -667,20 +726,43 @@ struct SpeakerAttributor {
                 }
             }
         }
-        // Whatever is still open goes to the latest speaker it does not address: a guess.
+        // Whatever is still open is a guess: the one who spoke before the latest speaker (turns
+        // alternate), else the latest speaker, never someone the turn addresses.
         for t in turns.indices where speaker(turns[t]) < 0 {
             let addressed = Set(turns[t].flatMap { vocatives[$0] })
+            var latest = -1
             var k = t - 1
             while k >= 0, t - k <= 10 {
                 let s = speaker(turns[k])
                 if s >= 0, !addressed.contains(s) {
-                    for q in turns[t] { result[q] = Attribution(entity: s, evidence: .guess) }
-                    break
+                    if latest < 0 { latest = s } else if s != latest { latest = s; break }
                 }
                 k -= 1
             }
+            if latest >= 0 { for q in turns[t] { result[q] = Attribution(entity: latest, evidence: .guess) } }
         }
     }
+
+    /// The gender of the person a turn addresses as "sir" or "madam" (unknown when it uses none or both).
+    private func addressGender(_ turn: [Int]) -> Gender {
+        var male = false, female = false
+        for q in turn {
+            for t in quoteTokens[q] where tokens[t].isWord {
+                let before = t > quoteTokens[q].lowerBound ? tokens[t - 1].lower : ","
+                let after = t + 1 < quoteTokens[q].upperBound ? tokens[t + 1].lower : "."
+                guard [",", "!", "?", ".", ";", "\u{2014}", "-"].contains(after), [",", "oh", "yes", "no", "my", "dear"].contains(before) || tokens[t].sentenceInitial else { continue }
+                switch tokens[t].lower {
+                case "sir", "monsieur", "signor", "lord": male = true
+                case "madam", "ma'am", "madame", "mademoiselle", "miss", "lady": female = true
+                default: break
+                }
+            }
+        }
+        return male == female ? .unknown : (male ? .male : .female)
+    }
+
+    /// Verbs by which narration reports a turn of the conversation itself.
+    static let reportingVerbs: Set<String> = ["asked", "inquired", "enquired", "told", "answered", "replied", "said", "questioned", "explained", "begged"]
 
     /// Whether an entity can be a speaker without a tag naming it: people with titles, known
     /// given names, pronoun evidence or a speech tag, and roles; not places.

@@ -28,6 +28,8 @@ public struct StoryAnalyzer: Sendable {
             entityEstimates.append(inference.estimate(entities[index], pronouns: (0, 0)))
         }
         RoleMerging.merge(entities: &entities, genders: entityEstimates.map(\.gender), attributions: &attributions)
+        RoleMerging.nameFromDialogue(entities: &entities, genders: entityEstimates.map(\.gender), attributions: attributions,
+                                     mentions: mentions, mentionEntity: clusters.mentionEntity, tokens: tokens)
         var narrationMentions = Array(repeating: 0, count: clusters.entities.count)
         for (index, mention) in mentions.enumerated() where !mention.inQuote && clusters.mentionEntity[index] >= 0 {
             narrationMentions[clusters.mentionEntity[index]] += 1
