@@ -132,6 +132,21 @@ def main():
         check("female" in traits, f"cast card describes Mrs. Sappleton as '{traits}'")
         browser.screenshot("1-analysed")
 
+        # With a model chosen, Analyse first shows what would be sent and what it costs; cancel sends nothing.
+        browser.click("#model-choice summary")
+        browser.js("const p = document.querySelector('#model-provider'); p.value = 'openai'; p.dispatchEvent(new Event('change'));")
+        browser.click("#analyze")
+        question = browser.wait_for("the cost confirmation", "return document.querySelector('#confirm').open && document.querySelector('#confirm-text').textContent")
+        check("openai:gpt-4o-mini" in question and "tokens" in question and "$" in question, f"asks first: {question}")
+        check(not browser.js("return document.querySelector('#suggest-voices').hidden"), "Suggest voices with AI is offered")
+        browser.screenshot("1b-model-confirmation")
+        browser.click("#confirm button[value=cancel]")
+        browser.wait_for("the dialog to close", "return !document.querySelector('#confirm').open")
+        check(browser.js("return document.querySelector('#analysis-status').textContent") == "Analysis finished.",
+              "cancelling started no analysis")
+        browser.js("const p = document.querySelector('#model-provider'); p.value = ''; p.dispatchEvent(new Event('change'));")
+        browser.click("#model-choice summary")
+
         # Change Mrs. Sappleton's voice and pitch, save, then preview it.
         card = f"#cast-list .cast-card[data-role={role}]"
         before = browser.js(f"return document.querySelector('{card} select[name=voice]').value")
