@@ -31,7 +31,7 @@ async function refresh() {
   current.reply = reply;
   const analyzed = Boolean(reply.analysis);
   $("#analyze").textContent = analyzed ? "Analyse again" : "Analyse";
-  for (const section of ["#player", "#cast", "#lines", "#export"]) $(section).hidden = !analyzed;
+  for (const section of ["#player", "#cast", "#pronunciation", "#lines", "#export"]) $(section).hidden = !analyzed;
   $("#suggest-voices").hidden = !analyzed || !$("#model-provider").value;
   if (!analyzed) return;
   if (!current.voices) {
@@ -44,6 +44,7 @@ async function refresh() {
   }
   current.lines = (await api(`/api/stories/${id}/segments`)).segments;
   renderCast();
+  renderLexicon();
   renderLines();
   setUpPlayer();
   renderExport();
@@ -151,6 +152,36 @@ function modelReport(result) {
   return ` Your model labelled ${run.model_labelled} line(s) in ${run.requests} request(s) `
     + `(${(run.input_tokens + run.output_tokens).toLocaleString()} tokens, ${money(run.cost_usd)}).${notes}`;
 }
+
+// MARK: Pronunciation
+
+function renderLexicon() {
+  const entries = Object.entries(current.reply.overrides.lexicon ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  $("#lexicon").value = entries.map(([word, respelling]) => `${word} = ${respelling}`).join("\n");
+}
+
+$("#lexicon-save").addEventListener("click", async () => {
+  const status = $("#lexicon-status");
+  const entries = {};
+  for (const [number, line] of $("#lexicon").value.split("\n").entries()) {
+    if (!line.trim()) continue;
+    const [word, ...rest] = line.split("=");
+    if (!rest.length || !word.trim() || !rest.join("=").trim()) {
+      status.textContent = `Line ${number + 1} needs the form "word = how to say it".`;
+      return;
+    }
+    entries[word.trim()] = rest.join("=").trim();
+  }
+  try {
+    const before = new Set(current.lines.filter((line) => line.cached).map((line) => line.index));
+    await api(`/api/stories/${current.id}/lexicon`, { method: "PUT", json: { entries } });
+    await refresh();
+    const stale = current.lines.filter((line) => before.has(line.index) && !line.cached).length;
+    status.textContent = `Saved ${Object.keys(entries).length} pronunciation(s); ${stale} rendered line(s) will be rendered again.`;
+  } catch (error) {
+    status.textContent = error.message;
+  }
+});
 
 // MARK: Cast
 

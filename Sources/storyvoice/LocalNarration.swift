@@ -36,6 +36,13 @@ struct LocalNarration: NarrationService {
                               cloudCatalogs: cloudCatalogs)
     }
 
+    func speaking(with lexicon: [String: String]) -> any NarrationService {
+        var options = options
+        options.lexicon = PronunciationLexicon(lexicon)
+        return LocalNarration(catalog: catalog, cache: cache, lines: LineRenderer(catalog: catalog, options: options, engineVersions: lines.engineVersions),
+                              cloudCatalogs: cloudCatalogs)
+    }
+
     func voices() async -> [VoiceSummary] {
         catalog.voices.map {
             VoiceSummary(id: $0.id, name: $0.displayName, engine: $0.engine, gender: $0.gender, age: $0.age, accent: $0.accent,

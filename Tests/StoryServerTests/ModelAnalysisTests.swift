@@ -135,3 +135,26 @@ struct ModelAnalysisTests {
         }
     }
 }
+
+@Suite("Model requests: malformed bodies")
+struct ModelRequestValidationTests {
+    @Test("wrong types and unknown modes answer 400 in the JSON error shape; no job is queued")
+    func malformed() async throws {
+        try await withNarrationServer { app, config, _ in
+            let ada = try await app.register("ada@example.com").access_token
+            let story = try await app.analyzedSample(ada, config)
+            for (path, json) in [
+                ("analyze", #"{"llm":5}"#), ("analyze", #"{"llm":"openai:gpt-4o-mini","mode":"everything"}"#),
+                ("analyze/estimate", "[1,2]"), ("analyze/estimate", "{}"), ("cast/suggest", #"{"llm":null}"#),
+                ("analyze", #"{"llm":"no-colon"}"#),
+            ] {
+                let reply = try await app.send(.POST, "/api/stories/\(story)/\(path)", token: ada, json: json)
+                #expect([400, 422].contains(reply.status.code), "\(path) \(json): \(reply.status)")
+                #expect(reply.errorMessage?.isEmpty == false, "\(path) \(json)")
+            }
+            struct Jobs: Decodable { struct Job: Decodable { var kind: String; var status: String }; var jobs: [Job] }
+            let jobs = try await app.send(.GET, "/api/jobs", token: ada).content.decode(Jobs.self).jobs
+            #expect(!jobs.contains { $0.status == "queued" })
+        }
+    }
+}

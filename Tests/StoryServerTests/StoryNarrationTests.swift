@@ -311,6 +311,9 @@ struct StoryNarrationTests {
                 (.PUT, "\(base)/cast/narrator", #"{"voice":"test:alto"}"#), (.DELETE, "\(base)/cast/narrator", nil),
                 (.GET, "\(base)/segments", nil), (.PATCH, "\(base)/segments/0", #"{"speaker":null}"#),
                 (.GET, "\(base)/segments/0/audio", nil), (.POST, "\(base)/render", #"{"format":"m4b"}"#), (.GET, "\(base)/audio", nil),
+                (.PUT, "\(base)/lexicon", #"{"entries":{"Nuttel":"Nuttle"}}"#), (.GET, "\(base)/bundle", nil),
+                (.POST, "\(base)/analyze/estimate", #"{"llm":"openai:gpt-4o-mini"}"#),
+                (.POST, "\(base)/cast/suggest", #"{"llm":"openai:gpt-4o-mini"}"#),
             ]
             for (method, path, json) in attempts {
                 let reply = try await app.send(method, path, token: bob, json: json)

@@ -23,6 +23,7 @@ struct StoryNarrationController: Sendable {
         story.patch("characters", ":character", use: editCharacter)
         story.post("characters", ":character", "merge", use: mergeCharacter)
         story.put("cast", ":role", use: setVoice)
+        story.put("lexicon", use: setLexicon)
         story.delete("cast", ":role", use: restoreVoice)
         story.get("segments", use: segments)
         story.patch("segments", ":n", use: reassignSegment)
@@ -226,6 +227,34 @@ struct StoryNarrationController: Sendable {
         return try await save(content, into: story, request)
     }
 
+    // MARK: Pronunciation
+
+    struct LexiconRequest: Decodable { var entries: [String: String] }
+
+    /// Replaces the story's pronunciation lexicon (word → respelling; `{}` clears it). Lines
+    /// containing a changed word get new cache keys, so exactly they re-render.
+    @Sendable
+    func setLexicon(_ request: Request) async throws -> Response {
+        let (_, story) = try await find(request)
+        let body = try request.decodeJSON(LexiconRequest.self)
+        var entries: [String: String] = [:]
+        for (word, respelling) in body.entries {
+            let word = word.trimmingCharacters(in: .whitespacesAndNewlines)
+            let respelling = respelling.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !word.isEmpty, !respelling.isEmpty, word.count <= 100, respelling.count <= 200 else {
+                throw APIError(status: .unprocessableEntity, code: "invalid_lexicon",
+                               message: "Each entry is a word or phrase (up to 100 characters) and its respelling (up to 200).")
+            }
+            entries[word] = respelling
+        }
+        guard entries.count <= 500 else {
+            throw APIError(status: .unprocessableEntity, code: "invalid_lexicon", message: "A story's lexicon holds at most 500 words.")
+        }
+        var content = try self.content(story)
+        content.overrides.lexicon = entries.isEmpty ? nil : entries
+        return try await save(content, into: story, request)
+    }
+
     // MARK: Cast
 
     /// Sets the voice of `narrator` or a character id.
@@ -370,9 +399,10 @@ struct StoryNarrationController: Sendable {
         return narration.plan(content.document, analysis: analysis, cast: cast)
     }
 
-    /// The story owner's narration pipeline (their cloud keys unlock cloud voices).
+    /// The story's narration pipeline: its owner's voices (their cloud keys unlock cloud
+    /// voices) and its pronunciation lexicon.
     private func narration(for story: StoryRecord, _ database: any Database) async throws -> any NarrationService {
-        try requireNarration(try await config.narration(for: story.$owner.id, database: database))
+        try requireNarration(try await config.narration(for: story.$owner.id, database: database)).forStory(try content(story).overrides)
     }
 
     private func line(_ request: Request, _ story: StoryRecord) async throws -> PlannedUtterance {

@@ -23,10 +23,14 @@ public protocol NarrationService: Sendable {
     /// The same pipeline with the cloud voices that a user's own keys unlock (provider id →
     /// key, e.g. `elevenlabs`). Automatic casting keeps to free voices; users pick paid ones.
     func including(cloudKeys: [String: String]) async -> any NarrationService
+    /// The same pipeline speaking with a story's pronunciation lexicon (word → respelling).
+    /// Only lines containing a respelled word get new cache keys, so only they re-render.
+    func speaking(with lexicon: [String: String]) -> any NarrationService
 }
 
 extension NarrationService {
     public func including(cloudKeys: [String: String]) async -> any NarrationService { self }
+    public func speaking(with lexicon: [String: String]) -> any NarrationService { self }
 }
 
 /// A voice as the API lists it.
@@ -58,10 +62,14 @@ public struct VoiceSummary: Codable, Sendable, Hashable {
 public struct CastOverrides: Codable, Sendable, Hashable {
     public var narrator: VoiceAssignment?
     public var characters: [String: VoiceAssignment]
+    /// The story's pronunciation lexicon: word → respelling, applied to what the engines are
+    /// given (never to the story). Nil until the user sets one.
+    public var lexicon: [String: String]?
 
-    public init(narrator: VoiceAssignment? = nil, characters: [String: VoiceAssignment] = [:]) {
+    public init(narrator: VoiceAssignment? = nil, characters: [String: VoiceAssignment] = [:], lexicon: [String: String]? = nil) {
         self.narrator = narrator
         self.characters = characters
+        self.lexicon = lexicon
     }
 }
 

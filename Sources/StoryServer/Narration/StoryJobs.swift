@@ -121,6 +121,7 @@ struct AnalyzeHandler: JobHandler {
 
     /// Renders the first lines into the cache. Best effort: playback renders on demand anyway.
     private func prepareOpening(_ document: StoryDocument, analysis: StoryAnalysis, overrides: CastOverrides, narration: any NarrationService) async {
+        let narration = narration.forStory(overrides)
         let cast = await narration.cast(analysis, overrides: overrides)
         for line in narration.plan(document, analysis: analysis, cast: cast).prefix(openingLines) where !line.cached {
             if Task.isCancelled { return }
@@ -147,6 +148,7 @@ struct RenderHandler: JobHandler {
             throw PermanentJobFailure("Export as m4b or mp3, not '\(format)'.")
         }
         let narration = try await UserNarration(base: narration, box: models.box).forUser(job.ownerID, database: context.queue.database)
+            .forStory(content.overrides)
         let cast = await narration.cast(analysis, overrides: content.overrides)
         let directory = dataDirectory.rendersDirectory(story: content.id)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -25,3 +25,11 @@ extension ServerConfig {
         return try await UserNarration(base: narration, box: models.box).forUser(userID, database: database)
     }
 }
+
+extension NarrationService {
+    /// This pipeline for one story: its owner's voices and its pronunciation lexicon.
+    func forStory(_ overrides: CastOverrides) -> any NarrationService {
+        guard let lexicon = overrides.lexicon, !lexicon.isEmpty else { return self }
+        return speaking(with: lexicon)
+    }
+}
