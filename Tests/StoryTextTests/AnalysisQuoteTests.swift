@@ -119,6 +119,31 @@ struct AnalysisNestedQuoteTests {
         #expect(passage.tiles)
     }
 
+    @Test("A quoted word or title inside a speech stays in the line; no cut")
+    func nestedTermsStayInside() {
+        let passage = AnalyzedPassage("""
+        "What will you recite?" asked Diana.
+
+        "I have decided to give 'The Maiden's Vow' because it is so pathetic. Gilbert called me 'carrots' once, you know, and I shall never forgive him," said Anne.
+        """)
+        #expect(passage.quotes.count == 2)
+        #expect(passage.speakers == ["Diana", "Anne"])
+    }
+
+    @Test("A quoted story longer than the words around it is a segment of its own")
+    func nestedStoryOwnSegment() {
+        let passage = AnalyzedPassage("""
+        "How is Jane?" asked Emma.
+
+        "Oh! very poorly. 'It is only Mrs. Cole,' said I, 'depend upon it. Nobody else would come so early at this time of the morning, my dear.' Then Patty came in," said Miss Bates.
+        """)
+        // "Oh! very poorly." and "Then Patty came in," are lines; the quoted story and its "said I," too.
+        #expect(passage.quotes.contains { $0.hasPrefix(" said I,") && $0.count <= 10 })
+        #expect(passage.quotes.contains { $0.hasPrefix("'depend upon it.") })
+        #expect(Set(passage.speakers.dropFirst()) == ["Miss Bates"])
+        #expect(passage.tiles)
+    }
+
     @Test("A lost opening mark ('?' before a word) still opens a nested quotation")
     func damagedOpener() {
         let passage = AnalyzedPassage("""
@@ -128,7 +153,9 @@ struct AnalysisNestedQuoteTests {
 
         "I don't see the comfort," said Marilla.
         """)
-        #expect(passage.quotes.count == 4)
-        #expect(passage.speakers == ["Marilla", "Anne", "Anne", "Marilla"])
+        // The quoted sentence is longer than Anne's words on either side: a segment of its own.
+        #expect(passage.quotes.count == 5)
+        #expect(passage.quotes[2].hasPrefix("?My life") && passage.quotes[2].hasSuffix("hopes.'"))
+        #expect(passage.speakers == ["Marilla", "Anne", "Anne", "Anne", "Marilla"])
     }
 }

@@ -78,11 +78,17 @@ enum CastAssembler {
     }
 }
 
-/// Where a speech that quotes someone else is cut into segments: each nested quotation stays
-/// in the speaker's voice but joins the longer of the two stretches of speech around it, so
-/// the speaker's own words on either side are separate lines (how quotations are counted).
+/// Where a speech that quotes someone else is cut into segments. Only a nested quotation that
+/// is itself speech (`'Oh!' said he`, `I said, 'Give me a native born at least.'`) cuts: the
+/// speaker's own words on either side are separate lines (how quotations are counted). A
+/// quoted word, term or title (`my poor word 'success,'`, `to recite 'The Maiden's Vow'`)
+/// stays inside the line. A nested quotation joins the longer stretch of speech beside it when
+/// it is no longer than that stretch; a longer one (a story told inside a speech) is a
+/// segment of its own, so the short words around it (`said I,`) stay lines of their own.
 func nestedQuotationCuts(in quote: QuoteSpan, text: AnalysisText) -> [Int] {
-    let nested = QuoteFinder(text: text).nestedQuotations(in: quote)
+    let nested = QuoteFinder(text: text).nestedQuotations(in: quote).filter {
+        isQuotedSpeech($0, in: quote, text: text)
+    }
     guard !nested.isEmpty else { return [] }
     func hasLetters(_ range: Range<Int>) -> Bool { range.contains { ScalarClass.isLetter(text.codes[$0]) } }
     var cuts: [Int] = []
@@ -90,9 +96,65 @@ func nestedQuotationCuts(in quote: QuoteSpan, text: AnalysisText) -> [Int] {
         let before = (k == 0 ? quote.start : nested[k - 1].upperBound)..<inner.lowerBound
         let after = inner.upperBound..<(k + 1 < nested.count ? nested[k + 1].lowerBound : quote.end)
         guard hasLetters(before), hasLetters(after) else { continue }
-        cuts.append(before.count >= after.count ? inner.upperBound : inner.lowerBound)
+        let longer = max(before.count, after.count)
+        if inner.count > longer {
+            cuts.append(inner.lowerBound)
+            cuts.append(inner.upperBound)
+        } else {
+            cuts.append(before.count >= after.count ? inner.upperBound : inner.lowerBound)
+        }
     }
     return cuts
+}
+
+/// Words that name what follows rather than say it: `called 'carrots'`, `to recite 'Mary,
+/// Queen of Scots'`, `the word 'love'`.
+private let namingWords: Set<String> = [
+    "called", "calling", "call", "entitled", "titled", "named", "recite", "recited", "reciting",
+    "sing", "singing", "sang", "sung", "spelled", "spelling", "spelt", "labelled", "labeled", "marked", "signed",
+]
+
+/// Words of a stretch of text, lower-cased, with whether each was capitalised.
+private func words(_ text: AnalysisText, _ range: Range<Int>) -> [(word: String, capitalised: Bool)] {
+    var result: [(String, Bool)] = []
+    var current = String.UnicodeScalarView(), capital = false
+    func flush() { if !current.isEmpty { result.append((String(current), capital)); current = String.UnicodeScalarView() } }
+    for index in range {
+        let c = text.codes[index]
+        if ScalarClass.isLetter(c) || (!current.isEmpty && (c == 39 || c == 45)) {
+            if current.isEmpty { capital = ScalarClass.isUpper(c) }
+            current.append(Unicode.Scalar(ScalarClass.lowercased(c)) ?? " ")
+        } else { flush() }
+    }
+    flush()
+    return result
+}
+
+/// Whether a quotation nested in a speech is speech (or a quoted line) itself: a speech verb
+/// right after it (`'Oh!' said he`), an exclamation or question, three or more words after a speech verb (`I said, 'Give
+/// me ...'`), a sentence of three or more words or any phrase of five that is not a title
+/// (`'Are you there?'`, `'all her bright hair streaming down'`, but not `'The Battle of
+/// Hohenlinden'`: short, one phrase, content words capitalised). Single words and short
+/// phrases (`'yes'`, `'the picture of health'`) are terms and stay inside the line.
+private func isQuotedSpeech(_ inner: Range<Int>, in quote: QuoteSpan, text: AnalysisText) -> Bool {
+    let inside = words(text, (inner.lowerBound + 1)..<(inner.upperBound - 1))
+    let following = words(text, inner.upperBound..<min(quote.end, inner.upperBound + 40)).prefix(5)
+    if following.contains(where: { Lexicon.speechVerbs.contains($0.word) || $0.word == "say" }) { return true }
+    // An exclamation or a question is said (`I said 'Never!' flat to that`).
+    let last = text.codes[inner.upperBound - 2]
+    if last == 33 || last == 63 { return true }
+    guard inside.count >= 3 else { return false }
+    let preceding = words(text, max(quote.start, inner.lowerBound - 40)..<inner.lowerBound).suffix(3)
+    if let last = preceding.last, namingWords.contains(last.word) { return false }
+    if preceding.contains(where: { Lexicon.speechVerbs.contains($0.word) || $0.word == "say" }) { return true }
+    // A title is short, one phrase, its content words capitalised.
+    let innerText = (inner.lowerBound + 1)..<(inner.upperBound - 2)
+    let sentences = innerText.contains { [46, 33, 63, 59].contains(text.codes[$0]) }
+    let content = inside.dropFirst().filter { $0.word.count >= 4 }
+    let capitalised = content.filter(\.capitalised).count
+    let title = !sentences && inside.count <= 8 && !content.isEmpty && capitalised * 2 >= content.count
+    if title { return false }
+    return inside[0].capitalised || inside.count >= 5
 }
 
 /// Parenthesised stage directions inside a quote: `(smiling,)`, `(in a low voice)` — an

@@ -79,8 +79,27 @@ struct NameMentionFinder {
         return result
     }
 
+    /// Name words the text joins with "and" ("Martha and Potapitch") more often than it writes
+    /// them side by side: two people, so never one full name where a slip of the text writes
+    /// them together once ("Potapitch and Martha Potapitch in his frockcoat"). A real full name
+    /// is written together far more often than coordinated ("Jane Fairfax").
+    func coordinatedPairs(_ nameWords: Set<String>) -> Set<[String]> {
+        var coordinated: [[String]: Int] = [:], adjacent: [[String]: Int] = [:]
+        guard tokens.count >= 3 else { return [] }
+        func isName(_ t: Token) -> Bool { t.isWord && t.isCapitalized && nameWords.contains(t.lower) }
+        for index in 1..<(tokens.count - 1) {
+            let a = tokens[index - 1], b = tokens[index], c = tokens[index + 1]
+            if isName(a), isName(b), !a.isPossessive, a.paragraph == b.paragraph { adjacent[[a.lower, b.lower], default: 0] += 1 }
+            guard b.lower == "and", isName(a), isName(c), !a.isPossessive, a.lower != c.lower else { continue }
+            coordinated[[a.lower, c.lower], default: 0] += 1
+            coordinated[[c.lower, a.lower], default: 0] += 1
+        }
+        return Set(coordinated.filter { adjacent[$0.key, default: 0] <= $0.value }.keys)
+    }
+
     func find() -> [NameMention] {
         let nameWords = nameWords()
+        let coordinated = coordinatedPairs(nameWords)
         var mentions: [NameMention] = []
         var i = 0
         let n = tokens.count
@@ -108,6 +127,7 @@ struct NameMentionFinder {
                     if tokens[end - 1].isPossessive { break }
                     continue
                 }
+                if let last = words.last, coordinated.contains([last, t.lower]) { break }
                 let acceptable = nameWords.contains(t.lower) || (title != nil && words.isEmpty && !Lexicon.notNames.contains(t.lower) && Lexicon.honorifics[t.lower] == nil && t.lower.count > 1)
                 guard acceptable else { break }
                 words.append(t.lower)
