@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Jobs
 import StoryServer
+import StoryText
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -39,11 +40,15 @@ struct Serve: AsyncParsableCommand {
         config.workerConfiguration = lease.workerConfiguration(concurrency: workers)
         config.welcomeStory = welcomeStory.map { URL(fileURLWithPath: $0) }
         config.narration = try await LocalNarration.make(dataDirectory: config.dataDirectory.url)
-        let address = "http://\(hostname == "0.0.0.0" ? "localhost" : hostname):\(port)"
+        let address = "http://\(["0.0.0.0", "127.0.0.1"].contains(hostname) ? "localhost" : hostname):\(port)"
         print("StoryVoice is starting on \(address)")
         if let story = config.welcomeStory {
-            print("Open \(address) and create an account: \"\(story.deletingPathExtension().lastPathComponent)\" will be in your library, ready to play. Ctrl-C stops the server.")
+            // Read it once now: a broken welcome story is reported at start, not at each registration.
+            let title = try StoryImporter.load(data: Data(contentsOf: story), filename: story.lastPathComponent).title
+            print("Open \(address) and create an account: \"\(title)\" will be in your library, ready to play. Ctrl-C stops the server.")
         }
+        // Say so now even when stdout is a pipe or a log file, not when the server stops.
+        fflush(nil)
         try await Server.run(config: config, port: port, hostname: hostname)
     }
 }
