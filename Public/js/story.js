@@ -202,7 +202,8 @@ function renderCast() {
 }
 
 function voiceLabel(voice) {
-  return [voice.name, voice.gender !== "unknown" ? voice.gender : null, voice.accent].filter(Boolean).join(" · ");
+  const price = voice.cost_per_1000_characters > 0 ? `${voice.engine}, $${voice.cost_per_1000_characters.toFixed(3)} per 1,000 characters` : null;
+  return [voice.name, voice.gender !== "unknown" ? voice.gender : null, voice.accent, price].filter(Boolean).join(" · ");
 }
 
 function slider(name, label, min, max, step, value, unit) {
