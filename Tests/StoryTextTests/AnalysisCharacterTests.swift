@@ -256,5 +256,45 @@ struct AnalysisRoleMergingTests {
         #expect(passage.character(named: "Zelvina")?.gender == .female)
         #expect(passage.character(named: "Drostan")?.gender == .male)
     }
+
+    static let youngManScenes = """
+    Mr. Tobrin Vesk came to Highfield in May.
+
+    "I am glad to be here at last," said Mr. Vesk.
+
+    "You are very welcome," said Mrs. Ildren.
+
+    Mr. Vesk sat by the window. Mrs. Ildren poured the tea.
+
+    "This is a pleasure," said the young man.
+
+    "Is it?" said Mrs. Ildren.
+
+    The next day Mr. Vesk walked over again, and Mrs. Ildren met him at the gate.
+
+    "I could not stay away," said the young man.
+
+    "Then come in," said Mrs. Ildren.
+
+    Mr. Vesk looked at the garden. Mrs. Ildren smiled.
+
+    "The roses are finer than ours," said the young man.
+    """
+
+    @Test("'the young man' with no 'a young man' before it is the man the narration last named")
+    func definiteDescriptionJoinsNamedPerson() {
+        let passage = AnalyzedPassage(Self.youngManScenes)
+        #expect(passage.character(named: "the young man") == nil)
+        #expect(passage.speakers == [
+            "Mr. Tobrin Vesk", "Mrs. Ildren", "Mr. Tobrin Vesk", "Mrs. Ildren", "Mr. Tobrin Vesk", "Mrs. Ildren", "Mr. Tobrin Vesk",
+        ])
+    }
+
+    @Test("'a young man' just before introduces a new person: the role stays")
+    func indefiniteDescriptionStaysRole() {
+        let passage = AnalyzedPassage(Self.youngManScenes.replacingOccurrences(
+            of: "Mr. Vesk sat by the window.", with: "Mr. Vesk sat by the window. A young man came in."))
+        #expect(passage.character(named: "the young man") != nil)
+    }
 }
 
