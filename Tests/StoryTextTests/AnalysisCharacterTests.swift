@@ -296,5 +296,18 @@ struct AnalysisRoleMergingTests {
             of: "Mr. Vesk sat by the window.", with: "Mr. Vesk sat by the window. A young man came in."))
         #expect(passage.character(named: "the young man") != nil)
     }
+
+    @Test("'the girl' joins the woman last named, skipping the one she talks to")
+    func definiteGirlJoinsNamedWoman() {
+        let passage = AnalyzedPassage(Self.youngManScenes
+            .replacingOccurrences(of: "Mr. Tobrin Vesk", with: "Miss Zelvina Orr")
+            .replacingOccurrences(of: "Mr. Vesk", with: "Miss Orr")
+            .replacingOccurrences(of: "the young man", with: "the girl")
+            .replacingOccurrences(of: "met him", with: "met her"))
+        #expect(passage.character(named: "the girl") == nil)
+        #expect(passage.speakers == [
+            "Miss Zelvina Orr", "Mrs. Ildren", "Miss Zelvina Orr", "Mrs. Ildren", "Miss Zelvina Orr", "Mrs. Ildren", "Miss Zelvina Orr",
+        ])
+    }
 }
 

@@ -53,7 +53,7 @@ enum RoleMerging {
         }
     }
 
-    /// A definite description with an age word ("the young man", "the young lady") is anaphoric:
+    /// A definite description with an age word ("the young man", "the young lady", "the girl") is anaphoric:
     /// it names someone the narration has already introduced, not a new person (who would come
     /// in as "a young man"). When no "a young man" comes in the three paragraphs before its lines and,
     /// before more than half of the role's lines (three or more), the last speaking named person of a
@@ -67,7 +67,8 @@ enum RoleMerging {
         for e in entities.indices where entities[e].kind == .role && lines[e] >= 3 && genders[e] != .unknown {
             guard let form = entities[e].formCounts.keys.sorted().first else { continue }
             let w = form.split(separator: " ").map(String.init)
-            guard w.count >= 2, let head = w.last, generic.contains(head), w.contains("young") else { continue }
+            guard w.count >= 2, w[0] == "the", let head = w.last, generic.contains(head),
+                  w.contains("young") || ["girl", "boy"].contains(head) else { continue }
             roles.append(e)
         }
         guard !roles.isEmpty else { return }
@@ -75,8 +76,8 @@ enum RoleMerging {
         var indefiniteParagraphs: [Int: [Int]] = [:]
         for i in 0..<max(0, tokens.count - 2) where tokens[i].lower == "a" || tokens[i].lower == "an" {
             for e in roles {
-                let w = entities[e].formCounts.keys.sorted().first!.split(separator: " ").map(String.init)
-                if tokens[i + 1].lower == w[w.count - 2], tokens[i + 2].lower == w[w.count - 1] {
+                let w = entities[e].formCounts.keys.sorted().first!.split(separator: " ").dropFirst().map(String.init)
+                if tokens[i + 1].lower == w[0], w.count == 1 || tokens[i + 2].lower == w[w.count - 1] {
                     indefiniteParagraphs[e, default: []].append(tokens[i].paragraph)
                 }
             }
