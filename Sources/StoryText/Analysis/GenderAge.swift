@@ -16,24 +16,134 @@ struct GenderAgeInference {
         var ageConfidence: Double
     }
 
-    /// Female minus male pronoun counts following each entity's narration mentions.
+    /// Gender votes for each entity from the text around its mentions (`female`, `male`).
+    ///
+    /// Subject evidence comes first: when a mention is the subject of its clause (it opens the
+    /// sentence or follows punctuation or a conjunction, and is not one of several names joined
+    /// by "and"), a later he/she, a possessive his/her or a reflexive in the same sentence that
+    /// continues that clause refers to it ("Potapitch spat upon his hands"; "Moody Spurgeon says he
+    /// feels"); such a pronoun counts two votes, so one is enough. Object pronouns (him, an object her) in the subject's own clause never do (binding:
+    /// "Potapitch remained in attendance upon her"), and a clause opened by that/who/which has a
+    /// subject of its own, so the scan stops there. A role noun in apposition ("Theodosia, the
+    /// nursemaid,") gives its gender with the weight of two such pronouns. Only an entity with no
+    /// subject or apposition evidence falls back on the first pronoun after its narration
+    /// mentions, which is often someone else's ("with Potapitch behind her").
     func pronounEvidence(entityCount: Int) -> [(female: Int, male: Int)] {
-        var evidence = Array(repeating: (female: 0, male: 0), count: entityCount)
-        for (index, mention) in mentions.enumerated() where !mention.inQuote {
+        var strong = Array(repeating: (female: 0, male: 0), count: entityCount)
+        var weak = Array(repeating: (female: 0, male: 0), count: entityCount)
+        var mentionEnds = Set<Int>()
+        for mention in mentions { mentionEnds.insert(mention.endToken - 1) }
+        for (index, mention) in mentions.enumerated() {
             let entity = mentionEntity[index]
             guard entity >= 0 else { continue }
+            let paragraph = tokens[mention.firstToken].paragraph
+            let quote = tokens[mention.firstToken].quote
+            if let gender = appositionGender(after: mention.endToken, paragraph: paragraph, quote: quote) {
+                if gender == .female { strong[entity].female += 4 } else { strong[entity].male += 4 }
+            }
+            if isClauseSubject(mention, mentionEnds: mentionEnds) {
+                var j = mention.endToken
+                let limit = min(tokens.count, j + 30)
+                while j < limit {
+                    let t = tokens[j]
+                    if t.paragraph != paragraph || t.quote != quote || mentionAt[j] >= 0 { break }
+                    if !t.isWord {
+                        if [".", "!", "?", ";", ":"].contains(t.lower) { break }
+                        j += 1; continue
+                    }
+                    if Self.clauseOpeners.contains(t.lower) { break }
+                    if let gender = subjectCoreferentGender(at: j) {
+                        if gender == .female { strong[entity].female += 2 } else { strong[entity].male += 2 }
+                        break
+                    }
+                    j += 1
+                }
+            }
+            guard !mention.inQuote else { continue }
             var j = mention.endToken
             let limit = min(tokens.count, j + 14)
-            let paragraph = tokens[mention.firstToken].paragraph
             while j < limit {
                 let t = tokens[j]
                 if t.paragraph != paragraph || t.quote >= 0 || mentionAt[j] >= 0 { break }
-                if Lexicon.femalePronouns.contains(t.lower) { evidence[entity].female += 1; break }
-                if Lexicon.malePronouns.contains(t.lower) { evidence[entity].male += 1; break }
+                if Lexicon.femalePronouns.contains(t.lower) { weak[entity].female += 1; break }
+                if Lexicon.malePronouns.contains(t.lower) { weak[entity].male += 1; break }
                 j += 1
             }
         }
-        return evidence
+        return strong.indices.map { strong[$0].female + strong[$0].male > 0 ? strong[$0] : weak[$0] }
+    }
+
+    /// Words that open a clause with a subject of its own: a pronoun after them is not bound
+    /// to the main clause's subject ("Potapitch told me that ... she really began to win").
+    static let clauseOpeners: Set<String> = ["that", "who", "whom", "which", "whose", "what", "while", "whilst", "if", "though", "although", "because", "whereas"]
+    /// Words after which a name opens a clause as its subject.
+    static let subjectLeaders: Set<String> = ["and", "but", "when", "while", "whilst", "as", "because", "though", "although", "if", "till", "until", "so", "then", "before", "after", "since", "where", "once", "yet", "that", "now"]
+
+    /// The mention opens a clause as its subject, alone (not "Potapitch and Martha rushed").
+    func isClauseSubject(_ mention: NameMention, mentionEnds: Set<Int>) -> Bool {
+        let first = mention.firstToken
+        guard !tokens[mention.firstToken].isPossessive, !tokens[mention.endToken - 1].isPossessive else { return false }
+        if mention.endToken < tokens.count {
+            let next = tokens[mention.endToken]
+            if next.lower == "and" || next.lower == "or" || next.lower == "&" { return false }
+            // A vocative inside a quote ("Potapitch, get things ready").
+            if mention.inQuote, !next.isWord, next.lower != "'" { return false }
+        }
+        if tokens[first].sentenceInitial || first == 0 { return true }
+        let previous = tokens[first - 1]
+        if previous.paragraph != tokens[first].paragraph { return true }
+        if previous.isWord {
+            guard Self.subjectLeaders.contains(previous.lower) else { return false }
+            // "Jane, Ruby and Moody": the last of several names is no lone subject.
+            return !(first >= 2 && mentionEnds.contains(first - 2) && (previous.lower == "and" || previous.lower == "or"))
+        }
+        guard [",", ";", ":", "(", "\u{2014}", "-", "--"].contains(previous.lower) else { return false }
+        return !(first >= 2 && mentionEnds.contains(first - 2))
+    }
+
+    /// he/she, a possessive his/her (before a word) or a reflexive: forms that can refer back to
+    /// the subject of their own clause. `him` and an object `her` cannot.
+    func subjectCoreferentGender(at index: Int) -> Gender? {
+        switch tokens[index].lower {
+        case "he", "his", "himself": return .male
+        case "she", "herself": return .female
+        case "her":
+            guard index + 1 < tokens.count else { return nil }
+            let next = tokens[index + 1]
+            return next.isWord && !Self.notNounAfterHer.contains(next.lower) ? .female : nil
+        default: return nil
+        }
+    }
+    static let notNounAfterHer: Set<String> = ["to", "in", "on", "at", "by", "for", "with", "from", "of", "and", "or", "but", "that", "as", "the", "a", "an", "up", "down", "out", "off", "away", "back", "again", "so", "very", "too", "when", "if", "then", "was", "is", "had", "be", "not",
+        "all", "both", "now", "here", "there", "this", "these", "those", "some", "any", "no", "every", "each", "how", "what",
+        "why", "where", "whether", "into", "upon", "about", "over", "through", "round", "after", "before", "till", "until",
+        "once", "twice", "still", "yet", "only", "just", "well", "alone", "herself", "himself", "it", "him", "me", "you", "us", "them"]
+
+    /// ", the old nursemaid," after a name: the gender of an appositive role noun.
+    func appositionGender(after end: Int, paragraph: Int, quote: Int) -> Gender? {
+        guard end + 2 < tokens.count, tokens[end].lower == "," else { return nil }
+        var j = end + 1
+        guard ["the", "a", "an", "his", "her", "their", "my", "our", "your"].contains(tokens[j].lower) else { return nil }
+        j += 1
+        let limit = min(tokens.count, j + 3)
+        while j < limit {
+            let t = tokens[j]
+            guard t.isWord, t.paragraph == paragraph, t.quote == quote else { return nil }
+            let after = j + 1 < tokens.count ? tokens[j + 1] : nil
+            let isHead = after == nil || !after!.isWord || after!.lower == "of" || after!.lower == "who"
+            if isHead { return Self.nounGender(t.lower) }
+            j += 1
+        }
+        return nil
+    }
+
+    /// A role noun's gender: the role table, then English word formation (-maid, -woman, -man, -ess).
+    static func nounGender(_ word: String) -> Gender? {
+        if let gender = Lexicon.roleNouns[word.replacingOccurrences(of: "-", with: "")], gender != .unknown { return gender }
+        if word.hasSuffix("maid") || word.hasSuffix("woman") || word.hasSuffix("wife") { return .female }
+        if word.hasSuffix("ess"), !word.hasSuffix("ness"), word.count > 5 { return .female }
+        if word.hasSuffix("man"), word.count > 4, !["human", "woman"].contains(word) { return .male }
+        return nil
     }
 
     func estimate(_ entity: Entity, pronouns: (female: Int, male: Int)) -> Estimate {

@@ -34,7 +34,13 @@ enum RoleMerging {
             candidates = candidates.filter { $0 != e && compatible(genders[$0], genders[e]) }
             if candidates.count == 1 { target[e] = candidates[0] }
         }
-        for e in entities.indices where target[e] >= 0 {
+        apply(target: target, entities: &entities, attributions: &attributions)
+    }
+
+    /// Moves each entity's lines to `target[entity]` where that is set, and its forms too when
+    /// the target is a role (a description is no alias of a named person: "the young man").
+    private static func apply(target: [Int], entities: inout [Entity], attributions: inout [Attribution]) {
+        for e in entities.indices where target[e] >= 0 && entities[target[e]].kind == .role {
             let t = target[e]
             for (key, _) in entities[e].formCounts where entities[t].formCounts[key] == nil {
                 entities[t].formCounts[key] = 0
@@ -45,6 +51,75 @@ enum RoleMerging {
         for index in attributions.indices where attributions[index].entity >= 0 && attributions[index].entity < target.count {
             if target[attributions[index].entity] >= 0 { attributions[index].entity = target[attributions[index].entity] }
         }
+    }
+
+    /// A definite description with an age word ("the young man", "the young lady", "the girl") is anaphoric:
+    /// it names someone the narration has already introduced, not a new person (who would come
+    /// in as "a young man"). When no "a young man" comes in the three paragraphs before its lines and,
+    /// before more than half of the role's lines (three or more), the last speaking named person of a
+    /// compatible gender the narration mentions (skipping whoever speaks the turn before or after,
+    /// the role's interlocutor) is the same one, the role is that person.
+    static func joinDefiniteDescriptions(entities: inout [Entity], genders: [Gender], attributions: inout [Attribution],
+                                         mentions: [NameMention], mentionEntity: [Int], tokens: [Token]) {
+        var lines = Array(repeating: 0, count: entities.count)
+        for a in attributions where a.entity >= 0 && a.entity < entities.count { lines[a.entity] += 1 }
+        var roles: [Int] = []
+        for e in entities.indices where entities[e].kind == .role && lines[e] >= 3 && genders[e] != .unknown {
+            guard let form = entities[e].formCounts.keys.sorted().first else { continue }
+            let w = form.split(separator: " ").map(String.init)
+            guard w.count >= 2, w[0] == "the", let head = w.last, generic.contains(head),
+                  w.contains("young") || ["girl", "boy"].contains(head) else { continue }
+            roles.append(e)
+        }
+        guard !roles.isEmpty else { return }
+        // An indefinite use ("a young man") in the few paragraphs before a line introduces a new person.
+        var indefiniteParagraphs: [Int: [Int]] = [:]
+        for i in 0..<max(0, tokens.count - 2) where tokens[i].lower == "a" || tokens[i].lower == "an" {
+            for e in roles {
+                let w = entities[e].formCounts.keys.sorted().first!.split(separator: " ").dropFirst().map(String.init)
+                if tokens[i + 1].lower == w[0], w.count == 1 || tokens[i + 2].lower == w[w.count - 1] {
+                    indefiniteParagraphs[e, default: []].append(tokens[i].paragraph)
+                }
+            }
+        }
+        var quoteParagraph: [Int: Int] = [:]
+        // The last speaking named man and woman the narration mentions before each quote.
+        var lastNamed: [Gender: [Int]] = [:]
+        var before: [Int: [Gender: [Int]]] = [:]
+        var mentionAtToken: [Int: Int] = [:]
+        for (index, mention) in mentions.enumerated() where !mention.inQuote { mentionAtToken[mention.firstToken] = index }
+        var currentQuote = -1
+        for (i, t) in tokens.enumerated() {
+            if t.quote >= 0, t.quote != currentQuote { before[t.quote] = lastNamed; quoteParagraph[t.quote] = t.paragraph }
+            currentQuote = t.quote
+            if let index = mentionAtToken[i] {
+                let e = mentionEntity[index]
+                if e >= 0, e < entities.count, entities[e].kind == .named, lines[e] > 0, genders[e] != .unknown {
+                    lastNamed[genders[e], default: []].removeAll { $0 == e }
+                    lastNamed[genders[e], default: []].insert(e, at: 0)
+                    if lastNamed[genders[e]]!.count > 3 { lastNamed[genders[e]]!.removeLast() }
+                }
+            }
+        }
+        var target = Array(repeating: -1, count: entities.count)
+        for e in roles {
+            var votes: [Int: Int] = [:]
+            let introduced = attributions.indices.contains { q in
+                attributions[q].entity == e && (indefiniteParagraphs[e] ?? []).contains { p in
+                    let line = quoteParagraph[q] ?? -1
+                    return p <= line && p >= line - 3
+                }
+            }
+            if introduced { continue }
+            for (q, a) in attributions.enumerated() where a.entity == e {
+                // Someone who speaks the turn before or after is the role's interlocutor, not the role.
+                let neighbours = [q - 1, q + 1].filter { attributions.indices.contains($0) }.map { attributions[$0].entity }
+                if let named = before[q]?[genders[e]]?.first(where: { !neighbours.contains($0) }) { votes[named, default: 0] += 1 }
+            }
+            guard let best = votes.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), 2 * best.value > lines[e] else { continue }
+            target[e] = best.key
+        }
+        apply(target: target, entities: &entities, attributions: &attributions)
     }
 
     private static let kinship: Set<String> = ["niece", "nephew", "sister", "brother", "cousin", "daughter", "son",

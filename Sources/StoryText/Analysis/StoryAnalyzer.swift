@@ -28,6 +28,8 @@ public struct StoryAnalyzer: Sendable {
             entityEstimates.append(inference.estimate(entities[index], pronouns: (0, 0)))
         }
         RoleMerging.merge(entities: &entities, genders: entityEstimates.map(\.gender), attributions: &attributions)
+        RoleMerging.joinDefiniteDescriptions(entities: &entities, genders: entityEstimates.map(\.gender), attributions: &attributions,
+                                             mentions: mentions, mentionEntity: clusters.mentionEntity, tokens: tokens)
         RoleMerging.nameFromDialogue(entities: &entities, genders: entityEstimates.map(\.gender), attributions: attributions,
                                      mentions: mentions, mentionEntity: clusters.mentionEntity, tokens: tokens)
         var narrationMentions = Array(repeating: 0, count: clusters.entities.count)
