@@ -87,4 +87,23 @@ public struct VoiceSuggester: Sendable {
             reason: json["reason"]?.stringValue ?? ""
         )
     }
+
+    /// Suggestions for every speaking character not in `cast` (most talkative first), keyed by
+    /// character id; characters whose suggestion named no installed voice are left out.
+    /// `progress` gets (done, total, character) before each request.
+    public func suggest(
+        forUncast characters: [Character], cast: Set<String>, story: String, voices: [VoiceOption],
+        progress: (Int, Int, Character) async throws -> Void = { _, _, _ in }
+    ) async throws -> (suggestions: [String: VoiceSuggestion], asked: Int) {
+        let speaking = characters.filter { $0.lines > 0 && !cast.contains($0.id) }
+            .sorted { ($0.lines, $1.id) > ($1.lines, $0.id) }
+        var suggestions: [String: VoiceSuggestion] = [:]
+        for (done, character) in speaking.enumerated() {
+            try await progress(done, speaking.count, character)
+            if let suggestion = try await suggest(for: character, story: story, voices: voices) {
+                suggestions[character.id] = suggestion
+            }
+        }
+        return (suggestions, speaking.count)
+    }
 }

@@ -21,8 +21,7 @@ struct LLMCasting {
             throw ValidationError("--cast-with-llm \(spec): \(error)")
         }
         let cast = overrides ?? Cast(narrator: narrator, characters: [:])
-        let speaking = analysis.characters.filter { $0.lines > 0 && cast.characters[$0.id] == nil }
-            .sorted { ($0.lines, $1.id) > ($1.lines, $0.id) }
+        let speaking = analysis.characters.filter { cast.characters[$0.id] == nil }
         let options = voices.map { VoiceOption(id: $0.id, gender: $0.gender, age: $0.age, accent: $0.accent, style: $0.style) }
         let client = HTTPClient.interactive()
         do {
@@ -48,19 +47,18 @@ struct LLMCasting {
         }
         let bar = ProgressBar(enabled: Terminal.isStandardErrorInteractive, stream: .standardError)
         defer { bar.finish() }
-        var suggested = 0
-        for (done, character) in speaking.enumerated() {
-            bar.update(fraction: Double(done) / Double(max(1, speaking.count)), label: "Voice suggestion", detail: character.name)
-            do {
-                if let suggestion = try await suggester.suggest(for: character, story: title, voices: options) {
-                    cast.characters[character.id] = VoiceAssignment(voice: suggestion.voice, rate: suggestion.rate, pitch: suggestion.pitch)
-                    suggested += 1
-                }
-            } catch let error as AnalysisError {
-                throw UserFacingError(error.description)
+        let result: (suggestions: [String: VoiceSuggestion], asked: Int)
+        do {
+            result = try await suggester.suggest(forUncast: speaking, cast: [], story: title, voices: options) { done, total, character in
+                bar.update(fraction: Double(done) / Double(max(1, total)), label: "Voice suggestion", detail: character.name)
             }
+        } catch let error as AnalysisError {
+            throw UserFacingError(error.description)
         }
-        FileHandle.standardError.write(Data("\(modelSpec) chose voices for \(suggested) of \(speaking.count) character(s).\n".utf8))
+        for (id, suggestion) in result.suggestions {
+            cast.characters[id] = VoiceAssignment(voice: suggestion.voice, rate: suggestion.rate, pitch: suggestion.pitch)
+        }
+        FileHandle.standardError.write(Data("\(modelSpec) chose voices for \(result.suggestions.count) of \(result.asked) character(s).\n".utf8))
         return cast
     }
 }

@@ -23,18 +23,15 @@ struct SuggestVoicesHandler: JobHandler {
         let voices = try await UserNarration(base: narration, box: models.box).forUser(job.ownerID, database: context.queue.database).voices()
             .filter { $0.cost_per_1000_characters == 0 }
             .map { VoiceOption(id: $0.id, gender: $0.gender, age: $0.age, accent: $0.accent) }
-        let speaking = analysis.characters.filter { $0.lines > 0 && content.overrides.characters[$0.id] == nil }
-            .sorted { ($0.lines, $1.id) > ($1.lines, $0.id) }
-
-        var suggestions: [String: VoiceSuggestion] = [:]
+        let suggestions: [String: VoiceSuggestion]
+        let asked: Int
         do {
             let suggester = VoiceSuggester(model: try await models.model(spec, userID: job.ownerID, database: context.queue.database),
                                            cache: try models.cache(), prices: models.prices)
-            for (done, character) in speaking.enumerated() {
-                try await context.reportProgress(Double(done) / Double(max(1, speaking.count)), message: "Choosing a voice for \(character.name)")
-                if let suggestion = try await suggester.suggest(for: character, story: story.title, voices: voices) {
-                    suggestions[character.id] = suggestion
-                }
+            (suggestions, asked) = try await suggester.suggest(
+                forUncast: analysis.characters, cast: Set(content.overrides.characters.keys), story: story.title, voices: voices
+            ) { done, total, character in
+                try await context.reportProgress(Double(done) / Double(max(1, total)), message: "Choosing a voice for \(character.name)")
             }
         } catch let error as LanguageModelError {
             throw ModelRunSummary.failure(AnalysisError(step: "Voice suggestion", story: story.title, underlying: error))
@@ -50,6 +47,6 @@ struct SuggestVoicesHandler: JobHandler {
         }
         try fresh.store(overrides: overrides)
         try await StoryRepository(database: context.queue.database).save(fresh)
-        return #"{"suggested":\#(suggestions.count),"asked":\#(speaking.count)}"#
+        return #"{"suggested":\#(suggestions.count),"asked":\#(asked)}"#
     }
 }
