@@ -28,10 +28,10 @@ struct LocalNarration: NarrationService {
     }
 
     func including(cloudKeys: [String: String]) async -> any NarrationService {
-        let cloud = await cloudCatalogs.catalog(for: cloudKeys)
-        guard !cloud.voices.isEmpty else { return self }
-        let merged = catalog.merging(cloud)
-        let versions = lines.engineVersions.merging(await LineRenderer.make(catalog: cloud, options: options).engineVersions) { local, _ in local }
+        let cloud = await cloudCatalogs.renderer(for: cloudKeys, options: options)
+        guard !cloud.catalog.voices.isEmpty else { return self }
+        let merged = catalog.merging(cloud.catalog)
+        let versions = lines.engineVersions.merging(cloud.engineVersions) { local, _ in local }
         return LocalNarration(catalog: merged, cache: cache, lines: LineRenderer(catalog: merged, options: options, engineVersions: versions),
                               cloudCatalogs: cloudCatalogs)
     }
@@ -115,18 +115,19 @@ struct LocalNarration: NarrationService {
     }
 }
 
-/// Cloud voice catalogues by the keys that unlock them, kept for a while: listing ElevenLabs'
-/// voices is a network call. Keys are held only as a digest here.
+/// Cloud voice catalogues (with their engines' versions) by the keys that unlock them, kept for
+/// a while: listing ElevenLabs' voices is a network call, and this runs for every line the
+/// player fetches. Keys are held only as a digest here.
 actor CloudCatalogs {
-    private var entries: [String: (catalog: VoiceCatalog, loaded: ContinuousClock.Instant)] = [:]
+    private var entries: [String: (renderer: LineRenderer, loaded: ContinuousClock.Instant)] = [:]
     private let lifetime: Duration = .seconds(600)
 
-    func catalog(for keys: [String: String]) async -> VoiceCatalog {
+    func renderer(for keys: [String: String], options: NarrationOptions) async -> LineRenderer {
         let digest = SHA256.hash(data: Data(keys.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\n").utf8))
             .map { String(format: "%02x", $0) }.joined()
-        if let entry = entries[digest], ContinuousClock.now - entry.loaded < lifetime { return entry.catalog }
-        let catalog = await VoiceCatalog.load(from: Engines.cloud(keys: keys))
-        entries[digest] = (catalog, .now)
-        return catalog
+        if let entry = entries[digest], ContinuousClock.now - entry.loaded < lifetime { return entry.renderer }
+        let renderer = await LineRenderer.make(catalog: VoiceCatalog.load(from: Engines.cloud(keys: keys)), options: options)
+        entries[digest] = (renderer, .now)
+        return renderer
     }
 }

@@ -65,6 +65,19 @@ public struct SettingsRepository: Sendable {
         return try box.open(row.sealedKey)
     }
 
+    /// The plaintext keys the user stored for `providers`, read in one query.
+    public func keys(for providers: Set<Provider>, userID: UUID) async throws -> [Provider: String] {
+        let rows = try await ProviderKeyRecord.query(on: database)
+            .filter(\.$user.$id == userID)
+            .filter(\.$provider ~~ providers.map(\.rawValue))
+            .all()
+        var result: [Provider: String] = [:]
+        for row in rows {
+            if let provider = Provider(rawValue: row.provider) { result[provider] = try box.open(row.sealedKey) }
+        }
+        return result
+    }
+
     private func settingsRow(userID: UUID) async throws -> SettingsRecord? {
         try await SettingsRecord.query(on: database).filter(\.$user.$id == userID).first()
     }

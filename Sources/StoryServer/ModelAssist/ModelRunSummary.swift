@@ -40,4 +40,15 @@ struct ModelRunSummary: Encodable {
     static func failure(_ error: AnalysisError) -> any Error {
         error.underlying.isTransient ? error : PermanentJobFailure(error.description)
     }
+
+    /// Runs a model step of a job, mapping its failures as `failure(_:)` does.
+    static func modelStep<T>(_ step: String, story: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as LanguageModelError {
+            throw failure(AnalysisError(step: step, story: story, underlying: error))
+        } catch let error as AnalysisError {
+            throw failure(error)
+        }
+    }
 }

@@ -23,20 +23,14 @@ struct SuggestVoicesHandler: JobHandler {
         let voices = try await UserNarration(base: narration, box: models.box).forUser(job.ownerID, database: context.queue.database).voices()
             .filter { $0.cost_per_1000_characters == 0 }
             .map { VoiceOption(id: $0.id, gender: $0.gender, age: $0.age, accent: $0.accent) }
-        let suggestions: [String: VoiceSuggestion]
-        let asked: Int
-        do {
+        let (suggestions, asked) = try await ModelRunSummary.modelStep("Voice suggestion", story: story.title) {
             let suggester = VoiceSuggester(model: try await models.model(spec, userID: job.ownerID, database: context.queue.database),
                                            cache: try models.cache(), prices: models.prices)
-            (suggestions, asked) = try await suggester.suggest(
+            return try await suggester.suggest(
                 forUncast: analysis.characters, cast: Set(content.overrides.characters.keys), story: story.title, voices: voices
             ) { done, total, character in
                 try await context.reportProgress(Double(done) / Double(max(1, total)), message: "Choosing a voice for \(character.name)")
             }
-        } catch let error as LanguageModelError {
-            throw ModelRunSummary.failure(AnalysisError(step: "Voice suggestion", story: story.title, underlying: error))
-        } catch let error as AnalysisError {
-            throw ModelRunSummary.failure(error)
         }
 
         // Re-read: the user may have chosen voices while the model was thinking; theirs win.

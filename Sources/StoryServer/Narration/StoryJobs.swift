@@ -95,7 +95,7 @@ struct AnalyzeHandler: JobHandler {
         _ document: StoryDocument, analysis: StoryAnalysis, llm: String, mode: LabellingMode, job: ClaimedJob, context: JobContext
     ) async throws -> LabelledAnalysis {
         let spec = try ModelAccess.spec(llm)
-        do {
+        return try await ModelRunSummary.modelStep("Speaker labelling", story: document.title) {
             let model = try await models.model(spec, userID: job.ownerID, database: context.queue.database)
             let analyzer = HybridAnalyzer(model: model, cache: try models.cache(), prices: models.prices)
             let estimate = analyzer.estimate(document: document, analysis: analysis, mode: mode)
@@ -112,10 +112,6 @@ struct AnalyzeHandler: JobHandler {
             continuation.finish()
             await forwarder.value
             return labelled
-        } catch let error as LanguageModelError {
-            throw ModelRunSummary.failure(AnalysisError(step: "Speaker labelling", story: document.title, underlying: error))
-        } catch let error as AnalysisError {
-            throw ModelRunSummary.failure(error)
         }
     }
 

@@ -9,11 +9,10 @@ struct UserNarration: Sendable {
     let box: SecretBox
 
     func forUser(_ userID: UUID, database: any Database) async throws -> any NarrationService {
-        let settings = SettingsRepository(database: database, box: box)
-        var keys: [String: String] = [:]
-        for provider in [Provider.openai, .elevenlabs, .gemini] {
-            if let key = try await settings.key(for: provider, userID: userID) { keys[provider.rawValue] = key }
-        }
+        // One query per request: this runs for every line the player fetches.
+        let stored = try await SettingsRepository(database: database, box: box)
+            .keys(for: [.openai, .elevenlabs, .gemini], userID: userID)
+        let keys = Dictionary(uniqueKeysWithValues: stored.map { ($0.key.rawValue, $0.value) })
         return keys.isEmpty ? base : await base.including(cloudKeys: keys)
     }
 }
