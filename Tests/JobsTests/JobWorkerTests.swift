@@ -7,9 +7,12 @@ import Testing
 
 @Suite("Job worker")
 struct JobWorkerTests {
+    /// Fast polling and heartbeats, but a long lease: the whole suite runs in parallel on few
+    /// cores, and a starved test process once went 5 s without a heartbeat, lost its lease and
+    /// ran a job a fourth time. Lease expiry is tested with explicit short claims instead.
     static func fastConfiguration(_ id: String) -> JobWorker.Configuration {
         JobWorker.Configuration(
-            workerID: id, concurrency: 2, leaseDuration: .seconds(5),
+            workerID: id, concurrency: 2, leaseDuration: .seconds(120),
             heartbeatInterval: .milliseconds(100), pollInterval: .milliseconds(20)
         )
     }
