@@ -341,5 +341,39 @@ struct AnalysisAddressTests {
         """)
         #expect(passage.speakers.last == "Harriet")
     }
-}
 
+    @Test("A family named in the plural ('the Mr. Knightleys') is nobody: 'he' goes to the man named")
+    func familyPluralIsNoSpeaker() {
+        let passage = AnalyzedPassage("""
+        Mr. Woodhouse sat by the fire with his daughter.
+
+        "Will Mr. Knightley come? Mr. Knightley is always late," said Emma.
+
+        Emma said nothing. Both the Mr. Knightleys were as unpersuadable as herself; the Mr. Knightleys never took gruel. After a little more discourse he proceeded to say,
+
+        "It was an awkward business, my dear."
+        """)
+        #expect(passage.analysis.characters.allSatisfy { !($0.name + " " + $0.aliases.joined(separator: " ")).contains("Knightleys") })
+        #expect(passage.speakers == ["Emma", "Mr. Woodhouse"])
+    }
+
+    @Test("Whoever a turn calls by name, in any of its parts, does not speak it")
+    func turnVocativesAreNotTheSpeaker() {
+        let passage = AnalyzedPassage("""
+        Isabella walked with James. Catherine followed them, and Catherine smiled.
+
+        "I tell you, Mr. Morland," she cried, "I would not do such a thing. Only conceive, my dear Catherine, what your brother wants."
+        """)
+        #expect(passage.speakers == ["Isabella", "Isabella"])
+    }
+
+    @Test("'X, who …, turned to his sister and whispered' is X's line, not the sister's")
+    func coordinatedSpeechVerbSharesTheClauseSubject() {
+        let passage = AnalyzedPassage("""
+        Catherine sat down. Isabella came in with James.
+
+        Catherine thanked her, and they waited a minute, when Isabella, who had been talking to James, turned to his sister and whispered, "I must leave you."
+        """)
+        #expect(passage.speakers == ["Isabella"])
+    }
+}

@@ -97,6 +97,14 @@ struct NameMentionFinder {
         return Set(coordinated.filter { adjacent[$0.key, default: 0] <= $0.value }.keys)
     }
 
+    /// "the Churchills", "the Mr. Knightleys", "the Bateses": a surname made plural after "the"
+    /// names a family, never one speaker, so it is no mention (nor a pronoun's antecedent).
+    func isFamilyPlural(first: Int, words: [String], nameWords: Set<String>) -> Bool {
+        guard first > 0, tokens[first - 1].lower == "the", let last = words.last, last.hasSuffix("s"), last.count > 3 else { return false }
+        let singular = [String(last.dropLast()), last.hasSuffix("es") ? String(last.dropLast(2)) : nil]
+        return singular.contains { $0.map(nameWords.contains) == true }
+    }
+
     func find() -> [NameMention] {
         let nameWords = nameWords()
         let coordinated = coordinatedPairs(nameWords)
@@ -152,6 +160,7 @@ struct NameMentionFinder {
                 surface.removeLast(2)
             }
             surface = surface.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }).joined(separator: " ")
+            if isFamilyPlural(first: i, words: words, nameWords: nameWords) { i = end; continue }
             mentions.append(NameMention(firstToken: i, endToken: end, title: title, words: words, surface: surface, inQuote: token.quote >= 0, isRoleTitle: false))
             i = end
         }

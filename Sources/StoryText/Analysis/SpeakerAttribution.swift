@@ -337,6 +337,9 @@ struct SpeakerAttributor {
                 }
                 // "said Marilla:" — the inverted order.
                 if let (subject, _) = subject(at: i + 1, paragraph: paragraph) { return (subject, true) }
+                if let subject = coordinatedSubject(before: i, sentenceStart: sentenceStart, paragraph: paragraph) {
+                    return (subject, true)
+                }
                 // "James, as the door was closed on them, said,": the sentence's subject.
                 if let (subject, _) = subject(at: sentenceStart, paragraph: paragraph) { return (subject, true) }
             }
@@ -353,6 +356,31 @@ struct SpeakerAttributor {
         }
         return nil
     }
+
+    /// "when Isabella, who had been talking to James, turned to his sister and whispered": a
+    /// speech verb joined by "and" shares the subject of the verb before it, the nearest person
+    /// that opens a clause; a person after a preposition or a verb ("to his sister") is an object.
+    private func coordinatedSubject(before verb: Int, sentenceStart: Int, paragraph: Int) -> TagSubject? {
+        var and = verb - 1
+        while and > sentenceStart, tokens[and].isWord, Lexicon.tagFillers.contains(tokens[and].lower) { and -= 1 }
+        guard and > sentenceStart, tokens[and].lower == "and" else { return nil }
+        var k = and - 1
+        while k >= sentenceStart {
+            let opensClause = k == sentenceStart || Self.clauseOpeners.contains(tokens[k - 1].lower)
+            if opensClause, let (subject, end) = subject(at: k, paragraph: paragraph), end <= and {
+                if case .role = subject { return nil }
+                return subject
+            }
+            k -= 1
+        }
+        return nil
+    }
+
+    /// Words and marks after which a noun phrase starts a clause, so can be its subject.
+    static let clauseOpeners: Set<String> = [
+        ",", ";", ":", "\u{2014}", "-", "and", "but", "when", "while", "whilst", "as", "then", "till", "until", "before",
+        "after", "where", "whereupon", "so", "though", "although", "because", "since", "if",
+    ]
 
     // MARK: resolution
 
@@ -383,8 +411,13 @@ struct SpeakerAttributor {
     /// paragraph or a sentence's subject), people who have spoken already, the person the previous turn
     /// addressed; the previous turn's speaker loses points when this is a new paragraph.
     mutating func resolvePronoun(_ gender: Gender, quote q: Int, position: Int, speakers: [Attribution]) -> Int {
-        let excluded = Set(vocatives[q])
         let paragraph = quotes[q].paragraph
+        // No one addresses themselves: whoever the turn's quotes call by name is not its speaker.
+        var excluded = Set(vocatives[q])
+        var k = q - 1
+        while k >= 0, quotes[k].paragraph == paragraph { excluded.formUnion(vocatives[k]); k -= 1 }
+        k = q + 1
+        while k < quotes.count, quotes[k].paragraph == paragraph { excluded.formUnion(vocatives[k]); k += 1 }
         var score: [Int: Double] = [:]
         func eligible(_ c: Int) -> Bool {
             c >= 0 && genders[c] == gender && isPerson(c) && entities[c].kind != .narrator && !excluded.contains(c)
