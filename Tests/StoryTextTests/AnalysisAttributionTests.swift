@@ -376,4 +376,14 @@ struct AnalysisAddressTests {
         """)
         #expect(passage.speakers == ["Isabella"])
     }
+
+    @Test("After a quote closed by a full stop, 'Morland remonstrated' starts new narration, not the quote's tag")
+    func fullStopEndsTheTurn() {
+        let passage = AnalyzedPassage("""
+        "Is it far?" asked Catherine.
+
+        "Three-and-twenty!" cried Thorpe, "five-and-twenty if it is an inch." Morland remonstrated, and pleaded the road-books.
+        """)
+        #expect(passage.speakers == ["Catherine", "Thorpe", "Thorpe"])
+    }
 }

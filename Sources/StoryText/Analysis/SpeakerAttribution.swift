@@ -288,13 +288,24 @@ struct SpeakerAttributor {
         }
         if let (subject, end) = subject(at: i, paragraph: paragraph) {
             let verb = skipFillers(end, paragraph: paragraph)
-            if isSpeechVerb(verb) { return reportsSpeech(after: verb) ? nil : (subject, true) }
+            // After a quote closed by a full stop, "Morland remonstrated, pleaded ..." is a new
+            // sentence of narration: at most the next person's action, not this quote's tag.
+            if isSpeechVerb(verb) { return reportsSpeech(after: verb) ? nil : (subject, !endsWithFullStop(q)) }
             if verb < tokens.count, tokens[verb].isWord, !tokens[verb].isCapitalized, tokens[verb].paragraph == paragraph, tokens[verb].quote < 0 {
                 return (subject, false)
             }
         }
         return nil
     }
+
+    /// Whether the quote's last mark inside its quotation marks is a full stop ("... if it is an inch.").
+    private func endsWithFullStop(_ q: Int) -> Bool {
+        var k = quoteTokens[q].upperBound - 1
+        while k >= quoteTokens[q].lowerBound, !tokens[k].isWord, Self.quoteMarks.contains(tokens[k].lower) { k -= 1 }
+        return k >= quoteTokens[q].lowerBound && tokens[k].lower == "."
+    }
+
+    private static let quoteMarks: Set<String> = ["\"", "'", "\u{201C}", "\u{201D}", "\u{2018}", "\u{2019}"]
 
     /// The tag in the narration that leads into a quote in its paragraph: `Anne said:`,
     /// `said Marilla,`, or the subject of the paragraph's action (weaker).
