@@ -386,4 +386,28 @@ struct AnalysisAddressTests {
         """)
         #expect(passage.speakers == ["Catherine", "Thorpe", "Thorpe"])
     }
+
+    @Test("'Mr. Woodhouse, whose thoughts were on the Bates's, said--' is Mr. Woodhouse's lead-in")
+    func relativeClauseAntecedentSpeaks() {
+        let passage = AnalyzedPassage("""
+        Mr. Woodhouse sat by the fire.
+
+        Mr. Knightley said nothing in reply, and Mr. Woodhouse, whose thoughts were on the Bates's, said--
+
+        "It is a great pity that their circumstances should be so confined!"
+        """)
+        #expect(passage.speakers == ["Mr. Woodhouse"])
+    }
+
+    @Test("'But Marilla, seeing the disappointment on Anne's face, said smilingly:' is Marilla's lead-in")
+    func subjectAfterOpeningConjunction() {
+        let passage = AnalyzedPassage("""
+        Anne made the cake for Marilla. Mrs. Allan came to tea with Marilla.
+
+        But Marilla, seeing the disappointment on Anne's face, said smilingly:
+
+        "Oh, you must take a piece of this."
+        """)
+        #expect(passage.speakers == ["Marilla"])
+    }
 }

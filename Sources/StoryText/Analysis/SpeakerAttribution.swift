@@ -351,8 +351,15 @@ struct SpeakerAttributor {
                 if let subject = coordinatedSubject(before: i, sentenceStart: sentenceStart, paragraph: paragraph) {
                     return (subject, true)
                 }
+                if let subject = relativeClauseAntecedent(before: i, sentenceStart: sentenceStart, paragraph: paragraph) {
+                    return (subject, true)
+                }
                 // "James, as the door was closed on them, said,": the sentence's subject.
                 if let (subject, _) = subject(at: sentenceStart, paragraph: paragraph) { return (subject, true) }
+                // "But Marilla, seeing the disappointment on Anne's face, said": a named subject after a conjunction.
+                if let (subject, _) = subject(at: afterOpeningWords(sentenceStart), paragraph: paragraph), case .entity = subject {
+                    return (subject, true)
+                }
             }
             i -= 1
         }
@@ -386,6 +393,31 @@ struct SpeakerAttributor {
         }
         return nil
     }
+
+    /// "Mr. Woodhouse, whose thoughts were on the Bates's, said": the person a relative clause
+    /// describes, when that clause ends right before the speech verb.
+    private func relativeClauseAntecedent(before verb: Int, sentenceStart: Int, paragraph: Int) -> TagSubject? {
+        var close = verb - 1
+        while close > sentenceStart, tokens[close].isWord, Lexicon.tagFillers.contains(tokens[close].lower) { close -= 1 }
+        guard close > sentenceStart, tokens[close].lower == "," else { return nil }
+        var k = close - 1
+        while k > sentenceStart + 1, tokens[k].lower != "," || !["who", "whose"].contains(tokens[k + 1].lower) { k -= 1 }
+        guard k > sentenceStart, tokens[k].lower == ",", ["who", "whose"].contains(tokens[k + 1].lower) else { return nil }
+        // The antecedent is the noun phrase that ends at that comma.
+        for start in stride(from: k - 1, through: max(sentenceStart, k - 4), by: -1) {
+            if let (subject, end) = subject(at: start, paragraph: paragraph), end == k { return subject }
+        }
+        return nil
+    }
+
+    /// Skips the conjunctions and adverbs that open a sentence before its subject ("But Marilla, ...").
+    private func afterOpeningWords(_ start: Int) -> Int {
+        var i = start
+        while i < tokens.count, i - start < 3, tokens[i].isWord, Self.sentenceOpeners.contains(tokens[i].lower) { i += 1 }
+        return i
+    }
+
+    private static let sentenceOpeners: Set<String> = ["but", "and", "yet"]
 
     /// Words and marks after which a noun phrase starts a clause, so can be its subject.
     static let clauseOpeners: Set<String> = [
