@@ -158,4 +158,100 @@ struct AnalysisNestedQuoteTests {
         #expect(passage.quotes[2].hasPrefix("?My life") && passage.quotes[2].hasSuffix("hopes.'"))
         #expect(passage.speakers == ["Marilla", "Anne", "Anne", "Anne", "Marilla"])
     }
+
+    @Test("Reported speech in the narrator's grammar inside a narration paragraph is not dialogue")
+    func reportedSpeechInNarration() {
+        let reported = AnalyzedPassage("""
+        Mr. Elton was all attention. "Might he be trusted with the commission, he would ride to London at any time." Emma was silent.
+
+        "You are too kind," said Emma.
+        """)
+        #expect(reported.quotes == ["\"You are too kind,\""])
+        // First person, or a speech tag after it: a line.
+        let spoken = AnalyzedPassage("""
+        Harriet came in. "I was so surprised, he had written to her at last."
+
+        Emma looked up. "He was never there, and she would not go," said Harriet.
+        """)
+        #expect(spoken.quotes.count == 2)
+    }
+
+    @Test("A quote opening in lower case inside a narration sentence carries on that sentence")
+    func lowerCaseContinuation() {
+        let indirect = AnalyzedPassage("""
+        Mr. Elton only hoped "the young lady's pride would now be contented;" and left the room.
+        """)
+        #expect(indirect.quotes.isEmpty)
+        // After a speech verb, or as the second part of a tagged speech, it is a line.
+        let spoken = AnalyzedPassage("""
+        He stopped again to say, "the pianoforte is new."
+
+        "Well," said Anne, "perhaps it is so."
+        """)
+        #expect(spoken.quotes.count == 3)
+    }
+
+    @Test("One to three quoted words the sentence runs on after are a scare quote")
+    func scareQuote() {
+        let scare = AnalyzedPassage("""
+        They met no one. The "pigeon house" stood behind a locked gate.
+
+        She was always talking. Her "condition" was not apparent.
+        """)
+        #expect(scare.quotes.isEmpty)
+        let spoken = AnalyzedPassage("""
+        She wanted him to come and say, "I love you," and then go. Everybody cried "Hurrah!" at once.
+        """)
+        #expect(spoken.quotes == ["\"I love you,\"", "\"Hurrah!\""])
+    }
+
+    @Test("An indented verse of up to four lines is not dialogue; a longer indented speech is")
+    func setOffVerse() {
+        let verse = AnalyzedPassage("""
+        The orchard sloped away to the mists, while
+
+             "The little birds sang as if it were
+             The one day of summer in all the year."
+
+        Matthew enjoyed the drive.
+        """)
+        #expect(verse.quotes.isEmpty)
+        let prayer = AnalyzedPassage("""
+        She lifted her head for a moment.
+
+           "Gracious heavenly Father, I thank Thee for the White
+           Way of Delight and the Lake of Shining Waters and Bonny
+           and the Snow Queen. I'm really extremely grateful for
+           them. And that's all the blessings I can think of just
+           now to thank Thee for."
+        """)
+        #expect(prayer.quotes.count == 1)
+    }
+
+    @Test("A letter in quote marks, from its salutation to its closing and signature, is not dialogue")
+    func quotedLetter() {
+        let letter = AnalyzedPassage("""
+        Diana haunted the post office and got her letter.
+
+        "Dearest Diana" [wrote Anne],
+
+        "Here it is Tuesday night and I'm writing this in the library."
+
+        "Oh, Diana, if only the geometry examination were over!"
+
+        "Yours devotedly,"
+
+        "Anne"
+
+        Diana smiled.
+        """)
+        #expect(letter.quotes.isEmpty)
+        // "Your ...," with a tag after it is the first part of a speech.
+        let spoken = AnalyzedPassage("""
+        "Do you think I have a pretty nose?"
+
+        "Your nose is well enough," said Marilla.
+        """)
+        #expect(spoken.quotes.count == 2)
+    }
 }

@@ -575,28 +575,16 @@ struct SpeakerAttributor {
         personFlags = flags
     }
 
-    /// A few quoted words inside a sentence of narration ("his inquiries after "poor Isabella"
-    /// and her children"): a term or a title, not a line of dialogue.
-    private func isEmbeddedPhrase(_ q: Int) -> Bool {
-        let range = quoteTokens[q]
-        let words = range.filter { tokens[$0].isWord }.count
-        guard words <= 6, range.lowerBound > 0, range.upperBound < tokens.count else { return false }
-        let before = tokens[range.lowerBound - 1], after = tokens[range.upperBound]
-        guard before.quote < 0, before.paragraph == quotes[q].paragraph, before.isWord, !before.isCapitalized || before.lower == "i" else { return false }
-        guard !Lexicon.speechVerbs.contains(before.lower) else { return false }
-        // An exclamation or question is said, even mid-sentence.
-        if range.contains(where: { tokens[$0].lower == "!" || tokens[$0].lower == "?" }) { return false }
-        return after.quote < 0 || after.paragraph != quotes[q].lastParagraph
-    }
-
     mutating func attribute() -> [Attribution] {
         computePersonFlags()
         addRoleMentions()
         var result = Array(repeating: Attribution(), count: quotes.count)
-        // Quoted thoughts stay quotes, in the thinker's voice; quoted terms inside a sentence do not.
-        for q in quotes.indices where quotes[q].style != .script && isEmbeddedPhrase(q) {
+        // Quoted thoughts stay quotes, in the thinker's voice; quoted terms, reported speech and
+        // set-off verses inside narration do not (NonSpeechQuotes.swift).
+        for q in quotes.indices where isNonSpeech(q) {
             result[q].evidence = .notSpeech
         }
+        for q in letterQuotes() { result[q].evidence = .notSpeech }
         var weak: [(TagSubject, Int)?] = Array(repeating: nil, count: quotes.count)
         // 1. Tags beside each quote.
         for q in quotes.indices where result[q].evidence != .notSpeech {
