@@ -410,4 +410,16 @@ struct AnalysisAddressTests {
         """)
         #expect(passage.speakers == ["Marilla"])
     }
+
+    @Test("The subject of the last clause of the narration before 'said she' counts like a sentence's subject")
+    func clauseSubjectBeforePronounTag() {
+        let passage = AnalyzedPassage("""
+        The letter came for Harriet at noon.
+
+        Emma was silent; and Harriet smiled.
+
+        "Now he has got my letter," said she softly.
+        """)
+        #expect(passage.speakers == ["Harriet"])
+    }
 }

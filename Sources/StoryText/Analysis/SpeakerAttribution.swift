@@ -419,6 +419,17 @@ struct SpeakerAttributor {
 
     private static let sentenceOpeners: Set<String> = ["but", "and", "yet"]
 
+    /// A mention after a clause opener (", and", "; but", "when") and before a verb-like lower-case
+    /// word: the subject of that clause, not an object ("to Emma", "Emma's").
+    private func opensClause(mentionStart: Int) -> Bool {
+        guard mentionStart > 0, Self.clauseOpeners.contains(tokens[mentionStart - 1].lower),
+              tokens[mentionStart - 1].quote < 0, mentionAt[mentionStart] >= 0 else { return false }
+        let end = mentions[Int(mentionAt[mentionStart])].endToken
+        guard !tokens[end - 1].isPossessive, end < tokens.count else { return false }
+        let next = tokens[end]
+        return next.isWord && !next.isCapitalized && next.quote < 0
+    }
+
     /// Words and marks after which a noun phrase starts a clause, so can be its subject.
     static let clauseOpeners: Set<String> = [
         ",", ";", ":", "\u{2014}", "-", "and", "but", "when", "while", "whilst", "as", "then", "till", "until", "before",
@@ -470,16 +481,19 @@ struct SpeakerAttributor {
         var seen: Set<Int> = []
         while e >= 0, position - narrationEvents[e].position < 2500 {
             let c = narrationEvents[e].entity
-            let token = tokens[narrationEventTokens[e]]
+            let tokenIndex = narrationEventTokens[e]
+            let token = tokens[tokenIndex]
             e -= 1
             guard eligible(c) else { continue }
             var s = 0.0
             if seen.insert(c).inserted { s += max(0, 3.0 - Double(rank)); rank += 1 }
             if token.paragraph == paragraph { s += 1.5 }
             if token.sentenceInitial { s += 0.75 }
+            let isSubject = token.sentenceInitial || opensClause(mentionStart: tokenIndex)
             // A narration paragraph right before the quote's own ("Harriet blushed and smiled." /
-            // "'Now he has got my letter,' said she") shows who is about to speak: its sentence subjects.
-            if token.sentenceInitial, token.paragraph == paragraph - 1, quoteTokens[q].lowerBound > 0,
+            // "'Now he has got my letter,' said she") shows who is about to speak: its clause subjects
+            // ("Emma had nothing more to say; and, after a pause, Mrs. Elton chose another subject.").
+            if isSubject, token.paragraph == paragraph - 1, quoteTokens[q].lowerBound > 0,
                tokens[quoteTokens[q].lowerBound - 1].paragraph == paragraph - 1, tokens[quoteTokens[q].lowerBound - 1].quote < 0 {
                 s += 1.5
             }
