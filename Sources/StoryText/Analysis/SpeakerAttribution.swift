@@ -361,7 +361,9 @@ struct SpeakerAttributor {
         switch subject {
         case .entity(let e): return e
         case .narrator: return narratorIndex(position: position)
-        case .role(let key, let display, let gender): return roleEntityIndex(key: key, display: display, gender: gender, position: position)
+        case .role(let key, let display, let gender):
+            if let named = appositiveName(of: key, before: position) { return named }
+            return roleEntityIndex(key: key, display: display, gender: gender, position: position)
         case .pronoun(let gender):
             return resolvePronoun(gender, quote: q, position: position, speakers: speakers)
         case .kin(let possessorGender, let noun, let roleKey, let roleGender):
@@ -377,6 +379,30 @@ struct SpeakerAttributor {
             guard let roleGender else { return -1 }
             return roleEntityIndex(key: roleKey, display: roleKey, gender: roleGender, position: position)
         }
+    }
+
+    /// "Theodosia, the nursemaid, approached ... 'Very well,' replied the nursemaid": a role
+    /// noun set in apposition to a name shortly before its tag is that named person.
+    func appositiveName(of key: String, before position: Int) -> Int? {
+        guard let head = key.split(separator: " ").last.map(String.init) else { return nil }
+        var e = lowerBound(narrationEvents, position) - 1
+        while e >= 0, position - narrationEvents[e].position < 1500 {
+            let entity = narrationEvents[e].entity, m = mentionAt[narrationEventTokens[e]]
+            e -= 1
+            guard entity >= 0, m >= 0, entities[entity].kind == .named else { continue }
+            var j = mentions[Int(m)].endToken
+            guard j + 2 < tokens.count, tokens[j].lower == ",", ["the", "a", "an", "his", "her"].contains(tokens[j + 1].lower) else { continue }
+            j += 2
+            let paragraph = tokens[j].paragraph
+            for k in j..<min(tokens.count - 1, j + 3) {
+                guard tokens[k].isWord, tokens[k].paragraph == paragraph, tokens[k].quote < 0 else { break }
+                if !tokens[k + 1].isWord {
+                    if tokens[k].lower == head { return entity }
+                    break
+                }
+            }
+        }
+        return nil
     }
 
     /// Scores the people a he/she tag may refer to: recent mentions (more if in the same
