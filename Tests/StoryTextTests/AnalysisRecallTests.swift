@@ -53,4 +53,29 @@ struct AnalysisRecallTests {
         """)
         #expect(passage.speakers == ["Mrs. Ildren", "Theodosia"])
     }
+
+    @Test("A short sentence after a speaker and a speech verb is a line: 'Quilla shouting from the top of a spruce \"Master's coming.\"'")
+    func shortTaggedSentence() {
+        let passage = AnalyzedPassage("""
+        The first thing that recalled them was Quilla shouting from the top of a patriarchal old spruce "Master's coming."
+
+        Marilla called it "Solitude." She recited "The Maiden's Vow" for them.
+        """)
+        #expect(passage.quotes == ["\"Master's coming.\""])
+        #expect(passage.speakers == ["Quilla"])
+    }
+
+    @Test("Mrs. X is not one of two daughters named in full: Carrie and Sophia Dunlop, Mrs. Dunlop")
+    func mrsOfAFamily() {
+        let passage = AnalyzedPassage("""
+        Carrie Dunlop cried into her grammar. Sophia Dunlop lent her a pink card.
+
+        "Where?" sobbed Carrie Dunlop. "Oh, where, Anne?"
+
+        "I am quite well," said Anne.
+
+        "Hush now, all of you," said Mrs. Dunlop.
+        """)
+        #expect(passage.speakers == ["Carrie Dunlop", "Carrie Dunlop", "Anne", "Mrs. Dunlop"])
+    }
 }

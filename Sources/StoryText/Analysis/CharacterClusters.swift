@@ -198,7 +198,10 @@ struct CharacterClusterer {
                     let shared = own.intersection(theirs).count
                     return shared >= 1 && shared * 5 >= theirs.count
                 }
-                if let choice = best(compatible.filter { !sharesParagraphs($0) }),
+                // With two or more women of the family named in full (Carrie, Sophia Sloane),
+                // "Mrs. Sloane" is their mother, whom the story does not name in full.
+                let familyWomen = compatible.count >= 2 && compatible.allSatisfy { entities[$0].titles["mrs"] == nil }
+                if !(title == "mrs" && familyWomen), let choice = best(compatible.filter { !sharesParagraphs($0) }),
                    weight(choice) >= formCount[key]! || entities[choice].firstPosition < formFirst[key]! {
                     target = choice
                 }
