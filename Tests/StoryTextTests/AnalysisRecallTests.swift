@@ -78,4 +78,20 @@ struct AnalysisRecallTests {
         """)
         #expect(passage.speakers == ["Carrie Dunlop", "Carrie Dunlop", "Anne", "Mrs. Dunlop"])
     }
+
+    @Test("A role keeps its description as the tag writes it as an alias: 'said a man who', 'said the pink lady'")
+    func roleDescriptions() {
+        let passage = AnalyzedPassage("""
+        "Les princes russes sont si généreux!" said a man who had been hanging around the chair.
+
+        "Then don't disappoint your brother," said the pink lady.
+
+        "Move on now," cried the grandmother. "I am famished."
+
+        "Very well," the upshot was that the grandmother said.
+        """)
+        #expect(passage.character(named: "the man")?.aliases.contains("a man") == true)
+        #expect(passage.character(named: "the lady")?.aliases.contains("the pink lady") == true)
+        #expect(passage.analysis.characters.allSatisfy { !$0.aliases.contains { $0.contains("upshot") } })
+    }
 }

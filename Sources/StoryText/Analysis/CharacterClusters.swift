@@ -14,6 +14,8 @@ struct Entity: Sendable {
     var roleGender: Gender = .unknown
     var firstPosition: Int
     var mentions: Int = 0
+    /// A role's descriptions as its tags write them ("a man", "the pink lady"): aliases only.
+    var descriptions: [String] = []
 
     init(kind: Kind, firstPosition: Int) {
         self.kind = kind
@@ -60,6 +62,7 @@ struct Entity: Sendable {
             guard let display = formDisplay[key], seen.insert(display).inserted else { continue }
             result.append(display)
         }
+        for description in descriptions where seen.insert(description).inserted { result.append(description) }
         return result
     }
 }

@@ -18,7 +18,8 @@ enum TagSubject {
     case entity(Int)
     case pronoun(Gender)
     case narrator
-    case role(key: String, display: String, gender: Gender)
+    /// `written`: the description as the tag writes it ("a grey-headed old man", "the pink lady").
+    case role(key: String, display: String, gender: Gender, written: String)
     /// "her father", "his wife": a relative of the last person of that gender; the role when
     /// the story names no such relative (`roleGender` is nil when the noun is no role of its own).
     case kin(possessor: Gender, noun: String, roleKey: String, roleGender: Gender?)
@@ -211,7 +212,8 @@ struct SpeakerAttributor {
                     let head = words.last!
                     let age = words.dropLast().last { Lexicon.childCues.contains($0) || Lexicon.elderlyCues.contains($0) }
                     let key = determiner + " " + (age.map { $0 + " " } ?? "") + head
-                    return (.role(key: key, display: key, gender: roleGender), j + 1)
+                    let written = t.lower + " " + words.joined(separator: " ")
+                    return (.role(key: key, display: key, gender: roleGender, written: written), j + 1)
                 }
                 if Lexicon.speechVerbs.contains(tokens[j].lower) || Lexicon.notRoles.contains(tokens[j].lower) { return nil }
                 j += 1
@@ -361,9 +363,15 @@ struct SpeakerAttributor {
         switch subject {
         case .entity(let e): return e
         case .narrator: return narratorIndex(position: position)
-        case .role(let key, let display, let gender):
+        case .role(let key, let display, let gender, let written):
             if let named = appositiveName(of: key, before: position) { return named }
-            return roleEntityIndex(key: key, display: display, gender: gender, position: position)
+            let role = roleEntityIndex(key: key, display: display, gender: gender, position: position)
+            // "said a man who ...", "said the pink lady": the description as written is how the
+            // reader knows this person, so it is an alias of the role ("the man").
+            if written != key, isDescription(written), entities[role].kind == .role, !entities[role].descriptions.contains(written) {
+                entities[role].descriptions.append(written)
+            }
+            return role
         case .pronoun(let gender):
             return resolvePronoun(gender, quote: q, position: position, speakers: speakers)
         case .kin(let possessorGender, let noun, let roleKey, let roleGender):
@@ -380,6 +388,18 @@ struct SpeakerAttributor {
             return roleEntityIndex(key: roleKey, display: roleKey, gender: roleGender, position: position)
         }
     }
+
+    /// A determiner, modifiers and the role noun ("a grey-headed old man"), not a clause that
+    /// reaches a role noun ("the upshot was that the grandmother", "the entrance of her father").
+    private func isDescription(_ written: String) -> Bool {
+        let modifiers = written.split(separator: " ").dropFirst().dropLast()
+        return !modifiers.contains { Self.clauseWords.contains(String($0)) }
+    }
+
+    private static let clauseWords: Set<String> = [
+        "the", "a", "an", "of", "was", "is", "were", "that", "his", "her", "its", "their", "my", "our", "your", "in", "on",
+        "at", "to", "and", "or", "but", "with", "by", "from", "for", "as", "who", "which", "had", "has", "been", "he", "she", "it",
+    ]
 
     /// "Theodosia, the nursemaid, approached ... 'Very well,' replied the nursemaid": a role
     /// noun set in apposition to a name shortly before its tag is that named person.
@@ -625,7 +645,7 @@ struct SpeakerAttributor {
         var tagged: [Int: Int] = [:]
         for q in quotes.indices {
             for tag in [tagAfter(q), tagBefore(q)] {
-                if let (subject, strong) = tag, strong, case .role(let key, let display, let gender) = subject {
+                if let (subject, strong) = tag, strong, case .role(let key, let display, let gender, _) = subject {
                     tagged[roleEntityIndex(key: key, display: display, gender: gender, position: quotes[q].start), default: 0] += 1
                 }
             }
@@ -634,7 +654,7 @@ struct SpeakerAttributor {
         var counts = narrationCounts + Array(repeating: 0, count: max(0, entities.count - narrationCounts.count))
         for i in tokens.indices where tokens[i].quote < 0 && tokens[i].lower == "the" {
             guard let (subject, _) = subject(at: i, paragraph: tokens[i].paragraph),
-                  case .role(let key, _, _) = subject, let entity = roleEntity[key], entities[entity].kind == .role,
+                  case .role(let key, _, _, _) = subject, let entity = roleEntity[key], entities[entity].kind == .role,
                   tagged[entity, default: 0] >= 3 else { continue }
             events.append((tokens[i].start, entity, i))
             counts[entity] += 1
