@@ -94,4 +94,21 @@ struct AnalysisRecallTests {
         #expect(passage.character(named: "the lady")?.aliases.contains("the pink lady") == true)
         #expect(passage.analysis.characters.allSatisfy { !$0.aliases.contains { $0.contains("upshot") } })
     }
+
+    @Test("He/she after narration that introduces a role of that gender is the role: 'I met the nursemaid ... she replied'")
+    func pronounAfterIntroducedRole() {
+        let passage = AnalyzedPassage("""
+        "Thanks for your help," said Mrs. Ildren at parting.
+
+        Then I returned home. As I was passing the door of the General's suite, I met the nursemaid, and inquired after her master. "There is nothing new to report, sir," she replied quietly.
+
+        As she spoke I saw approaching us a grey-headed old man with a wooden leg. He looked like an old soldier.
+
+        "Was ist der Teufel!" he cried.
+
+        Mrs. Ildren turned to the woman. "Go away," she said.
+        """)
+        #expect(passage.speakers == ["Mrs. Ildren", "the nursemaid", "the old man", "Mrs. Ildren"])
+        #expect(passage.character(named: "the old man")?.aliases.contains("a grey-headed old man") == true)
+    }
 }

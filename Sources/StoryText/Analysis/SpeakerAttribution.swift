@@ -373,6 +373,9 @@ struct SpeakerAttributor {
             }
             return role
         case .pronoun(let gender):
+            if let introduced = introducedRole(gender, quote: q) {
+                return resolve(introduced, position: position, quote: q, speakers: speakers)
+            }
             return resolvePronoun(gender, quote: q, position: position, speakers: speakers)
         case .kin(let possessorGender, let noun, let roleKey, let roleGender):
             // "said her father": her = the last woman the narration names; her father = Mr. of her surname.
@@ -387,6 +390,50 @@ struct SpeakerAttributor {
             guard let roleGender else { return -1 }
             return roleEntityIndex(key: roleKey, display: roleKey, gender: roleGender, position: position)
         }
+    }
+
+    /// "I met the nursemaid, and inquired after her master. '...,' she replied": a role of the
+    /// pronoun's gender written in the narration leading into the quote (its paragraph, or the
+    /// narration paragraph before) is the referent when nobody of that gender is named there and
+    /// no he/she of that gender comes before it (then it is an object: "She turned to the woman").
+    /// The first such role is the one introduced ("a grey-headed old man ... He looked like an old soldier").
+    func introducedRole(_ gender: Gender, quote q: Int) -> TagSubject? {
+        let paragraph = quotes[q].paragraph
+        let end = quoteTokens[q].lowerBound
+        // Narration before the quote in its paragraph, or (the quote opens it) the paragraph before.
+        guard end > 0, tokens[end - 1].quote < 0, tokens[end - 1].paragraph >= paragraph - 1 else { return nil }
+        let stretchParagraph = tokens[end - 1].paragraph
+        var start = end
+        while start > 0, tokens[start - 1].paragraph == stretchParagraph {
+            guard tokens[start - 1].quote < 0 else { return nil }
+            start -= 1
+        }
+        let pronouns = gender == .female ? Lexicon.femalePronouns : Lexicon.malePronouns
+        // A named person of that gender (or of unknown gender) could be the one speaking.
+        func namesSomeone(_ range: Range<Int>) -> Bool {
+            range.contains { k in
+                guard mentionAt[k] >= 0, case let e = mentionEntity[Int(mentionAt[k])], e >= 0 else { return false }
+                return genders[e] == gender || genders[e] == .unknown && isPerson(e)
+            }
+        }
+        var found: TagSubject?
+        var i = start
+        while i < end {
+            if namesSomeone(i..<(i + 1)) { return nil }
+            if found == nil, pronouns.contains(tokens[i].lower) { return nil }
+            if ["a", "an", "the"].contains(tokens[i].lower), let (subject, subjectEnd) = subject(at: i, paragraph: stretchParagraph),
+               case .role(let key, _, let roleGender, let written) = subject, roleGender == gender, isDescription(written),
+               !key.hasSuffix(" voice") {
+                // "the General" is a role title the story names: someone known, not introduced.
+                if namesSomeone(i..<subjectEnd) { return nil }
+                // Later role phrases re-describe the first ("a man who ...", "an old soldier").
+                if found == nil { found = subject }
+                i = subjectEnd
+                continue
+            }
+            i += 1
+        }
+        return found
     }
 
     /// A determiner, modifiers and the role noun ("a grey-headed old man"), not a clause that
