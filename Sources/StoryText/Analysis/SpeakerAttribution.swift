@@ -365,16 +365,13 @@ struct SpeakerAttributor {
         case .narrator: return narratorIndex(position: position)
         case .role(let key, let display, let gender, let written):
             if let named = appositiveName(of: key, before: position) { return named }
-            let role = roleEntityIndex(key: key, display: display, gender: gender, position: position)
-            // "said a man who ...", "said the pink lady": the description as written is how the
-            // reader knows this person, so it is an alias of the role ("the man").
-            if written != key, isDescription(written), entities[role].kind == .role, !entities[role].descriptions.contains(written) {
-                entities[role].descriptions.append(written)
+            if let introduced = introducedAntecedent(of: key, gender: gender, quote: q), case .role(let key, let display, let gender, let written) = introduced {
+                return resolveRole(key: key, display: display, gender: gender, written: written, position: position)
             }
-            return role
+            return resolveRole(key: key, display: display, gender: gender, written: written, position: position)
         case .pronoun(let gender):
-            if let introduced = introducedRole(gender, quote: q) {
-                return resolve(introduced, position: position, quote: q, speakers: speakers)
+            if let introduced = introducedRole(gender, quote: q), case .role(let key, let display, let roleGender, let written) = introduced {
+                return resolveRole(key: key, display: display, gender: roleGender, written: written, position: position)
             }
             return resolvePronoun(gender, quote: q, position: position, speakers: speakers)
         case .kin(let possessorGender, let noun, let roleKey, let roleGender):
@@ -436,6 +433,31 @@ struct SpeakerAttributor {
         return found
     }
 
+    /// "A maid ... entered the room. ... '...,' insisted the young woman": a generic definite
+    /// description (woman, man, girl ...) takes up the person the narration of the last three
+    /// paragraphs introduced with an indefinite role noun of a compatible gender, when the tag is
+    /// the description's first.
+    func introducedAntecedent(of key: String, gender: Gender, quote q: Int) -> TagSubject? {
+        let words = key.split(separator: " ")
+        guard words.first == "the", let head = words.last, Self.genericHeads.contains(String(head)) else { return nil }
+        // Only a description's first use: one used before names someone already known ("the old lady").
+        if let known = roleEntity[key], entities[known].firstPosition < quotes[q].start { return nil }
+        let firstParagraph = quotes[q].paragraph - 3
+        var i = quoteTokens[q].lowerBound - 1
+        while i >= 0, tokens[i].paragraph >= firstParagraph {
+            defer { i -= 1 }
+            guard tokens[i].quote < 0, tokens[i].lower == "a" || tokens[i].lower == "an",
+                  let (subject, _) = subject(at: i, paragraph: tokens[i].paragraph),
+                  case .role(let otherKey, _, let otherGender, let written) = subject, isDescription(written),
+                  let otherHead = otherKey.split(separator: " ").last, !Self.genericHeads.contains(String(otherHead)),
+                  otherGender == gender || otherGender == .unknown || gender == .unknown else { continue }
+            return subject
+        }
+        return nil
+    }
+
+    private static let genericHeads: Set<String> = ["woman", "man", "lady", "gentleman", "girl", "boy", "person", "creature"]
+
     /// A determiner, modifiers and the role noun ("a grey-headed old man"), not a clause that
     /// reaches a role noun ("the upshot was that the grandmother", "the entrance of her father").
     private func isDescription(_ written: String) -> Bool {
@@ -470,6 +492,16 @@ struct SpeakerAttributor {
             }
         }
         return nil
+    }
+
+    /// The role a tag describes, keeping "said a man who ...", "said the pink lady" — the
+    /// description as written is how the reader knows this person — as an alias of "the man".
+    private mutating func resolveRole(key: String, display: String, gender: Gender, written: String, position: Int) -> Int {
+        let role = roleEntityIndex(key: key, display: display, gender: gender, position: position)
+        if written != key, isDescription(written), entities[role].kind == .role, !entities[role].descriptions.contains(written) {
+            entities[role].descriptions.append(written)
+        }
+        return role
     }
 
     /// Scores the people a he/she tag may refer to: recent mentions (more if in the same
