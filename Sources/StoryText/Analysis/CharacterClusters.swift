@@ -14,6 +14,8 @@ struct Entity: Sendable {
     var roleGender: Gender = .unknown
     var firstPosition: Int
     var mentions: Int = 0
+    /// A role's descriptions as its tags write them ("a man", "the pink lady"): aliases only.
+    var descriptions: [String] = []
 
     init(kind: Kind, firstPosition: Int) {
         self.kind = kind
@@ -60,6 +62,7 @@ struct Entity: Sendable {
             guard let display = formDisplay[key], seen.insert(display).inserted else { continue }
             result.append(display)
         }
+        for description in descriptions where seen.insert(description).inserted { result.append(description) }
         return result
     }
 }
@@ -198,7 +201,10 @@ struct CharacterClusterer {
                     let shared = own.intersection(theirs).count
                     return shared >= 1 && shared * 5 >= theirs.count
                 }
-                if let choice = best(compatible.filter { !sharesParagraphs($0) }),
+                // With two or more women of the family named in full (Carrie, Sophia Sloane),
+                // "Mrs. Sloane" is their mother, whom the story does not name in full.
+                let familyWomen = compatible.count >= 2 && compatible.allSatisfy { entities[$0].titles["mrs"] == nil }
+                if !(title == "mrs" && familyWomen), let choice = best(compatible.filter { !sharesParagraphs($0) }),
                    weight(choice) >= formCount[key]! || entities[choice].firstPosition < formFirst[key]! {
                     target = choice
                 }

@@ -21,6 +21,14 @@ enum Lexicon {
         "entreated", "implored", "volunteered", "hazarded", "reasoned", "argued", "complained", "grumbled", "mumbled",
         "added", "called",
         "replying", "answering", "crying", "exclaiming", "adding", "asking", "whispering", "continuing", "returning",
+        // Manner-of-speaking verbs ("corroborated Flora Jane", "asserted the Colonel", "sniffed Marilla").
+        "asserted", "affirmed", "averred", "maintained", "corroborated", "confirmed", "commented", "confided", "proclaimed",
+        "reiterated", "interjected", "countered", "conjectured", "surmised", "mourned", "lamented", "wept", "sniffed",
+        "snorted", "scoffed", "jeered", "taunted", "teased", "blurted", "prattled", "chattered", "babbled",
+        "vociferated", "thundered", "stormed", "fumed", "raged", "puffed", "shrieked", "screeched", "squealed", "howled",
+        "snarled", "barked", "grunted", "stuttered", "spluttered", "sputtered", "croaked", "wheezed", "whimpered",
+        "giggled", "tittered", "simpered", "coaxed", "soothed", "acquiesced", "requested", "instructed", "proposed",
+        "shouting", "sobbing", "murmuring", "muttering", "screaming", "calling", "remarking", "observing", "declaring",
     ]
 
     /// Words that may sit between a tag's subject and its verb ("she had said", "he then added").
@@ -91,6 +99,10 @@ enum Lexicon {
         "minister": .male, "count": .male, "countess": .female, "innkeeper": .male, "hunter": .male, "farmer": .male,
         "girls": .female, "men": .male, "women": .female, "mother": .female, "father": .male, "uncle": .male, "aunt": .female,
         "niece": .female, "nephew": .male, "sister": .female,
+        // Servants of the period's households ("the lacquey returned with", "the nursemaid").
+        "lacquey": .male, "lackey": .male, "valet": .male, "groom": .male, "usher": .male,
+        "nursemaid": .female, "housemaid": .female, "chambermaid": .female, "parlourmaid": .female, "parlormaid": .female,
+        "kitchenmaid": .female, "governess": .female, "cook": .female, "laundress": .female,
         "cousin": .unknown,
     ]
 

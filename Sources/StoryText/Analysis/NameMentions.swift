@@ -46,6 +46,12 @@ struct NameMentionFinder {
     /// Titles that may stand alone as a role ("the General", "the Doctor").
     static let roleTitles: Set<String> = ["general", "colonel", "captain", "major", "doctor", "dr", "professor", "count", "countess", "baron", "baroness", "prince", "princess", "king", "queen", "judge", "marquis", "duke", "duchess"]
 
+    /// "The Doctor's" is written for the Doctor: the display form drops the possessive.
+    private func withoutPossessive(_ surface: String, _ last: Token) -> String {
+        guard last.isPossessive, surface.hasSuffix("'s") || surface.hasSuffix("\u{2019}s") else { return surface }
+        return String(surface.dropLast(2))
+    }
+
     func nameWords() -> Set<String> {
         var capitalisedInside: [String: Int] = [:]
         var lowercase: [String: Int] = [:]
@@ -144,7 +150,7 @@ struct NameMentionFinder {
             }
             if words.isEmpty {
                 if let title, NameMentionFinder.roleTitles.contains(title), i > 0, tokens[i - 1].lower == "the" {
-                    mentions.append(NameMention(firstToken: i, endToken: i + 1, title: title, words: [], surface: "The " + text.string(token.start..<token.end), inQuote: token.quote >= 0, isRoleTitle: true))
+                    mentions.append(NameMention(firstToken: i, endToken: i + 1, title: title, words: [], surface: "The " + withoutPossessive(text.string(token.start..<token.end), token), inQuote: token.quote >= 0, isRoleTitle: true))
                     i += 1
                 } else if let title, NameMentionFinder.bareTitles.contains(title), token.quote < 0, i == 0 || tokens[i - 1].lower != "the" {
                     // "said Mademoiselle": a title alone names the character who bears it.
@@ -155,10 +161,7 @@ struct NameMentionFinder {
                 }
                 continue
             }
-            var surface = text.string(tokens[i].start..<tokens[end - 1].end)
-            if tokens[end - 1].isPossessive, surface.hasSuffix("'s") || surface.hasSuffix("\u{2019}s") {
-                surface.removeLast(2)
-            }
+            var surface = withoutPossessive(text.string(tokens[i].start..<tokens[end - 1].end), tokens[end - 1])
             surface = surface.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }).joined(separator: " ")
             if isFamilyPlural(first: i, words: words, nameWords: nameWords) { i = end; continue }
             mentions.append(NameMention(firstToken: i, endToken: end, title: title, words: words, surface: surface, inQuote: token.quote >= 0, isRoleTitle: false))

@@ -19,7 +19,20 @@ extension SpeakerAttributor {
         guard !Lexicon.speechVerbs.contains(before.lower) else { return false }
         // An exclamation or question is said, even mid-sentence.
         if range.contains(where: { tokens[$0].lower == "!" || tokens[$0].lower == "?" }) { return false }
+        if isTaggedSentence(q) { return false }
         return after.quote < 0 || after.paragraph != quotes[q].lastParagraph
+    }
+
+    /// "Jimmy Glover shouting from the top of a spruce "Master's coming."": a sentence of two or
+    /// more words (capitalised, closed by a full stop) after a speaker and a speech verb is a
+    /// line, not a quoted term (terms and titles are single words or lack the stop).
+    private func isTaggedSentence(_ q: Int) -> Bool {
+        let range = quoteTokens[q]
+        let words = range.filter { tokens[$0].isWord }
+        let closingMarks: Set<String> = ["\"", "'", "\u{201D}", "\u{2019}"]
+        guard words.count >= 2, tokens[words[0]].isCapitalized,
+              let last = range.last(where: { !closingMarks.contains(tokens[$0].lower) }), tokens[last].lower == "." else { return false }
+        return tagBefore(q)?.strong == true
     }
 
     // MARK: context of a quote inside its paragraph

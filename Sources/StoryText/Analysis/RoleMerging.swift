@@ -46,6 +46,7 @@ enum RoleMerging {
                 entities[t].formCounts[key] = 0
                 entities[t].formDisplay[key] = entities[e].formDisplay[key]
             }
+            entities[t].descriptions += entities[e].descriptions.filter { !entities[t].descriptions.contains($0) }
             entities[t].firstPosition = min(entities[t].firstPosition, entities[e].firstPosition)
         }
         for index in attributions.indices where attributions[index].entity >= 0 && attributions[index].entity < target.count {

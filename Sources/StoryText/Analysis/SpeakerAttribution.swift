@@ -18,7 +18,8 @@ enum TagSubject {
     case entity(Int)
     case pronoun(Gender)
     case narrator
-    case role(key: String, display: String, gender: Gender)
+    /// `written`: the description as the tag writes it ("a grey-headed old man", "the pink lady").
+    case role(key: String, display: String, gender: Gender, written: String)
     /// "her father", "his wife": a relative of the last person of that gender; the role when
     /// the story names no such relative (`roleGender` is nil when the noun is no role of its own).
     case kin(possessor: Gender, noun: String, roleKey: String, roleGender: Gender?)
@@ -211,7 +212,8 @@ struct SpeakerAttributor {
                     let head = words.last!
                     let age = words.dropLast().last { Lexicon.childCues.contains($0) || Lexicon.elderlyCues.contains($0) }
                     let key = determiner + " " + (age.map { $0 + " " } ?? "") + head
-                    return (.role(key: key, display: key, gender: roleGender), j + 1)
+                    let written = t.lower + " " + words.joined(separator: " ")
+                    return (.role(key: key, display: key, gender: roleGender, written: written), j + 1)
                 }
                 if Lexicon.speechVerbs.contains(tokens[j].lower) || Lexicon.notRoles.contains(tokens[j].lower) { return nil }
                 j += 1
@@ -443,8 +445,16 @@ struct SpeakerAttributor {
         switch subject {
         case .entity(let e): return e
         case .narrator: return narratorIndex(position: position)
-        case .role(let key, let display, let gender): return roleEntityIndex(key: key, display: display, gender: gender, position: position)
+        case .role(let key, let display, let gender, let written):
+            if let named = appositiveName(of: key, before: position) { return named }
+            if let introduced = introducedAntecedent(of: key, gender: gender, quote: q), case .role(let key, let display, let gender, let written) = introduced {
+                return resolveRole(key: key, display: display, gender: gender, written: written, position: position)
+            }
+            return resolveRole(key: key, display: display, gender: gender, written: written, position: position)
         case .pronoun(let gender):
+            if let introduced = introducedRole(gender, quote: q), case .role(let key, let display, let roleGender, let written) = introduced {
+                return resolveRole(key: key, display: display, gender: roleGender, written: written, position: position)
+            }
             return resolvePronoun(gender, quote: q, position: position, speakers: speakers)
         case .kin(let possessorGender, let noun, let roleKey, let roleGender):
             // "said her father": her = the last woman the narration names; her father = Mr. of her surname.
@@ -459,6 +469,121 @@ struct SpeakerAttributor {
             guard let roleGender else { return -1 }
             return roleEntityIndex(key: roleKey, display: roleKey, gender: roleGender, position: position)
         }
+    }
+
+    /// "I met the nursemaid, and inquired after her master. '...,' she replied": a role of the
+    /// pronoun's gender written in the narration leading into the quote (its paragraph, or the
+    /// narration paragraph before) is the referent when nobody of that gender is named there and
+    /// no he/she of that gender comes before it (then it is an object: "She turned to the woman").
+    /// The first such role is the one introduced ("a grey-headed old man ... He looked like an old soldier").
+    func introducedRole(_ gender: Gender, quote q: Int) -> TagSubject? {
+        let paragraph = quotes[q].paragraph
+        let end = quoteTokens[q].lowerBound
+        // Narration before the quote in its paragraph, or (the quote opens it) the paragraph before.
+        guard end > 0, tokens[end - 1].quote < 0, tokens[end - 1].paragraph >= paragraph - 1 else { return nil }
+        let stretchParagraph = tokens[end - 1].paragraph
+        var start = end
+        while start > 0, tokens[start - 1].paragraph == stretchParagraph {
+            guard tokens[start - 1].quote < 0 else { return nil }
+            start -= 1
+        }
+        let pronouns = gender == .female ? Lexicon.femalePronouns : Lexicon.malePronouns
+        // A named person of that gender (or of unknown gender) could be the one speaking.
+        func namesSomeone(_ range: Range<Int>) -> Bool {
+            range.contains { k in
+                guard mentionAt[k] >= 0, case let e = mentionEntity[Int(mentionAt[k])], e >= 0 else { return false }
+                return genders[e] == gender || genders[e] == .unknown && isPerson(e)
+            }
+        }
+        var found: TagSubject?
+        var i = start
+        while i < end {
+            if namesSomeone(i..<(i + 1)) { return nil }
+            if found == nil, pronouns.contains(tokens[i].lower) { return nil }
+            if ["a", "an", "the"].contains(tokens[i].lower), let (subject, subjectEnd) = subject(at: i, paragraph: stretchParagraph),
+               case .role(let key, _, let roleGender, let written) = subject, roleGender == gender, isDescription(written),
+               !key.hasSuffix(" voice") {
+                // "the General" is a role title the story names: someone known, not introduced.
+                if namesSomeone(i..<subjectEnd) { return nil }
+                // Later role phrases re-describe the first ("a man who ...", "an old soldier").
+                if found == nil { found = subject }
+                i = subjectEnd
+                continue
+            }
+            i += 1
+        }
+        return found
+    }
+
+    /// "A maid ... entered the room. ... '...,' insisted the young woman": a generic definite
+    /// description (woman, man, girl ...) takes up the person the narration of the last three
+    /// paragraphs introduced with an indefinite role noun of a compatible gender, when the tag is
+    /// the description's first.
+    func introducedAntecedent(of key: String, gender: Gender, quote q: Int) -> TagSubject? {
+        let words = key.split(separator: " ")
+        guard words.first == "the", let head = words.last, Self.genericHeads.contains(String(head)) else { return nil }
+        // Only a description's first use: one used before names someone already known ("the old lady").
+        if let known = roleEntity[key], entities[known].firstPosition < quotes[q].start { return nil }
+        let firstParagraph = quotes[q].paragraph - 3
+        var i = quoteTokens[q].lowerBound - 1
+        while i >= 0, tokens[i].paragraph >= firstParagraph {
+            defer { i -= 1 }
+            guard tokens[i].quote < 0, tokens[i].lower == "a" || tokens[i].lower == "an",
+                  let (subject, _) = subject(at: i, paragraph: tokens[i].paragraph),
+                  case .role(let otherKey, _, let otherGender, let written) = subject, isDescription(written),
+                  let otherHead = otherKey.split(separator: " ").last, !Self.genericHeads.contains(String(otherHead)),
+                  otherGender == gender || otherGender == .unknown || gender == .unknown else { continue }
+            return subject
+        }
+        return nil
+    }
+
+    private static let genericHeads: Set<String> = ["woman", "man", "lady", "gentleman", "girl", "boy", "person", "creature"]
+
+    /// A determiner, modifiers and the role noun ("a grey-headed old man"), not a clause that
+    /// reaches a role noun ("the upshot was that the grandmother", "the entrance of her father").
+    private func isDescription(_ written: String) -> Bool {
+        let modifiers = written.split(separator: " ").dropFirst().dropLast()
+        return !modifiers.contains { Self.clauseWords.contains(String($0)) }
+    }
+
+    private static let clauseWords: Set<String> = [
+        "the", "a", "an", "of", "was", "is", "were", "that", "his", "her", "its", "their", "my", "our", "your", "in", "on",
+        "at", "to", "and", "or", "but", "with", "by", "from", "for", "as", "who", "which", "had", "has", "been", "he", "she", "it",
+    ]
+
+    /// "Theodosia, the nursemaid, approached ... 'Very well,' replied the nursemaid": a role
+    /// noun set in apposition to a name shortly before its tag is that named person.
+    func appositiveName(of key: String, before position: Int) -> Int? {
+        guard let head = key.split(separator: " ").last.map(String.init) else { return nil }
+        var e = lowerBound(narrationEvents, position) - 1
+        while e >= 0, position - narrationEvents[e].position < 1500 {
+            let entity = narrationEvents[e].entity, m = mentionAt[narrationEventTokens[e]]
+            e -= 1
+            guard entity >= 0, m >= 0, entities[entity].kind == .named else { continue }
+            var j = mentions[Int(m)].endToken
+            guard j + 2 < tokens.count, tokens[j].lower == ",", ["the", "a", "an", "his", "her"].contains(tokens[j + 1].lower) else { continue }
+            j += 2
+            let paragraph = tokens[j].paragraph
+            for k in j..<min(tokens.count - 1, j + 3) {
+                guard tokens[k].isWord, tokens[k].paragraph == paragraph, tokens[k].quote < 0 else { break }
+                if !tokens[k + 1].isWord {
+                    if tokens[k].lower == head { return entity }
+                    break
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The role a tag describes, keeping "said a man who ...", "said the pink lady" — the
+    /// description as written is how the reader knows this person — as an alias of "the man".
+    private mutating func resolveRole(key: String, display: String, gender: Gender, written: String, position: Int) -> Int {
+        let role = roleEntityIndex(key: key, display: display, gender: gender, position: position)
+        if written != key, isDescription(written), entities[role].kind == .role, !entities[role].descriptions.contains(written) {
+            entities[role].descriptions.append(written)
+        }
+        return role
     }
 
     /// Scores the people a he/she tag may refer to: recent mentions (more if in the same
@@ -664,7 +789,7 @@ struct SpeakerAttributor {
         var tagged: [Int: Int] = [:]
         for q in quotes.indices {
             for tag in [tagAfter(q), tagBefore(q)] {
-                if let (subject, strong) = tag, strong, case .role(let key, let display, let gender) = subject {
+                if let (subject, strong) = tag, strong, case .role(let key, let display, let gender, _) = subject {
                     tagged[roleEntityIndex(key: key, display: display, gender: gender, position: quotes[q].start), default: 0] += 1
                 }
             }
@@ -673,7 +798,7 @@ struct SpeakerAttributor {
         var counts = narrationCounts + Array(repeating: 0, count: max(0, entities.count - narrationCounts.count))
         for i in tokens.indices where tokens[i].quote < 0 && tokens[i].lower == "the" {
             guard let (subject, _) = subject(at: i, paragraph: tokens[i].paragraph),
-                  case .role(let key, _, _) = subject, let entity = roleEntity[key], entities[entity].kind == .role,
+                  case .role(let key, _, _, _) = subject, let entity = roleEntity[key], entities[entity].kind == .role,
                   tagged[entity, default: 0] >= 3 else { continue }
             events.append((tokens[i].start, entity, i))
             counts[entity] += 1

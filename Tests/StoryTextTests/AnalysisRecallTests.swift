@@ -1,0 +1,127 @@
+import StoryModel
+import StoryText
+import Testing
+
+/// Minor speakers that must become characters of their own (speaking-character recall).
+@Suite("Analysis: minor speakers found")
+struct AnalysisRecallTests {
+    @Test("A manner-of-speaking verb tags its speaker: 'corroborated Quilla', 'asserted the Colonel'")
+    func mannerOfSpeakingVerbs() {
+        let passage = AnalyzedPassage("""
+        "Robert sent word that you wanted a girl," said Mrs. Spenlow.
+
+        "She certainly did," corroborated Quilla earnestly.
+
+        "Put your foot down," asserted the Colonel. "That is the only way."
+        """)
+        #expect(passage.speakers == ["Mrs. Spenlow", "Quilla", "The Colonel", "The Colonel"])
+    }
+
+    @Test("Servants of the period are roles: 'said the lacquey', 'replied the nursemaid'")
+    func servantRoles() {
+        let passage = AnalyzedPassage("""
+        "Is the General in?" I asked.
+
+        "He has gone out, sir," said the lacquey.
+
+        "There is nothing new to report, sir," replied the nursemaid.
+        """)
+        #expect(passage.speakers == ["I", "the lacquey", "the nursemaid"])
+        #expect(passage.character(named: "the lacquey")?.gender == .male)
+        #expect(passage.character(named: "the nursemaid")?.gender == .female)
+    }
+
+    @Test("A possessive does not leak into a display name: 'The Doctor's coupé' is the Doctor")
+    func possessiveRoleTitle() {
+        let passage = AnalyzedPassage("""
+        The Doctor's coupé had returned for him. The Doctor's horse stamped in the road.
+
+        "Go home and rest," said the Doctor.
+        """)
+        #expect(passage.speakers == ["The Doctor"])
+        #expect(passage.analysis.characters.allSatisfy { !$0.name.hasSuffix("'s") })
+    }
+
+    @Test("A role noun in apposition to a name is that person: 'Theodosia, the nursemaid, ... replied the nursemaid'")
+    func appositiveRole() {
+        let passage = AnalyzedPassage("""
+        At this moment Theodosia, the nursemaid, approached the old lady with the children.
+
+        "How are you getting on, Theodosia?" said Mrs. Ildren.
+
+        "I am very well, thank you, Madame," replied the nursemaid.
+        """)
+        #expect(passage.speakers == ["Mrs. Ildren", "Theodosia"])
+    }
+
+    @Test("A short sentence after a speaker and a speech verb is a line: 'Quilla shouting from the top of a spruce \"Master's coming.\"'")
+    func shortTaggedSentence() {
+        let passage = AnalyzedPassage("""
+        The first thing that recalled them was Quilla shouting from the top of a patriarchal old spruce "Master's coming."
+
+        Marilla called it "Solitude." She recited "The Maiden's Vow" for them.
+        """)
+        #expect(passage.quotes == ["\"Master's coming.\""])
+        #expect(passage.speakers == ["Quilla"])
+    }
+
+    @Test("Mrs. X is not one of two daughters named in full: Carrie and Sophia Dunlop, Mrs. Dunlop")
+    func mrsOfAFamily() {
+        let passage = AnalyzedPassage("""
+        Carrie Dunlop cried into her grammar. Sophia Dunlop lent her a pink card.
+
+        "Where?" sobbed Carrie Dunlop. "Oh, where, Anne?"
+
+        "I am quite well," said Anne.
+
+        "Hush now, all of you," said Mrs. Dunlop.
+        """)
+        #expect(passage.speakers == ["Carrie Dunlop", "Carrie Dunlop", "Anne", "Mrs. Dunlop"])
+    }
+
+    @Test("A role keeps its description as the tag writes it as an alias: 'said a man who', 'said the pink lady'")
+    func roleDescriptions() {
+        let passage = AnalyzedPassage("""
+        "Les princes russes sont si généreux!" said a man who had been hanging around the chair.
+
+        "Then don't disappoint your brother," said the pink lady.
+
+        "Move on now," cried the grandmother. "I am famished."
+
+        "Very well," the upshot was that the grandmother said.
+        """)
+        #expect(passage.character(named: "the man")?.aliases.contains("a man") == true)
+        #expect(passage.character(named: "the lady")?.aliases.contains("the pink lady") == true)
+        #expect(passage.analysis.characters.allSatisfy { !$0.aliases.contains { $0.contains("upshot") } })
+    }
+
+    @Test("He/she after narration that introduces a role of that gender is the role: 'I met the nursemaid ... she replied'")
+    func pronounAfterIntroducedRole() {
+        let passage = AnalyzedPassage("""
+        "Thanks for your help," said Mrs. Ildren at parting.
+
+        Then I returned home. As I was passing the door of the General's suite, I met the nursemaid, and inquired after her master. "There is nothing new to report, sir," she replied quietly.
+
+        As she spoke I saw approaching us a grey-headed old man with a wooden leg. He looked like an old soldier.
+
+        "Was ist der Teufel!" he cried.
+
+        Mrs. Ildren turned to the woman. "Go away," she said.
+        """)
+        #expect(passage.speakers == ["Mrs. Ildren", "the nursemaid", "the old man", "Mrs. Ildren"])
+        #expect(passage.character(named: "the old man")?.aliases.contains("a grey-headed old man") == true)
+    }
+
+    @Test("A generic description's first tag takes up a role just introduced: 'A maid ... entered ... insisted the young woman'")
+    func genericDescriptionTakesUpIntroducedRole() {
+        let passage = AnalyzedPassage("""
+        A maid, alarmed at the din of breaking glass, entered the room.
+
+        "A vase fell upon the hearth," said Mrs. Ildren. "Never mind; leave it till morning."
+
+        "Oh! you might get some of the glass in your feet, ma'am," insisted the young woman.
+        """)
+        #expect(passage.speakers == ["Mrs. Ildren", "Mrs. Ildren", "the maid"])
+        #expect(passage.character(named: "the maid")?.aliases.contains("a maid") == true)
+    }
+}
