@@ -309,5 +309,18 @@ struct AnalysisRoleMergingTests {
             "Miss Zelvina Orr", "Mrs. Ildren", "Miss Zelvina Orr", "Mrs. Ildren", "Miss Zelvina Orr", "Mrs. Ildren", "Miss Zelvina Orr",
         ])
     }
-}
 
+    @Test("'Miss Barry' is the Barry also written 'Miss Josephine Barry', not the more frequent Diana Barry")
+    func titledSurnameJoinsTheFullNameWithThatTitle() {
+        let passage = AnalyzedPassage("""
+        Diana Barry ran in from the garden. Diana Barry laughed at the cat.
+
+        "Come and see," said Diana.
+
+        Her great-aunt, Miss Josephine Barry, lived in town.
+
+        "Well, I hope you've enjoyed yourselves," said Miss Barry.
+        """)
+        #expect(passage.speakers.last == "Miss Josephine Barry")
+    }
+}

@@ -204,7 +204,10 @@ struct CharacterClusterer {
                 // With two or more women of the family named in full (Carrie, Sophia Sloane),
                 // "Mrs. Sloane" is their mother, whom the story does not name in full.
                 let familyWomen = compatible.count >= 2 && compatible.allSatisfy { entities[$0].titles["mrs"] == nil }
-                if !(title == "mrs" && familyWomen), let choice = best(compatible.filter { !sharesParagraphs($0) }),
+                // "Miss Barry" is the Barry the text also calls "Miss Josephine Barry", not Diana Barry.
+                let sameTitle = compatible.filter { entities[$0].titles[title] != nil }
+                let pool = sameTitle.isEmpty ? compatible : sameTitle
+                if !(title == "mrs" && familyWomen), let choice = best(pool.filter { !sharesParagraphs($0) }),
                    weight(choice) >= formCount[key]! || entities[choice].firstPosition < formFirst[key]! {
                     target = choice
                 }
