@@ -100,6 +100,26 @@ struct AnalysisQuoteTests {
         #expect(passage.tiles)
         #expect(passage.analysis.characters.first?.lines == 2)
     }
+
+    @Test("A narration paragraph stopping mid-sentence ('From Gray, that') runs on into a cited passage, not a line")
+    func citedPassageAfterUnfinishedSentence() {
+        let cited = AnalyzedPassage("""
+        From Gray, that
+
+        "Many a flower is born to blush unseen,
+        And waste its fragrance on the desert air."
+
+        "I like it," said Catherine.
+        """)
+        #expect(cited.quotes == ["\"I like it,\""])
+        let heading = AnalyzedPassage("""
+        CHAPTER 12
+
+        "Mrs. Allen," said Catherine the next morning, "may I call on Miss Tilney?"
+        """)
+        #expect(heading.quotes.count == 2)
+        #expect(heading.speakers.allSatisfy { $0 == "Catherine" })
+    }
 }
 
 @Suite("Analysis: nested quotations")

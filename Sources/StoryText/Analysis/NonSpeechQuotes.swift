@@ -5,7 +5,20 @@ extension SpeakerAttributor {
     func isNonSpeech(_ q: Int) -> Bool {
         guard quotes[q].style == .double || quotes[q].style == .single else { return false }
         return isEmbeddedPhrase(q) || isSetOffVerse(q) || isReportedInNarration(q) || continuesNarrationSentence(q)
-            || isScareQuote(q)
+            || isScareQuote(q) || continuesNarrationAcrossParagraphs(q)
+    }
+
+    /// "From Gray, that" / "Many a flower is born to blush unseen ...": a narration paragraph
+    /// that stops mid-sentence, on a word that is no speech verb, runs on into the quotation
+    /// opening the next paragraph: a passage the narrator cites, not a line someone says.
+    private func continuesNarrationAcrossParagraphs(_ q: Int) -> Bool {
+        let first = quoteTokens[q].lowerBound
+        guard first > 0, opensParagraph(q) else { return false }
+        let last = tokens[first - 1]
+        // A lower-case word: not a heading's number ("CHAPTER 12").
+        guard last.quote < 0, last.paragraph == quotes[q].paragraph - 1, last.isWord, !last.isCapitalized,
+              last.lower.unicodeScalars.first.map(\.properties.isAlphabetic) == true else { return false }
+        return !Lexicon.speechVerbs.contains(last.lower) && !["say", "says", "saying", "thus", "follows"].contains(last.lower)
     }
 
     /// A few quoted words inside a sentence of narration ("his inquiries after "poor Isabella"
