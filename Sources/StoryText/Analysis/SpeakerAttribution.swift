@@ -377,12 +377,18 @@ struct SpeakerAttributor {
         return nil
     }
 
+    /// The token before `verb`, skipping tag fillers ("and then whispered", ", had said").
+    private func lastBeforeFillers(_ verb: Int, sentenceStart: Int) -> Int {
+        var k = verb - 1
+        while k > sentenceStart, tokens[k].isWord, Lexicon.tagFillers.contains(tokens[k].lower) { k -= 1 }
+        return k
+    }
+
     /// "when Isabella, who had been talking to James, turned to his sister and whispered": a
     /// speech verb joined by "and" shares the subject of the verb before it, the nearest person
     /// that opens a clause; a person after a preposition or a verb ("to his sister") is an object.
     private func coordinatedSubject(before verb: Int, sentenceStart: Int, paragraph: Int) -> TagSubject? {
-        var and = verb - 1
-        while and > sentenceStart, tokens[and].isWord, Lexicon.tagFillers.contains(tokens[and].lower) { and -= 1 }
+        let and = lastBeforeFillers(verb, sentenceStart: sentenceStart)
         guard and > sentenceStart, tokens[and].lower == "and" else { return nil }
         var k = and - 1
         while k >= sentenceStart {
@@ -399,8 +405,7 @@ struct SpeakerAttributor {
     /// "Mr. Woodhouse, whose thoughts were on the Bates's, said": the person a relative clause
     /// describes, when that clause ends right before the speech verb.
     private func relativeClauseAntecedent(before verb: Int, sentenceStart: Int, paragraph: Int) -> TagSubject? {
-        var close = verb - 1
-        while close > sentenceStart, tokens[close].isWord, Lexicon.tagFillers.contains(tokens[close].lower) { close -= 1 }
+        let close = lastBeforeFillers(verb, sentenceStart: sentenceStart)
         guard close > sentenceStart, tokens[close].lower == "," else { return nil }
         var k = close - 1
         while k > sentenceStart + 1, tokens[k].lower != "," || !["who", "whose"].contains(tokens[k + 1].lower) { k -= 1 }
