@@ -31,13 +31,14 @@ sample: release
 # A throwaway PostgreSQL (scripts/postgres-test) runs for the database tests' PostgreSQL
 # variants and is stopped afterwards, whether the tests pass, fail or are interrupted.
 # The browser test (real headless Chromium against a real server) runs first, so that the
-# closing lines of the output are swift test's summary.
+# closing lines of the output are swift test's summary. scripts/swift-test stops a run that
+# stalls and names the tests that never finished.
 test: setup
 	$(SWIFT) build --build-tests
 	scripts/browser-test
 	@trap 'scripts/postgres-test stop >/dev/null' EXIT; trap 'exit 130' INT TERM; \
 	url=$$(scripts/postgres-test start) || { echo "PostgreSQL could not be started: its test variants will be skipped." >&2; url=; }; \
-	STORYVOICE_TEST_POSTGRES_URL="$$url" $(SWIFT) test --skip-build
+	STORYVOICE_TEST_POSTGRES_URL="$$url" SWIFT=$(SWIFT) scripts/swift-test
 
 browser-test: setup
 	scripts/browser-test

@@ -159,7 +159,11 @@ let package = Package(
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "StoryModel", "Audio"]),
         .testTarget(name: "SpeechEnginesTests", dependencies: ["SpeechEngines", "Speech", "Audio", "StoryModel"]),
         // Runs the built `storyvoice` binary as a user would.
-        .testTarget(name: "StoryVoiceCLITests", dependencies: ["Audio", "StoryModel", "TestSupport", "LanguageModels"]),
+        .testTarget(name: "StoryVoiceCLITests", dependencies: [
+            "Audio", "StoryModel", "TestSupport", "LanguageModels",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
         .testTarget(name: "LanguageModelsTests", dependencies: ["LanguageModels", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "CloudSpeechTests", dependencies: ["CloudSpeech", "Speech", "Audio", "LanguageModels", "TestSupport", "StoryModel", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "LanguageModels", "TestSupport", "StoryModel", "StoryText", .product(name: "Logging", package: "swift-log")]),

@@ -27,24 +27,34 @@ struct CLI {
         }
     }
 
+    /// The longest one command may run before it is stopped: a hung command fails its test
+    /// (coreutils `timeout` exits 124) instead of stalling the whole run.
+    static let timeLimitSeconds = 900
+
     private static func runBlocking(_ arguments: [String], cacheDirectory: URL?, environment extra: [String: String]) throws -> Result {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        process.arguments = ["--kill-after=10", "\(timeLimitSeconds)", executable.path] + arguments
         process.currentDirectoryURL = repositoryRoot
         var environment = ProcessInfo.processInfo.environment
         if let cacheDirectory { environment["STORYVOICE_CACHE_DIR"] = cacheDirectory.path }
         environment.merge(extra) { _, new in new }
         process.environment = environment
-        let out = Pipe(), err = Pipe()
+        // stderr goes to a file, so a command that logs a lot can never block on a full pipe
+        // while we are still reading its stdout.
+        let errorLog = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-cli-\(UUID().uuidString).stderr")
+        _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errorLog) }
+        let errorHandle = try FileHandle(forWritingTo: errorLog)
+        let out = Pipe()
         process.standardOutput = out
-        process.standardError = err
+        process.standardError = errorHandle
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        // Read both pipes before waiting so a chatty process cannot block on a full pipe.
+        try errorHandle.close()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let errData = (try? Data(contentsOf: errorLog)) ?? Data()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
     }
 

@@ -1,8 +1,7 @@
+import AsyncHTTPClient
 import Audio
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import NIOCore
 import Testing
 
 /// `storyvoice serve` as a user runs it, killed with SIGKILL in the middle of an export and
@@ -17,7 +16,7 @@ import Testing
     @Test func anExportKilledMidwayFinishesAfterARestartWithoutRedoingLines() async throws {
         let scratch = try CLI.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let server = ServerProcess(port: Int.random(in: 20_000..<60_000), dataDirectory: scratch.appendingPathComponent("data"))
+        let server = ServerProcess(dataDirectory: scratch.appendingPathComponent("data"))
 
         try await server.start()
         let token = try await server.register("reader@example.com")
@@ -62,13 +61,17 @@ final class ServerProcess: @unchecked Sendable {
     /// tests stay short, slow enough for a render to be killed midway.
     let environment: [String: String]
     private var process: Process?
-    private let session = URLSession(configuration: .ephemeral)
 
-    init(port: Int = Int.random(in: 20_000..<60_000), dataDirectory: URL, environment: [String: String] = ["STORYVOICE_ENGINES": "espeak-ng"]) {
+    /// Ports below Linux's ephemeral range (32768–60999), so an outgoing connection elsewhere in
+    /// the test process can never hold the port the server wants.
+    init(port: Int = Int.random(in: 20_000..<32_000), dataDirectory: URL, environment: [String: String] = ["STORYVOICE_ENGINES": "espeak-ng"]) {
         self.port = port
         self.dataDirectory = dataDirectory
         self.environment = environment
     }
+
+    /// A test that fails half-way must not leave a server rendering in the background.
+    deinit { kill() }
 
     func start() async throws {
         let process = Process()
@@ -137,16 +140,21 @@ final class ServerProcess: @unchecked Sendable {
         throw TimedOut(what: what)
     }
 
+    /// One request over AsyncHTTPClient with a deadline: a server that stops answering fails
+    /// the test instead of hanging it.
     func request(_ method: String, _ path: String, token: String? = nil, body: Data? = nil) async throws -> (Data, Int) {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        request.httpMethod = method
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+        request.method = .RAW(value: method)
+        // A fresh connection each time: the server is killed and restarted on the same port.
+        request.headers.add(name: "Connection", value: "close")
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         if let body {
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.body = .bytes(ByteBuffer(bytes: body))
+            request.headers.add(name: "Content-Type", value: "application/json")
         }
-        let (data, response) = try await session.data(for: request)
-        return (data, (response as? HTTPURLResponse)?.statusCode ?? 0)
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
+        let bytes = try await response.body.collect(upTo: 1 << 30)
+        return (Data(bytes.readableBytesView), Int(response.status.code))
     }
 
     struct ServerExited: Error { var status: Int32 }
