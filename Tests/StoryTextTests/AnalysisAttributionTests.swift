@@ -422,4 +422,18 @@ struct AnalysisAddressTests {
         """)
         #expect(passage.speakers == ["Harriet"])
     }
+
+    @Test("Of two women who are subjects in the narration before 'said she', the later one speaks")
+    func laterSubjectBeforePronounTag() {
+        let passage = AnalyzedPassage("""
+        Emma sat down. Emma was tired of the visit, and Emma wished it over.
+
+        "Well," said Mrs. Elton, "we shall see."
+
+        Emma, finding her so determined, had nothing more to say; and, after a moment's pause, Mrs. Elton chose another subject.
+
+        "We have been calling at Randalls," said she.
+        """)
+        #expect(passage.speakers.last == "Mrs. Elton")
+    }
 }

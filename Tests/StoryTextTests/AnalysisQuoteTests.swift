@@ -101,6 +101,23 @@ struct AnalysisQuoteTests {
         #expect(passage.analysis.characters.first?.lines == 2)
     }
 
+    @Test("The speaker's own aside in parentheses stays in the speech; a manner of speaking is the narrator's")
+    func speakersAsideStaysInTheSpeech() {
+        let aside = AnalyzedPassage("""
+        "From her account (for she does not hide anything) I conclude that he left," said Polina.
+        """)
+        #expect(aside.quotes.count == 1)
+        let hedge = AnalyzedPassage("""
+        "Many of them (certainly some,) would follow your lead," said Mr. Knightley.
+        """)
+        #expect(hedge.quotes.count == 1)
+        let manner = AnalyzedPassage("""
+        "Yes--(rather hesitatingly)--I believe I do," said Emma.
+        """)
+        #expect(manner.quotes == ["\"Yes--", "--I believe I do,\""])
+        #expect(manner.speakers == ["Emma", "Emma"])
+    }
+
     @Test("A narration paragraph stopping mid-sentence ('From Gray, that') runs on into a cited passage, not a line")
     func citedPassageAfterUnfinishedSentence() {
         let cited = AnalyzedPassage("""

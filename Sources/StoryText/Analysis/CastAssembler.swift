@@ -177,8 +177,10 @@ func asides(in quote: QuoteSpan, text: AnalysisText) -> [Range<Int>] {
     return result
 }
 
-/// "(smiling,)", "(in a tone of wonder)", "(turning to Emma,)", "(his voice was beginning to
-/// tremble)" describe the speaker; "(which, I own, is odd)" or "(the larger suite)" are speech.
+/// "(smiling,)", "(in a tone of wonder)", "(turning to Emma,)", "(rather hesitatingly)", "(his
+/// voice was beginning to tremble)" describe the speaker; "(which, I own, is odd)", "(the larger
+/// suite)", "(for she does not appear to think it necessary)" or "(certainly _some_,)" are the
+/// speaker's own aside: a clause joined to the speech, a present tense, a hedge.
 private func isStageDirection(_ text: AnalysisText, _ range: Range<Int>) -> Bool {
     var words: [String] = []
     var current = ""
@@ -192,9 +194,27 @@ private func isStageDirection(_ text: AnalysisText, _ range: Range<Int>) -> Bool
     guard let first = words.first else { return false }
     let speakerWords: Set<String> = ["i", "me", "my", "we", "us", "our", "you", "your"]
     if words.contains(where: speakerWords.contains) { return false }
+    if asideOpeners.contains(first) || words.contains(where: presentTense.contains) { return false }
+    if hedges.contains(first) { return false }
     if first.hasSuffix("ing") || first.hasSuffix("ly") || ["in", "with", "to", "aside", "after", "then", "still", "half"].contains(first) { return true }
+    // "(rather hesitatingly)", "(very gravely)": a manner adverb after a degree word.
+    if words.count <= 3, let last = words.last, last.hasSuffix("ly"), !hedges.contains(last) { return true }
     return words.contains { Lexicon.malePronouns.contains($0) || Lexicon.femalePronouns.contains($0) }
 }
+
+/// Words that join a parenthesis to the speech around it as the speaker's own clause.
+private let asideOpeners: Set<String> = [
+    "which", "who", "whom", "whose", "though", "although", "for", "and", "but", "or", "nor", "as", "since", "because",
+    "if", "unless", "that", "so", "than", "where", "when", "while",
+]
+/// A present tense is the speaker's time, not the narrator's.
+private let presentTense: Set<String> = ["is", "are", "am", "has", "have", "does", "do", "says", "isn't", "aren't", "doesn't", "don't"]
+/// Adverbs in -ly that qualify what is said rather than how it is said.
+private let hedges: Set<String> = [
+    "certainly", "probably", "possibly", "surely", "really", "only", "merely", "nearly", "hardly", "scarcely", "simply",
+    "truly", "actually", "exactly", "particularly", "especially", "likely", "generally", "usually", "entirely", "partly",
+    "chiefly", "mostly", "naturally", "apparently", "evidently", "obviously", "clearly", "perhaps",
+]
 
 /// Probability that a speaker is right, by the kind of evidence that chose it: the accuracy
 /// measured for that evidence on the PDNC development novels (docs/analysis.md).

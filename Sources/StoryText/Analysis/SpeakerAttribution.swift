@@ -609,6 +609,7 @@ struct SpeakerAttributor {
         var e = lowerBound(narrationEvents, position) - 1
         var rank = 0
         var seen: Set<Int> = []
+        var lastSubjectSeen = false
         while e >= 0, position - narrationEvents[e].position < 2500 {
             let c = narrationEvents[e].entity
             let tokenIndex = narrationEventTokens[e]
@@ -626,6 +627,8 @@ struct SpeakerAttributor {
             if isSubject, token.paragraph == paragraph - 1, quoteTokens[q].lowerBound > 0,
                tokens[quoteTokens[q].lowerBound - 1].paragraph == paragraph - 1, tokens[quoteTokens[q].lowerBound - 1].quote < 0 {
                 s += 1.5
+                // The last of them is the centre of attention when the quote opens.
+                if !lastSubjectSeen { s += 1.5; lastSubjectSeen = true }
             }
             score[c, default: 0] += s
         }
@@ -978,6 +981,7 @@ struct SpeakerAttributor {
         entity >= 0 && entity < personFlags.count ? personFlags[entity] : true
     }
 }
+
 
 
 
