@@ -436,4 +436,16 @@ struct AnalysisAddressTests {
         """)
         #expect(passage.speakers.last == "Mrs. Elton")
     }
+
+    @Test("'broken by Isabella, who in a voice of cold resentment said,' is Isabella's line: 'who' is the verb's subject")
+    func relativePronounSubjectOfTheSpeechVerb() {
+        let passage = AnalyzedPassage("""
+        Isabella smiled at James. Catherine looked at Isabella.
+
+        "But it is so far," said Catherine.
+
+        Catherine was sorry, but could do no more; and a short silence ensued, which was broken by Isabella, who in a voice of cold resentment said, "Very well, then there is an end of the party."
+        """)
+        #expect(passage.speakers == ["Catherine", "Isabella"])
+    }
 }

@@ -406,10 +406,23 @@ struct SpeakerAttributor {
     /// describes, when that clause ends right before the speech verb.
     private func relativeClauseAntecedent(before verb: Int, sentenceStart: Int, paragraph: Int) -> TagSubject? {
         let close = lastBeforeFillers(verb, sentenceStart: sentenceStart)
-        guard close > sentenceStart, tokens[close].lower == "," else { return nil }
-        var k = close - 1
-        while k > sentenceStart + 1, tokens[k].lower != "," || !["who", "whose"].contains(tokens[k + 1].lower) { k -= 1 }
-        guard k > sentenceStart, tokens[k].lower == ",", ["who", "whose"].contains(tokens[k + 1].lower) else { return nil }
+        guard close > sentenceStart else { return nil }
+        var k: Int
+        if tokens[close].lower == "," {
+            k = close - 1
+            while k > sentenceStart + 1, tokens[k].lower != "," || !["who", "whose"].contains(tokens[k + 1].lower) { k -= 1 }
+            guard k > sentenceStart, tokens[k].lower == ",", ["who", "whose"].contains(tokens[k + 1].lower) else { return nil }
+        } else {
+            // "broken by Isabella, who in a voice of cold resentment said": "who" is the verb's
+            // own subject, a few words back, with no other verb's subject between.
+            k = close
+            while k > sentenceStart + 1, verb - k <= 10, tokens[k].lower != "who" {
+                if Self.clauseOpeners.contains(tokens[k].lower) && tokens[k].lower != "," { return nil }
+                k -= 1
+            }
+            guard tokens[k].lower == "who", k - 1 > sentenceStart, tokens[k - 1].lower == "," else { return nil }
+            k -= 1
+        }
         // The antecedent is the noun phrase that ends at that comma.
         for start in stride(from: k - 1, through: max(sentenceStart, k - 4), by: -1) {
             if let (subject, end) = subject(at: start, paragraph: paragraph), end == k { return subject }
