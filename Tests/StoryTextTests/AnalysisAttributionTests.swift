@@ -448,4 +448,24 @@ struct AnalysisAddressTests {
         """)
         #expect(passage.speakers == ["Catherine", "Isabella"])
     }
+
+    @Test("Untagged turns between two tagged voices that alternation fits go to those two, not to the busiest voice")
+    func untaggedTurnsBetweenTwoAlternatingVoices() {
+        let passage = AnalyzedPassage("""
+        "Where is the key?" said Anne.
+
+        "In the drawer," said Diana.
+
+        "Is it there now?" said Anne.
+
+        "Which drawer?" said Marilla.
+
+        "The top one."
+
+        "It is not there."
+
+        "Then look again," said Diana.
+        """)
+        #expect(passage.speakers == ["Anne", "Diana", "Anne", "Marilla", "Diana", "Marilla", "Diana"])
+    }
 }

@@ -919,7 +919,16 @@ struct SpeakerAttributor {
                     let anchor: Int? = before >= 0 && (after >= known.count || i - before <= after - i) ? before : (after < known.count ? after : nil)
                     if let anchor {
                         let distance = abs(i - anchor)
-                        chosen = distance % 2 == 0 ? fixed[anchor] : other(than: fixed[anchor], near: anchor)
+                        // Tagged turns on both sides that two voices alternating would fit (X ? ? Y):
+                        // the odd turns go to the other side's voice, not to the run's busiest one.
+                        let opposite = anchor == before ? (after < known.count ? after : nil) : (before >= 0 ? before : nil)
+                        if distance % 2 == 0 {
+                            chosen = fixed[anchor]
+                        } else if let opposite, fixed[opposite] != fixed[anchor], (after - before) % 2 == 1 {
+                            chosen = fixed[opposite]
+                        } else {
+                            chosen = other(than: fixed[anchor], near: anchor)
+                        }
                         if distance > 2 { evidence = .fallback }
                     } else if !lead.isEmpty {
                         chosen = lead[i % 2 == 0 || lead.count < 2 ? 0 : 1]
