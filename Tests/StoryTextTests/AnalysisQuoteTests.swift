@@ -118,6 +118,26 @@ struct AnalysisQuoteTests {
         #expect(manner.speakers == ["Emma", "Emma"])
     }
 
+    @Test("Words introduced as written ('In Polina's handwriting I read:', 'the document ran') are read, not said")
+    func writtenWordsAreNotLines() {
+        let note = AnalyzedPassage("""
+        The waiter handed me a small note. In Polina's handwriting I read:
+
+        "I hear that you are thinking of going on with this affair."
+
+        "Is there an answer?" asked the waiter.
+        """)
+        #expect(note.quotes == ["\"Is there an answer?\""])
+        let tagged = AnalyzedPassage("""
+        "Mademoiselle," the document ran, "certain circumstances compel me to depart."
+        """)
+        #expect(tagged.quotes.isEmpty)
+        let said = AnalyzedPassage("""
+        "Thank you," replied the aunt, while eagerly hunting for the letter. "Oh! here it is."
+        """)
+        #expect(said.quotes.count == 2)
+    }
+
     @Test("A narration paragraph stopping mid-sentence ('From Gray, that') runs on into a cited passage, not a line")
     func citedPassageAfterUnfinishedSentence() {
         let cited = AnalyzedPassage("""
