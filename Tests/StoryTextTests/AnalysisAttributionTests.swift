@@ -468,4 +468,14 @@ struct AnalysisAddressTests {
         """)
         #expect(passage.speakers == ["Anne", "Diana", "Anne", "Marilla", "Diana", "Marilla", "Diana"])
     }
+
+    @Test("A second quote in a paragraph whose first has a speaker by its action is the same speaker's")
+    func secondQuoteOfAnActionTurn() {
+        let passage = AnalyzedPassage("""
+        "Are you fond of her?" said Emma.
+
+        Mr. Knightley was thoughtful again. The result of his reverie was, "No, Emma, I do not think so." And soon afterwards, "Jane Fairfax is a very charming young woman."
+        """)
+        #expect(passage.speakers == ["Emma", "Mr. Knightley", "Mr. Knightley"])
+    }
 }

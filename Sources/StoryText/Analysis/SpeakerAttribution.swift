@@ -974,6 +974,13 @@ struct SpeakerAttributor {
             }
             if latest >= 0 { for q in turns[t] { result[q] = Attribution(entity: latest, evidence: .guess) } }
         }
+        // A quote left open in a turn whose other part has a speaker (`"No, Emma, ..." And soon
+        // afterwards, "Jane Fairfax is ..."`) is that speaker's, one paragraph being one turn.
+        for turn in turns {
+            let s = speaker(turn)
+            guard s >= 0 else { continue }
+            for q in turn where result[q].evidence == .none { result[q] = Attribution(entity: s, evidence: .continuation) }
+        }
     }
 
     /// The gender of the person a turn addresses as "sir" or "madam" (unknown when it uses none or both).
