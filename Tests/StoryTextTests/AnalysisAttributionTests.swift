@@ -478,4 +478,26 @@ struct AnalysisAddressTests {
         """)
         #expect(passage.speakers == ["Emma", "Mr. Knightley", "Mr. Knightley"])
     }
+
+    @Test("'the child' is a girl by the pronouns the narration gives it, and becomes Anne once she says her name")
+    func roleGenderFromPronounsAndSelfIntroduction() {
+        let passage = AnalyzedPassage("""
+        Matthew looked at the child on the bench. The child put out her hand. The child smiled, and her eyes shone.
+
+        "Are you Mr. Matthew Cuthbert of Green Gables?" said the child.
+
+        "Well now," said Matthew.
+
+        "I was afraid you weren't coming," she said.
+
+        Marilla came to the door. "What's your name?" said Marilla.
+
+        "Anne Shirley," faltered the child.
+
+        Anne sat down by the window. Anne looked out at the garden.
+
+        "It is a good name," said Marilla.
+        """)
+        #expect(passage.speakers == ["Anne", "Mr. Matthew", "Anne", "Marilla", "Anne", "Marilla"])
+    }
 }

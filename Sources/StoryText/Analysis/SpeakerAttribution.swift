@@ -143,6 +143,8 @@ struct SpeakerAttributor {
                 return target
             }
         }
+        // "the child" says nothing of gender; the pronouns the narration uses for it do.
+        let gender = gender == .unknown ? pronounGender(ofRole: words.map(String.init)) : gender
         var entity = Entity(kind: .role, firstPosition: position)
         entity.roleGender = gender
         entity.add(formKey: key, display: display, title: nil, count: 1, position: position)
@@ -150,6 +152,29 @@ struct SpeakerAttributor {
         genders.append(gender)
         roleEntity[key] = entities.count - 1
         return entities.count - 1
+    }
+
+    /// The gender of the pronoun that first follows "the child" in its sentence of narration,
+    /// when those pronouns clearly agree ("The child sat down; her hands shook").
+    private func pronounGender(ofRole words: [String]) -> Gender {
+        guard words.count >= 2, words[0] == "the" else { return .unknown }
+        var male = 0, female = 0
+        var i = 0
+        while i + words.count < tokens.count {
+            defer { i += 1 }
+            guard tokens[i].quote < 0, tokens[i].lower == "the" else { continue }
+            guard (1..<words.count).allSatisfy({ tokens[i + $0].lower == words[$0] }) else { continue }
+            var k = i + words.count
+            while k < tokens.count, k - i < 14, tokens[k].quote < 0, !tokens[k].sentenceInitial {
+                let w = tokens[k].lower
+                if Lexicon.malePronouns.contains(w) { male += 1; break }
+                if Lexicon.femalePronouns.contains(w) { female += 1; break }
+                k += 1
+            }
+        }
+        if female >= 2, female >= 3 * male { return .female }
+        if male >= 2, male >= 3 * female { return .male }
+        return .unknown
     }
 
     mutating func narratorIndex(position: Int) -> Int {
@@ -801,7 +826,31 @@ struct SpeakerAttributor {
         }
         // 4. Turn-taking in runs of dialogue paragraphs.
         turnTaking(&result)
+        // 5. A role that gives its name ("What's your name?" / "Anne Shirley," faltered the child)
+        // is that person from then on, and was before.
+        for (role, person) in introductions(result) {
+            for q in result.indices where result[q].entity == role { result[q].entity = person }
+        }
         return result
+    }
+
+    /// Roles that answer a question about their name with a name alone: role → named entity.
+    private func introductions(_ result: [Attribution]) -> [Int: Int] {
+        var found: [Int: Int] = [:]
+        for q in quotes.indices where q > 0 {
+            let role = result[q].entity
+            guard role >= 0, entities[role].kind == .role, found[role] == nil else { continue }
+            let words = quoteTokens[q].filter { tokens[$0].isWord }
+            guard (1...3).contains(words.count), words.allSatisfy({ tokens[$0].isCapitalized }),
+                  mentionAt[words[0]] >= 0 else { continue }
+            guard mentionEntity[Int(mentionAt[words[0]])] >= 0 else { continue }
+            let person = mentionEntity[Int(mentionAt[words[0]])]
+            guard entities[person].kind == .named, genders[role] == .unknown || genders[person] == .unknown || genders[role] == genders[person] else { continue }
+            let asked = quoteTokens[q - 1].map { tokens[$0].lower }
+            guard asked.contains("name"), asked.contains("?") else { continue }
+            found[role] = person
+        }
+        return found
     }
 
     /// Roles that speak ("said the old lady") are mentioned in narration too ("the old lady
