@@ -436,4 +436,68 @@ struct AnalysisAddressTests {
         """)
         #expect(passage.speakers.last == "Mrs. Elton")
     }
+
+    @Test("'broken by Isabella, who in a voice of cold resentment said,' is Isabella's line: 'who' is the verb's subject")
+    func relativePronounSubjectOfTheSpeechVerb() {
+        let passage = AnalyzedPassage("""
+        Isabella smiled at James. Catherine looked at Isabella.
+
+        "But it is so far," said Catherine.
+
+        Catherine was sorry, but could do no more; and a short silence ensued, which was broken by Isabella, who in a voice of cold resentment said, "Very well, then there is an end of the party."
+        """)
+        #expect(passage.speakers == ["Catherine", "Isabella"])
+    }
+
+    @Test("Untagged turns between two tagged voices that alternation fits go to those two, not to the busiest voice")
+    func untaggedTurnsBetweenTwoAlternatingVoices() {
+        let passage = AnalyzedPassage("""
+        "Where is the key?" said Anne.
+
+        "In the drawer," said Diana.
+
+        "Is it there now?" said Anne.
+
+        "Which drawer?" said Marilla.
+
+        "The top one."
+
+        "It is not there."
+
+        "Then look again," said Diana.
+        """)
+        #expect(passage.speakers == ["Anne", "Diana", "Anne", "Marilla", "Diana", "Marilla", "Diana"])
+    }
+
+    @Test("A second quote in a paragraph whose first has a speaker by its action is the same speaker's")
+    func secondQuoteOfAnActionTurn() {
+        let passage = AnalyzedPassage("""
+        "Are you fond of her?" said Emma.
+
+        Mr. Knightley was thoughtful again. The result of his reverie was, "No, Emma, I do not think so." And soon afterwards, "Jane Fairfax is a very charming young woman."
+        """)
+        #expect(passage.speakers == ["Emma", "Mr. Knightley", "Mr. Knightley"])
+    }
+
+    @Test("'the child' is a girl by the pronouns the narration gives it, and becomes Anne once she says her name")
+    func roleGenderFromPronounsAndSelfIntroduction() {
+        let passage = AnalyzedPassage("""
+        Matthew looked at the child on the bench. The child put out her hand. The child smiled, and her eyes shone.
+
+        "Are you Mr. Matthew Cuthbert of Green Gables?" said the child.
+
+        "Well now," said Matthew.
+
+        "I was afraid you weren't coming," she said.
+
+        Marilla came to the door. "What's your name?" said Marilla.
+
+        "Anne Shirley," faltered the child.
+
+        Anne sat down by the window. Anne looked out at the garden.
+
+        "It is a good name," said Marilla.
+        """)
+        #expect(passage.speakers == ["Anne", "Mr. Matthew", "Anne", "Marilla", "Anne", "Marilla"])
+    }
 }

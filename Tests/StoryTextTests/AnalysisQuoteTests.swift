@@ -22,7 +22,7 @@ struct AnalysisQuoteTests {
         #expect(passage.tiles)
     }
 
-    @Test("A speech over several paragraphs is one quote: no closing mark until the last")
+    @Test("A speech over several paragraphs (no closing mark until the last) is the same speaker's line in each")
     func multiParagraph() {
         let passage = AnalyzedPassage("""
         "It was a long winter," said Marilla. "We had snow until May.
@@ -31,9 +31,58 @@ struct AnalysisQuoteTests {
 
         Anne laughed.
         """)
-        #expect(passage.quotes.count == 2)
-        #expect(passage.quotes[1].hasPrefix("\"We had snow"))
-        #expect(passage.quotes[1].hasSuffix("rain came.\""))
+        #expect(passage.quotes == ["\"It was a long winter,\"", "\"We had snow until May.", "\"And then the rain came.\""])
+        #expect(passage.speakers == ["Marilla", "Marilla", "Marilla"])
+        #expect(passage.tiles)
+    }
+
+    @Test("A speech resumed after a verse it recites ends at a closing mark with no opening: the verse is not a line")
+    func speechResumedAfterRecitedVerse() {
+        let passage = AnalyzedPassage("""
+        Emma took up the paper. "Very well, Mr. Elton, very well indeed. I have read worse
+        charades.
+
+              May its approval beam in that soft eye!
+
+        Harriet exactly. Soft is the very word for her eye.
+
+              Thy ready wit the word will soon supply.
+
+        Humph--Harriet's ready wit! All the better."
+
+        Harriet could not answer.
+        """)
+        #expect(passage.quotes == [
+            "\"Very well, Mr. Elton, very well indeed. I have read worse\ncharades.",
+            "Harriet exactly. Soft is the very word for her eye.",
+            "Humph--Harriet's ready wit! All the better.\"",
+        ])
+        #expect(passage.speakers == ["Emma", "Emma", "Emma"])
+        #expect(passage.tiles)
+    }
+
+    @Test("A closing mark with nothing open after the last speech closes only its own paragraph's words")
+    func orphanClosingMark() {
+        let passage = AnalyzedPassage("""
+        "I will come," said Diana.
+
+        They walked on in silence.
+
+        When he came to the line he looked right down at you."
+
+        "Did he?" said Anne.
+        """)
+        #expect(passage.quotes == ["\"I will come,\"", "When he came to the line he looked right down at you.\"", "\"Did he?\""])
+        #expect(passage.tiles)
+    }
+
+    @Test("A footnote reference inside a speech is not spoken")
+    func footnoteReference() {
+        let passage = AnalyzedPassage("""
+        "Let the cricket stick to its hearth.[2] Potapitch, pack everything," said the Grandmother.
+        """)
+        #expect(passage.quotes == ["\"Let the cricket stick to its hearth.", " Potapitch, pack everything,\""])
+        #expect(passage.tiles)
     }
 
     @Test("British single quotes, without mistaking apostrophes for quote marks")
@@ -116,6 +165,26 @@ struct AnalysisQuoteTests {
         """)
         #expect(manner.quotes == ["\"Yes--", "--I believe I do,\""])
         #expect(manner.speakers == ["Emma", "Emma"])
+    }
+
+    @Test("Words introduced as written ('In Polina's handwriting I read:', 'the document ran') are read, not said")
+    func writtenWordsAreNotLines() {
+        let note = AnalyzedPassage("""
+        The waiter handed me a small note. In Polina's handwriting I read:
+
+        "I hear that you are thinking of going on with this affair."
+
+        "Is there an answer?" asked the waiter.
+        """)
+        #expect(note.quotes == ["\"Is there an answer?\""])
+        let tagged = AnalyzedPassage("""
+        "Mademoiselle," the document ran, "certain circumstances compel me to depart."
+        """)
+        #expect(tagged.quotes.isEmpty)
+        let said = AnalyzedPassage("""
+        "Thank you," replied the aunt, while eagerly hunting for the letter. "Oh! here it is."
+        """)
+        #expect(said.quotes.count == 2)
     }
 
     @Test("A narration paragraph stopping mid-sentence ('From Gray, that') runs on into a cited passage, not a line")

@@ -149,8 +149,8 @@ struct AttributionRegressionTests {
         let text = try String(contentsOf: url, encoding: .utf8)
         let analysis = StoryAnalyzer().analyze(StoryDocument(title: Self.novel, text: text))
         let score = try PDNCFixture.score(novel: Self.novel, text: text, analysis: analysis)
-        // Measured 0.723 attribution and 0.978 quote F1 with the Python scorer (docs/analysis.md).
-        #expect(score.attribution >= 0.715, "attribution \(score.attribution)")
-        #expect(score.quoteF1 >= 0.97, "quote F1 \(score.quoteF1)")
+        // Measured 0.728 attribution and 0.980 quote F1 with the Python scorer (docs/analysis.md).
+        #expect(score.attribution >= 0.72, "attribution \(score.attribution)")
+        #expect(score.quoteF1 >= 0.975, "quote F1 \(score.quoteF1)")
     }
 }

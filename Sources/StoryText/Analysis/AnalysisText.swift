@@ -18,6 +18,13 @@ struct AnalysisText {
 
     var count: Int { codes.count }
 
+    /// The spaces before a paragraph's first line (a tab counts as four).
+    func indentation(of paragraph: Int) -> Int {
+        var i = paragraphs[paragraph].lowerBound - 1, width = 0
+        while i >= 0, codes[i] == 32 || codes[i] == 9 { width += codes[i] == 9 ? 4 : 1; i -= 1 }
+        return width
+    }
+
     func string(_ range: Range<Int>) -> String {
         var view = String.UnicodeScalarView()
         for index in range where index >= 0 && index < codes.count {

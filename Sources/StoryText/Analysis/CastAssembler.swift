@@ -28,13 +28,29 @@ enum CastAssembler {
             let a = attributions[q]
             // A stage direction in parentheses inside the speech ("(smiling,)") is the narrator's.
             let cuts = nestedQuotationCuts(in: quote, text: text)
-            func speech(_ start: Int, _ end: Int) {
+            func line(_ start: Int, _ end: Int) {
+                // A mark left alone by a cut (`myself.""`) is no line.
+                guard (start..<end).contains(where: { ScalarClass.isLetter(text.codes[$0]) || ScalarClass.isDigit(text.codes[$0]) }) else {
+                    return narration(start, end)
+                }
                 var from = start
                 for cut in cuts where cut > from && cut < end {
                     pieces.append(Piece(start: from, end: cut, kind: .dialogue, entity: a.entity, evidence: a.evidence))
                     from = cut
                 }
                 if end > from { pieces.append(Piece(start: from, end: end, kind: .dialogue, entity: a.entity, evidence: a.evidence)) }
+            }
+            // A speech that runs over several paragraphs is one line per paragraph, the same
+            // speaker's; the blank lines between them are not speech.
+            let breaks = paragraphBreaks(in: quote, text: text)
+            func speech(_ start: Int, _ end: Int) {
+                var from = start
+                for gap in breaks where gap.lowerBound >= from && gap.upperBound <= end {
+                    line(from, gap.lowerBound)
+                    narration(gap.lowerBound, gap.upperBound)
+                    from = gap.upperBound
+                }
+                line(from, end)
             }
             var pieceStart = quote.start
             for aside in asides(in: quote, text: text) {
@@ -78,6 +94,26 @@ enum CastAssembler {
     }
 }
 
+/// The gaps between the paragraphs a quote runs over: `[end of one paragraph, start of the next)`.
+/// A paragraph set in further than the speech's first (a verse the speaker recites) is part of
+/// a gap: recited text, like a letter read out, is not the speaker's own line.
+func paragraphBreaks(in quote: QuoteSpan, text: AnalysisText) -> [Range<Int>] {
+    guard quote.lastParagraph > quote.paragraph else { return [] }
+    let margin = text.indentation(of: quote.paragraph)
+    var gaps: [Range<Int>] = []
+    var gapStart = text.paragraphs[quote.paragraph].upperBound
+    for p in (quote.paragraph + 1)...quote.lastParagraph {
+        let range = text.paragraphs[p]
+        if text.indentation(of: p) >= margin + 2 {
+            if p == quote.lastParagraph { gaps.append(gapStart..<max(range.upperBound, quote.end)) }
+            continue
+        }
+        gaps.append(gapStart..<range.lowerBound)
+        gapStart = range.upperBound
+    }
+    return gaps
+}
+
 /// Where a speech that quotes someone else is cut into segments. Only a nested quotation that
 /// is itself speech (`'Oh!' said he`, `I said, 'Give me a native born at least.'`) cuts: the
 /// speaker's own words on either side are separate lines (how quotations are counted). A
@@ -92,9 +128,16 @@ func nestedQuotationCuts(in quote: QuoteSpan, text: AnalysisText) -> [Int] {
     guard !nested.isEmpty else { return [] }
     func hasLetters(_ range: Range<Int>) -> Bool { range.contains { ScalarClass.isLetter(text.codes[$0]) } }
     var cuts: [Int] = []
+    // The speech around a nested quotation is counted within its paragraph: a speech that runs
+    // on into later paragraphs is cut at their breaks anyway.
+    func paragraph(of i: Int) -> Range<Int> {
+        (quote.paragraph...quote.lastParagraph).lazy.map { text.paragraphs[$0] }.first { $0.contains(i) }
+            ?? quote.start..<quote.end
+    }
     for (k, inner) in nested.enumerated() {
-        let before = (k == 0 ? quote.start : nested[k - 1].upperBound)..<inner.lowerBound
-        let after = inner.upperBound..<(k + 1 < nested.count ? nested[k + 1].lowerBound : quote.end)
+        let bounds = paragraph(of: inner.lowerBound)
+        let before = max(k == 0 ? quote.start : nested[k - 1].upperBound, bounds.lowerBound)..<inner.lowerBound
+        let after = inner.upperBound..<min(k + 1 < nested.count ? nested[k + 1].lowerBound : quote.end, bounds.upperBound)
         guard hasLetters(before), hasLetters(after) else { continue }
         let longer = max(before.count, after.count)
         if inner.count > longer {
@@ -158,11 +201,22 @@ private func isQuotedSpeech(_ inner: Range<Int>, in quote: QuoteSpan, text: Anal
 }
 
 /// Parenthesised stage directions inside a quote: `(smiling,)`, `(in a low voice)` — an
-/// opening parenthesis followed by a lower-case word, closed before the quote ends.
+/// opening parenthesis followed by a lower-case word, closed before the quote ends — and
+/// footnote references (`[2]`).
 func asides(in quote: QuoteSpan, text: AnalysisText) -> [Range<Int>] {
     var result: [Range<Int>] = []
     var i = quote.start + 1
     while i < quote.end - 1 {
+        // A footnote reference (`hearth.[2]`) is the editor's, not the speaker's.
+        if text.codes[i] == 91 {
+            var j = i + 1
+            while j < quote.end - 1, ScalarClass.isDigit(text.codes[j]) { j += 1 }
+            if j > i + 1, j < quote.end - 1, text.codes[j] == 93 {
+                result.append(i..<(j + 1))
+                i = j + 1
+                continue
+            }
+        }
         if text.codes[i] == 40, i + 1 < quote.end, ScalarClass.isLetter(text.codes[i + 1]), !ScalarClass.isUpper(text.codes[i + 1]) {
             var j = i + 1
             while j < quote.end - 1, text.codes[j] != 41, text.codes[j] != 40 { j += 1 }

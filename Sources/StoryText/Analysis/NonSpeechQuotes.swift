@@ -5,8 +5,48 @@ extension SpeakerAttributor {
     func isNonSpeech(_ q: Int) -> Bool {
         guard quotes[q].style == .double || quotes[q].style == .single else { return false }
         return isEmbeddedPhrase(q) || isSetOffVerse(q) || isReportedInNarration(q) || continuesNarrationSentence(q)
-            || isScareQuote(q) || continuesNarrationAcrossParagraphs(q)
+            || isScareQuote(q) || continuesNarrationAcrossParagraphs(q) || isWrittenText(q)
     }
+
+    /// Words written rather than said, found from the narration that introduces or tags them:
+    /// `In Polina's handwriting I read:`, `he had scrawled on a piece of paper:`, `The answer
+    /// was only in this short note:`, `"Mademoiselle," the document ran,`. Read, not spoken,
+    /// like the letters (`letterQuotes`).
+    private func isWrittenText(_ q: Int) -> Bool {
+        let first = quoteTokens[q].lowerBound
+        if first > 0, tokens[first - 1].quote < 0, [":", "\u{2014}", "-", ","].contains(tokens[first - 1].lower) {
+            let paragraph = tokens[first - 1].paragraph
+            if paragraph == quotes[q].paragraph || (paragraph == quotes[q].paragraph - 1 && opensParagraph(q)) {
+                // The sentence that leads in; a speech verb in it ("replied the aunt, hunting for
+                // the letter:") makes the quote said, whatever else is mentioned.
+                var i = first - 1, words = 0, written = false
+                while i >= 0, tokens[i].quote < 0, tokens[i].paragraph == paragraph, words < 80 {
+                    if tokens[i].isWord {
+                        if Lexicon.speechVerbs.contains(tokens[i].lower) { return false }
+                        if Self.writingWords.contains(tokens[i].lower) { written = true }
+                        words += 1
+                    }
+                    if tokens[i].sentenceInitial { break }
+                    i -= 1
+                }
+                if written { return true }
+            }
+        }
+        var i = quoteTokens[q].upperBound, words = 0
+        while i < tokens.count, tokens[i].quote < 0, tokens[i].paragraph == quotes[q].lastParagraph, words < 3 {
+            if tokens[i].isWord {
+                if Self.writingWords.contains(tokens[i].lower) { return true }
+                words += 1
+            }
+            i += 1
+        }
+        return false
+    }
+
+    private static let writingWords: Set<String> = [
+        "wrote", "written", "writes", "scrawled", "indited", "handwriting", "note", "letter", "document", "inscription",
+        "telegram", "card", "motto", "labeled", "labelled", "entitled", "blackboard",
+    ]
 
     /// "From Gray, that" / "Many a flower is born to blush unseen ...": a narration paragraph
     /// that stops mid-sentence, on a word that is no speech verb, runs on into the quotation

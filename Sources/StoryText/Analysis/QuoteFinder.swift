@@ -60,6 +60,8 @@ struct QuoteFinder {
         var quotes: [QuoteSpan] = []
         var openStart = -1, openParagraph = -1
         var skipFirstMarkOf = -1
+        // The last quote closed only by its paragraph's end, with no mark to continue it.
+        var leftOpen = -1
         for (p, range) in paragraphs.enumerated() {
             var i = range.lowerBound
             if skipFirstMarkOf == p {
@@ -93,6 +95,11 @@ struct QuoteFinder {
                         if openStart >= 0 {
                             quotes.append(QuoteSpan(start: openStart, end: i + 1, paragraph: openParagraph, lastParagraph: p, style: .double))
                             openStart = -1
+                        } else if isOrphanCloser(at: i, paragraph: range) {
+                            if !hasMark(range.lowerBound..<i) {
+                                let speech = resumedSpeech(closingAt: i, paragraph: p, leftOpen: &leftOpen, quotes: &quotes)
+                                quotes.append(speech)
+                            }
                         } else {
                             openStart = i; openParagraph = p
                         }
@@ -105,12 +112,46 @@ struct QuoteFinder {
                 if next < paragraphs.count, opensWithMark(paragraphs[next], single: single) {
                     skipFirstMarkOf = next
                 } else {
+                    leftOpen = quotes.count
                     quotes.append(QuoteSpan(start: openStart, end: range.upperBound, paragraph: openParagraph, lastParagraph: p, style: single ? .single : .double))
                     openStart = -1
                 }
             }
         }
         return quotes.filter { $0.end - $0.start > 2 }
+    }
+
+    /// A straight mark after punctuation and before a space, with no quote open: the close of
+    /// a speech whose opening was not marked (speech resumed after a quoted verse or letter).
+    private func isOrphanCloser(at i: Int, paragraph: Range<Int>) -> Bool {
+        let codes = text.codes
+        guard i > paragraph.lowerBound else { return false }
+        let prev = codes[i - 1]
+        guard !ScalarClass.isSpace(prev), !ScalarClass.isLetter(prev), !ScalarClass.isDigit(prev),
+              prev != 40, prev != 34 else { return false }
+        return i + 1 >= paragraph.upperBound || ScalarClass.isSpace(codes[i + 1])
+    }
+
+    private func hasMark(_ range: Range<Int>) -> Bool {
+        range.contains { text.codes[$0] == 34 || text.codes[$0] == 0x201C || text.codes[$0] == 0x201D }
+    }
+
+    /// The speech an orphan closing mark ends. When every paragraph since a speech left open
+    /// (closed only by its paragraph's end) is unmarked, the speaker never stopped: the quote
+    /// resumes there, its indented paragraphs (a recited verse) left out as lines. Otherwise
+    /// the speech is the closing mark's paragraph up to the mark.
+    private func resumedSpeech(closingAt i: Int, paragraph p: Int, leftOpen: inout Int, quotes: inout [QuoteSpan]) -> QuoteSpan {
+        let paragraphs = text.paragraphs
+        if leftOpen >= 0, leftOpen == quotes.count - 1 {
+            let open = quotes[leftOpen]
+            let between = (open.lastParagraph + 1)..<p
+            if between.count <= 12, !between.contains(where: { hasMark(paragraphs[$0]) }) {
+                quotes.removeLast()
+                leftOpen = -1
+                return QuoteSpan(start: open.start, end: i + 1, paragraph: open.paragraph, lastParagraph: p, style: .double)
+            }
+        }
+        return QuoteSpan(start: paragraphs[p].lowerBound, end: i + 1, paragraph: p, lastParagraph: p, style: .double)
     }
 
     private func opensWithMark(_ range: Range<Int>, single: Bool) -> Bool {

@@ -143,6 +143,8 @@ struct SpeakerAttributor {
                 return target
             }
         }
+        // "the child" says nothing of gender; the pronouns the narration uses for it do.
+        let gender = gender == .unknown ? pronounGender(ofRole: words.map(String.init)) : gender
         var entity = Entity(kind: .role, firstPosition: position)
         entity.roleGender = gender
         entity.add(formKey: key, display: display, title: nil, count: 1, position: position)
@@ -150,6 +152,29 @@ struct SpeakerAttributor {
         genders.append(gender)
         roleEntity[key] = entities.count - 1
         return entities.count - 1
+    }
+
+    /// The gender of the pronoun that first follows "the child" in its sentence of narration,
+    /// when those pronouns clearly agree ("The child sat down; her hands shook").
+    private func pronounGender(ofRole words: [String]) -> Gender {
+        guard words.count >= 2, words[0] == "the" else { return .unknown }
+        var male = 0, female = 0
+        var i = 0
+        while i + words.count < tokens.count {
+            defer { i += 1 }
+            guard tokens[i].quote < 0, tokens[i].lower == "the" else { continue }
+            guard (1..<words.count).allSatisfy({ tokens[i + $0].lower == words[$0] }) else { continue }
+            var k = i + words.count
+            while k < tokens.count, k - i < 14, tokens[k].quote < 0, !tokens[k].sentenceInitial {
+                let w = tokens[k].lower
+                if Lexicon.malePronouns.contains(w) { male += 1; break }
+                if Lexicon.femalePronouns.contains(w) { female += 1; break }
+                k += 1
+            }
+        }
+        if female >= 2, female >= 3 * male { return .female }
+        if male >= 2, male >= 3 * female { return .male }
+        return .unknown
     }
 
     mutating func narratorIndex(position: Int) -> Int {
@@ -406,10 +431,23 @@ struct SpeakerAttributor {
     /// describes, when that clause ends right before the speech verb.
     private func relativeClauseAntecedent(before verb: Int, sentenceStart: Int, paragraph: Int) -> TagSubject? {
         let close = lastBeforeFillers(verb, sentenceStart: sentenceStart)
-        guard close > sentenceStart, tokens[close].lower == "," else { return nil }
-        var k = close - 1
-        while k > sentenceStart + 1, tokens[k].lower != "," || !["who", "whose"].contains(tokens[k + 1].lower) { k -= 1 }
-        guard k > sentenceStart, tokens[k].lower == ",", ["who", "whose"].contains(tokens[k + 1].lower) else { return nil }
+        guard close > sentenceStart else { return nil }
+        var k: Int
+        if tokens[close].lower == "," {
+            k = close - 1
+            while k > sentenceStart + 1, tokens[k].lower != "," || !["who", "whose"].contains(tokens[k + 1].lower) { k -= 1 }
+            guard k > sentenceStart, tokens[k].lower == ",", ["who", "whose"].contains(tokens[k + 1].lower) else { return nil }
+        } else {
+            // "broken by Isabella, who in a voice of cold resentment said": "who" is the verb's
+            // own subject, a few words back, with no other verb's subject between.
+            k = close
+            while k > sentenceStart + 1, verb - k <= 10, tokens[k].lower != "who" {
+                if Self.clauseOpeners.contains(tokens[k].lower) && tokens[k].lower != "," { return nil }
+                k -= 1
+            }
+            guard tokens[k].lower == "who", k - 1 > sentenceStart, tokens[k - 1].lower == "," else { return nil }
+            k -= 1
+        }
         // The antecedent is the noun phrase that ends at that comma.
         for start in stride(from: k - 1, through: max(sentenceStart, k - 4), by: -1) {
             if let (subject, end) = subject(at: start, paragraph: paragraph), end == k { return subject }
@@ -788,7 +826,31 @@ struct SpeakerAttributor {
         }
         // 4. Turn-taking in runs of dialogue paragraphs.
         turnTaking(&result)
+        // 5. A role that gives its name ("What's your name?" / "Anne Shirley," faltered the child)
+        // is that person from then on, and was before.
+        for (role, person) in introductions(result) {
+            for q in result.indices where result[q].entity == role { result[q].entity = person }
+        }
         return result
+    }
+
+    /// Roles that answer a question about their name with a name alone: role → named entity.
+    private func introductions(_ result: [Attribution]) -> [Int: Int] {
+        var found: [Int: Int] = [:]
+        for q in quotes.indices where q > 0 {
+            let role = result[q].entity
+            guard role >= 0, entities[role].kind == .role, found[role] == nil else { continue }
+            let words = quoteTokens[q].filter { tokens[$0].isWord }
+            guard (1...3).contains(words.count), words.allSatisfy({ tokens[$0].isCapitalized }),
+                  mentionAt[words[0]] >= 0 else { continue }
+            guard mentionEntity[Int(mentionAt[words[0]])] >= 0 else { continue }
+            let person = mentionEntity[Int(mentionAt[words[0]])]
+            guard entities[person].kind == .named, genders[role] == .unknown || genders[person] == .unknown || genders[role] == genders[person] else { continue }
+            let asked = quoteTokens[q - 1].map { tokens[$0].lower }
+            guard asked.contains("name"), asked.contains("?") else { continue }
+            found[role] = person
+        }
+        return found
     }
 
     /// Roles that speak ("said the old lady") are mentioned in narration too ("the old lady
@@ -906,7 +968,16 @@ struct SpeakerAttributor {
                     let anchor: Int? = before >= 0 && (after >= known.count || i - before <= after - i) ? before : (after < known.count ? after : nil)
                     if let anchor {
                         let distance = abs(i - anchor)
-                        chosen = distance % 2 == 0 ? fixed[anchor] : other(than: fixed[anchor], near: anchor)
+                        // Tagged turns on both sides that two voices alternating would fit (X ? ? Y):
+                        // the odd turns go to the other side's voice, not to the run's busiest one.
+                        let opposite = anchor == before ? (after < known.count ? after : nil) : (before >= 0 ? before : nil)
+                        if distance % 2 == 0 {
+                            chosen = fixed[anchor]
+                        } else if let opposite, fixed[opposite] != fixed[anchor], (after - before) % 2 == 1 {
+                            chosen = fixed[opposite]
+                        } else {
+                            chosen = other(than: fixed[anchor], near: anchor)
+                        }
                         if distance > 2 { evidence = .fallback }
                     } else if !lead.isEmpty {
                         chosen = lead[i % 2 == 0 || lead.count < 2 ? 0 : 1]
@@ -951,6 +1022,13 @@ struct SpeakerAttributor {
                 k -= 1
             }
             if latest >= 0 { for q in turns[t] { result[q] = Attribution(entity: latest, evidence: .guess) } }
+        }
+        // A quote left open in a turn whose other part has a speaker (`"No, Emma, ..." And soon
+        // afterwards, "Jane Fairfax is ..."`) is that speaker's, one paragraph being one turn.
+        for turn in turns {
+            let s = speaker(turn)
+            guard s >= 0 else { continue }
+            for q in turn where result[q].evidence == .none { result[q] = Attribution(entity: s, evidence: .continuation) }
         }
     }
 
