@@ -311,6 +311,18 @@ struct AnalysisNestedQuoteTests {
         #expect(spoken.quotes == ["\"I love you,\"", "\"Hurrah!\""])
     }
 
+    @Test("A quote right after 'called' gives a name; a call set off by a comma, or an exclamation, is speech")
+    func namingCalled() {
+        let names = AnalyzedPassage("""
+        The main building was called "the house," to distinguish it from the cottages. Thomas, whom people called "Rachel Lynde's husband," was sowing his turnip seed. She had been called "carrots." Gilbert it was who spoke up.
+        """)
+        #expect(names.quotes.isEmpty)
+        let calls = AnalyzedPassage("""
+        Marilla came to the door and called, "Anne, come in." Then she called "Supper!" across the yard.
+        """)
+        #expect(calls.quotes == ["\"Anne, come in.\"", "\"Supper!\""])
+    }
+
     @Test("An indented verse of up to four lines is not dialogue; a longer indented speech is")
     func setOffVerse() {
         let verse = AnalyzedPassage("""

@@ -43,6 +43,8 @@ extension SpeakerAttributor {
         return false
     }
 
+    private static let namingVerbs: Set<String> = ["called", "named", "termed", "dubbed", "christened", "nicknamed"]
+
     private static let writingWords: Set<String> = [
         "wrote", "written", "writes", "scrawled", "indited", "handwriting", "note", "letter", "document", "inscription",
         "telegram", "card", "motto", "labeled", "labelled", "entitled", "blackboard",
@@ -69,9 +71,12 @@ extension SpeakerAttributor {
         guard words <= 6, range.lowerBound > 0, range.upperBound < tokens.count else { return false }
         let before = tokens[range.lowerBound - 1], after = tokens[range.upperBound]
         guard before.quote < 0, before.paragraph == quotes[q].paragraph, before.isWord, !before.isCapitalized || before.lower == "i" else { return false }
-        guard !Lexicon.speechVerbs.contains(before.lower) else { return false }
         // An exclamation or question is said, even mid-sentence.
         if range.contains(where: { tokens[$0].lower == "!" || tokens[$0].lower == "?" }) { return false }
+        // `was called "the house,"`, `people called "Rachel Lynde's husband"`: "called" right
+        // before the mark, with no comma or colon, names; a call is set off (`called, "Come!"`).
+        if Self.namingVerbs.contains(before.lower) { return true }
+        guard !Lexicon.speechVerbs.contains(before.lower) else { return false }
         if isTaggedSentence(q) { return false }
         return after.quote < 0 || after.paragraph != quotes[q].lastParagraph
     }
