@@ -236,6 +236,17 @@ struct AnalysisNestedQuoteTests {
         #expect(passage.speakers == ["Diana", "Anne"])
     }
 
+    @Test("A list of quoted titles, each closed before 'and', stays in the line (lost opening marks read as '?')")
+    func nestedTitleList() {
+        let passage = AnalyzedPassage("""
+        "Can you read?" asked Marilla.
+
+        "I know ever so many pieces of poetry off by heart--?The Battle of Hohenlinden' and ?Edinburgh after Flodden,' and ?Bingen of the Rhine,' and most of the ?Lady of the Lake' and most of ?The Seasons' by James Thompson. Don't you just love poetry that gives you a crinkly feeling? There is a piece in the Fifth Reader--?The Downfall of Poland'--that is just full of thrills," said Anne.
+        """)
+        #expect(passage.quotes.count == 2)
+        #expect(passage.speakers == ["Marilla", "Anne"])
+    }
+
     @Test("A quoted story longer than the words around it is a segment of its own")
     func nestedStoryOwnSegment() {
         let passage = AnalyzedPassage("""
