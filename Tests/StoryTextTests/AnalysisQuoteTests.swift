@@ -334,6 +334,30 @@ struct AnalysisNestedQuoteTests {
         #expect(calls.quotes == ["\"Anne, come in.\"", "\"Supper!\""])
     }
 
+    @Test("Quoted words the narration gives to someone ('as she expressed it') are a line")
+    func attributedExpression() {
+        let passage = AnalyzedPassage("""
+        Marilla had had a headache, and she felt weak and "tuckered out," as she expressed it. By night Anne was, as she expressed it, "beat out." The house was furnished with "great magnificence," as Anne told Marilla afterward.
+        """)
+        #expect(passage.quotes == ["\"tuckered out,\"", "\"beat out.\"", "\"great magnificence,\""])
+    }
+
+    @Test("A paragraph of one word no sentence ends on ('That') runs on into the cited passage after it")
+    func leadInWordParagraph() {
+        let passage = AnalyzedPassage("""
+        She learnt from Shakespeare a great store of information.
+
+        That
+
+        "The poor beetle, which we tread upon,
+        In corporal sufferance feels a pang as great
+        As when a giant dies."
+
+        "So much the better," said Catherine.
+        """)
+        #expect(passage.quotes == ["\"So much the better,\""])
+    }
+
     @Test("An indented verse of up to four lines is not dialogue; a longer indented speech is")
     func setOffVerse() {
         let verse = AnalyzedPassage("""
