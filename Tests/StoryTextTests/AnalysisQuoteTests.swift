@@ -342,6 +342,14 @@ struct AnalysisNestedQuoteTests {
         #expect(passage.quotes == ["\"tuckered out,\"", "\"beat out.\"", "\"great magnificence,\""])
     }
 
+    @Test("An interjection in quote marks is said, even inside a narration sentence")
+    func embeddedInterjection() {
+        let passage = AnalyzedPassage("""
+        Harriet stood watching for her opinion, with a "Well, well," and was at last forced to ask. He agreed to it, but with so quiet a "Yes," as inclined her to doubt him. He returned brief answers of "Yes, yes," and went on about the Prince.
+        """)
+        #expect(passage.quotes == ["\"Well, well,\"", "\"Yes,\"", "\"Yes, yes,\""])
+    }
+
     @Test("A paragraph of one word no sentence ends on ('That') runs on into the cited passage after it")
     func leadInWordParagraph() {
         let passage = AnalyzedPassage("""

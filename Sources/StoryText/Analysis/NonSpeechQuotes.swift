@@ -4,10 +4,19 @@
 extension SpeakerAttributor {
     func isNonSpeech(_ q: Int) -> Bool {
         guard quotes[q].style == .double || quotes[q].style == .single else { return false }
-        if isAttributedExpression(q) { return false }
+        if isInterjection(q) || isAttributedExpression(q) { return false }
         return isEmbeddedPhrase(q) || isSetOffVerse(q) || isReportedInNarration(q) || continuesNarrationSentence(q)
             || isScareQuote(q) || continuesNarrationAcrossParagraphs(q) || isWrittenText(q)
     }
+
+    /// `with a "Well, well,"`, `so quiet a "Yes,"`, `brief answers of "Yes, yes,"`: an
+    /// interjection in quote marks is something said, wherever the sentence puts it.
+    private func isInterjection(_ q: Int) -> Bool {
+        let words = quoteTokens[q].filter { tokens[$0].isWord }
+        return (1...3).contains(words.count) && words.allSatisfy { Self.interjections.contains(tokens[$0].lower) }
+    }
+
+    private static let interjections: Set<String> = ["yes", "no", "well", "oh", "ah", "aye", "nay", "indeed", "hm", "hum"]
 
     /// `"tuckered out," as she expressed it`, `as she expressed it, "beat out."`, `"great
     /// magnificence," as Anne told Marilla`: the narration gives the quoted words to someone.
