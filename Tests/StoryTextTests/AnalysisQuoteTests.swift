@@ -236,6 +236,17 @@ struct AnalysisNestedQuoteTests {
         #expect(passage.speakers == ["Diana", "Anne"])
     }
 
+    @Test("A list of quoted titles, each closed before 'and', stays in the line (lost opening marks read as '?')")
+    func nestedTitleList() {
+        let passage = AnalyzedPassage("""
+        "Can you read?" asked Marilla.
+
+        "I know ever so many pieces of poetry off by heart--?The Battle of Hohenlinden' and ?Edinburgh after Flodden,' and ?Bingen of the Rhine,' and most of the ?Lady of the Lake' and most of ?The Seasons' by James Thompson. Don't you just love poetry that gives you a crinkly feeling? There is a piece in the Fifth Reader--?The Downfall of Poland'--that is just full of thrills," said Anne.
+        """)
+        #expect(passage.quotes.count == 2)
+        #expect(passage.speakers == ["Marilla", "Anne"])
+    }
+
     @Test("A quoted story longer than the words around it is a segment of its own")
     func nestedStoryOwnSegment() {
         let passage = AnalyzedPassage("""
@@ -321,6 +332,38 @@ struct AnalysisNestedQuoteTests {
         Marilla came to the door and called, "Anne, come in." Then she called "Supper!" across the yard.
         """)
         #expect(calls.quotes == ["\"Anne, come in.\"", "\"Supper!\""])
+    }
+
+    @Test("Quoted words the narration gives to someone ('as she expressed it') are a line")
+    func attributedExpression() {
+        let passage = AnalyzedPassage("""
+        Marilla had had a headache, and she felt weak and "tuckered out," as she expressed it. By night Anne was, as she expressed it, "beat out." The house was furnished with "great magnificence," as Anne told Marilla afterward.
+        """)
+        #expect(passage.quotes == ["\"tuckered out,\"", "\"beat out.\"", "\"great magnificence,\""])
+    }
+
+    @Test("An interjection in quote marks is said, even inside a narration sentence")
+    func embeddedInterjection() {
+        let passage = AnalyzedPassage("""
+        Harriet stood watching for her opinion, with a "Well, well," and was at last forced to ask. He agreed to it, but with so quiet a "Yes," as inclined her to doubt him. He returned brief answers of "Yes, yes," and went on about the Prince.
+        """)
+        #expect(passage.quotes == ["\"Well, well,\"", "\"Yes,\"", "\"Yes, yes,\""])
+    }
+
+    @Test("A paragraph of one word no sentence ends on ('That') runs on into the cited passage after it")
+    func leadInWordParagraph() {
+        let passage = AnalyzedPassage("""
+        She learnt from Shakespeare a great store of information.
+
+        That
+
+        "The poor beetle, which we tread upon,
+        In corporal sufferance feels a pang as great
+        As when a giant dies."
+
+        "So much the better," said Catherine.
+        """)
+        #expect(passage.quotes == ["\"So much the better,\""])
     }
 
     @Test("An indented verse of up to four lines is not dialogue; a longer indented speech is")

@@ -4,9 +4,45 @@
 extension SpeakerAttributor {
     func isNonSpeech(_ q: Int) -> Bool {
         guard quotes[q].style == .double || quotes[q].style == .single else { return false }
+        if isInterjection(q) || isAttributedExpression(q) { return false }
         return isEmbeddedPhrase(q) || isSetOffVerse(q) || isReportedInNarration(q) || continuesNarrationSentence(q)
             || isScareQuote(q) || continuesNarrationAcrossParagraphs(q) || isWrittenText(q)
     }
+
+    /// `with a "Well, well,"`, `so quiet a "Yes,"`, `brief answers of "Yes, yes,"`: an
+    /// interjection in quote marks is something said, wherever the sentence puts it.
+    private func isInterjection(_ q: Int) -> Bool {
+        let words = quoteTokens[q].filter { tokens[$0].isWord }
+        return (1...3).contains(words.count) && words.allSatisfy { Self.interjections.contains(tokens[$0].lower) }
+    }
+
+    private static let interjections: Set<String> = ["yes", "no", "well", "oh", "ah", "aye", "nay", "indeed", "hm", "hum"]
+
+    /// `"tuckered out," as she expressed it`, `as she expressed it, "beat out."`, `"great
+    /// magnificence," as Anne told Marilla`: the narration gives the quoted words to someone.
+    private func isAttributedExpression(_ q: Int) -> Bool {
+        func attribution(at i: Int) -> Bool {
+            guard i + 2 < tokens.count, tokens[i].lower == "as", tokens[i].quote < 0,
+                  tokens[i + 1].isWord, tokens[i + 2].isWord else { return false }
+            return Self.expressingVerbs.contains(tokens[i + 2].lower)
+        }
+        let range = quoteTokens[q]
+        var i = range.upperBound, seen = 0
+        while i < tokens.count, seen < 2, tokens[i].quote < 0, tokens[i].paragraph == quotes[q].lastParagraph {
+            if attribution(at: i) { return true }
+            if tokens[i].isWord { seen += 1 }
+            i += 1
+        }
+        i = range.lowerBound - 1; seen = 0
+        while i >= 0, seen < 5, tokens[i].quote < 0, tokens[i].paragraph == quotes[q].paragraph {
+            if attribution(at: i) { return true }
+            if tokens[i].isWord { seen += 1 }
+            i -= 1
+        }
+        return false
+    }
+
+    private static let expressingVerbs: Set<String> = ["expressed", "put", "phrased", "said", "told", "called"]
 
     /// Words written rather than said, found from the narration that introduces or tags them:
     /// `In Polina's handwriting I read:`, `he had scrawled on a piece of paper:`, `The answer
@@ -57,8 +93,10 @@ extension SpeakerAttributor {
         let first = quoteTokens[q].lowerBound
         guard first > 0, opensParagraph(q) else { return false }
         let last = tokens[first - 1]
-        // A lower-case word: not a heading's number ("CHAPTER 12").
-        guard last.quote < 0, last.paragraph == quotes[q].paragraph - 1, last.isWord, !last.isCapitalized,
+        // A lower-case word, not a heading's number ("CHAPTER 12"); or a word no sentence ends
+        // on, capitalised as a paragraph of its own ("That" / "The poor beetle ...").
+        guard last.quote < 0, last.paragraph == quotes[q].paragraph - 1, last.isWord,
+              !last.isCapitalized || ["that", "and", "but", "or", "which", "where", "when", "while", "whose"].contains(last.lower),
               last.lower.unicodeScalars.first.map(\.properties.isAlphabetic) == true else { return false }
         return !Lexicon.speechVerbs.contains(last.lower) && !["say", "says", "saying", "thus", "follows"].contains(last.lower)
     }

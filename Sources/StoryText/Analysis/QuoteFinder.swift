@@ -214,11 +214,21 @@ struct QuoteFinder {
                 || (c == 63 && ScalarClass.isOpeningContext(codes[i - 1]) && ScalarClass.isLetter(codes[i + 1]))
             guard opens else { i += 1; continue }
             var j = i + 2
+            // An apostrophe after a word and before a lower-case one is usually no closer (`the
+            // girls' dresses`) — unless another quotation opens before any closer does: then it
+            // was (`?The Battle of Hohenlinden' and ?Edinburgh after Flodden,'`).
+            var lastApostrophe = -1
             while j < quote.end - 1, !((codes[j] == 0x2019 || codes[j] == 39) && isSingleCloser(at: j, paragraphEnd: quote.end)) {
-                if codes[j] == 0x2018 { break }
+                if codes[j] == 0x2018 || (codes[j] == 63 && ScalarClass.isOpeningContext(codes[j - 1]) && ScalarClass.isLetter(codes[j + 1])) {
+                    if lastApostrophe >= 0 { j = lastApostrophe }
+                    break
+                }
+                if codes[j] == 0x2019 || codes[j] == 39, ScalarClass.isLetter(codes[j - 1]), ScalarClass.isSpace(codes[j + 1]) {
+                    lastApostrophe = j
+                }
                 j += 1
             }
-            guard j < quote.end - 1, codes[j] != 0x2018 else { i += 1; continue }
+            guard j < quote.end - 1, codes[j] != 0x2018, codes[j] != 63 else { i += 1; continue }
             result.append(i..<(j + 1))
             i = j + 1
         }
