@@ -366,6 +366,20 @@ struct AnalysisNestedQuoteTests {
         #expect(passage.quotes == ["\"So much the better,\""])
     }
 
+    @Test("In a text whose every paragraph is indented, a short line opening a paragraph is still dialogue")
+    func indentedBodyIsNotVerse() {
+        let passage = AnalyzedPassage("""
+            Marilla looked up from her knitting.
+
+            "Where is Anne?" said Marilla.
+
+            "Gone to Diana's," said Matthew.
+
+            The kitchen was quiet again.
+        """)
+        #expect(passage.quotes == ["\"Where is Anne?\"", "\"Gone to Diana's,\""])
+    }
+
     @Test("An indented verse of up to four lines is not dialogue; a longer indented speech is")
     func setOffVerse() {
         let verse = AnalyzedPassage("""

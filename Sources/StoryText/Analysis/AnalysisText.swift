@@ -7,20 +7,35 @@ struct AnalysisText {
     let codes: [UInt32]
     /// Paragraphs as `[start, end)` with surrounding whitespace trimmed off.
     let paragraphs: [Range<Int>]
+    /// The indentation most paragraphs have (0 in most texts; a tab or a few spaces in some).
+    let bodyIndentation: Int
 
     init(_ text: String) {
         var codes: [UInt32] = []
         codes.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars { codes.append(scalar.value) }
         self.codes = codes
-        self.paragraphs = AnalysisText.splitParagraphs(codes)
+        let paragraphs = AnalysisText.splitParagraphs(codes)
+        self.paragraphs = paragraphs
+        var widths: [Int: Int] = [:]
+        for range in paragraphs { widths[AnalysisText.indentation(before: range.lowerBound, in: codes), default: 0] += 1 }
+        self.bodyIndentation = widths.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? 0
     }
 
     var count: Int { codes.count }
 
     /// The spaces before a paragraph's first line (a tab counts as four).
     func indentation(of paragraph: Int) -> Int {
-        var i = paragraphs[paragraph].lowerBound - 1, width = 0
+        AnalysisText.indentation(before: paragraphs[paragraph].lowerBound, in: codes)
+    }
+
+    /// A paragraph set in further than the text's body (a verse, an inset letter line).
+    func isSetOff(_ paragraph: Int) -> Bool {
+        indentation(of: paragraph) >= bodyIndentation + 2
+    }
+
+    private static func indentation(before start: Int, in codes: [UInt32]) -> Int {
+        var i = start - 1, width = 0
         while i >= 0, codes[i] == 32 || codes[i] == 9 { width += codes[i] == 9 ? 4 : 1; i -= 1 }
         return width
     }

@@ -95,16 +95,15 @@ enum CastAssembler {
 }
 
 /// The gaps between the paragraphs a quote runs over: `[end of one paragraph, start of the next)`.
-/// A paragraph set in further than the speech's first (a verse the speaker recites) is part of
-/// a gap: recited text, like a letter read out, is not the speaker's own line.
+/// A paragraph set off from the text (a verse the speaker recites) is part of a gap: recited
+/// text, like a letter read out, is not the speaker's own line.
 func paragraphBreaks(in quote: QuoteSpan, text: AnalysisText) -> [Range<Int>] {
     guard quote.lastParagraph > quote.paragraph else { return [] }
-    let margin = text.indentation(of: quote.paragraph)
     var gaps: [Range<Int>] = []
     var gapStart = text.paragraphs[quote.paragraph].upperBound
     for p in (quote.paragraph + 1)...quote.lastParagraph {
         let range = text.paragraphs[p]
-        if text.indentation(of: p) >= margin + 2 {
+        if text.isSetOff(p) {
             if p == quote.lastParagraph { gaps.append(gapStart..<max(range.upperBound, quote.end)) }
             continue
         }
@@ -150,13 +149,6 @@ func nestedQuotationCuts(in quote: QuoteSpan, text: AnalysisText) -> [Int] {
     return cuts
 }
 
-/// Words that name what follows rather than say it: `called 'carrots'`, `to recite 'Mary,
-/// Queen of Scots'`, `the word 'love'`.
-private let namingWords: Set<String> = [
-    "called", "calling", "call", "entitled", "titled", "named", "recite", "recited", "reciting",
-    "sing", "singing", "sang", "sung", "spelled", "spelling", "spelt", "labelled", "labeled", "marked", "signed",
-]
-
 /// Words of a stretch of text, lower-cased, with whether each was capitalised.
 private func words(_ text: AnalysisText, _ range: Range<Int>) -> [(word: String, capitalised: Bool)] {
     var result: [(String, Bool)] = []
@@ -188,7 +180,7 @@ private func isQuotedSpeech(_ inner: Range<Int>, in quote: QuoteSpan, text: Anal
     if last == 33 || last == 63 { return true }
     guard inside.count >= 3 else { return false }
     let preceding = words(text, max(quote.start, inner.lowerBound - 40)..<inner.lowerBound).suffix(3)
-    if let last = preceding.last, namingWords.contains(last.word) { return false }
+    if let last = preceding.last, Lexicon.namingWords.contains(last.word) { return false }
     if preceding.contains(where: { Lexicon.speechVerbs.contains($0.word) || $0.word == "say" }) { return true }
     // A title is short, one phrase, its content words capitalised.
     let innerText = (inner.lowerBound + 1)..<(inner.upperBound - 2)

@@ -57,6 +57,15 @@ enum Lexicon {
     /// Honorifics that go before a given name rather than a surname ("Aunt Josephine", "Sir Thomas").
     static let givenNameTitles: Set<String> = ["sir", "lady", "aunt", "auntie", "uncle", "cousin", "master", "mistress", "brother", "sister", "father", "mother", "king", "queen", "prince", "princess", "saint", "st", "dame", "grandma", "granny", "grandpa"]
 
+    /// Words that name what follows rather than say it, when the quote comes right after them:
+    /// `called 'carrots'`, `was named "the house"`, `to recite 'Mary, Queen of Scots'`,
+    /// `labelled "Best Vanilla"`.
+    static let namingWords: Set<String> = [
+        "called", "calling", "call", "named", "termed", "dubbed", "christened", "nicknamed", "entitled", "titled",
+        "recite", "recited", "reciting", "sing", "singing", "sang", "sung", "spelled", "spelling", "spelt",
+        "labelled", "labeled", "marked", "signed",
+    ]
+
     static let malePronouns: Set<String> = ["he", "him", "his", "himself"]
     static let femalePronouns: Set<String> = ["she", "her", "hers", "herself"]
 

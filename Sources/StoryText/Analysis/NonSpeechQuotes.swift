@@ -79,8 +79,6 @@ extension SpeakerAttributor {
         return false
     }
 
-    private static let namingVerbs: Set<String> = ["called", "named", "termed", "dubbed", "christened", "nicknamed"]
-
     private static let writingWords: Set<String> = [
         "wrote", "written", "writes", "scrawled", "indited", "handwriting", "note", "letter", "document", "inscription",
         "telegram", "card", "motto", "labeled", "labelled", "entitled", "blackboard",
@@ -111,9 +109,10 @@ extension SpeakerAttributor {
         guard before.quote < 0, before.paragraph == quotes[q].paragraph, before.isWord, !before.isCapitalized || before.lower == "i" else { return false }
         // An exclamation or question is said, even mid-sentence.
         if range.contains(where: { tokens[$0].lower == "!" || tokens[$0].lower == "?" }) { return false }
-        // `was called "the house,"`, `people called "Rachel Lynde's husband"`: "called" right
-        // before the mark, with no comma or colon, names; a call is set off (`called, "Come!"`).
-        if Self.namingVerbs.contains(before.lower) { return true }
+        // `was called "the house,"`, `people called "Rachel Lynde's husband"`, `to recite "The
+        // Maiden's Vow"`: a naming word right before the mark, with no comma or colon, names what
+        // follows; a call is set off (`called, "Come!"`).
+        if Lexicon.namingWords.contains(before.lower) { return true }
         guard !Lexicon.speechVerbs.contains(before.lower) else { return false }
         if isTaggedSentence(q) { return false }
         return after.quote < 0 || after.paragraph != quotes[q].lastParagraph
@@ -223,16 +222,14 @@ extension SpeakerAttributor {
         return (after.isWord && !after.isCapitalized) || [",", ";", ")", "-", "\u{2014}"].contains(after.lower)
     }
 
-    /// A quotation set off from the text as its own indented paragraph of up to four lines:
+    /// A quotation set off from the text as its own paragraph, indented further than the text's
+    /// paragraphs, of up to four lines:
     /// verse (`     "The little birds sang as if it were / The one day of summer"`) or the
     /// closing of a letter, not speech.
     private func isSetOffVerse(_ q: Int) -> Bool {
         let codes = text.codes
         let paragraph = text.paragraphs[quotes[q].paragraph]
-        guard quotes[q].start == paragraph.lowerBound else { return false }
-        var indent = 0, i = paragraph.lowerBound - 1
-        while i >= 0, codes[i] == 32 || codes[i] == 9 { indent += 1; i -= 1 }
-        guard indent >= 2 else { return false }
+        guard quotes[q].start == paragraph.lowerBound, text.isSetOff(quotes[q].paragraph) else { return false }
         let lines = (quotes[q].start..<quotes[q].end).reduce(1) { $0 + (codes[$1] == 10 ? 1 : 0) }
         return lines <= 4
     }

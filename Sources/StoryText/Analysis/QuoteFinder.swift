@@ -210,8 +210,7 @@ struct QuoteFinder {
         var i = quote.start + 1
         while i < quote.end - 1 {
             let c = codes[i]
-            let opens = c == 0x2018 || (c == 39 && isSingleOpener(at: i))
-                || (c == 63 && ScalarClass.isOpeningContext(codes[i - 1]) && ScalarClass.isLetter(codes[i + 1]))
+            let opens = c == 0x2018 || (c == 39 && isSingleOpener(at: i)) || isLostOpener(at: i)
             guard opens else { i += 1; continue }
             var j = i + 2
             // An apostrophe after a word and before a lower-case one is usually no closer (`the
@@ -219,7 +218,7 @@ struct QuoteFinder {
             // was (`?The Battle of Hohenlinden' and ?Edinburgh after Flodden,'`).
             var lastApostrophe = -1
             while j < quote.end - 1, !((codes[j] == 0x2019 || codes[j] == 39) && isSingleCloser(at: j, paragraphEnd: quote.end)) {
-                if codes[j] == 0x2018 || (codes[j] == 63 && ScalarClass.isOpeningContext(codes[j - 1]) && ScalarClass.isLetter(codes[j + 1])) {
+                if codes[j] == 0x2018 || isLostOpener(at: j) {
                     if lastApostrophe >= 0 { j = lastApostrophe }
                     break
                 }
@@ -233,6 +232,13 @@ struct QuoteFinder {
             i = j + 1
         }
         return result
+    }
+
+    /// A `?` right before a word after a space: an opening `‘` lost in an encoding conversion.
+    private func isLostOpener(at i: Int) -> Bool {
+        let codes = text.codes
+        return codes[i] == 63 && i > 0 && i + 1 < codes.count
+            && ScalarClass.isOpeningContext(codes[i - 1]) && ScalarClass.isLetter(codes[i + 1])
     }
 
     // MARK: em-dash dialogue

@@ -56,6 +56,8 @@ struct SpeakerAttributor {
     private var spokenSoFar: Set<Int> = []
     /// How far the chosen referent of the last he/she tag scored above the next candidate.
     private var lastPronounMargin: Double = .infinity
+    /// Narration "the" tokens by the word after them, built when the first role is met.
+    private var definites: [String: [Int]]?
 
     init(text: AnalysisText, tokens: [Token], quotes: [QuoteSpan], mentions: [NameMention], mentionEntity: [Int],
          mentionAt: [Int32], entities: [Entity], genders: [Gender]) {
@@ -156,14 +158,18 @@ struct SpeakerAttributor {
 
     /// The gender of the pronoun that first follows "the child" in its sentence of narration,
     /// when those pronouns clearly agree ("The child sat down; her hands shook").
-    private func pronounGender(ofRole words: [String]) -> Gender {
+    private mutating func pronounGender(ofRole words: [String]) -> Gender {
         guard words.count >= 2, words[0] == "the" else { return .unknown }
+        if definites == nil {
+            var index: [String: [Int]] = [:]
+            for i in tokens.indices.dropLast() where tokens[i].quote < 0 && tokens[i].lower == "the" {
+                index[tokens[i + 1].lower, default: []].append(i)
+            }
+            definites = index
+        }
         var male = 0, female = 0
-        var i = 0
-        while i + words.count < tokens.count {
-            defer { i += 1 }
-            guard tokens[i].quote < 0, tokens[i].lower == "the" else { continue }
-            guard (1..<words.count).allSatisfy({ tokens[i + $0].lower == words[$0] }) else { continue }
+        for i in definites?[words[1]] ?? [] where i + words.count < tokens.count {
+            guard (2..<words.count).allSatisfy({ tokens[i + $0].lower == words[$0] }) else { continue }
             var k = i + words.count
             while k < tokens.count, k - i < 14, tokens[k].quote < 0, !tokens[k].sentenceInitial {
                 let w = tokens[k].lower
