@@ -71,6 +71,37 @@ import Testing
         #expect(voices[cast.characters["irish"]!.voice]?.gender == .male)
     }
 
+    /// Two male voices alike in everything a listener could object to, one deep and firm, one
+    /// bright and lively: personality decides, whichever character is cast first.
+    @Test(arguments: [(10, 9), (9, 10)])
+    func personalityPicksTheVoiceWhoseStyleSuitsIt(lines: (stern: Int, merry: Int)) {
+        let voices = [
+            Voice(id: "cloud:deep", engine: "cloud", engineVoice: "deep", displayName: "Deep", gender: .male,
+                  accent: "en-US", quality: 3, style: ["deep", "authoritative", "resonant"]),
+            Voice(id: "cloud:bright", engine: "cloud", engineVoice: "bright", displayName: "Bright", gender: .male,
+                  accent: "en-US", quality: 3, style: ["bright", "energetic", "youthful"]),
+            // The narrator's (best quality), so both male voices stay free for the two characters.
+            Voice(id: "cloud:studio", engine: "cloud", engineVoice: "studio", displayName: "Studio", gender: .female,
+                  accent: "en-US", quality: 4, style: ["calm", "measured"]),
+        ]
+        let analysis = Fixtures.analysis([
+            (Character(id: "judge", name: "Judge", gender: .male, personality: "stern, proud and severe", lines: lines.stern), chapters: [0]),
+            (Character(id: "jester", name: "Jester", gender: .male, personality: "cheerful; playful", lines: lines.merry), chapters: [0]),
+        ], chapterCount: 1)
+        let cast = director.cast(analysis, voices: voices)
+        #expect(cast.narrator.voice == "cloud:studio")
+        #expect(cast.characters["judge"]?.voice == "cloud:deep")
+        #expect(cast.characters["jester"]?.voice == "cloud:bright")
+    }
+
+    @Test func styleAffinityReadsFreeTextPersonalities() {
+        #expect(StyleAffinity.affinity(personality: "Proud, STERN", style: ["deep"]) == 1)
+        #expect(StyleAffinity.affinity(personality: "proud but kind", style: ["deep"]) == 0.5)
+        #expect(StyleAffinity.affinity(personality: "cheerful", style: ["deep", "firm"]) == 0)
+        #expect(StyleAffinity.affinity(personality: nil, style: ["deep"]) == 0)
+        #expect(StyleAffinity.affinity(personality: "enigmatic", style: ["deep"]) == 0)
+    }
+
     @Test func ageShiftsPitchAndRate() {
         let analysis = Fixtures.analysis([
             (Character(id: "kid", name: "Kid", gender: .female, ageRange: .child, lines: 5), chapters: [0]),

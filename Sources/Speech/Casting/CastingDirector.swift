@@ -14,7 +14,7 @@ import StoryModel
 ///    chapters, a voice heard there is reused with its pitch moved at least
 ///    `minimumPitchSeparation` semitones from each of its other uses in those chapters.
 /// 4. Characters are cast from the most talkative down, each taking the candidate that best
-///    matches gender, age and accent, is of high quality, sounds most unlike the voices
+///    matches gender, age, accent and personality (to voice style), is of high quality, sounds most unlike the voices
 ///    already heard in their chapters, and is not yet used elsewhere.
 /// 5. Age moves delivery: children and teens higher and quicker, elderly people lower and slower.
 ///
@@ -149,7 +149,8 @@ public struct CastingDirector: Sendable {
         return AgeDelivery(character: age, voice: voice.age)
     }
 
-    /// How well a voice fits a character, quality included: gender outweighs everything.
+    /// How well a voice fits a character (gender, age, accent, personality to style), quality
+    /// included: gender outweighs everything.
     private func suitability(of voice: Voice, for character: Character, accent: String?) -> Double {
         var score = 0.0
         if character.gender == .male || character.gender == .female, (character.genderConfidence ?? 1) >= 0.3 {
@@ -170,6 +171,8 @@ public struct CastingDirector: Sendable {
         } else if AccentCatalog.isMarked(voice.accent) {
             score -= 1
         }
+        // Personality to style ranks below accent: it chooses among voices that already fit.
+        score += 2 * StyleAffinity.affinity(personality: character.personality, style: voice.style)
         score += 1.2 * Double(voice.quality - 1)
         return score
     }
