@@ -31,7 +31,9 @@ public struct ModelSpec: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public init(parsing spec: String) throws(ParseError) {
+    /// `baseURL`, when given (`--base-url`), wins over one written after `@` and serves an
+    /// OpenAI-compatible server as well: `openai-compatible:llama3` plus `--base-url URL`.
+    public init(parsing spec: String, baseURL override: String? = nil) throws(ParseError) {
         let trimmed = spec.strippingSpaces
         guard let colon = trimmed.firstIndex(of: ":") else { throw .missingProvider(spec) }
         let name = String(trimmed[..<colon]).lowercased()
@@ -45,6 +47,7 @@ public struct ModelSpec: Sendable, Hashable, CustomStringConvertible {
             rest = String(rest[..<at])
         }
         guard !rest.isEmpty else { throw .missingModel(spec) }
+        if let override, !override.isEmpty { baseURL = override }
         if provider == .openaiCompatible, baseURL?.isEmpty ?? true { throw .missingBaseURL(spec) }
         self.init(provider: provider, model: rest, baseURL: baseURL?.isEmpty == true ? nil : baseURL)
     }

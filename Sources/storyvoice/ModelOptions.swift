@@ -31,9 +31,7 @@ struct ModelOptions: ParsableArguments {
     func spec() throws -> ModelSpec? {
         guard let llm else { return nil }
         do {
-            var spec = try ModelSpec(parsing: llm)
-            if let baseURL { spec.baseURL = baseURL }
-            return spec
+            return try ModelSpec(parsing: llm, baseURL: baseURL)
         } catch {
             throw ValidationError("--llm \(llm): \(error)")
         }

@@ -128,6 +128,10 @@ struct WireFormatTests {
         #expect(throws: ModelSpec.ParseError.unknownProvider("mistral")) { try ModelSpec(parsing: "mistral:large") }
         #expect(throws: ModelSpec.ParseError.missingProvider("gpt-4o")) { try ModelSpec(parsing: "gpt-4o") }
         #expect(throws: ModelSpec.ParseError.missingBaseURL("openai-compatible:llama3")) { try ModelSpec(parsing: "openai-compatible:llama3") }
+        // --base-url supplies (or replaces) the address.
+        #expect(try ModelSpec(parsing: "openai-compatible:llama3", baseURL: "http://127.0.0.1:8000/v1")
+            == ModelSpec(provider: .openaiCompatible, model: "llama3", baseURL: "http://127.0.0.1:8000/v1"))
+        #expect(try ModelSpec(parsing: "openai:gpt-4o-mini@http://a/v1", baseURL: "http://b/v1").baseURL == "http://b/v1")
     }
 
     @Test("Retry-After is read as seconds or as an HTTP date")

@@ -65,4 +65,38 @@ import TestSupport
             }
         }
     }
+
+    /// `analyze --llm openai-compatible:MODEL --base-url URL`: a local server, no key. The
+    /// estimate sends nothing; a full run labels every line through the server's chat endpoint.
+    @Test func analyzeWithALocalCompatibleServerByBaseURL() async throws {
+        let labeller: LoopbackServer.Handler = { request in
+            let user = VendorWire.prompt(of: request, provider: .openaiCompatible)?.user ?? ""
+            guard let list = user.range(of: "Label these spans: ") else {
+                return VendorWire.success(.openaiCompatible, answer: #"{"characters":[]}"#, for: request)
+            }
+            let line = user[list.upperBound...].prefix { $0 != "\n" }
+            let spans = line.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).filter { $0.first == "S" }
+            let labels: [JSONValue] = spans.map { ["span": .string(String($0)), "speaker": "narration"] }
+            return VendorWire.success(.openaiCompatible, answer: JSONValue.object(["labels": .array(labels)]).canonicalText, for: request)
+        }
+        try await LoopbackServer.withServer(handler: labeller) { server in
+            let scratch = try CLI.scratchDirectory()
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            let model = ["--llm", "openai-compatible:llama3", "--base-url", server.baseURL + "/v1"]
+            let estimate = try await CLI.run(["analyze", CommandTests.sample] + model + ["--estimate"], cacheDirectory: scratch)
+            #expect(estimate.status == 0, "\(estimate.stderr)")
+            #expect(estimate.stdout.contains("hybrid") && estimate.stdout.contains("full") && estimate.stdout.contains("nothing has been sent"))
+            #expect(server.requests.isEmpty)
+
+            let run = try await CLI.run(["analyze", CommandTests.sample, "--format", "json", "--mode", "full"] + model, cacheDirectory: scratch)
+            #expect(run.status == 0, "\(run.stderr)")
+            let request = try #require(server.requests.first)
+            #expect(request.uri == "/v1/chat/completions")
+            #expect(request.header("authorization") == nil)
+            #expect(request.json?["model"]?.stringValue == "llama3")
+            let analysis = try JSONDecoder().decode(StoryAnalysis.self, from: Data(run.stdout.utf8))
+            #expect(!analysis.segments.isEmpty)
+            #expect(analysis.segments.allSatisfy { $0.kind == .narration }, "the server called every line narration")
+        }
+    }
 }
