@@ -96,6 +96,38 @@ struct ElevenLabsTests {
         }
     }
 
+    @Test("5xx is retried to the limit, then reported as the vendor's server error")
+    func serverError() async throws {
+        try await LoopbackServer.withServer(handler: { _ in SpeechWire.elevenLabsError(status: 500, message: "internal error") }) { server in
+            let error = try await #require(throws: CloudSpeechError.self) {
+                try await elevenLabs(server).synthesize("Hi.", voice: voice(.elevenlabs, "abc"), settings: SpeechSettings())
+            }
+            #expect(error.kind == .providerError(status: 500))
+            #expect(error.isTransient)
+            #expect(error.description.contains("ElevenLabs") && error.description.contains("server error"))
+            #expect(server.requests.count == 3)
+        }
+    }
+
+    @Test("A WAV reply at another rate than asked is read as WAV and resampled, keeping its duration")
+    func wavAtOtherRate() async throws {
+        let wav = SpeechWire.wav(SpeechWire.pcm(samples: 16_000, rate: 16_000), rate: 16_000)
+        try await LoopbackServer.withServer(handler: { _ in SpeechWire.elevenLabsAudio(wav) }) { server in
+            let audio = try await elevenLabs(server).synthesize("Hi.", voice: voice(.elevenlabs, "abc"), settings: SpeechSettings())
+            #expect(audio.sampleRate == 24_000)
+            #expect(abs(audio.samples.count - 24_000) <= 2)  // one second either way: no header read as samples
+        }
+    }
+
+    @Test("A rejected key on the voices list is explained, not an empty catalogue")
+    func voicesListRejected() async throws {
+        try await LoopbackServer.withServer(handler: { _ in SpeechWire.elevenLabsError(status: 401, message: "Invalid API key") }) { server in
+            let error = try await #require(throws: CloudSpeechError.self) { try await elevenLabs(server).voices() }
+            #expect(error.kind == .invalidKey)
+            #expect(error.description.contains("ELEVENLABS_API_KEY"))
+        }
+    }
+
     @Test("Text over 5,000 characters is cut into several requests")
     func chunked() async throws {
         let text = longText(characters: 12_000)
