@@ -61,7 +61,7 @@ public struct LineRenderer: Sendable {
         let key = Narrator.cacheKey(text: spokenText, voice: voice, assignment: assignment,
                                     engineVersion: engineVersions[voice.engine] ?? "unknown", options: options, alternates: alternates)
         return Line(key: key, spokenText: spokenText, engineText: engineText, voice: voice, alternates: alternates,
-                    settings: SpeechSettings(rate: assignment.rate, pitch: assignment.pitch, volume: 1), volume: assignment.volume)
+                    settings: SpeechSettings(rate: assignment.rate, pitch: assignment.pitch, volume: 1, delivery: assignment.delivery), volume: assignment.volume)
     }
 
     /// Other voices of `voice`'s engine of the same gender (a character never changes gender

@@ -264,6 +264,8 @@ public struct Narrator: Sendable {
             recipe += "\u{1F}short-line \(policy.maximumLetters) \(policy.minimumSecondsPerSyllable) \(policy.maximumSecondsPerSyllable) "
                 + "\(policy.slackSeconds) \(policy.speechThreshold) \(policy.tailPaddingSeconds) alternates \(alternates.map(\.id).joined(separator: ","))"
         }
+        // A direction changes what an engine that takes one says; keyed so an edited personality re-renders.
+        if let delivery = assignment.delivery { recipe += "\u{1F}delivery \(delivery)" }
         return SegmentCache.key(
             text: recipe, voice: voice.id, engine: voice.engine, engineVersion: engineVersion,
             settings: ["rate": assignment.rate, "pitch": assignment.pitch, "volume": assignment.volume,

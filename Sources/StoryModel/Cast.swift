@@ -10,10 +10,14 @@ public struct VoiceAssignment: Codable, Sendable, Hashable {
     public var volume: Double
     /// The role's name, written for people editing a cast file; ignored when reading.
     public var name: String?
+    /// How the role speaks, in words ("stern and proud; an elderly man; a Scottish accent"), for
+    /// engines that take a direction (OpenAI's gpt-4o-mini-tts `instructions`); others ignore it.
+    public var delivery: String?
 
-    public init(voice: String, rate: Double = 1, pitch: Double = 0, volume: Double = 1, name: String? = nil) {
+    public init(voice: String, rate: Double = 1, pitch: Double = 0, volume: Double = 1, name: String? = nil, delivery: String? = nil) {
         self.voice = voice
         self.name = name
+        self.delivery = delivery
         self.rate = rate
         self.pitch = pitch
         self.volume = volume

@@ -96,6 +96,18 @@ import Testing
         #expect(key(long, []) == key(long, [other]))
     }
 
+    @Test func aRolesDeliveryReachesTheEngineAndKeysTheLine() async throws {
+        let catalog = await VoiceCatalog.load(from: LocalEngines.all())
+        let voice = try #require(catalog.voices.first)
+        let renderer = LineRenderer(catalog: catalog, options: NarrationOptions(), engineVersions: [:])
+        let plain = VoiceAssignment(voice: voice.id)
+        var directed = plain
+        directed.delivery = "stern, proud; an elderly man"
+        let line = try #require(renderer.line(spokenText: "Silence in court.", assignment: directed))
+        #expect(line.settings.delivery == "stern, proud; an elderly man")
+        #expect(line.key != renderer.line(spokenText: "Silence in court.", assignment: plain)?.key)
+    }
+
     @Test func alternatesAreOtherVoicesOfTheSameEngineAndGender() async throws {
         let catalog = await VoiceCatalog.load(from: LocalEngines.all())
         guard let slt = catalog.voice(id: "espeak-ng:en-us+f3") else { print("skipped: espeak-ng is not installed"); return }

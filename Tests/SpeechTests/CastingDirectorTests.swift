@@ -94,6 +94,16 @@ import Testing
         #expect(cast.characters["jester"]?.voice == "cloud:bright")
     }
 
+    @Test func deliveryDescribesTheCharacterForEnginesThatTakeADirection() {
+        let judge = Character(id: "j", name: "Judge", gender: .male, ageRange: .elderly, accent: "Scottish", personality: "stern, proud")
+        #expect(CastingDirector.delivery(for: judge) == "stern, proud; an elderly man; Scottish accent")
+        #expect(CastingDirector.delivery(for: Character(id: "k", name: "Kit", gender: .female, ageRange: .child)) == "a girl")
+        #expect(CastingDirector.delivery(for: Character(id: "t", name: "Tom", gender: .male, ageRange: .teen)) == "a teenage boy")
+        #expect(CastingDirector.delivery(for: Character(id: "u", name: "U", gender: .male, genderConfidence: 0.1)) == nil)
+        let analysis = Fixtures.analysis([(judge, chapters: [0])], chapterCount: 1)
+        #expect(director.cast(analysis, voices: Fixtures.catalogue).characters["j"]?.delivery == "stern, proud; an elderly man; Scottish accent")
+    }
+
     @Test func styleAffinityReadsFreeTextPersonalities() {
         #expect(StyleAffinity.affinity(personality: "Proud, STERN", style: ["deep"]) == 1)
         #expect(StyleAffinity.affinity(personality: "proud but kind", style: ["deep"]) == 0.5)
@@ -127,7 +137,8 @@ import Testing
             ])
         let cast = director.cast(analysis, voices: Fixtures.catalogue, overrides: overrides)
         #expect(cast.narrator.voice == "flite:rms" && cast.narrator.rate == 0.95)
-        #expect(cast.characters["c0"] == VoiceAssignment(voice: "espeak-ng:en-us+m3", rate: 1.2, pitch: 1, volume: 0.8, name: "Person 0"))
+        #expect(cast.characters["c0"] == VoiceAssignment(voice: "espeak-ng:en-us+m3", rate: 1.2, pitch: 1, volume: 0.8, name: "Person 0",
+                                                         delivery: "an adult man"))
         #expect(cast.characters["c1"]?.voice == "festival:cmu_us_slt_arctic_hts")
         #expect(cast.characters["gone"]?.voice == "flite:awb")
         // Everyone else is cast around the overrides.

@@ -40,9 +40,11 @@ public struct CastingDirector: Sendable {
 
         var assignments: [String: VoiceAssignment] = [:]
         var performances: [String: Performance] = [:]
-        let names = Dictionary(analysis.characters.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let characters = Dictionary(analysis.characters.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for (id, assignment) in overrides?.characters ?? [:] {
-            assignments[id] = named(assignment, names[id] ?? assignment.name)
+            assignments[id] = named(assignment, characters[id]?.name ?? assignment.name)
+            // A chosen voice keeps the character's direction unless the override gives its own.
+            if assignment.delivery == nil, let character = characters[id] { assignments[id]?.delivery = Self.delivery(for: character) }
             performances[id] = Performance(voiceID: assignment.voice, voice: byID[assignment.voice], pitch: assignment.pitch)
         }
 
@@ -72,7 +74,8 @@ public struct CastingDirector: Sendable {
                 for: character, pool: pool, rivals: rivals, lines: presence.lines[character.id] ?? 0, usedElsewhere: usedElsewhere)
             performances[character.id] = performance
             assignments[character.id] = VoiceAssignment(
-                voice: performance.voiceID, rate: Self.rounded(rate), pitch: Self.rounded(performance.pitch), volume: 1, name: character.name)
+                voice: performance.voiceID, rate: Self.rounded(rate), pitch: Self.rounded(performance.pitch), volume: 1, name: character.name,
+                delivery: Self.delivery(for: character))
             castOrder.append(character.id)
         }
         return Cast(narrator: narrator, characters: assignments)
@@ -137,6 +140,37 @@ public struct CastingDirector: Sendable {
         let voice = pool[0]
         let delivery = delivery(for: character, voice: voice)
         return (Performance(voiceID: voice.id, voice: voice, pitch: delivery.pitch.clamped(to: Self.pitchLimits)), delivery.rate)
+    }
+
+    /// The character as a direction for engines that take one: personality, then who they are
+    /// (age and gender, when known with some confidence), then accent; nil when nothing is known.
+    public static func delivery(for character: Character) -> String? {
+        var parts: [String] = []
+        if let personality = character.personality?.trimmingCharacters(in: .whitespacesAndNewlines), !personality.isEmpty {
+            parts.append(personality)
+        }
+        let knownAge: String? = switch character.ageRange {
+        case .child: "child"
+        case .teen: "teenage"
+        case .adult: "adult"
+        case .elderly: "elderly"
+        case .unknown: nil
+        }
+        let age = (character.ageConfidence ?? 1) < 0.3 ? nil : knownAge
+        let young = age == "child" || age == "teenage"
+        let knownPerson: String? = switch character.gender {
+        case .male: young ? "boy" : "man"
+        case .female: young ? "girl" : "woman"
+        default: nil
+        }
+        let person = (character.genderConfidence ?? 1) < 0.3 ? nil : knownPerson
+        // "a boy", "a teenage girl", "an elderly woman", "a child".
+        let words = [age == "child" && person != nil ? nil : age, person].compactMap { $0 }.joined(separator: " ")
+        if !words.isEmpty { parts.append(("aeiou".contains(words.first!) ? "an " : "a ") + words) }
+        if let accent = character.accent?.trimmingCharacters(in: .whitespacesAndNewlines), !accent.isEmpty {
+            parts.append(accent.lowercased().contains("accent") ? accent : "\(accent) accent")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
     private func fitsGender(_ voice: Voice, _ character: Character) -> Bool {
