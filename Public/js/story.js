@@ -220,6 +220,7 @@ function castCard(character, assignment, overridden, totalLines) {
   card.append(el("h4", { id: headingId }, character.name));
   if (!isNarrator) {
     card.append(el("p", { className: "traits" }, describe(character)));
+    if (character.description) card.append(el("p", { className: "hint description" }, character.description));
     if (character.aliases?.length) card.append(el("p", { className: "hint" }, `Also called ${character.aliases.join(", ")}`));
     const share = Math.round((100 * character.lines) / totalLines);
     card.append(el("p", { className: "hint" }, `${character.lines} line${character.lines === 1 ? "" : "s"} · ${share}% of dialogue`));
@@ -285,7 +286,8 @@ function editDetails(character) {
     const f = event.target.elements;
     try {
       await api(`/api/stories/${current.id}/characters/${character.id}`, { method: "PATCH", json: {
-        name: f.name.value, gender: f.gender.value, age_range: f.age.value, accent: f.accent.value, personality: f.personality.value } });
+        name: f.name.value, gender: f.gender.value, age_range: f.age.value, accent: f.accent.value, personality: f.personality.value,
+        description: f.description.value } });
       await refresh();
     } catch (error) {
       $("[role=status]", form).textContent = error.message;
@@ -296,6 +298,7 @@ function editDetails(character) {
   el("label", {}, "Age ", el("select", { name: "age" }, ...["child", "teen", "adult", "elderly", "unknown"].map((a) => option(a, character.ageRange)))),
   el("label", {}, "Accent ", el("input", { type: "text", name: "accent", value: character.accent ?? "" })),
   el("label", {}, "Personality ", el("input", { type: "text", name: "personality", value: character.personality ?? "" })),
+  el("label", {}, "Description ", el("input", { type: "text", name: "description", value: character.description ?? "" })),
   el("div", { className: "actions" }, el("button", { type: "submit" }, "Save details")),
   el("p", { role: "status", className: "hint" }));
 

@@ -300,6 +300,7 @@ public struct HybridAnalyzer: Sendable {
             }
             if let accent = profile.accent { characters[index].accent = accent.value }
             if let personality = profile.personality { characters[index].personality = personality.value }
+            if let description = profile.description { characters[index].description = description.value }
         }
     }
 }

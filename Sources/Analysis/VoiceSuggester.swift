@@ -49,7 +49,7 @@ public struct VoiceSuggester: Sendable {
         "additionalProperties": false,
     ])
 
-    /// - Parameter description: the character's one-line description, if known.
+    /// - Parameter description: a one-line description; the character's own when nil.
     public func suggest(for character: Character, description: String? = nil, story: String, voices: [VoiceOption]) async throws -> VoiceSuggestion? {
         guard !voices.isEmpty else { return nil }
         let voiceLines = voices.map { voice in
@@ -59,7 +59,7 @@ public struct VoiceSuggester: Sendable {
         let traits = [
             "gender: \(character.gender.rawValue)", "age: \(character.ageRange.rawValue)",
             character.accent.map { "accent: \($0)" }, character.personality.map { "personality: \($0)" },
-            description.map { "description: \($0)" },
+            (description ?? character.description).map { "description: \($0)" },
         ].compactMap { $0 }.joined(separator: "\n")
         let request = CompletionRequest(
             system: """

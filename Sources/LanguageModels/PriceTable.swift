@@ -53,6 +53,23 @@ public struct PriceTable: Sendable, Hashable {
         return PriceTable(prices: base.prices.merging(overrides) { _, override in override })
     }
 
+    /// The table a deployment prices with: the built-in one, under the file `STORYVOICE_PRICES`
+    /// names, else under `defaultFile` when it exists (the server's `<data dir>/prices.json`).
+    /// A file that cannot be read or is not a price table is an error naming it, never ignored:
+    /// a silently wrong price would misstate what a run costs.
+    public static func configured(environment: [String: String], defaultFile: URL? = nil) throws(PriceFileError) -> PriceTable {
+        let named = environment["STORYVOICE_PRICES"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+        guard let file = named ?? defaultFile.flatMap({ FileManager.default.fileExists(atPath: $0.path) ? $0 : nil }) else {
+            return .builtIn
+        }
+        do {
+            return try loading(overridesFrom: file)
+        } catch {
+            throw PriceFileError(path: file.path, reason: (error as? DecodingError).map { _ in "it is not a price table" }
+                ?? "it cannot be read (\(error.localizedDescription))")
+        }
+    }
+
     /// The price of `model` at `provider`; local servers cost nothing; nil when unknown.
     public func price(provider: Provider, model: String) -> ModelPrice? {
         for key in ["\(provider.rawValue):\(model)", model] {
@@ -68,5 +85,16 @@ public struct PriceTable: Sendable, Hashable {
 
     public func cost(of usage: TokenUsage, provider: Provider, model: String) -> Double? {
         price(provider: provider, model: model)?.cost(of: usage)
+    }
+}
+
+/// A price file that cannot be used, with what to write instead.
+public struct PriceFileError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+
+    public var description: String {
+        "The price table \(path) cannot be used: \(reason). Write JSON like "
+            + #"{"openai:gpt-4o-mini": {"input": 0.15, "output": 0.6}} (US dollars per million tokens)."#
     }
 }

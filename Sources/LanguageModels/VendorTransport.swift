@@ -86,7 +86,7 @@ public struct VendorTransport: Sendable {
             case .reply(let status, let retryAfter, let headers, let data):
                 logger.debug("reply", metadata: ["attempt": "\(attempt)", "status": "\(status)", "bytes": "\(data.count)"])
                 if status == 200 { return VendorReply(headers: headers, body: data) }
-                failure = VendorFailure(Self.kind(status: status, retryAfter: retryAfter), detail: errorMessage(data).map(scrub))
+                failure = VendorFailure(Self.kind(status: status, retryAfter: retryAfter, body: data), detail: errorMessage(data).map(scrub))
                 if let retryAfter, retryAfter > retry.maxRetryAfter { throw failure }
                 wait = retryAfter
             case .failed(let transportFailure):
@@ -101,10 +101,12 @@ public struct VendorTransport: Sendable {
         }
     }
 
-    /// The error kind for a non-200 status.
-    public static func kind(status: Int, retryAfter: Double?) -> LanguageModelError.Kind {
+    /// The error kind for a non-200 status. Google answers a bad key with 400 INVALID_ARGUMENT
+    /// and the reason `API_KEY_INVALID` (not 401), which is a rejected key all the same.
+    public static func kind(status: Int, retryAfter: Double?, body: Data = Data()) -> LanguageModelError.Kind {
         switch status {
         case 401: .invalidKey
+        case 400 where String(decoding: body, as: UTF8.self).contains("API_KEY_INVALID"): .invalidKey
         case 403, 404: .noAccess(status: status)
         case 429: .rateLimited(retryAfterSeconds: retryAfter)
         case 500...599: .providerError(status: status)

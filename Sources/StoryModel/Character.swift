@@ -8,6 +8,9 @@ public struct Character: Codable, Sendable, Hashable, Identifiable {
     public var ageRange: AgeRange
     public var accent: String?
     public var personality: String?
+    /// One line on who they are ("Emma's anxious, kindly father"), from a model's enrichment
+    /// pass or the user; nil when nobody has said.
+    public var description: String?
     /// Number of dialogue segments attributed to this character.
     public var lines: Int
     /// How sure the analysis is of `gender` and `ageRange`, in [0, 1].
@@ -17,7 +20,7 @@ public struct Character: Codable, Sendable, Hashable, Identifiable {
     public init(
         id: String, name: String, aliases: [String] = [], gender: Gender = .unknown,
         ageRange: AgeRange = .unknown, accent: String? = nil, personality: String? = nil,
-        lines: Int = 0, genderConfidence: Double? = nil, ageConfidence: Double? = nil
+        lines: Int = 0, genderConfidence: Double? = nil, ageConfidence: Double? = nil, description: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -26,13 +29,14 @@ public struct Character: Codable, Sendable, Hashable, Identifiable {
         self.ageRange = ageRange
         self.accent = accent
         self.personality = personality
+        self.description = description
         self.lines = lines
         self.genderConfidence = genderConfidence
         self.ageConfidence = ageConfidence
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, name, aliases, gender, ageRange, accent, personality, lines, genderConfidence, ageConfidence
+        case id, name, aliases, gender, ageRange, accent, personality, description, lines, genderConfidence, ageConfidence
     }
 
     // Written by hand so unknown accent and personality appear as null rather than vanish.
@@ -45,6 +49,7 @@ public struct Character: Codable, Sendable, Hashable, Identifiable {
         try container.encode(ageRange, forKey: .ageRange)
         try container.encode(accent, forKey: .accent)
         try container.encode(personality, forKey: .personality)
+        try container.encodeIfPresent(description, forKey: .description)
         try container.encode(lines, forKey: .lines)
         try container.encodeIfPresent(genderConfidence, forKey: .genderConfidence)
         try container.encodeIfPresent(ageConfidence, forKey: .ageConfidence)

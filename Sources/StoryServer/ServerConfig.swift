@@ -1,5 +1,6 @@
 import Foundation
 import Jobs
+import LanguageModels
 import StoryPersistence
 
 /// Everything `configure(_:_:)` needs. `fromEnvironment` reads the documented variables;
@@ -77,7 +78,8 @@ public struct ServerConfig: Sendable {
 
     /// Reads `STORYVOICE_DATA_DIR`, `DATABASE_URL`, `STORYVOICE_SECRET_KEY` (else the data
     /// directory's `secret.key`), `STORYVOICE_PUBLIC_DIR` (else `publicDirectory`),
-    /// `STORYVOICE_SECURE_COOKIES=1` and `STORYVOICE_TRUST_PROXY=1`.
+    /// `STORYVOICE_SECURE_COOKIES=1`, `STORYVOICE_TRUST_PROXY=1` and `STORYVOICE_PRICES` (a
+    /// JSON price table over the built-in one; else the data directory's `prices.json`).
     public static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment,
         publicDirectory: URL
@@ -92,6 +94,8 @@ public struct ServerConfig: Sendable {
                 ?? publicDirectory,
             environment: environment
         )
+        config.models.prices = try PriceTable.configured(
+            environment: environment, defaultFile: dataDirectory.url.appendingPathComponent("prices.json"))
         config.secureCookies = environment["STORYVOICE_SECURE_COOKIES"] == "1"
         config.trustForwardedFor = environment["STORYVOICE_TRUST_PROXY"] == "1"
         return config

@@ -115,7 +115,8 @@ public enum VendorWire {
             body = ["type": "error", "error": ["type": .string(type), "message": .string(message)]]
         case .gemini:
             let statusName: String = switch status {
-            case 400, 401: "UNAUTHENTICATED"
+            case 400: "INVALID_ARGUMENT"
+            case 401: "UNAUTHENTICATED"
             case 403: "PERMISSION_DENIED"
             case 404: "NOT_FOUND"
             case 429: "RESOURCE_EXHAUSTED"
@@ -124,6 +125,19 @@ public enum VendorWire {
             body = ["error": ["code": .number(Double(status)), "message": .string(message), "status": .string(statusName)]]
         }
         return LoopbackReply(status: status, json: body, headers: headers)
+    }
+
+    /// How the Gemini API answers a key it does not accept: HTTP 400 INVALID_ARGUMENT with a
+    /// `google.rpc.ErrorInfo` detail whose reason is `API_KEY_INVALID`.
+    public static func geminiInvalidKey() -> LoopbackReply {
+        let info: JSONValue = [
+            "@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "API_KEY_INVALID",
+            "domain": "googleapis.com", "metadata": ["service": "generativelanguage.googleapis.com"],
+        ]
+        return LoopbackReply(status: 400, json: ["error": [
+            "code": 400, "message": "API key not valid. Please pass a valid API key.", "status": "INVALID_ARGUMENT",
+            "details": .array([info]),
+        ]])
     }
 
     /// A 200 reply whose body stops half-way: the JSON cannot be read.

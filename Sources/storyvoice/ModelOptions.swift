@@ -22,7 +22,7 @@ struct ModelOptions: ParsableArguments {
     @Option(help: "Hybrid mode sends lines whose confidence is below this.")
     var threshold: Double = LabellingOptions().confidenceThreshold
 
-    @Option(help: "A JSON price table ({\"openai:gpt-4o-mini\": {\"input\": 0.15, \"output\": 0.6}}, USD per million tokens) over the built-in one.")
+    @Option(help: "A JSON price table ({\"openai:gpt-4o-mini\": {\"input\": 0.15, \"output\": 0.6}}, USD per million tokens) over the built-in one (default: STORYVOICE_PRICES).")
     var prices: String?
 
     @Flag(help: "Print what each mode would send and cost, and send nothing.")
@@ -39,9 +39,15 @@ struct ModelOptions: ParsableArguments {
 
     var labellingOptions: LabellingOptions { LabellingOptions(confidenceThreshold: threshold) }
 
+    /// `--prices`, else `STORYVOICE_PRICES`, over the built-in table.
     func priceTable() throws -> PriceTable {
-        guard let prices else { return .builtIn }
-        return try PriceTable.loading(overridesFrom: URL(fileURLWithPath: prices))
+        var environment = ProcessInfo.processInfo.environment
+        if let prices { environment["STORYVOICE_PRICES"] = prices }
+        do {
+            return try PriceTable.configured(environment: environment)
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     /// Model answers live beside rendered lines, under the same cache root.

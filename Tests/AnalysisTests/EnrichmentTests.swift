@@ -23,6 +23,7 @@ struct EnrichmentTests {
             #expect(anna.gender == .female)
             #expect(anna.ageRange == .adult)
             #expect(anna.personality == "brisk and kind")
+            #expect(anna.description == profile.description?.value && anna.description?.isEmpty == false)
             // The enrichment prompt shows the character's own lines.
             let enrichment = server.requests.compactMap { VendorWire.prompt(of: $0, provider: .openai)?.user }.first { $0.contains("Describe each of these characters:") }
             #expect(enrichment?.contains("Is the kettle on?") == true)
@@ -46,7 +47,7 @@ struct EnrichmentTests {
             VoiceOption(id: "flite:slt", gender: .female, accent: "en-US"),
             VoiceOption(id: "espeak-ng:en-gb+m3", gender: .male, accent: "en-GB"),
         ]
-        let anna = Character(id: "c1", name: "Anna Bell", gender: .female, ageRange: .adult)
+        let anna = Character(id: "c1", name: "Anna Bell", gender: .female, ageRange: .adult, description: "the vicar's sharp-eyed housekeeper")
         try await LoopbackServer.withServer(handler: answering(#"{"voice":"flite:slt","rate":2.5,"pitch":1,"reason":"warm"}"#)) { server in
             let suggestion = try await VoiceSuggester(model: makeModel(server: server)).suggest(for: anna, story: "Test", voices: voices)
             #expect(suggestion?.voice == "flite:slt")
@@ -54,6 +55,7 @@ struct EnrichmentTests {
             #expect(suggestion?.pitch == 1)
             let user = VendorWire.prompt(of: try #require(server.requests.first), provider: .openai)?.user ?? ""
             #expect(user.contains("espeak-ng:en-gb+m3: male, adult, en-GB"))
+            #expect(user.contains("description: the vicar's sharp-eyed housekeeper"))
         }
         try await LoopbackServer.withServer(handler: answering(#"{"voice":"elevenlabs:rachel","rate":1,"pitch":0,"reason":"best"}"#)) { server in
             let suggestion = try await VoiceSuggester(model: makeModel(server: server)).suggest(for: anna, story: "Test", voices: voices)

@@ -92,5 +92,18 @@ struct CacheAndLimitTests {
         #expect(loaded.price(provider: .openai, model: "gpt-4o-mini") == ModelPrice(input: 1, output: 2))
         #expect(loaded.price(provider: .openaiCompatible, model: "my-model") == ModelPrice(input: 3, output: 4))
         #expect(loaded.price(provider: .gemini, model: "gemini-2.0-flash") == ModelPrice(input: 0.10, output: 0.40))
+
+        // The configured table: STORYVOICE_PRICES wins, else a default file when it exists.
+        #expect(try PriceTable.configured(environment: [:]) == .builtIn)
+        #expect(try PriceTable.configured(environment: [:], defaultFile: directory.appendingPathComponent("absent.json")) == .builtIn)
+        #expect(try PriceTable.configured(environment: [:], defaultFile: file) == loaded)
+        #expect(try PriceTable.configured(environment: ["STORYVOICE_PRICES": file.path]) == loaded)
+        let broken = directory.appendingPathComponent("broken.json")
+        try Data(#"{"openai:gpt-4o-mini": 0.15}"#.utf8).write(to: broken)
+        let error = try #require(throws: PriceFileError.self) {
+            try PriceTable.configured(environment: ["STORYVOICE_PRICES": broken.path], defaultFile: file)
+        }
+        #expect(error.description.contains(broken.path) && error.description.contains("not a price table"))
+        #expect(throws: PriceFileError.self) { try PriceTable.configured(environment: ["STORYVOICE_PRICES": directory.appendingPathComponent("gone.json").path]) }
     }
 }

@@ -29,6 +29,18 @@ struct ErrorTests {
         }
     }
 
+    @Test("Gemini's answer to a bad key (400 INVALID_ARGUMENT, reason API_KEY_INVALID) is a rejected key")
+    func geminiInvalidKey() async throws {
+        try await LoopbackServer.withServer(handler: { _ in VendorWire.geminiInvalidKey() }) { server in
+            let error = try await #require(throws: LanguageModelError.self) {
+                try await makeModel(.gemini, server: server).complete(structuredRequest)
+            }
+            #expect(error.kind == .invalidKey)
+            #expect(error.description.contains("key was rejected") && error.description.contains("GEMINI_API_KEY"))
+            #expect(server.requests.count == 1)
+        }
+    }
+
     @Test("5xx and 429 are retried up to the limit, then reported", arguments: providers)
     func transientExhausted(provider: Provider) async throws {
         try await LoopbackServer.withServer(handler: { _ in VendorWire.error(provider, status: 503, message: "overloaded") }) { server in

@@ -52,6 +52,27 @@ struct ModelAnalysisTests {
         }
     }
 
+    @Test("the price table is editable: the data directory's prices.json, or the file STORYVOICE_PRICES names")
+    func editablePrices() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("prices-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: data) }
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let environment = ["STORYVOICE_DATA_DIR": data.path]
+        let publicDirectory = data.appendingPathComponent("Public")
+        #expect(try ServerConfig.fromEnvironment(environment, publicDirectory: publicDirectory).models.prices == .builtIn)
+
+        try Data(#"{"openai:gpt-4o-mini": {"input": 9, "output": 18}}"#.utf8).write(to: data.appendingPathComponent("prices.json"))
+        let edited = try ServerConfig.fromEnvironment(environment, publicDirectory: publicDirectory).models.prices
+        #expect(edited.price(provider: .openai, model: "gpt-4o-mini") == ModelPrice(input: 9, output: 18))
+        #expect(edited.price(provider: .openai, model: "gpt-4o") == PriceTable.builtIn.price(provider: .openai, model: "gpt-4o"))
+
+        let broken = data.appendingPathComponent("broken.json")
+        try Data("not json".utf8).write(to: broken)
+        var withBroken = environment
+        withBroken["STORYVOICE_PRICES"] = broken.path
+        #expect(throws: PriceFileError.self) { try ServerConfig.fromEnvironment(withBroken, publicDirectory: publicDirectory) }
+    }
+
     @Test("full mode: the model's labels replace the offline ones; usage is reported; the stored key is sent")
     func fullAnalysis() async throws {
         try await withModelServer(labeller(text: sampleStory) { _ in "new:Aunt Agatha" }) { app, config, model, ada, story in

@@ -165,11 +165,12 @@ struct StoryNarrationTests {
             let first = try #require(before.characters.first { $0.lines > 0 })
 
             let edited = try await app.send(.PATCH, "/api/stories/\(story)/characters/\(first.id)", token: ada,
-                                            json: #"{"gender":"female","age_range":"teen","accent":"British","personality":"curious"}"#)
+                                            json: #"{"gender":"female","age_range":"teen","accent":"British","personality":"curious","description":"Vera's visitor, in the country for his nerves"}"#)
             #expect(edited.status == .ok, "\(edited.body.string)")
             let character = try #require(try edited.content.decode(AnalysisReply.self).analysis?.character(id: first.id))
             #expect(character.gender == .female && character.ageRange == .teen)
             #expect(character.accent == "British" && character.personality == "curious")
+            #expect(character.description == "Vera's visitor, in the country for his nerves")
 
             let added = try await app.send(.POST, "/api/stories/\(story)/characters", token: ada, json: #"{"name":"The Aunt","gender":"female"}"#)
             #expect(added.status == .created)

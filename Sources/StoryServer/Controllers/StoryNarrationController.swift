@@ -55,6 +55,7 @@ struct StoryNarrationController: Sendable {
         var age_range: AgeRange?
         var accent: String?
         var personality: String?
+        var description: String?
         var aliases: [String]?
     }
 
@@ -175,6 +176,7 @@ struct StoryNarrationController: Sendable {
         if let age = edit.age_range { analysis.characters[index].ageRange = age; analysis.characters[index].ageConfidence = 1 }
         if let accent = edit.accent { analysis.characters[index].accent = Self.optionalText(accent) }
         if let personality = edit.personality { analysis.characters[index].personality = Self.optionalText(personality) }
+        if let description = edit.description { analysis.characters[index].description = Self.optionalText(description) }
         if let aliases = edit.aliases { analysis.characters[index].aliases = aliases.compactMap(Self.optionalText) }
         content.analysis = analysis
         return try await save(content, into: story, request)
@@ -192,7 +194,8 @@ struct StoryNarrationController: Sendable {
         analysis.characters.append(Character(
             id: "c\(next)", name: try Self.validName(name), aliases: (edit.aliases ?? []).compactMap(Self.optionalText),
             gender: edit.gender ?? .unknown, ageRange: edit.age_range ?? .unknown,
-            accent: edit.accent.flatMap(Self.optionalText), personality: edit.personality.flatMap(Self.optionalText), lines: 0))
+            accent: edit.accent.flatMap(Self.optionalText), personality: edit.personality.flatMap(Self.optionalText), lines: 0,
+            description: edit.description.flatMap(Self.optionalText)))
         content.analysis = analysis
         let response = try await save(content, into: story, request)
         response.status = .created
