@@ -59,17 +59,18 @@ struct HybridAnalyzerTests {
         }
     }
 
-    @Test("An answer with an unknown span id is asked again once; then the offline labels stand")
-    func invalidAnswerFallsBack() async throws {
+    @Test("An answer with an unknown span id is asked again once; then the offline labels stand",
+          arguments: [Provider.openai, .anthropic, .gemini])
+    func invalidAnswerFallsBack(provider: Provider) async throws {
         let story = smallStory()
         try await LoopbackServer.withServer(handler: { request in
-            VendorWire.success(.openai, answer: #"{"labels":[{"span":"S999","speaker":"c1"}]}"#, for: request)
+            VendorWire.success(provider, answer: #"{"labels":[{"span":"S999","speaker":"c1"}]}"#, for: request)
         }) { server in
-            let analyzer = HybridAnalyzer(model: makeModel(server: server), options: LabellingOptions(maxSpansPerRequest: 10, enrichCharacters: false))
+            let analyzer = HybridAnalyzer(model: makeModel(provider, server: server), options: LabellingOptions(maxSpansPerRequest: 10, enrichCharacters: false))
             let result = try await analyzer.label(document: story.document, analysis: story.analysis, mode: .hybrid)
             // Both chapters fit one request (S3 in chapter 1, S9 in chapter 2): asked twice.
             #expect(server.requests.count == 2)
-            let retries = server.requests.compactMap { VendorWire.prompt(of: $0, provider: .openai)?.user }.filter { $0.contains("Your previous answer could not be used: unknown span id S999") }
+            let retries = server.requests.compactMap { VendorWire.prompt(of: $0, provider: provider)?.user }.filter { $0.contains("Your previous answer could not be used: unknown span id S999") }
             #expect(retries.count == 1)
             #expect(result.analysis.segments == story.analysis.segments)
             #expect(result.fallbacks == [3, 9])
@@ -79,19 +80,20 @@ struct HybridAnalyzerTests {
         }
     }
 
-    @Test("An invented character id, then a good answer: the second answer is used")
-    func inventedCharacterThenGood() async throws {
+    @Test("An invented character id, then a good answer: the second answer is used",
+          arguments: [Provider.openai, .anthropic, .gemini])
+    func inventedCharacterThenGood(provider: Provider) async throws {
         let story = smallStory()
         let truth = story.truth
-        let good = labeller(text: story.document.text) { span in truth[Int(span.dropFirst())!]! }
+        let good = labeller(provider, text: story.document.text) { span in truth[Int(span.dropFirst())!]! }
         try await LoopbackServer.withServer(handler: { request in
-            let user = VendorWire.prompt(of: request, provider: .openai)?.user ?? ""
+            let user = VendorWire.prompt(of: request, provider: provider)?.user ?? ""
             if user.contains("could not be used") { return await good(request) }
             let spans = listedIDs(user, after: "Label these spans: ")
             let labels: [JSONValue] = spans.map { ["span": .string($0), "speaker": "c42"] }
-            return VendorWire.success(.openai, answer: JSONValue.object(["labels": .array(labels)]).canonicalText, for: request)
+            return VendorWire.success(provider, answer: JSONValue.object(["labels": .array(labels)]).canonicalText, for: request)
         }) { server in
-            let analyzer = HybridAnalyzer(model: makeModel(server: server), options: noEnrichment)
+            let analyzer = HybridAnalyzer(model: makeModel(provider, server: server), options: noEnrichment)
             let result = try await analyzer.label(document: story.document, analysis: story.analysis, mode: .hybrid)
             #expect(server.requests.count == 2)
             #expect(result.analysis.segments[3].speaker == "c2")

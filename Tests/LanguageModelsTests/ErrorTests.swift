@@ -118,16 +118,16 @@ struct ErrorTests {
         }
     }
 
-    @Test("A reply slower than the timeout is a timeout, retried, then reported")
-    func timeout() async throws {
+    @Test("A reply slower than the timeout is a timeout, retried, then reported", arguments: providers)
+    func timeout(provider: Provider) async throws {
         try await LoopbackServer.withServer(handler: { request in
-            VendorWire.success(.gemini, answer: #"{"word":"late","note":null}"#, for: request, delay: .seconds(3))
+            VendorWire.success(provider, answer: #"{"word":"late","note":null}"#, for: request, delay: .seconds(3))
         }) { server in
             // The retry is counted by the wait before it, not by the server: under a loaded test run
             // the second 0.3 s attempt can time out before the starved server has read its request.
             let waits = LockedValue<[Double]>([])
             let model = RemoteLanguageModel(
-                provider: .gemini, model: "test-model", baseURL: server.baseURL, key: Secret(testKey), timeout: 0.3,
+                provider: provider, model: "test-model", baseURL: server.baseURL, key: Secret(testKey), timeout: 0.3,
                 retry: RetryPolicy(maxAttempts: 2, baseDelay: 0.01), limiter: ConcurrencyLimiter(limit: 4),
                 sleep: { seconds in waits.withLock { $0.append(seconds) } }
             )
