@@ -23,6 +23,26 @@ func longBook(chapters: Int = 12, quotes: Int = 24) -> Fixture {
 
 @Suite("Long books")
 struct ChunkingTests {
+    @Test("A character the model finds in one wave is in the roster of every later request")
+    func rosterCarried() async throws {
+        let book = longBook()
+        let truth = book.truth
+        let options = LabellingOptions(maxSpansPerRequest: 8, concurrency: 1, enrichCharacters: false)
+        let first = LockedValue(true)
+        try await LoopbackServer.withServer(handler: { request in
+            let isFirst = first.withLock { value in defer { value = false }; return value }
+            return await labeller(text: book.document.text) { span in isFirst ? "new:Aunt Agatha" : truth[Int(span.dropFirst())!]! }(request)
+        }) { server in
+            let result = try await HybridAnalyzer(model: makeModel(server: server), options: options)
+                .label(document: book.document, analysis: book.analysis, mode: .hybrid)
+            let prompts = server.requests.compactMap { VendorWire.prompt(of: $0, provider: .openai)?.user }
+            #expect(prompts.count > 2)
+            #expect(prompts.first?.contains("Aunt Agatha") == false)
+            #expect(prompts.dropFirst().allSatisfy { $0.contains("Aunt Agatha") })
+            #expect(result.analysis.characters.contains { $0.name == "Aunt Agatha" })
+        }
+    }
+
     @Test("Chapters are split into requests within the budget, each spans one chapter, all in flight within the limit")
     func chunking() async throws {
         let book = longBook()
