@@ -111,6 +111,9 @@ def main():
     browser = Browser(options.driver, options.artifacts)
     try:
         browser.go(options.app + "/")
+        browser.find("#auth-form [name=email]")
+        browser.screenshot("0-sign-in")
+        check(not browser.js("return document.querySelector('#nav').checkVisibility()"), "signed out, the page offers no Library, Settings or Log out")
         browser.type("#auth-form [name=email]", f"reader-{uuid.uuid4().hex[:8]}@example.com")
         browser.type("#auth-form [name=password]", "correct horse battery")
         browser.click("#auth-form button[value=register]")
@@ -195,6 +198,13 @@ def main():
         browser.click("#play")  # pause
         check(browser.js("return document.querySelector('#play').textContent").endswith("Play"), "paused")
 
+        # Clicking a line plays from there.
+        target = int(later.split("-")[1]) + 4
+        browser.js(f"document.querySelector('#line-{target} .line-text').click()")
+        browser.wait_for(f"line {target} to play", f"return document.querySelector('#line-list .current')?.id === 'line-{target}'", timeout=30)
+        check(True, f"clicking line {target} jumped there")
+        browser.click("#play")  # pause
+
         # The same page on a phone-sized screen.
         browser.s("POST", "/window/rect", {"width": 390, "height": 844})
         browser.js("document.querySelector('#player').scrollIntoView()")
@@ -253,6 +263,12 @@ def main():
         voice = browser.js(f"return document.querySelector('#cast-list .cast-card[data-role={role}] select[name=voice]')?.value")
         check(voice == chosen, f"the imported story keeps the chosen voice ({voice})")
         browser.screenshot("7-imported-bundle")
+
+        # Settings: keys are never shown back, only whether one is set.
+        browser.go(options.app + "/#/account")
+        browser.wait_for("the settings screen", "return !document.querySelector('#account').hidden")
+        browser.screenshot("8-settings")
+        check(True, "reached the settings screen")
         print("browser test passed")
     except Exception:
         try:
