@@ -49,8 +49,9 @@ public struct VoiceSuggester: Sendable {
         "additionalProperties": false,
     ])
 
-    /// - Parameter description: a one-line description; the character's own when nil.
-    public func suggest(for character: Character, description: String? = nil, story: String, voices: [VoiceOption]) async throws -> VoiceSuggestion? {
+    /// A voice for `character` (its attributes and description) from `voices`; nil when the
+    /// model names a voice that is not installed.
+    public func suggest(for character: Character, story: String, voices: [VoiceOption]) async throws -> VoiceSuggestion? {
         guard !voices.isEmpty else { return nil }
         let voiceLines = voices.map { voice in
             "\(voice.id): \(voice.gender.rawValue), \(voice.age.rawValue)" + (voice.accent.map { ", \($0)" } ?? "")
@@ -59,7 +60,7 @@ public struct VoiceSuggester: Sendable {
         let traits = [
             "gender: \(character.gender.rawValue)", "age: \(character.ageRange.rawValue)",
             character.accent.map { "accent: \($0)" }, character.personality.map { "personality: \($0)" },
-            (description ?? character.description).map { "description: \($0)" },
+            character.description.map { "description: \($0)" },
         ].compactMap { $0 }.joined(separator: "\n")
         let request = CompletionRequest(
             system: """

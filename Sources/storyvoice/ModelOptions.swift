@@ -41,10 +41,8 @@ struct ModelOptions: ParsableArguments {
 
     /// `--prices`, else `STORYVOICE_PRICES`, over the built-in table.
     func priceTable() throws -> PriceTable {
-        var environment = ProcessInfo.processInfo.environment
-        if let prices { environment["STORYVOICE_PRICES"] = prices }
         do {
-            return try PriceTable.configured(environment: environment)
+            return try PriceTable.configured(environment: prices.map { ["STORYVOICE_PRICES": $0] } ?? ProcessInfo.processInfo.environment)
         } catch {
             throw ValidationError(error.description)
         }

@@ -105,11 +105,11 @@ import Testing
     }
 
     @Test func styleAffinityReadsFreeTextPersonalities() {
-        #expect(StyleAffinity.affinity(personality: "Proud, STERN", style: ["deep"]) == 1)
-        #expect(StyleAffinity.affinity(personality: "proud but kind", style: ["deep"]) == 0.5)
-        #expect(StyleAffinity.affinity(personality: "cheerful", style: ["deep", "firm"]) == 0)
-        #expect(StyleAffinity.affinity(personality: nil, style: ["deep"]) == 0)
-        #expect(StyleAffinity.affinity(personality: "enigmatic", style: ["deep"]) == 0)
+        #expect(StyleAffinity(personality: "Proud, STERN").affinity(style: ["deep"]) == 1)
+        #expect(StyleAffinity(personality: "proud but kind").affinity(style: ["deep"]) == 0.5)
+        #expect(StyleAffinity(personality: "cheerful").affinity(style: ["deep", "firm"]) == 0)
+        #expect(StyleAffinity(personality: nil).affinity(style: ["deep"]) == 0)
+        #expect(StyleAffinity(personality: "enigmatic").affinity(style: ["deep"]) == 0)
     }
 
     @Test func ageShiftsPitchAndRate() {

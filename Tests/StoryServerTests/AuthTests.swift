@@ -185,20 +185,12 @@ struct AuthTests {
             ))
             #expect(try await app.send(.GET, "/api/me", token: foreign).errorCode == "invalid_token")
 
-            let ownKeys = JWTKeyCollection()
-            await ownKeys.add(hmac: HMACKey(key: config.secret.derivedKey(for: "access-tokens")), digestAlgorithm: .sha256)
-            let expired = try await ownKeys.sign(AccessTokenPayload(
-                subject: .init(value: id), expiration: .init(value: Date().addingTimeInterval(-60)),
-                issuedAt: .init(value: Date().addingTimeInterval(-960)), type: AccessTokenPayload.accessType
-            ))
+            let expired = try await accessToken(for: id, config: config, secondsPast: 60)
             let expiredReply = try await app.send(.GET, "/api/me", token: expired)
             #expect(expiredReply.status == .unauthorized)
             #expect(expiredReply.errorCode == "token_expired")
 
-            let fresh = try await ownKeys.sign(AccessTokenPayload(
-                subject: .init(value: id), expiration: .init(value: Date().addingTimeInterval(60)),
-                issuedAt: .init(value: Date()), type: AccessTokenPayload.accessType
-            ))
+            let fresh = try await accessToken(for: id, config: config, secondsPast: -60)
             #expect(try await app.send(.GET, "/api/me", token: fresh).status == .ok)
         }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import JWT
 import StoryModel
 @testable import StoryServer
 import Testing
@@ -16,11 +15,7 @@ struct EndpointErrorTests {
             let tokens = try await app.register("ada@example.com")
             let me = try await app.send(.GET, "/api/me", token: tokens.access_token)
             let id = try me.content.decode([String: String].self)["id"] ?? ""
-            let keys = JWTKeyCollection()
-            await keys.add(hmac: HMACKey(key: config.secret.derivedKey(for: "access-tokens")), digestAlgorithm: .sha256)
-            let expired = try await keys.sign(AccessTokenPayload(
-                subject: .init(value: id), expiration: .init(value: Date().addingTimeInterval(-60)),
-                issuedAt: .init(value: Date().addingTimeInterval(-960)), type: AccessTokenPayload.accessType))
+            let expired = try await accessToken(for: id, config: config, secondsPast: 60)
 
             let routes = app.routes.all.filter { $0.path.first?.description == "api" }
             #expect(routes.count > 20)

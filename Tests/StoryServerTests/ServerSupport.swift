@@ -2,6 +2,7 @@ import DatabaseTestSupport
 import Crypto
 import Foundation
 import Jobs
+import JWT
 import NIOCore
 import StoryPersistence
 @testable import StoryServer
@@ -12,6 +13,16 @@ import VaporTesting
 let publicDirectory = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Public", isDirectory: true)
+
+/// An access token for `userID`, signed with the server's own key, that is `secondsPast` seconds
+/// past its expiry (negative: still valid for that long).
+func accessToken(for userID: String, config: ServerConfig, secondsPast: Double) async throws -> String {
+    let keys = JWTKeyCollection()
+    await keys.add(hmac: HMACKey(key: config.secret.derivedKey(for: "access-tokens")), digestAlgorithm: .sha256)
+    return try await keys.sign(AccessTokenPayload(
+        subject: .init(value: userID), expiration: .init(value: Date().addingTimeInterval(-secondsPast)),
+        issuedAt: .init(value: Date().addingTimeInterval(-secondsPast - 900)), type: AccessTokenPayload.accessType))
+}
 
 /// A configured app on a fresh database, torn down afterwards.
 func withServer(

@@ -14,8 +14,8 @@ import StoryModel
 ///    chapters, a voice heard there is reused with its pitch moved at least
 ///    `minimumPitchSeparation` semitones from each of its other uses in those chapters.
 /// 4. Characters are cast from the most talkative down, each taking the candidate that best
-///    matches gender, age, accent and personality (to voice style), is of high quality, sounds most unlike the voices
-///    already heard in their chapters, and is not yet used elsewhere.
+///    matches gender, age, accent and personality (to voice style), is of high quality, sounds
+///    most unlike the voices already heard in their chapters, and is not yet used elsewhere.
 /// 5. Age moves delivery: children and teens higher and quicker, elderly people lower and slower.
 ///
 /// With an empty voice list every character gets the narrator's voice id, which is empty
@@ -100,10 +100,11 @@ public struct CastingDirector: Sendable {
         let wantedAccent = character.accent.flatMap(AccentCatalog.tag(forDescription:)).flatMap { tag in
             pool.contains { AccentCatalog.similarity(wanted: tag, voice: $0.accent) > 0 } ? tag : nil
         }
+        let temperament = StyleAffinity(personality: character.personality)
         let takenIDs = Set(rivals.map(\.performance.voiceID))
         var best: (score: Double, performance: Performance, rate: Double)?
         for voice in pool where !takenIDs.contains(voice.id) {
-            let delivery = delivery(for: character, voice: voice)
+            let delivery = ageDelivery(for: character, voice: voice)
             let performance = Performance(voiceID: voice.id, voice: voice, pitch: delivery.pitch.clamped(to: Self.pitchLimits))
             // Another voice of a speaker already heard here, at nearly the same pitch, is the same voice to a listener.
             if rivals.contains(where: { performance.isConfusable(with: $0.performance) }) { continue }
@@ -111,7 +112,7 @@ public struct CastingDirector: Sendable {
             // proportion to how much the two are heard together: most for the narrator and
             // the character's main partners, little for a passing exchange.
             let familyInterplay = rivals.filter { $0.performance.family == voice.family }.map(\.interplay).max() ?? 0
-            let score = suitability(of: voice, for: character, accent: wantedAccent)
+            let score = suitability(of: voice, for: character, accent: wantedAccent, temperament: temperament)
                 + distinctness(performance, rivals: rivals)
                 - (usedElsewhere.contains(voice.id) ? 2 : 0)
                 - 3 * Double(min(familyInterplay, max(lines, 1))) / Double(max(lines, 1))
@@ -124,13 +125,13 @@ public struct CastingDirector: Sendable {
         var fallback: (score: Double, performance: Performance, rate: Double)?
         let offsets = [0.0, 3, -3, 6, -6, 9, -9, 12]
         for voice in pool {
-            let delivery = delivery(for: character, voice: voice)
+            let delivery = ageDelivery(for: character, voice: voice)
             let uses = rivals.map(\.performance).filter { $0.family == voice.family }.map(\.heardPitch)
             guard let pitch = offsets.map({ (delivery.pitch + $0) }).first(where: { pitch in
                 Self.pitchLimits.contains(pitch) && uses.allSatisfy { abs($0 - (voice.pitch + pitch)) >= Self.minimumPitchSeparation }
             }) else { continue }
             let performance = Performance(voiceID: voice.id, voice: voice, pitch: pitch)
-            let score = suitability(of: voice, for: character, accent: wantedAccent) + distinctness(performance, rivals: rivals)
+            let score = suitability(of: voice, for: character, accent: wantedAccent, temperament: temperament) + distinctness(performance, rivals: rivals)
                 - abs(pitch - delivery.pitch) / 3
             if fallback == nil || score > fallback!.score { fallback = (score, performance, delivery.rate) }
         }
@@ -138,59 +139,74 @@ public struct CastingDirector: Sendable {
         if let best { return (best.performance, best.rate) }
         // More characters in one chapter than voices times distinguishable pitches: the least-bad choice.
         let voice = pool[0]
-        let delivery = delivery(for: character, voice: voice)
+        let delivery = ageDelivery(for: character, voice: voice)
         return (Performance(voiceID: voice.id, voice: voice, pitch: delivery.pitch.clamped(to: Self.pitchLimits)), delivery.rate)
     }
 
     /// The character as a direction for engines that take one: personality, then who they are
     /// (age and gender, when known with some confidence), then accent; nil when nothing is known.
+    /// "stern, proud; an elderly man; Scottish accent", "a teenage girl", "a child".
     public static func delivery(for character: Character) -> String? {
-        var parts: [String] = []
-        if let personality = character.personality?.trimmingCharacters(in: .whitespacesAndNewlines), !personality.isEmpty {
-            parts.append(personality)
+        let personality = character.personality?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let accent = character.accent?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let parts = [
+            personality,
+            person(gender: knownGender(character), age: knownAge(character)),
+            accent.map { $0.lowercased().contains("accent") ? $0 : "\($0) accent" },
+        ]
+        let said = parts.compactMap { $0 }.filter { !$0.isEmpty }
+        return said.isEmpty ? nil : said.joined(separator: "; ")
+    }
+
+    /// "a boy", "a teenage girl", "an adult man", "an elderly woman", "a child"; nil when neither is known.
+    private static func person(gender: Gender?, age: AgeRange) -> String? {
+        let young = age == .child || age == .teen
+        let noun: String? = switch gender {
+        case .male: young ? "boy" : "man"
+        case .female: young ? "girl" : "woman"
+        default: age == .child ? "child" : nil
         }
-        let knownAge: String? = switch character.ageRange {
-        case .child: "child"
+        let adjective: String? = switch age {
         case .teen: "teenage"
         case .adult: "adult"
         case .elderly: "elderly"
-        case .unknown: nil
+        case .child, .unknown: nil
         }
-        let age = (character.ageConfidence ?? 1) < 0.3 ? nil : knownAge
-        let young = age == "child" || age == "teenage"
-        let knownPerson: String? = switch character.gender {
-        case .male: young ? "boy" : "man"
-        case .female: young ? "girl" : "woman"
-        default: nil
+        switch (adjective, noun) {
+        case let (adjective?, noun): return (adjective == "teenage" ? "a " : "an ") + adjective + " " + (noun ?? "person")
+        case let (nil, noun?): return "a " + noun
+        case (nil, nil): return nil
         }
-        let person = (character.genderConfidence ?? 1) < 0.3 ? nil : knownPerson
-        // "a boy", "a teenage girl", "an elderly woman", "a child".
-        let words = [age == "child" && person != nil ? nil : age, person].compactMap { $0 }.joined(separator: " ")
-        if !words.isEmpty { parts.append(("aeiou".contains(words.first!) ? "an " : "a ") + words) }
-        if let accent = character.accent?.trimmingCharacters(in: .whitespacesAndNewlines), !accent.isEmpty {
-            parts.append(accent.lowercased().contains("accent") ? accent : "\(accent) accent")
-        }
-        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
+    /// The character's gender when it is male or female and the analysis is fairly sure of it.
+    private static func knownGender(_ character: Character) -> Gender? {
+        guard character.gender == .male || character.gender == .female, (character.genderConfidence ?? 1) >= 0.3 else { return nil }
+        return character.gender
+    }
+
+    /// The character's age range, or `.unknown` when the analysis is unsure of it.
+    private static func knownAge(_ character: Character) -> AgeRange {
+        (character.ageConfidence ?? 1) >= 0.3 ? character.ageRange : .unknown
     }
 
     private func fitsGender(_ voice: Voice, _ character: Character) -> Bool {
-        guard character.gender == .male || character.gender == .female, (character.genderConfidence ?? 1) >= 0.3 else { return true }
-        return voice.gender == character.gender
+        guard let gender = Self.knownGender(character) else { return true }
+        return voice.gender == gender
     }
 
-    private func delivery(for character: Character, voice: Voice) -> AgeDelivery {
-        let age = (character.ageConfidence ?? 1) >= 0.3 ? character.ageRange : .unknown
-        return AgeDelivery(character: age, voice: voice.age)
+    private func ageDelivery(for character: Character, voice: Voice) -> AgeDelivery {
+        AgeDelivery(character: Self.knownAge(character), voice: voice.age)
     }
 
     /// How well a voice fits a character (gender, age, accent, personality to style), quality
     /// included: gender outweighs everything.
-    private func suitability(of voice: Voice, for character: Character, accent: String?) -> Double {
+    private func suitability(of voice: Voice, for character: Character, accent: String?, temperament: StyleAffinity) -> Double {
         var score = 0.0
-        if character.gender == .male || character.gender == .female, (character.genderConfidence ?? 1) >= 0.3 {
+        if let gender = Self.knownGender(character) {
             if voice.gender == .unknown || voice.gender == .nonbinary {
                 score -= 3
-            } else if voice.gender != character.gender {
+            } else if voice.gender != gender {
                 score -= 8
             }
         }
@@ -206,7 +222,7 @@ public struct CastingDirector: Sendable {
             score -= 1
         }
         // Personality to style ranks below accent: it chooses among voices that already fit.
-        score += 2 * StyleAffinity.affinity(personality: character.personality, style: voice.style)
+        score += 2 * temperament.affinity(style: voice.style)
         score += 1.2 * Double(voice.quality - 1)
         return score
     }

@@ -4,7 +4,7 @@
 /// a model's enrichment pass; voice styles are a small vocabulary from the catalogues ("deep",
 /// "bright", "warm"). Both are mapped onto a handful of temperaments a listener hears: a stern
 /// character suits a deep, firm voice, a cheerful one a bright, lively voice.
-public enum StyleAffinity {
+public struct StyleAffinity: Sendable {
     struct Temperament: Sendable {
         var personality: Set<String>
         var style: Set<String>
@@ -48,12 +48,17 @@ public enum StyleAffinity {
             style: ["gravelly", "deep", "firm"]),
     ]
 
+    /// The temperaments `personality` names, worked out once per character.
+    private let wanted: [Temperament]
+
+    public init(personality: String?) {
+        let words = Set((personality ?? "").lowercased().split { !$0.isLetter && $0 != "-" }.map(String.init))
+        wanted = Self.temperaments.filter { !$0.personality.isDisjoint(with: words) }
+    }
+
     /// 0 (nothing in common, or nothing to go on) to 1 (the voice suits every temperament the
     /// personality names).
-    public static func affinity(personality: String?, style: [String]) -> Double {
-        guard let personality else { return 0 }
-        let words = Set(personality.lowercased().split { !$0.isLetter && $0 != "-" }.map(String.init))
-        let wanted = temperaments.filter { !$0.personality.isDisjoint(with: words) }
+    public func affinity(style: [String]) -> Double {
         guard !wanted.isEmpty else { return 0 }
         let styles = Set(style.map { $0.lowercased() })
         let suited = wanted.filter { !$0.style.isDisjoint(with: styles) }.count
