@@ -190,6 +190,19 @@ function describe(character) {
     .filter((part) => part && part !== "unknown").join(" · ") || "not described yet";
 }
 
+// The story's own words behind what a model said of a character, one quotation per field.
+const evidenceFields = [["gender", "Gender"], ["ageRange", "Age"], ["accent", "Accent"],
+  ["personality", "Personality"], ["description", "Description"]];
+
+function evidenceDetails(character) {
+  const quoted = evidenceFields.filter(([field]) => character.evidence?.[field]);
+  if (!quoted.length) return null;
+  return el("details", { className: "evidence" },
+    el("summary", {}, "Why the model says so"),
+    el("dl", {}, ...quoted.flatMap(([field, label]) =>
+      [el("dt", {}, label), el("dd", {}, el("q", {}, character.evidence[field]))])));
+}
+
 function renderCast() {
   const { analysis, cast, overrides } = current.reply;
   const totalLines = analysis.characters.reduce((sum, character) => sum + character.lines, 0) || 1;
@@ -221,6 +234,8 @@ function castCard(character, assignment, overridden, totalLines) {
   if (!isNarrator) {
     card.append(el("p", { className: "traits" }, describe(character)));
     if (character.description) card.append(el("p", { className: "hint description" }, character.description));
+    const evidence = evidenceDetails(character);
+    if (evidence) card.append(evidence);
     if (character.aliases?.length) card.append(el("p", { className: "hint" }, `Also called ${character.aliases.join(", ")}`));
     const share = Math.round((100 * character.lines) / totalLines);
     card.append(el("p", { className: "hint" }, `${character.lines} line${character.lines === 1 ? "" : "s"} · ${share}% of dialogue`));

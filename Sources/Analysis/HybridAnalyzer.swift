@@ -290,17 +290,30 @@ public struct HybridAnalyzer: Sendable {
     static func apply(_ profiles: [CharacterProfile], to characters: inout [Character]) {
         for profile in profiles {
             guard let index = characters.firstIndex(where: { $0.id == profile.id }) else { continue }
-            if let gender = profile.gender.flatMap({ Gender(rawValue: $0.value) }) {
-                characters[index].gender = gender
-                characters[index].genderConfidence = nil
+            var character = characters[index]
+            if let label = profile.gender, let gender = Gender(rawValue: label.value) {
+                character.gender = gender
+                character.genderConfidence = nil
+                character.evidence[Character.EvidencedField.gender.rawValue] = label.evidence
             }
-            if let age = profile.ageRange.flatMap({ AgeRange(rawValue: $0.value) }) {
-                characters[index].ageRange = age
-                characters[index].ageConfidence = nil
+            if let label = profile.ageRange, let age = AgeRange(rawValue: label.value) {
+                character.ageRange = age
+                character.ageConfidence = nil
+                character.evidence[Character.EvidencedField.ageRange.rawValue] = label.evidence
             }
-            if let accent = profile.accent { characters[index].accent = accent.value }
-            if let personality = profile.personality { characters[index].personality = personality.value }
-            if let description = profile.description { characters[index].description = description.value }
+            if let label = profile.accent {
+                character.accent = label.value
+                character.evidence[Character.EvidencedField.accent.rawValue] = label.evidence
+            }
+            if let label = profile.personality {
+                character.personality = label.value
+                character.evidence[Character.EvidencedField.personality.rawValue] = label.evidence
+            }
+            if let label = profile.description {
+                character.description = label.value
+                character.evidence[Character.EvidencedField.description.rawValue] = label.evidence
+            }
+            characters[index] = character
         }
     }
 }

@@ -74,7 +74,9 @@ struct AnalysisReport {
             line += "\(character.ageRange.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)) "
             line += String(format: "%5d lines %5.1f%% ", character.lines, share * 100) + bar
             out += line + "\n"
-            if !character.aliases.isEmpty { out += "  \(String(repeating: " ", count: nameWidth))  also: \(character.aliases.joined(separator: ", "))\n" }
+            let indent = "  \(String(repeating: " ", count: nameWidth))  "
+            if !character.aliases.isEmpty { out += indent + "also: \(character.aliases.joined(separator: ", "))\n" }
+            if let description = character.description { out += indent + description + "\n" }
         }
         out += "\nScript (first \(scriptLines) lines)\n"
         let scalars = ScalarText(text)

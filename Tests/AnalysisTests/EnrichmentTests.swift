@@ -24,6 +24,13 @@ struct EnrichmentTests {
             #expect(anna.ageRange == .adult)
             #expect(anna.personality == "brisk and kind")
             #expect(anna.description == profile.description?.value && anna.description?.isEmpty == false)
+            // The quotations behind the labels stay with the story, and survive saving it.
+            #expect(anna.evidence["description"] == evidence)
+            #expect(anna.evidence["gender"] == profile.gender?.evidence && anna.evidence["gender"] != nil)
+            #expect(anna.evidence["personality"] == profile.personality?.evidence)
+            #expect(anna.evidence["accent"] == nil)
+            let saved = try JSONDecoder().decode(StoryAnalysis.self, from: JSONEncoder().encode(result.analysis))
+            #expect(saved.character(id: "c1")?.evidence == anna.evidence)
             // The enrichment prompt shows the character's own lines.
             let enrichment = server.requests.compactMap { VendorWire.prompt(of: $0, provider: .openai)?.user }.first { $0.contains("Describe each of these characters:") }
             #expect(enrichment?.contains("Is the kettle on?") == true)

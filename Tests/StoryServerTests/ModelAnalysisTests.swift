@@ -90,6 +90,18 @@ struct ModelAnalysisTests {
             #expect(result.model_labelled == agatha.lines)
             #expect(result.requests == model.requests.count && result.input_tokens > 0)
             #expect(model.requests.allSatisfy { $0.header("authorization") == "Bearer \(Self.key)" })
+
+            // The enrichment's quotations are stored with the story; a field the user rewrites loses
+            // its quotation, the others keep theirs.
+            let quote = try #require(agatha.evidence["personality"])
+            #expect(sampleStory.contains(quote) && agatha.personality == "brisk and kind")
+            #expect(agatha.evidence["gender"] == quote)
+            let edited = try await app.send(.PATCH, "/api/stories/\(story)/characters/\(agatha.id)", token: ada,
+                                            json: #"{"personality":"imperious","gender":"female"}"#)
+            #expect(edited.status == .ok, "\(edited.body.string)")
+            let after = try #require(try edited.content.decode(AnalysisReply.self).analysis?.character(id: agatha.id))
+            #expect(after.personality == "imperious" && after.evidence["personality"] == nil)
+            #expect(after.evidence["gender"] == quote, "an unchanged gender keeps its quotation")
         }
     }
 

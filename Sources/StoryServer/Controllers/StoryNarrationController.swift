@@ -171,13 +171,33 @@ struct StoryNarrationController: Sendable {
         var analysis = try requireAnalysis(content)
         let id = request.parameters.get("character") ?? ""
         guard let index = analysis.characters.firstIndex(where: { $0.id == id }) else { throw APIError.notFound("character") }
-        if let name = edit.name { analysis.characters[index].name = try Self.validName(name) }
-        if let gender = edit.gender { analysis.characters[index].gender = gender; analysis.characters[index].genderConfidence = 1 }
-        if let age = edit.age_range { analysis.characters[index].ageRange = age; analysis.characters[index].ageConfidence = 1 }
-        if let accent = edit.accent { analysis.characters[index].accent = Self.optionalText(accent) }
-        if let personality = edit.personality { analysis.characters[index].personality = Self.optionalText(personality) }
-        if let description = edit.description { analysis.characters[index].description = Self.optionalText(description) }
-        if let aliases = edit.aliases { analysis.characters[index].aliases = aliases.compactMap(Self.optionalText) }
+        var character = analysis.characters[index]
+        if let name = edit.name { character.name = try Self.validName(name) }
+        // A model's quotation stays only while the field still says what the model said.
+        if let gender = edit.gender {
+            if gender != character.gender { character.dropEvidence(for: .gender) }
+            character.gender = gender
+            character.genderConfidence = 1
+        }
+        if let age = edit.age_range {
+            if age != character.ageRange { character.dropEvidence(for: .ageRange) }
+            character.ageRange = age
+            character.ageConfidence = 1
+        }
+        if let accent = edit.accent.map(Self.optionalText), accent != character.accent {
+            character.accent = accent
+            character.dropEvidence(for: .accent)
+        }
+        if let personality = edit.personality.map(Self.optionalText), personality != character.personality {
+            character.personality = personality
+            character.dropEvidence(for: .personality)
+        }
+        if let description = edit.description.map(Self.optionalText), description != character.description {
+            character.description = description
+            character.dropEvidence(for: .description)
+        }
+        if let aliases = edit.aliases { character.aliases = aliases.compactMap(Self.optionalText) }
+        analysis.characters[index] = character
         content.analysis = analysis
         return try await save(content, into: story, request)
     }
