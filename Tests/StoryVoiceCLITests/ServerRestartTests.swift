@@ -53,6 +53,47 @@ import Testing
     }
 }
 
+/// `storyvoice serve --workers 0` queues work it never runs; a `storyvoice worker` process on the
+/// same data directory analyses the welcome story and exports it.
+@Suite(.serialized) struct WorkerProcessTests {
+    struct Jobs: Decodable { var jobs: [ServerRestartTests.Job] }
+
+    @Test func aWorkerInItsOwnProcessRunsTheServersJobs() async throws {
+        let scratch = try CLI.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let server = ServerProcess(dataDirectory: scratch.appendingPathComponent("data"), workers: 0)
+        try await server.start()
+        defer { server.kill() }
+        let token = try await server.register("reader@example.com")
+        let story = try #require(try await server.get("/api/stories", token: token, as: ServerRestartTests.StoryList.self).stories.first)
+        // No worker anywhere yet: the welcome story's analysis waits in the queue.
+        let queued = try await server.get("/api/jobs", token: token, as: Jobs.self).jobs
+        #expect(queued.count == 1 && queued.allSatisfy { $0.status == "queued" }, "\(queued)")
+        #expect(try await server.get("/api/stories/\(story.id)", token: token, as: ServerRestartTests.Story.self).analysis_state != "analyzed")
+
+        let worker = try server.startWorker()
+        defer { ServerProcess.stop(worker) }
+        try await server.waitUntil("the worker analyses the welcome story") {
+            guard worker.isRunning else { throw ServerProcess.ServerExited(status: worker.terminationStatus) }
+            return try await server.get("/api/stories/\(story.id)", token: token, as: ServerRestartTests.Story.self).analysis_state == "analyzed"
+        }
+
+        // MP3 here (the restart test exports M4B), so both formats are encoded for real through the server.
+        let job = try await server.post("/api/stories/\(story.id)/render", json: #"{"format":"mp3"}"#, token: token, as: ServerRestartTests.Job.self)
+        var finished = job
+        try await server.waitUntil("the worker exports the story") {
+            guard worker.isRunning else { throw ServerProcess.ServerExited(status: worker.terminationStatus) }
+            finished = try await server.get("/api/jobs/\(job.id)", token: token, as: ServerRestartTests.Job.self)
+            return ["succeeded", "failed"].contains(finished.status)
+        }
+        #expect(finished.status == "succeeded", "\(finished.error ?? "")")
+        let book = scratch.appendingPathComponent("book.mp3")
+        try await server.download("/api/stories/\(story.id)/audio", token: token, to: book)
+        let probe = try await AudioProber.probe(book)
+        #expect(probe.codec == "mp3" && probe.durationSeconds > 60, "\(probe)")
+    }
+}
+
 /// One `storyvoice serve` process on a data directory, restartable.
 final class ServerProcess: @unchecked Sendable {
     let port: Int
@@ -60,33 +101,27 @@ final class ServerProcess: @unchecked Sendable {
     /// Added to the test's own environment. espeak-ng alone by default: fast enough that the
     /// tests stay short, slow enough for a render to be killed midway.
     let environment: [String: String]
+    /// Job workers inside the server; 0 leaves the jobs to `storyvoice worker` processes.
+    let workers: Int
     private var process: Process?
 
     /// Ports below Linux's ephemeral range (32768–60999), so an outgoing connection elsewhere in
     /// the test process can never hold the port the server wants.
-    init(port: Int = Int.random(in: 20_000..<32_000), dataDirectory: URL, environment: [String: String] = ["STORYVOICE_ENGINES": "espeak-ng"]) {
+    init(port: Int = Int.random(in: 20_000..<32_000), dataDirectory: URL, environment: [String: String] = ["STORYVOICE_ENGINES": "espeak-ng"], workers: Int = 1) {
         self.port = port
         self.dataDirectory = dataDirectory
         self.environment = environment
+        self.workers = workers
     }
 
     /// A test that fails half-way must not leave a server rendering in the background.
     deinit { kill() }
 
     func start() async throws {
-        let process = Process()
-        process.executableURL = CLI.executable
-        process.arguments = ["serve", "--port", "\(port)", "--lease-seconds", "3",
-                             "--welcome-story", "examples/the-open-window.txt"]
-        process.currentDirectoryURL = CLI.repositoryRoot
-        var environment = ProcessInfo.processInfo.environment
-        environment["STORYVOICE_DATA_DIR"] = dataDirectory.path
-        environment["STORYVOICE_PUBLIC_DIR"] = CLI.repositoryRoot.appendingPathComponent("Public").path
-        environment.merge(self.environment) { _, new in new }
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try Self.launch(
+            ["serve", "--port", "\(port)", "--lease-seconds", "3", "--workers", "\(workers)",
+             "--welcome-story", "examples/the-open-window.txt"],
+            dataDirectory: dataDirectory, environment: environment)
         self.process = process
         try await waitUntil("the server answers /health") {
             guard process.isRunning else { throw ServerExited(status: process.terminationStatus) }
@@ -94,12 +129,39 @@ final class ServerProcess: @unchecked Sendable {
         }
     }
 
+    /// `storyvoice ARGUMENTS` on `dataDirectory`, as a user starts it from the repository.
+    static func launch(_ arguments: [String], dataDirectory: URL, environment extra: [String: String]) throws -> Process {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = CLI.repositoryRoot
+        var environment = ProcessInfo.processInfo.environment
+        environment["STORYVOICE_DATA_DIR"] = dataDirectory.path
+        environment["STORYVOICE_PUBLIC_DIR"] = CLI.repositoryRoot.appendingPathComponent("Public").path
+        environment.merge(extra) { _, new in new }
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Starts `storyvoice worker` on the server's data directory (and so its database).
+    func startWorker() throws -> Process {
+        try Self.launch(["worker", "--lease-seconds", "3"], dataDirectory: dataDirectory, environment: environment)
+    }
+
     /// SIGKILL: no shutdown, no released leases, as in a crash or power cut.
     func kill() {
-        guard let process, process.isRunning else { return }
+        guard let process else { return }
+        Self.stop(process)
+        self.process = nil
+    }
+
+    static func stop(_ process: Process) {
+        guard process.isRunning else { return }
         Foundation.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        self.process = nil
     }
 
     /// Rendered lines in the server's segment cache.

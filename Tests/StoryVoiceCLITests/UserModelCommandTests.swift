@@ -68,6 +68,43 @@ import TestSupport
 
     /// `analyze --llm openai-compatible:MODEL --base-url URL`: a local server, no key. The
     /// estimate sends nothing; a full run labels every line through the server's chat endpoint.
+    /// `--prices FILE` (or the file `STORYVOICE_PRICES` names) prices the estimate; a model the
+    /// built-in table lacks has no price until then, and a broken file stops with its path.
+    @Test func thePriceTableComesFromTheFileGiven() async throws {
+        let scratch = try CLI.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        // A dollar per input token: the printed cost is then the input token count.
+        let prices = scratch.appendingPathComponent("prices.json")
+        try Data(#"{"my-finetune": {"input": 1000000, "output": 0}}"#.utf8).write(to: prices)
+        let estimate = ["analyze", CommandTests.sample, "--llm", "openai:my-finetune", "--estimate"]
+        let environment = ["OPENAI_API_KEY": Self.key, "STORYVOICE_PRICES": ""]
+
+        let unpriced = try await CLI.run(estimate, cacheDirectory: scratch, environment: environment)
+        #expect(unpriced.status == 0, "\(unpriced.stderr)")
+        #expect(unpriced.stdout.contains("unknown price"), "\(unpriced.stdout)")
+
+        func pricedLines(_ output: String) -> [(tokens: String, cost: String)] {
+            output.split(separator: "\n").compactMap { line in
+                guard let tokens = line.firstMatch(of: /~(\d+) input/)?.1, let cost = line.firstMatch(of: /\$(\d+)\.0000/)?.1 else { return nil }
+                return (String(tokens), String(cost))
+            }
+        }
+        let priced = try await CLI.run(estimate + ["--prices", prices.path], cacheDirectory: scratch, environment: environment)
+        #expect(priced.status == 0, "\(priced.stderr)")
+        let lines = pricedLines(priced.stdout)
+        #expect(lines.count == 2, "both modes are priced: \(priced.stdout)")
+        #expect(lines.allSatisfy { $0.tokens == $0.cost }, "\(priced.stdout)")
+
+        let fromEnvironment = try await CLI.run(estimate, cacheDirectory: scratch, environment: ["OPENAI_API_KEY": Self.key, "STORYVOICE_PRICES": prices.path])
+        #expect(fromEnvironment.stdout == priced.stdout)
+
+        let broken = scratch.appendingPathComponent("broken.json")
+        try Data(#"{"my-finetune": 3}"#.utf8).write(to: broken)
+        let refused = try await CLI.run(estimate + ["--prices", broken.path], cacheDirectory: scratch, environment: environment)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains(broken.path), "\(refused.stderr)")
+    }
+
     @Test func analyzeWithALocalCompatibleServerByBaseURL() async throws {
         let labeller: LoopbackServer.Handler = { request in
             let user = VendorWire.prompt(of: request, provider: .openaiCompatible)?.user ?? ""
