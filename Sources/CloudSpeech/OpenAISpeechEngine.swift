@@ -23,7 +23,7 @@ public struct OpenAISpeechEngine: SpeechSynthesizer {
         public init(model: String = "gpt-4o-mini-tts", baseURL: String = CloudService.openai.defaultBaseURL, responseFormat: String = "pcm") {
             self.model = model
             self.baseURL = baseURL
-                self.responseFormat = responseFormat
+            self.responseFormat = responseFormat
         }
     }
 
@@ -115,7 +115,8 @@ public struct OpenAISpeechEngine: SpeechSynthesizer {
                     id: "openai:\(entry.name)", engine: CloudService.openai.engineID, engineVoice: entry.name,
                     displayName: "OpenAI \(entry.name.capitalized)", gender: entry.gender, age: .adult, accent: entry.accent,
                     pitch: entry.pitch, quality: quality(model: model).rawValue, style: entry.style,
-                    speaker: "openai:\(entry.name)", costPer1000Characters: price(model: model)
+                    speaker: "openai:\(entry.name)", costPer1000Characters: price(model: model),
+                    readsDelivery: takesInstructions(model)
                 )
             }
     }

@@ -12,8 +12,8 @@ import StoryModel
 /// fumbled "Yes." is retried with a normalized ending, a lead-in pause, then other voices of
 /// the same engine and gender), and post-processing to the book's rate and loudness.
 ///
-/// The cache key is a hash of that whole recipe: the text after the lexicon, the voice, the
-/// delivery, the engine version, and for a short line the policy and the ordered alternate
+/// The cache key is a hash of that whole recipe: the text after the lexicon (for the voice's
+/// engine), the voice, the delivery (for voices that read it), the engine version, and for a short line the policy and the ordered alternate
 /// voices. Engines are deterministic, so the recipe fixes the audio, and a re-run hits the
 /// cache. Which step of the recipe actually produced the audio (the cast voice or an alternate,
 /// which text, how many attempts, and the transcription check) is kept beside the audio as a
@@ -44,7 +44,7 @@ public struct LineRenderer: Sendable {
         public var key: String
         /// The story's words as spoken (what a listener should hear; what verification checks against).
         public var spokenText: String
-        /// What the engine is given: `spokenText` with the lexicon applied.
+        /// What the engine is given: `spokenText` with the lexicon applied for `voice.engine`.
         public var engineText: String
         public var voice: Voice
         /// Stand-ins of the same engine and gender, best first, for lines `voice` fumbles.
@@ -56,9 +56,9 @@ public struct LineRenderer: Sendable {
     /// The line `spokenText` in `assignment`'s voice, or nil when that voice is not installed.
     public func line(spokenText: String, assignment: VoiceAssignment) -> Line? {
         guard let voice = catalog.voice(id: assignment.voice) else { return nil }
-        let engineText = options.lexicon.apply(to: spokenText)
+        let engineText = options.lexicon.apply(to: spokenText, engine: voice.engine)
         let alternates = Self.alternates(for: voice, in: catalog.voices, limit: options.maximumAlternates)
-        let key = Narrator.cacheKey(text: spokenText, voice: voice, assignment: assignment,
+        let key = Narrator.cacheKey(engineText: engineText, voice: voice, assignment: assignment,
                                     engineVersion: engineVersions[voice.engine] ?? "unknown", options: options, alternates: alternates)
         return Line(key: key, spokenText: spokenText, engineText: engineText, voice: voice, alternates: alternates,
                     settings: SpeechSettings(rate: assignment.rate, pitch: assignment.pitch, volume: 1, delivery: assignment.delivery), volume: assignment.volume)

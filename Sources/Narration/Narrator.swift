@@ -249,23 +249,33 @@ public struct Narrator: Sendable {
     /// Every renderer of lines (whole books, the server's line-by-line playback) uses this,
     /// so each finds the others' renders (`LineRenderer.line(spokenText:assignment:)` computes it).
     ///
-    /// `text` is the spoken text; what counts is the text the engine is given, after
-    /// `options.lexicon`. A line short enough for `options.shortLines` to check also keys on
-    /// the policy and the ordered `alternates` it may fall back to, so the key names the
-    /// whole deterministic recipe that produced the audio.
+    /// `text` is the spoken text; what counts is the text `voice`'s engine is given, after
+    /// `options.lexicon` (its respellings, or its phonemes for that engine). A line short
+    /// enough for `options.shortLines` to check also keys on the policy and the ordered
+    /// `alternates` it may fall back to, so the key names the whole deterministic recipe that
+    /// produced the audio.
     public static func cacheKey(
         text: String, voice: Voice, assignment: VoiceAssignment, engineVersion: String, options: NarrationOptions,
         alternates: [Voice] = []
     ) -> String {
-        let engineText = options.lexicon.apply(to: text)
+        cacheKey(engineText: options.lexicon.apply(to: text, engine: voice.engine), voice: voice, assignment: assignment,
+                 engineVersion: engineVersion, options: options, alternates: alternates)
+    }
+
+    /// The key of a line whose engine text (after the lexicon) is already known.
+    static func cacheKey(
+        engineText: String, voice: Voice, assignment: VoiceAssignment, engineVersion: String, options: NarrationOptions,
+        alternates: [Voice]
+    ) -> String {
         var recipe = engineText
         if options.shortLines.applies(to: engineText) {
             let policy = options.shortLines
             recipe += "\u{1F}short-line \(policy.maximumLetters) \(policy.minimumSecondsPerSyllable) \(policy.maximumSecondsPerSyllable) "
                 + "\(policy.slackSeconds) \(policy.speechThreshold) \(policy.tailPaddingSeconds) alternates \(alternates.map(\.id).joined(separator: ","))"
         }
-        // A direction changes what an engine that takes one says; keyed so an edited personality re-renders.
-        if let delivery = assignment.delivery { recipe += "\u{1F}delivery \(delivery)" }
+        // A direction changes what an engine that reads one says: keyed for those voices only,
+        // so an edited personality re-renders its lines there and nowhere else.
+        if voice.readsDelivery, let delivery = assignment.delivery { recipe += "\u{1F}delivery \(delivery)" }
         return SegmentCache.key(
             text: recipe, voice: voice.id, engine: voice.engine, engineVersion: engineVersion,
             settings: ["rate": assignment.rate, "pitch": assignment.pitch, "volume": assignment.volume,

@@ -27,11 +27,16 @@ public struct Voice: Codable, Sendable, Hashable, Identifiable {
     /// What the engine's vendor charges, in US dollars per 1,000 characters of text (0 for
     /// local engines). Cloud voices carry their list price so a render can be priced first.
     public var costPer1000Characters: Double
+    /// Whether the engine performs `SpeechSettings.delivery` with this voice (OpenAI's
+    /// gpt-4o-mini-tts reads it as `instructions`; tts-1, tts-1-hd, ElevenLabs, Gemini and the
+    /// local engines ignore it). A line's cache key includes the delivery only when this is set,
+    /// so an edited personality re-renders only lines whose audio it can change.
+    public var readsDelivery: Bool
 
     public init(
         id: String, engine: String, engineVoice: String, displayName: String, gender: Gender,
         age: AgeRange = .adult, accent: String? = nil, pitch: Double = 0, quality: Int = 1, style: [String] = [],
-        speaker: String? = nil, costPer1000Characters: Double = 0
+        speaker: String? = nil, costPer1000Characters: Double = 0, readsDelivery: Bool = false
     ) {
         self.id = id
         self.engine = engine
@@ -45,10 +50,11 @@ public struct Voice: Codable, Sendable, Hashable, Identifiable {
         self.style = style
         self.speaker = speaker
         self.costPer1000Characters = costPer1000Characters
+        self.readsDelivery = readsDelivery
     }
 
     /// Decodes catalogues and cast files written before a field existed: a missing
-    /// `costPer1000Characters` is 0, missing `age`, `pitch`, `quality`, `style` take the
+    /// `costPer1000Characters` is 0, a missing `readsDelivery` false, missing `age`, `pitch`, `quality`, `style` take the
     /// initializer's defaults.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -64,7 +70,8 @@ public struct Voice: Codable, Sendable, Hashable, Identifiable {
             quality: try container.decodeIfPresent(Int.self, forKey: .quality) ?? 1,
             style: try container.decodeIfPresent([String].self, forKey: .style) ?? [],
             speaker: try container.decodeIfPresent(String.self, forKey: .speaker),
-            costPer1000Characters: try container.decodeIfPresent(Double.self, forKey: .costPer1000Characters) ?? 0
+            costPer1000Characters: try container.decodeIfPresent(Double.self, forKey: .costPer1000Characters) ?? 0,
+            readsDelivery: try container.decodeIfPresent(Bool.self, forKey: .readsDelivery) ?? false
         )
     }
 

@@ -122,7 +122,7 @@ public final class PiperEngine: SpeechSynthesizer {
         let semitones = min(max(settings.pitch + variant.semitones, -12), 12)
         let pitchFactor = pow(2, semitones / 12)
         let rate = min(max(settings.rate * variant.tempo, 0.25), 4)
-        let result = try await pool.synthesize(PiperRequest(id: 0, text: text, length_scale: pitchFactor / rate))
+        let result = try await pool.synthesize(PiperRequest(id: 0, text: PiperPhonemeBlocks.prepared(text), length_scale: pitchFactor / rate))
         var audio = PCMAudio(sampleRate: result.sampleRate, samples: result.samples)
         try EngineProcess.requireSpeech(audio, engine: engineID, text: text)
         if pitchFactor != 1 {

@@ -40,7 +40,7 @@ struct Narrate: AsyncParsableCommand {
         discussion: "Keys from OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY. Voices from --cast win; a voice the model invents falls back to the automatic casting."))
     var castWithLlm: String?
 
-    @Option(help: "A pronunciation lexicon: 'word = respelling' lines or a JSON object. Editing it re-renders only the lines it changes.")
+    @Option(help: "A pronunciation lexicon: 'word = respelling' lines (phonemes for espeak-ng and Piper after '|': 'Framton = FRAM-tun | espeak-ng [[fr'amt@n]]') or a JSON object. Editing it re-renders only the lines it changes.")
     var lexicon: String?
 
     @Flag(help: "Transcribe every line with the local faster-whisper worker and re-synthesize, once, the lines it hears badly (needs scripts/setup).")

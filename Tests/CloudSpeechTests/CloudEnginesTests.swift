@@ -132,11 +132,22 @@ struct CloudEnginesTests {
     func voiceJSON() throws {
         let old = #"{"id":"flite:slt","engine":"flite","engineVoice":"slt","displayName":"SLT","gender":"female","age":"adult","accent":"en-US","pitch":-1.2,"quality":2,"style":["clear"]}"#
         let voice = try JSONDecoder().decode(Voice.self, from: Data(old.utf8))
-        #expect(voice.costPer1000Characters == 0)
+        #expect(voice.costPer1000Characters == 0 && !voice.readsDelivery)
         #expect(voice.quality == 2 && voice.style == ["clear"] && voice.speaker == nil)
         let cloud = OpenAISpeechEngine.voices(model: "tts-1-hd")[0]
         let again = try JSONDecoder().decode(Voice.self, from: JSONEncoder().encode(cloud))
         #expect(again == cloud)
         #expect(abs(cloud.cost(of: String(repeating: "a", count: 2000)) - 0.06) < 1e-9)
+    }
+
+    @Test("Only gpt-4o-mini-tts voices read the delivery (and so key a line on it)")
+    func readsDelivery() throws {
+        #expect(OpenAISpeechEngine.voices(model: "gpt-4o-mini-tts").allSatisfy { $0.readsDelivery })
+        #expect(OpenAISpeechEngine.voices(model: "gpt-4o-mini-tts-2025-03-20").allSatisfy { $0.readsDelivery })
+        #expect(!OpenAISpeechEngine.voices(model: "tts-1").contains { $0.readsDelivery })
+        #expect(!OpenAISpeechEngine.voices(model: "tts-1-hd").contains { $0.readsDelivery })
+        #expect(!GeminiSpeechEngine.voices(model: "gemini-2.5-flash-preview-tts").contains { $0.readsDelivery })
+        let directed = OpenAISpeechEngine.voices(model: "gpt-4o-mini-tts")[0]
+        #expect(try JSONDecoder().decode(Voice.self, from: JSONEncoder().encode(directed)).readsDelivery)
     }
 }

@@ -96,7 +96,7 @@ import Testing
         #expect(key(long, []) == key(long, [other]))
     }
 
-    @Test func aRolesDeliveryReachesTheEngineAndKeysTheLine() async throws {
+    @Test func aRolesDeliveryReachesTheEngineAndKeysOnlyLinesOfVoicesThatReadIt() async throws {
         let catalog = await VoiceCatalog.load(from: LocalEngines.all())
         let voice = try #require(catalog.voices.first)
         let renderer = LineRenderer(catalog: catalog, options: NarrationOptions(), engineVersions: [:])
@@ -105,7 +105,55 @@ import Testing
         directed.delivery = "stern, proud; an elderly man"
         let line = try #require(renderer.line(spokenText: "Silence in court.", assignment: directed))
         #expect(line.settings.delivery == "stern, proud; an elderly man")
-        #expect(line.key != renderer.line(spokenText: "Silence in court.", assignment: plain)?.key)
+        // A local engine ignores the direction: editing it re-renders nothing.
+        #expect(line.key == renderer.line(spokenText: "Silence in court.", assignment: plain)?.key)
+
+        // OpenAI's voices read it on gpt-4o-mini-tts, not on tts-1 (as `OpenAISpeechEngine.voices(model:)` marks them).
+        let directable = Voice(id: "openai:fable", engine: "openai", engineVoice: "fable", displayName: "Fable", gender: .male, readsDelivery: true)
+        var tts1 = directable
+        tts1.readsDelivery = false
+        func key(_ voice: Voice, _ delivery: String?) -> String {
+            var assignment = VoiceAssignment(voice: voice.id)
+            assignment.delivery = delivery
+            return Narrator.cacheKey(text: "Silence in court.", voice: voice, assignment: assignment, engineVersion: "1", options: NarrationOptions())
+        }
+        #expect(key(directable, "stern") != key(directable, nil))
+        #expect(key(directable, "stern") != key(directable, "jolly"))
+        #expect(key(tts1, "stern") == key(tts1, nil))
+        #expect(key(tts1, "stern") == key(tts1, "jolly"))
+    }
+
+    @Test func phonemesKeyOnlyTheLinesOfTheirEngine() {
+        let espeak = Voice(id: "espeak-ng:en-us+m3", engine: "espeak-ng", engineVoice: "en-us+m3", displayName: "m3", gender: .male)
+        let piper = Voice(id: "piper:en_US-joe-medium", engine: "piper", engineVoice: "en_US-joe-medium", displayName: "Joe", gender: .male)
+        let flite = Voice(id: "flite:rms", engine: "flite", engineVoice: "rms", displayName: "rms", gender: .male)
+        var options = NarrationOptions()
+        options.lexicon["Framton"] = PronunciationLexicon.Entry(respelling: "FRAM-tun", phonemes: ["espeak-ng": "fr'amt@n", "piper": "fɹˈæmtən"])
+        func keys(_ text: String) -> [String] {
+            [espeak, piper, flite].map {
+                Narrator.cacheKey(text: text, voice: $0, assignment: VoiceAssignment(voice: $0.id), engineVersion: "1", options: options)
+            }
+        }
+        let line = "Framton came at last.", other = "The window stood open."
+        let (before, otherBefore) = (keys(line), keys(other))
+
+        options.lexicon["Framton"]?.phonemes["espeak-ng"] = "fr'Amt0n"
+        let espeakEdited = keys(line)
+        #expect(espeakEdited[0] != before[0])
+        #expect(Array(espeakEdited[1...]) == Array(before[1...]))
+
+        options.lexicon["Framton"]?.respelling = "FRAMP-tun"
+        let respelled = keys(line)
+        #expect(Array(respelled[..<2]) == Array(espeakEdited[..<2]))  // both have phonemes: the respelling is not theirs
+        #expect(respelled[2] != espeakEdited[2])
+        #expect(keys(other) == otherBefore)
+
+        // The render job's engine text is what keyed it.
+        let catalog = VoiceCatalog(voices: [espeak, piper, flite], engines: [], synthesizers: [])
+        let renderer = LineRenderer(catalog: catalog, options: options, engineVersions: [:])
+        #expect(renderer.line(spokenText: line, assignment: VoiceAssignment(voice: espeak.id))?.engineText == "[[fr'Amt0n]] came at last.")
+        #expect(renderer.line(spokenText: line, assignment: VoiceAssignment(voice: piper.id))?.engineText == "[[fɹˈæmtən]] came at last.")
+        #expect(renderer.line(spokenText: line, assignment: VoiceAssignment(voice: flite.id))?.engineText == "FRAMP-tun came at last.")
     }
 
     @Test func alternatesAreOtherVoicesOfTheSameEngineAndGender() async throws {

@@ -47,7 +47,7 @@ import Testing
             Vera=VEER-uh
             """)
         #expect(lexicon == PronunciationLexicon(["Framton": "FRAM-tun", "St John": "Sinjun", "Vera": "VEER-uh"]))
-        #expect(lexicon.apply(to: "Framton met St  John.") == "FRAM-tun met Sinjun.")
+        #expect(lexicon.apply(to: "Framton met St  John.", engine: "flite") == "FRAM-tun met Sinjun.")
     }
 
     @Test func readsAJSONObject() throws {
@@ -63,6 +63,59 @@ import Testing
         } catch let error as PronunciationLexicon.FileError {
             #expect(error.line == 2)
             #expect(error.description.hasPrefix("x.txt:2:"))
+        }
+    }
+
+    @Test func readsPhonemesForTheEnginesThatTakeThem() throws {
+        let lexicon = try PronunciationLexicon.parse("""
+            Framton = FRAM-tun | espeak-ng [[fr'amt@n]] | piper [[ˈfɹæmtən]]
+            Vera = espeak-ng [[ v'i@r@ ]]
+            # a '|' inside the brackets is espeak-ng's, not a separator
+            Ruth = piper [[ɹˈuːθ]] | espeak-ng [[r'u:|T]] | ROOTH
+            """)
+        #expect(lexicon["framton"] == PronunciationLexicon.Entry(respelling: "FRAM-tun", phonemes: ["espeak-ng": "fr'amt@n", "piper": "ˈfɹæmtən"]))
+        #expect(lexicon["Vera"] == PronunciationLexicon.Entry(phonemes: ["espeak-ng": "v'i@r@"]))
+        #expect(lexicon["Ruth"] == PronunciationLexicon.Entry(respelling: "ROOTH", phonemes: ["espeak-ng": "r'u:|T", "piper": "ɹˈuːθ"]))
+    }
+
+    @Test func readsPhonemesFromJSONObjects() throws {
+        let lexicon = try PronunciationLexicon.parse(#"""
+            {"Framton": {"say": "FRAM-tun", "espeak-ng": "[[fr'amt@n]]", "piper": "ˈfɹæmtən"}, "Vera": "VEER-uh"}
+            """#)
+        #expect(lexicon == PronunciationLexicon(entries: [
+            "Framton": PronunciationLexicon.Entry(respelling: "FRAM-tun", phonemes: ["espeak-ng": "fr'amt@n", "piper": "ˈfɹæmtən"]),
+            "Vera": "VEER-uh",
+        ]))
+    }
+
+    @Test(arguments: [
+        ("Framton = FRAM-tun | flite [[f r a m]]", "does not read phonemes"),
+        ("Framton = espeak-ng [[fr'amt@n", "without a closing ']]'"),
+        ("Framton = FRAM-tun | FRAMP-tun", "two respellings"),
+        ("Framton = espeak-ng [[a]] | espeak-ng [[b]]", "espeak-ng twice"),
+        ("Framton = espeak-ng [[ ]]", "empty phonemes"),
+        ("Framton = FRAM-tun |", "empty part"),
+        ("Framton = [[fr'amt@n]]", "one engine name"),
+    ])
+    func explainsABadPhonemeLineWithItsNumber(line: String, problem: String) throws {
+        do {
+            _ = try PronunciationLexicon.parse("# names\nVera = VEER-uh\n\(line)\n", path: "names.txt")
+            Issue.record("accepted: \(line)")
+        } catch let error as PronunciationLexicon.FileError {
+            #expect(error.line == 3)
+            #expect(error.description.hasPrefix("names.txt:3: '\(line)'"))
+            #expect(error.problem.contains(problem), "\(error.problem)")
+        }
+    }
+
+    @Test func explainsABadJSONEntryByItsWord() throws {
+        for (json, problem) in [(#"{"Framton": {"flite": "x"}}"#, "does not read phonemes"), (#"{"Framton": {}}"#, "neither")] {
+            do {
+                _ = try PronunciationLexicon.parse(json, path: "names.json")
+                Issue.record("accepted: \(json)")
+            } catch let error as PronunciationLexicon.FileError {
+                #expect(error.problem.hasPrefix("'Framton'") && error.problem.contains(problem), "\(error.problem)")
+            }
         }
     }
 
