@@ -22,8 +22,9 @@ export class Player {
     this.playing = false;
     this.generation = 0; // bumps on every jump/stop so stale callbacks do nothing
     this.audio.addEventListener("ended", () => this.advance());
-    // User Timing marks: how long from pressing play to hearing audio (read by the browser test).
-    this.audio.addEventListener("playing", () => performance.mark("storyvoice:audio-playing"));
+    // User Timing marks: how long from pressing play to hearing audio, and which line it was
+    // (read by the browser test).
+    this.audio.addEventListener("playing", () => performance.mark("storyvoice:audio-playing", { detail: { line: this.index } }));
   }
 
   get storageKey() { return `storyvoice:position:${this.storyId}`; }

@@ -380,16 +380,8 @@ function setUpPlayer() {
   current.player?.dispose();
   const player = new Player(current.id, current.lines, {
     onLine: (index) => {
-      for (const node of $("#line-list").querySelectorAll("[aria-current]")) { node.removeAttribute("aria-current"); node.classList.remove("current"); }
-      if (index === null) { $("#now-speaking").textContent = "Now speaking: —"; return; }
-      const line = current.lines[index];
-      $("#now-speaking").textContent = `Now speaking: ${line.speaker_name}`;
-      const node = $(`#line-${index}`);
-      if (node) {
-        node.classList.add("current");
-        node.setAttribute("aria-current", "true");
-        keepInView(node);
-      }
+      highlight(index);
+      $("#now-speaking").textContent = index === null ? "Now speaking: —" : `Now speaking: ${current.lines[index].speaker_name}`;
     },
     onState: (state) => {
       $("#play").textContent = state === "playing" ? "❚❚ Pause" : "▶ Play";
@@ -402,8 +394,28 @@ function setUpPlayer() {
   player.setSpeed(Number($("#speed").value));
   current.player = player;
   player.warmUp();
+  // The remembered line is marked (and scrolled to) before anything plays.
+  highlight(player.index > 0 ? player.index : null);
   if (player.index > 0) $("#player-status").textContent = `Resumes at line ${player.index + 1}.`;
 }
+
+/** Marks line `index` as the current one (null: none). */
+function highlight(index) {
+  for (const node of $("#line-list").querySelectorAll("[aria-current]")) { node.removeAttribute("aria-current"); node.classList.remove("current"); }
+  const node = index === null ? null : $(`#line-${index}`);
+  if (node) {
+    node.classList.add("current");
+    node.setAttribute("aria-current", "true");
+    keepInView(node);
+  }
+}
+
+// The sticky player covers the top of the page: scrolling to a section, or tabbing to a
+// control, keeps what it reveals below the player rather than under it.
+new ResizeObserver(() => {
+  const player = $("#player");
+  document.documentElement.style.scrollPaddingTop = player.offsetHeight ? `${player.offsetHeight + 8}px` : "";
+}).observe($("#player"));
 
 /** Scrolls the lines list (not the page) so the line being read stays visible. */
 function keepInView(node) {

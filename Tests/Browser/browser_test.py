@@ -19,6 +19,7 @@ import uuid
 import zipfile
 
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
+ENTER, TAB, SPACE = "\ue007", "\ue004", " "
 
 
 class Browser:
@@ -62,6 +63,18 @@ class Browser:
 
     def type(self, css, text):
         self.s("POST", f"/element/{self.find(css)}/value", {"text": text})
+
+    def keys(self, *keys):
+        """Presses and releases each key in turn, as a keyboard would, at whatever has focus."""
+        actions = []
+        for key in keys:
+            actions += [{"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}]
+        self.s("POST", "/actions", {"actions": [{"type": "key", "id": "keyboard", "actions": actions}]})
+        self.s("DELETE", "/actions")
+
+    def label(self, element):
+        """The accessible name Chromium computes for an element (what a screen reader says)."""
+        return self.s("GET", f"/element/{element}/computedlabel")
 
     def js(self, script, *args):
         return self.s("POST", "/execute/sync", {"script": script, "args": list(args)})
@@ -204,13 +217,85 @@ def main():
         browser.wait_for(f"line {target} to play", f"return document.querySelector('#line-list .current')?.id === 'line-{target}'", timeout=30)
         check(True, f"clicking line {target} jumped there")
         browser.click("#play")  # pause
+        browser.wait_for("the pause", "return document.querySelector('#play').getAttribute('aria-pressed') === 'false'")
+        remembered = int(browser.js("return document.querySelector('#line-list .current').id").split("-")[1])
+        story_url = browser.js("return location.href")
 
-        # The same page on a phone-sized screen.
+        # The position is remembered per story: after a reload, and after leaving and coming back,
+        # the page marks the line it stopped at and says it will resume there.
+        def check_resumes(how):
+            browser.wait_for("the lines", "return document.querySelectorAll('#line-list .line').length > 0", timeout=60)
+            current = browser.wait_for("the remembered line", "return document.querySelector('#line-list .current')?.id", timeout=30)
+            status = browser.js("return document.querySelector('#player-status').textContent")
+            check(current == f"line-{remembered}" and status == f"Resumes at line {remembered + 1}.",
+                  f"{how}, line {remembered} is marked as current ('{status}')")
+        browser.js("location.reload()")
+        check_resumes("after a reload")
+        browser.go(options.app + "/#/")
+        browser.wait_for("the library", "return !document.querySelector('#library').hidden && document.querySelector('#story-list .card a.title')")
+        # The story screen's old contents stay in the page while hidden: clear what is checked.
+        browser.js("document.querySelectorAll('#line-list .current').forEach(n => n.classList.remove('current')); document.querySelector('#player-status').textContent = ''")
+        browser.click("#story-list .card a.title")
+        browser.wait_for("the story page", f"return location.href === {json.dumps(story_url)}")
+        check_resumes("after leaving for the library and coming back")
+
+        # Keyboard: Tab reaches the play button; Enter plays from the remembered line, Space on the
+        # button pauses, and Space elsewhere on the page toggles playback.
+        browser.js("document.querySelector('#analyze').focus()")
+        for _ in range(10):
+            if browser.js("return document.activeElement.id") == "play":
+                break
+            browser.keys(TAB)
+        check(browser.js("return document.activeElement.id") == "play", "Tab reaches the play button from Analyse")
+        browser.js("performance.clearMarks()")
+        browser.keys(ENTER)
+        browser.wait_for("audio to start from the keyboard", "return performance.getEntriesByName('storyvoice:audio-playing').length > 0", timeout=30)
+        first_line = browser.js("return performance.getEntriesByName('storyvoice:audio-playing')[0].detail.line")
+        check(first_line == remembered, f"Enter on Play resumed at the remembered line {remembered} (played {first_line})")
+        browser.keys(SPACE)
+        browser.wait_for("Space to pause", "return document.querySelector('#play').getAttribute('aria-pressed') === 'false'")
+        check(browser.js("return document.activeElement.id") == "play", "Space on the focused Play button paused it")
+        browser.js("document.querySelector('#main').focus()")
+        browser.keys(SPACE)
+        browser.wait_for("Space to play", "return document.querySelector('#play').getAttribute('aria-pressed') === 'true'")
+        browser.keys(SPACE)
+        browser.wait_for("Space to pause", "return document.querySelector('#play').getAttribute('aria-pressed') === 'false'")
+        check(True, "Space outside a control toggles playback")
+
+        # Every control on the story page has an accessible name (label, aria-label or text),
+        # including those inside closed <details>.
+        browser.js("window.closedDetails = [...document.querySelectorAll('#story details:not([open])')]; closedDetails.forEach(d => d.open = true)")
+        controls = browser.js("""
+            return [...document.querySelectorAll('#story :is(button, a[href], input, select, textarea, summary, [tabindex]:not([tabindex="-1"]))')]
+                .filter(node => node.checkVisibility());""")
+        unnamed = []
+        for control in controls:
+            if not (browser.label(control[ELEMENT]) or "").strip():
+                unnamed.append(browser.js("return arguments[0].outerHTML.slice(0, 120)", control))
+        browser.js("closedDetails.forEach(d => d.open = false)")
+        check(len(controls) > 50 and not unnamed, f"all {len(controls)} controls on the story page have accessible names {unnamed}")
+
+        # A phone-sized screen: nothing scrolls sideways on the story and library screens.
+        def check_phone(screen, shots):
+            # Nothing pokes out of the page's column either (which would touch the screen's edge).
+            overflow = browser.js("""
+                const edge = Math.min(innerWidth, document.querySelector('main').getBoundingClientRect().right);
+                return [...document.querySelectorAll('body *')].filter(node => node.checkVisibility()
+                    && node.getBoundingClientRect().right > edge + 0.5).slice(0, 5)
+                    .map(node => `${node.tagName.toLowerCase()}#${node.id}.${node.className}`);""")
+            width, viewport = browser.js("return [document.scrollingElement.scrollWidth, innerWidth]")
+            check(width <= viewport and not overflow, f"the {screen} fits a {viewport}px-wide phone screen ({width}px wide) {overflow}")
+            for name, selector in shots:
+                browser.js(f"document.querySelector('{selector}').scrollIntoView()")
+                browser.screenshot(name)
         browser.s("POST", "/window/rect", {"width": 390, "height": 844})
-        browser.js("document.querySelector('#player').scrollIntoView()")
-        browser.screenshot("4-phone")
-        width = browser.js("return document.documentElement.scrollWidth")
-        check(width <= 400, f"no sideways scrolling on a phone ({width}px wide)")
+        browser.wait_for("the phone-sized viewport", "return innerWidth <= 400")
+        check_phone("story page", [("4-phone-story", "header"), ("4b-phone-cast", "#cast"), ("4c-phone-lines", "#lines")])
+        browser.go(options.app + "/#/")
+        browser.wait_for("the library", "return !document.querySelector('#library').hidden && document.querySelector('#story-list .card a.title')")
+        check_phone("library", [("4d-phone-library", "header"), ("4e-phone-library-list", "#story-list")])
+        browser.click("#story-list .card a.title")
+        browser.wait_for("the story page", "return !document.querySelector('#export').hidden")
         # Export an M4B in the background with live progress, then download it and ask ffprobe.
         browser.js("document.querySelector('#export').scrollIntoView()")
         browser.js("document.querySelector('#export-format').value = 'm4b'")
