@@ -137,6 +137,8 @@ let package = Package(
             name: "StoryServer",
             dependencies: [
                 "StoryModel", "StoryText", "StoryPersistence", "Jobs", "Analysis", "LanguageModels",
+                // Interfaces only (the lexicon, voice types): the engines stay in SpeechEngines.
+                "Speech",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
@@ -196,7 +198,7 @@ let package = Package(
         .testTarget(
             name: "StoryServerTests",
             dependencies: [
-                "StoryServer", "StoryPersistence", "Jobs", "DatabaseTestSupport", "TestSupport", "LanguageModels", "Analysis",
+                "StoryServer", "StoryPersistence", "Jobs", "DatabaseTestSupport", "TestSupport", "LanguageModels", "Analysis", "Speech",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQL", package: "fluent-kit"),

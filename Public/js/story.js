@@ -155,29 +155,29 @@ function modelReport(result) {
 
 // MARK: Pronunciation
 
-function renderLexicon() {
-  const entries = Object.entries(current.reply.overrides.lexicon ?? {}).sort(([a], [b]) => a.localeCompare(b));
-  $("#lexicon").value = entries.map(([word, respelling]) => `${word} = ${respelling}`).join("\n");
+/** One entry as a line of the box: "word = respelling | espeak-ng [[…]] | piper [[…]]". */
+function lexiconLine(word, entry) {
+  if (typeof entry === "string") return `${word} = ${entry}`;
+  const { say, ...phonemes } = entry;
+  const parts = Object.entries(phonemes).sort(([a], [b]) => a.localeCompare(b)).map(([engine, notation]) => `${engine} [[${notation}]]`);
+  return `${word} = ${[say, ...parts].filter(Boolean).join(" | ")}`;
 }
 
+function renderLexicon() {
+  const entries = Object.entries(current.reply.overrides.lexicon ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  $("#lexicon").value = entries.map(([word, entry]) => lexiconLine(word, entry)).join("\n");
+}
+
+// The server reads the box as it reads a --lexicon file, and names the line that is wrong.
 $("#lexicon-save").addEventListener("click", async () => {
   const status = $("#lexicon-status");
-  const entries = {};
-  for (const [number, line] of $("#lexicon").value.split("\n").entries()) {
-    if (!line.trim()) continue;
-    const [word, ...rest] = line.split("=");
-    if (!rest.length || !word.trim() || !rest.join("=").trim()) {
-      status.textContent = `Line ${number + 1} needs the form "word = how to say it".`;
-      return;
-    }
-    entries[word.trim()] = rest.join("=").trim();
-  }
   try {
-    const before = new Set(current.lines.filter((line) => line.cached).map((line) => line.index));
-    await api(`/api/stories/${current.id}/lexicon`, { method: "PUT", json: { entries } });
+    const before = new Set((current.lines ?? []).filter((line) => line.cached).map((line) => line.index));
+    await api(`/api/stories/${current.id}/lexicon`, { method: "PUT", json: { text: $("#lexicon").value } });
     await refresh();
     const stale = current.lines.filter((line) => before.has(line.index) && !line.cached).length;
-    status.textContent = `Saved ${Object.keys(entries).length} pronunciation(s); ${stale} rendered line(s) will be rendered again.`;
+    const saved = Object.keys(current.reply.overrides.lexicon ?? {}).length;
+    status.textContent = `Saved ${saved} pronunciation(s); ${stale} rendered line(s) will be rendered again.`;
   } catch (error) {
     status.textContent = error.message;
   }
@@ -378,12 +378,17 @@ $("#line-filter").addEventListener("change", applyFilter);
 function setUpPlayer() {
   const resumeAt = current.player?.index;
   current.player?.dispose();
+  Object.assign(speaking, { index: null, state: "stopped" });
+  showSpeaker();
   const player = new Player(current.id, current.lines, {
     onLine: (index) => {
       highlight(index);
-      $("#now-speaking").textContent = index === null ? "Now speaking: —" : `Now speaking: ${current.lines[index].speaker_name}`;
+      speaking.index = index;
+      showSpeaker();
     },
     onState: (state) => {
+      speaking.state = state;
+      showSpeaker();
       $("#play").textContent = state === "playing" ? "❚❚ Pause" : "▶ Play";
       $("#play").setAttribute("aria-pressed", String(state === "playing"));
       if (state === "finished") $("#player-status").textContent = "The end.";
@@ -397,6 +402,15 @@ function setUpPlayer() {
   // The remembered line is marked (and scrolled to) before anything plays.
   highlight(player.index > 0 ? player.index : null);
   if (player.index > 0) $("#player-status").textContent = `Resumes at line ${player.index + 1}.`;
+}
+
+/** Who the player is on, and whether it is speaking (a paused voice is not "now speaking"). */
+const speaking = { index: null, state: "stopped" };
+
+function showSpeaker() {
+  const name = speaking.index === null ? null : current.lines[speaking.index]?.speaker_name;
+  $("#now-speaking").textContent = !name ? "Now speaking: —"
+    : speaking.state === "playing" ? `Now speaking: ${name}` : `Paused on: ${name}`;
 }
 
 /** Marks line `index` as the current one (null: none). */

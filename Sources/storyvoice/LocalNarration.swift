@@ -36,9 +36,9 @@ struct LocalNarration: NarrationService {
                               cloudCatalogs: cloudCatalogs)
     }
 
-    func speaking(with lexicon: [String: String]) -> any NarrationService {
+    func speaking(with lexicon: PronunciationLexicon) -> any NarrationService {
         var options = options
-        options.lexicon = PronunciationLexicon(lexicon)
+        options.lexicon = lexicon
         return LocalNarration(catalog: catalog, cache: cache, lines: LineRenderer(catalog: catalog, options: options, engineVersions: lines.engineVersions),
                               cloudCatalogs: cloudCatalogs)
     }

@@ -210,6 +210,8 @@ def main():
         browser.screenshot("3-playing")
         browser.click("#play")  # pause
         check(browser.js("return document.querySelector('#play').textContent").endswith("Play"), "paused")
+        speaking = browser.js("return document.querySelector('#now-speaking').textContent")
+        check(speaking.startswith("Paused on: "), f"paused, the player says '{speaking}'")
 
         # Clicking a line plays from there.
         target = int(later.split("-")[1]) + 4
@@ -342,12 +344,31 @@ def main():
         check(True, "deleted the story after confirming")
 
         # Import the bundle back: the story returns analysed, with its cast and the changed voice.
+        # (The deleted story's screen is still in the page, hidden: clear its cast first.)
+        browser.js("document.querySelector('#cast-list').replaceChildren()")
         browser.type("#upload-form [name=file]", os.path.abspath(bundle))
         browser.click("#upload-form button[type=submit]")
         browser.wait_for("the cast of the imported bundle", "return document.querySelectorAll('#cast-list .cast-card').length >= 3", timeout=60)
         voice = browser.js(f"return document.querySelector('#cast-list .cast-card[data-role={role}] select[name=voice]')?.value")
         check(voice == chosen, f"the imported story keeps the chosen voice ({voice})")
         browser.screenshot("7-imported-bundle")
+
+        # Pronunciations: a wrong line is named and nothing is saved; respellings with phonemes for
+        # the engines that read them are saved, and shown back after a reload.
+        def save_lexicon(text):
+            browser.js(f"document.querySelector('#lexicon').value = {json.dumps(text)}; document.querySelector('#lexicon-status').textContent = ''")
+            browser.click("#lexicon-save")
+            return browser.wait_for("the lexicon status", "return document.querySelector('#lexicon-status').textContent || null")
+        said = save_lexicon("Nuttel = Nuttle\nFramton FRAM-tun")
+        check(said.startswith("Line 2:") and "has no '='" in said, f"a wrong lexicon line is named: {said}")
+        lexicon = "Framton = FRAM-tun | espeak-ng [[fr'amt@n]] | piper [[fɹˈæmtən]]\nNuttel = Nuttle"
+        said = save_lexicon(lexicon)
+        check(said.startswith("Saved 2 pronunciation(s);"), f"the lexicon is saved: {said}")
+        browser.js("location.reload()")
+        browser.wait_for("the lexicon after a reload", f"return document.querySelector('#lexicon').value === {json.dumps(lexicon)}", timeout=60)
+        check(True, "the saved lexicon, phonemes included, is shown after a reload")
+        browser.js("document.querySelector('#pronunciation').scrollIntoView()")
+        browser.screenshot("7b-pronunciations")
 
         # Settings: keys are never shown back, only whether one is set.
         browser.go(options.app + "/#/account")

@@ -181,6 +181,11 @@ struct OpenAPIShapeTests {
             // Pronunciation and voices.
             try await walk.call(.PUT, "/api/stories/\(story)/lexicon", token: token, json: #"{"entries":{"Nuttel":"Nuttle"}}"#, expect: .ok)
             try await walk.call(.PUT, "/api/stories/\(story)/lexicon", token: token, json: #"{"entries":{"":"x"}}"#, expect: .unprocessableEntity)
+            try await walk.call(.PUT, "/api/stories/\(story)/lexicon", token: token,
+                                json: #"{"entries":{"Nuttel":"Nuttle","Framton":{"say":"FRAM-tun","espeak-ng":"fr'amt@n"}}}"#, expect: .ok)
+            try await walk.call(.PUT, "/api/stories/\(story)/lexicon", token: token, json: #"{"entries":{"Framton":{"flite":"x"}}}"#, expect: .unprocessableEntity)
+            try await walk.call(.PUT, "/api/stories/\(story)/lexicon", token: token, json: #"{"text":"Framton FRAM-tun"}"#, expect: .unprocessableEntity)
+            try await walk.call(.PUT, "/api/stories/\(story)/lexicon", token: token, json: #"{"text":"Nuttel = Nuttle\nFramton = FRAM-tun | piper [[fɹˈæmtən]]"}"#, expect: .ok)
             try await walk.call(.PUT, "/api/stories/\(story)/cast/narrator", token: token, json: #"{"voice":"test:alto","rate":1.1,"pitch":-1,"volume":0.9}"#, expect: .ok)
             try await walk.call(.PUT, "/api/stories/\(story)/cast/\(speaker)", token: token, json: #"{"voice":"test:bass"}"#, expect: .ok)
             try await walk.call(.PUT, "/api/stories/\(story)/cast/\(speaker)", token: token, json: #"{"voice":"test:bass","pitch":40}"#, expect: .unprocessableEntity)

@@ -1,4 +1,5 @@
 import Foundation
+import Speech
 import StoryModel
 
 /// What the server needs from the narration pipeline, so StoryServer stays free of the speech
@@ -23,14 +24,15 @@ public protocol NarrationService: Sendable {
     /// The same pipeline with the cloud voices that a user's own keys unlock (provider id →
     /// key, e.g. `elevenlabs`). Automatic casting keeps to free voices; users pick paid ones.
     func including(cloudKeys: [String: String]) async -> any NarrationService
-    /// The same pipeline speaking with a story's pronunciation lexicon (word → respelling).
-    /// Only lines containing a respelled word get new cache keys, so only they re-render.
-    func speaking(with lexicon: [String: String]) -> any NarrationService
+    /// The same pipeline speaking with a story's pronunciation lexicon (respellings, and
+    /// phonemes for the engines that read them). Only lines whose engine text changes get new
+    /// cache keys, so only they re-render.
+    func speaking(with lexicon: PronunciationLexicon) -> any NarrationService
 }
 
 extension NarrationService {
     public func including(cloudKeys: [String: String]) async -> any NarrationService { self }
-    public func speaking(with lexicon: [String: String]) -> any NarrationService { self }
+    public func speaking(with lexicon: PronunciationLexicon) -> any NarrationService { self }
 }
 
 /// A voice as the API lists it.
@@ -62,11 +64,15 @@ public struct VoiceSummary: Codable, Sendable, Hashable {
 public struct CastOverrides: Codable, Sendable, Hashable {
     public var narrator: VoiceAssignment?
     public var characters: [String: VoiceAssignment]
-    /// The story's pronunciation lexicon: word → respelling, applied to what the engines are
-    /// given (never to the story). Nil until the user sets one.
-    public var lexicon: [String: String]?
+    /// The story's pronunciation lexicon: word → respelling and/or phonemes per engine, applied
+    /// to what the engines are given (never to the story). Nil until the user sets one. Stored
+    /// and returned as `PronunciationLexicon.Entry` writes itself: a respelling alone is a
+    /// string, so lexicons saved before phonemes existed read unchanged.
+    public var lexicon: [String: PronunciationLexicon.Entry]?
 
-    public init(narrator: VoiceAssignment? = nil, characters: [String: VoiceAssignment] = [:], lexicon: [String: String]? = nil) {
+    public init(
+        narrator: VoiceAssignment? = nil, characters: [String: VoiceAssignment] = [:], lexicon: [String: PronunciationLexicon.Entry]? = nil
+    ) {
         self.narrator = narrator
         self.characters = characters
         self.lexicon = lexicon

@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import Speech
 import StoryPersistence
 
 /// The narration pipeline as one user sees it: the server's local voices plus the cloud voices
@@ -29,6 +30,6 @@ extension NarrationService {
     /// This pipeline for one story: its owner's voices and its pronunciation lexicon.
     func forStory(_ overrides: CastOverrides) -> any NarrationService {
         guard let lexicon = overrides.lexicon, !lexicon.isEmpty else { return self }
-        return speaking(with: lexicon)
+        return speaking(with: PronunciationLexicon(entries: lexicon))
     }
 }
