@@ -58,10 +58,11 @@ struct Verification: Sendable {
 extension Verification {
     /// The WER of `transcript` against the line's spoken text, or against the text the engine
     /// was given when the lexicon respelled it and that is nearer ("Framton" said as "FRAM-tun"
-    /// may be written either way by the recognizer).
+    /// may be written either way by the recognizer). A line given phonemes is judged against
+    /// the story's words only: `[[fr'amt@n]]` is no word a recognizer writes.
     static func wordErrorRate(of transcript: String, for job: LineRenderer.Line) -> Double {
         let spoken = WordErrorRate.of(hypothesis: transcript, reference: job.spokenText)
-        guard job.engineText != job.spokenText else { return spoken }
+        guard job.engineText != job.spokenText, !job.engineText.contains("[[") else { return spoken }
         return min(spoken, WordErrorRate.of(hypothesis: transcript, reference: job.engineText))
     }
 }

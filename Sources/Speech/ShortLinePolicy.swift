@@ -92,8 +92,40 @@ public struct ShortLinePolicy: Sendable, Hashable {
     }
 
     /// A rough English syllable count: vowel groups per word (a final silent "e" dropped), at
-    /// least one per word; digits count one per digit.
+    /// least one per word; digits count one per digit. A lexicon's `[[phonemes]]` block counts
+    /// its vowel sounds (espeak-ng mnemonics or IPA), so "[[fr'amt@n]]" is two, like "Framton".
     public static func syllables(in text: String) -> Int {
+        var total = 0
+        var rest = Substring(text)
+        while let open = rest.range(of: "[["), let close = rest[open.upperBound...].range(of: "]]") {
+            total += writtenSyllables(in: rest[..<open.lowerBound])
+            total += phonemeSyllables(in: rest[open.upperBound..<close.lowerBound])
+            rest = rest[close.upperBound...]
+        }
+        return max(total + writtenSyllables(in: rest), 1)
+    }
+
+    /// Vowel symbols of espeak-ng's mnemonics (`@` schwa, `3` ɜ, `V` ʌ, `0` ɒ, `&` æ, capitals
+    /// for lax vowels) and of IPA. Runs of them (with length marks) are one syllable: diphthongs.
+    static let phonemeVowels: Set<Character> = Set("aeiouyAEIOUV@30&æɑɒɔəɛɜɪʊʌɐᵻɚɝɘɵøœɶɤɯɨʉ")
+    static let phonemeLengthMarks: Set<Character> = [":", "ː", "ˑ"]
+
+    static func phonemeSyllables(in phonemes: Substring) -> Int {
+        var total = 0
+        for word in phonemes.split(whereSeparator: \.isWhitespace) {
+            var groups = 0
+            var previousWasVowel = false
+            for symbol in word where !phonemeLengthMarks.contains(symbol) {
+                let vowel = phonemeVowels.contains(symbol)
+                if vowel && !previousWasVowel { groups += 1 }
+                previousWasVowel = vowel
+            }
+            total += max(groups, 1)
+        }
+        return total
+    }
+
+    static func writtenSyllables(in text: Substring) -> Int {
         var total = 0
         for word in text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }) {
             let digits = word.filter(\.isNumber).count
@@ -107,6 +139,6 @@ public struct ShortLinePolicy: Sendable, Hashable {
             }
             total += max(letters.isEmpty ? 0 : 1, groups) + digits
         }
-        return max(total, 1)
+        return total
     }
 }

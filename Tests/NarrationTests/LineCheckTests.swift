@@ -236,6 +236,13 @@ import Testing
         #expect(Verification.wordErrorRate(of: "Said Framton.", for: line) == 0)
         #expect(Verification.wordErrorRate(of: "said fram tun", for: line) == 0)
         #expect(Verification.wordErrorRate(of: "said Brompton", for: line) == 0.5)
+
+        // Phonemes are no text to compare with: the story's words are the reference.
+        let espeak = Voice(id: "espeak-ng:en", engine: "espeak-ng", engineVoice: "en", displayName: "en", gender: .male)
+        let phonemes = LineRenderer.Line(key: "k", spokenText: "said Framton.", engineText: "said [[fr'amt@n]].", voice: espeak, alternates: [],
+                                         settings: SpeechSettings(), volume: 1)
+        #expect(Verification.wordErrorRate(of: "said Framton", for: phonemes) == 0)
+        #expect(Verification.wordErrorRate(of: "said fr amt n", for: phonemes) == 1.5)
     }
 
     @Test func verificationWithoutATranscriberIsRefused() async throws {

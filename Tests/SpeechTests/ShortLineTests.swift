@@ -35,7 +35,9 @@ struct ScriptedEngine: SpeechSynthesizer {
 @Suite struct ShortLinePolicyTests {
     let policy = ShortLinePolicy()
 
-    @Test(arguments: [("Yes.", 1), ("Oh!", 1), ("Hello there.", 3), ("Really? Come here!", 4), ("Bye-bye", 2), ("Route 66", 3), ("the", 1), ("time", 1)])
+    @Test(arguments: [("Yes.", 1), ("Oh!", 1), ("Hello there.", 3), ("Really? Come here!", 4), ("Bye-bye", 2), ("Route 66", 3), ("the", 1), ("time", 1),
+                            // Lexicon phonemes: espeak-ng mnemonics and Piper's IPA, diphthongs as one.
+                            ("[[fr'amt@n]]!", 2), ("Mr. [[fɹˈæmtənz]]", 3), ("[[h@l'oU]] there", 3), ("[[ˈmaɪ]]", 1)])
     func countsSyllablesRoughly(text: String, syllables: Int) {
         #expect(ShortLinePolicy.syllables(in: text) == syllables)
     }
