@@ -321,8 +321,12 @@ function editDetails(character) {
   const into = el("select", { name: "into" }, ...others.map((other) => el("option", { value: other.id }, other.name)));
   const merge = el("div", { className: "actions" }, el("label", {}, "Same person as ", into),
     el("button", { type: "button", className: "secondary", disabled: others.length === 0, onclick: async () => {
-      await api(`/api/stories/${current.id}/characters/${character.id}/merge`, { method: "POST", json: { into: into.value } });
-      await refresh();
+      try {
+        await api(`/api/stories/${current.id}/characters/${character.id}/merge`, { method: "POST", json: { into: into.value } });
+        await refresh();
+      } catch (error) {
+        $("[role=status]", form).textContent = error.message;
+      }
     } }, "Merge"));
   return el("details", {}, el("summary", {}, `Edit ${character.name}`), form, merge);
 }
@@ -353,9 +357,14 @@ function renderLines() {
   const speakers = [el("option", { value: "" }, "Narrator"), ...analysis.characters.map((c) => el("option", { value: c.id }, c.name))];
   $("#line-list").replaceChildren(...current.lines.map((line) => {
     const select = el("select", { "aria-label": `Speaker of line ${line.index + 1}`, onchange: async () => {
-      await api(`/api/stories/${current.id}/segments/${line.index}`, { method: "PATCH", json: { speaker: select.value || null } });
-      await refresh();
-      $(`#line-${line.index} select`)?.focus();
+      try {
+        await api(`/api/stories/${current.id}/segments/${line.index}`, { method: "PATCH", json: { speaker: select.value || null } });
+        await refresh();
+        $(`#line-${line.index} select`)?.focus();
+      } catch (error) {
+        select.value = line.speaker ?? "";
+        $("#player-status").textContent = `Line ${line.index + 1} keeps its speaker: ${error.message}`;
+      }
     } }, ...speakers.map((option) => option.cloneNode(true)));
     select.value = line.speaker ?? "";
     const jump = el("button", { type: "button", className: "line-text", "aria-label": `Play from line ${line.index + 1}: ${line.speaker_name}`,

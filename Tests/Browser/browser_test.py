@@ -249,11 +249,19 @@ def main():
                 break
             browser.keys(TAB)
         check(browser.js("return document.activeElement.id") == "play", "Tab reaches the play button from Analyse")
+        # At 1.5×, the lines play at 1.5× (the audio element is the page's own, so watch play()).
+        browser.js("""
+            window.playedRates = [];
+            const play = HTMLMediaElement.prototype.play;
+            HTMLMediaElement.prototype.play = function () { playedRates.push(this.playbackRate); return play.call(this); };
+            const speed = document.querySelector('#speed'); speed.value = '1.5'; speed.dispatchEvent(new Event('change'));""")
         browser.js("performance.clearMarks()")
         browser.keys(ENTER)
         browser.wait_for("audio to start from the keyboard", "return performance.getEntriesByName('storyvoice:audio-playing').length > 0", timeout=30)
         first_line = browser.js("return performance.getEntriesByName('storyvoice:audio-playing')[0].detail.line")
         check(first_line == remembered, f"Enter on Play resumed at the remembered line {remembered} (played {first_line})")
+        rates = browser.js("return playedRates")
+        check(rates and all(rate == 1.5 for rate in rates), f"at speed 1.5× the lines play at {rates}")
         browser.keys(SPACE)
         browser.wait_for("Space to pause", "return document.querySelector('#play').getAttribute('aria-pressed') === 'false'")
         check(browser.js("return document.activeElement.id") == "play", "Space on the focused Play button paused it")
@@ -352,6 +360,29 @@ def main():
         voice = browser.js(f"return document.querySelector('#cast-list .cast-card[data-role={role}] select[name=voice]')?.value")
         check(voice == chosen, f"the imported story keeps the chosen voice ({voice})")
         browser.screenshot("7-imported-bundle")
+
+        # Edits the analysis missed: add a character, merge it into another, give a line to someone
+        # else. Each is the server's: it is still there after a reload.
+        names = "return [...document.querySelectorAll('#cast-list .cast-card h4')].map(h => h.textContent)"
+        browser.type("#cast-list li.card:not(.cast-card) input[name=name]", "The Vicar")
+        browser.click("#cast-list li.card:not(.cast-card) button[type=submit]")
+        browser.wait_for("the added character's card", f"return ({names.removeprefix('return ')}).includes('The Vicar')")
+        vicar = browser.js("return [...document.querySelectorAll('#cast-list .cast-card')].find(c => c.querySelector('h4').textContent === 'The Vicar').dataset.role")
+        target = browser.js(f"return document.querySelector('#cast-list .cast-card[data-role={vicar}] select[name=into] option').textContent")
+        browser.js(f"document.querySelector('#cast-list .cast-card[data-role={vicar}] details').open = true")
+        browser.click(f"#cast-list .cast-card[data-role={vicar}] details button.secondary")
+        browser.wait_for("the merged card to go", f"return !document.querySelector('#cast-list .cast-card[data-role={vicar}]')")
+        check(target in browser.js(names), f"merged The Vicar into {target}")
+        line = browser.js("return [...document.querySelectorAll('#line-list .line.dialogue')][0].id")
+        speaker = browser.js(f"""
+            const select = document.querySelector('#{line} select');
+            const other = [...select.options].find(o => o.value && o.value !== select.value);
+            select.value = other.value; select.dispatchEvent(new Event('change'));
+            return other.textContent;""")
+        browser.wait_for(f"{line} to be {speaker}'s", f"return document.querySelector('#{line} .speaker').textContent === {json.dumps(speaker)}")
+        browser.js("location.reload()")
+        browser.wait_for("the lines after a reload", f"return document.querySelector('#{line} .speaker')?.textContent === {json.dumps(speaker)}", timeout=60)
+        check("The Vicar" not in browser.js(names), f"after a reload: no Vicar, and {line} is {speaker}'s")
 
         # Pronunciations: a wrong line is named and nothing is saved; respellings with phonemes for
         # the engines that read them are saved, and shown back after a reload.
