@@ -132,12 +132,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The Vapor server: configure(app, config), auth, controllers, web assets.
+        // The stories use cases and their job handlers, and the live narration pipeline on this
+        // machine's engines: what the CLI, the server and `storyvoice worker` share. No Vapor.
+        .target(
+            name: "StoryWorkflows",
+            dependencies: [
+                "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "CloudSpeech", "Narration", "LanguageModels",
+                "Analysis", "StoryPersistence", "Jobs",
+                .product(name: "FluentKit", package: "fluent-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The Vapor server: configure(app, config), auth, thin controllers, web assets.
         .target(
             name: "StoryServer",
             dependencies: [
-                "StoryModel", "StoryText", "StoryPersistence", "Jobs", "Analysis", "LanguageModels",
-                // Interfaces only (the lexicon, voice types): the engines stay in SpeechEngines.
+                "StoryModel", "StoryText", "StoryPersistence", "Jobs", "Analysis", "LanguageModels", "StoryWorkflows",
                 "Speech",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
@@ -151,13 +162,14 @@ let package = Package(
             name: "storyvoice",
             dependencies: [
                 "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "Narration", "LanguageModels", "Analysis",
-                "StoryServer", "Jobs", "CloudSpeech",
+                "StoryServer", "StoryWorkflows", "Jobs", "CloudSpeech",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(name: "StoryModelTests", dependencies: ["StoryModel"]),
         .testTarget(name: "StoryTextTests", dependencies: ["StoryText", "StoryModel", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "StoryModel"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "StoryModel", "Audio"]),
@@ -198,7 +210,7 @@ let package = Package(
         .testTarget(
             name: "StoryServerTests",
             dependencies: [
-                "StoryServer", "StoryPersistence", "Jobs", "DatabaseTestSupport", "TestSupport", "LanguageModels", "Analysis", "Speech",
+                "StoryServer", "StoryWorkflows", "StoryPersistence", "Jobs", "DatabaseTestSupport", "TestSupport", "LanguageModels", "Analysis", "Speech", "StoryModel",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQL", package: "fluent-kit"),

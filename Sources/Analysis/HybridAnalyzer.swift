@@ -163,7 +163,7 @@ public struct HybridAnalyzer: Sendable {
             }
         }
         result.characters = roster.characters
-        Self.recountLines(&result)
+        result.recountLines()
 
         var profiles: [CharacterProfile] = []
         if options.enrichCharacters {
@@ -225,16 +225,6 @@ public struct HybridAnalyzer: Sendable {
         case .newCharacter(let name):
             segments[index].speaker = roster.id(forName: name)
             segments[index].confidence = nil
-        }
-    }
-
-    static func recountLines(_ analysis: inout StoryAnalysis) {
-        var counts: [String: Int] = [:]
-        for segment in analysis.segments where segment.kind == .dialogue {
-            if let speaker = segment.speaker { counts[speaker, default: 0] += 1 }
-        }
-        for index in analysis.characters.indices {
-            analysis.characters[index].lines = counts[analysis.characters[index].id] ?? 0
         }
     }
 

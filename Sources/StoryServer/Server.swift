@@ -23,8 +23,25 @@ public enum Server {
         try await app.asyncShutdown()
     }
 
-    /// The `Public/` directory next to the working directory, where `make run` starts.
+    /// The web app that travels with the binary, wherever the server is started from: the
+    /// first `Public/` holding `index.html` beside the executable or in a folder above it (the
+    /// checkout a `.build/…/storyvoice` was built in), else the working directory's.
+    /// `STORYVOICE_PUBLIC_DIR` overrides it (`ServerConfig.fromEnvironment`).
     public static var defaultPublicDirectory: URL {
-        URL(fileURLWithPath: DirectoryConfiguration.detect().publicDirectory, isDirectory: true)
+        let fallback = URL(fileURLWithPath: DirectoryConfiguration.detect().publicDirectory, isDirectory: true)
+        guard let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() else { return fallback }
+        return publicDirectory(near: executable) ?? fallback
+    }
+
+    static func publicDirectory(near executable: URL) -> URL? {
+        var directory = executable.deletingLastPathComponent()
+        for _ in 0..<6 {
+            let candidate = directory.appendingPathComponent("Public", isDirectory: true)
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("index.html").path) { return candidate }
+            let parent = directory.deletingLastPathComponent()
+            if parent.path == directory.path { break }
+            directory = parent
+        }
+        return nil
     }
 }

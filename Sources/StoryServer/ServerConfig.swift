@@ -2,6 +2,7 @@ import Foundation
 import Jobs
 import LanguageModels
 import StoryPersistence
+import StoryWorkflows
 
 /// Everything `configure(_:_:)` needs. `fromEnvironment` reads the documented variables;
 /// tests build one directly.
@@ -52,6 +53,8 @@ public struct ServerConfig: Sendable {
 
     /// The users' own language models: keys from their Settings, base URLs from the environment.
     public var models: ModelAccess
+    /// Stories' plans, reused by every line the player fetches while the story is unchanged.
+    public let plans = PlanCache()
 
     public init(
         dataDirectory: DataDirectory, database: DatabaseLocation, secret: ServerSecret, publicDirectory: URL,
@@ -71,6 +74,12 @@ public struct ServerConfig: Sendable {
         return StoryJobs.registry(dataDirectory: dataDirectory, narration: narration, models: models)
     }
 
+    /// Where imported stories go.
+    var library: StoryLibrary {
+        StoryLibrary(dataDirectory: dataDirectory, inlineTextLimitBytes: inlineTextLimitBytes, welcomeStory: welcomeStory,
+                     analyzesStories: narration != nil)
+    }
+
     /// The handlers in-process workers run: `jobHandlers`, else the story jobs.
     var effectiveJobHandlers: JobHandlerRegistry {
         jobHandlers.kinds.isEmpty ? standardJobHandlers() : jobHandlers
@@ -78,7 +87,8 @@ public struct ServerConfig: Sendable {
 
     /// Reads `STORYVOICE_DATA_DIR`, `DATABASE_URL`, `STORYVOICE_SECRET_KEY` (else the data
     /// directory's `secret.key`), `STORYVOICE_PUBLIC_DIR` (else `publicDirectory`),
-    /// `STORYVOICE_SECURE_COOKIES=1`, `STORYVOICE_TRUST_PROXY=1` and `STORYVOICE_PRICES` (a
+    /// `STORYVOICE_SECURE_COOKIES=1`, `STORYVOICE_TRUST_PROXY=1`, `STORYVOICE_ACCESS_TOKEN_SECONDS`
+    /// (tests shorten sessions with it) and `STORYVOICE_PRICES` (a
     /// JSON price table over the built-in one; else the data directory's `prices.json`).
     public static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -98,6 +108,9 @@ public struct ServerConfig: Sendable {
             environment: environment, defaultFile: dataDirectory.url.appendingPathComponent("prices.json"))
         config.secureCookies = environment["STORYVOICE_SECURE_COOKIES"] == "1"
         config.trustForwardedFor = environment["STORYVOICE_TRUST_PROXY"] == "1"
+        if let seconds = environment["STORYVOICE_ACCESS_TOKEN_SECONDS"].flatMap(TimeInterval.init), seconds > 0 {
+            config.accessTokenLifetime = seconds
+        }
         return config
     }
 }

@@ -51,7 +51,9 @@ func routes(_ app: Application, _ config: ServerConfig) throws {
     JobsController(pollInterval: config.jobEventPollInterval, maxStreamDuration: config.jobEventStreamDuration)
         .register(routes: api)
     StoriesController(config: config).register(routes: api, uploads: uploads)
-    StoryNarrationController(config: config).register(routes: api)
+    AnalysisController(config: config).register(routes: api)
+    CastController(config: config).register(routes: api)
+    PlaybackController(config: config).register(routes: api)
     VoicesController(config: config).register(routes: api)
 }
 

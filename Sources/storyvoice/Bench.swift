@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StoryWorkflows
 import Narration
 import Speech
 import SpeechEngines

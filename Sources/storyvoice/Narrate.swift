@@ -1,6 +1,7 @@
 import ArgumentParser
 import Audio
 import Foundation
+import StoryWorkflows
 import Narration
 import Speech
 import SpeechEngines
@@ -86,7 +87,7 @@ struct Narrate: AsyncParsableCommand {
 
         var overrides = try cast.map { try CastFile.read(URL(fileURLWithPath: $0)) }
         // Paid voices are cast only when asked for; a cast file may still name them.
-        let castable = cloudVoices ? catalog.voices : catalog.voices.filter { !Engines.isCloud($0.engine) }
+        let castable = CastableVoices.automatic(catalog.voices, includingPaid: cloudVoices)
         if let castWithLlm {
             overrides = try await LLMCasting(spec: castWithLlm).suggest(
                 analysis: analysis, title: document.title, voices: castable, overrides: overrides,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StoryWorkflows
 import Jobs
 import StoryServer
 import StoryText

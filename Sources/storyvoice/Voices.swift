@@ -1,6 +1,7 @@
 import ArgumentParser
 import Audio
 import Foundation
+import StoryWorkflows
 import Speech
 import SpeechEngines
 

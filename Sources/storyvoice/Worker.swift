@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import StoryServer
+import StoryWorkflows
 
 /// `storyvoice worker`: analyses and renders stories queued by `storyvoice serve`.
 struct WorkerCommand: AsyncParsableCommand {

@@ -4,6 +4,7 @@ import Foundation
 import JWT
 import StoryPersistence
 @testable import StoryServer
+import StoryWorkflows
 import Testing
 import VaporTesting
 

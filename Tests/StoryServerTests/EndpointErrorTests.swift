@@ -2,6 +2,7 @@ import Foundation
 import LanguageModels
 import StoryModel
 @testable import StoryServer
+import StoryWorkflows
 import Testing
 import VaporTesting
 

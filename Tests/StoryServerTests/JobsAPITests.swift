@@ -3,6 +3,7 @@ import Foundation
 import Jobs
 import StoryPersistence
 @testable import StoryServer
+import StoryWorkflows
 import Testing
 import VaporTesting
 

@@ -1,6 +1,7 @@
 import Foundation
 import Speech
 @testable import StoryServer
+import StoryWorkflows
 import Testing
 import VaporTesting
 

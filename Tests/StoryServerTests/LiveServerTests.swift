@@ -4,6 +4,7 @@ import Jobs
 import NIOCore
 import StoryPersistence
 @testable import StoryServer
+import StoryWorkflows
 import Testing
 import VaporTesting
 

@@ -2,6 +2,7 @@ import DatabaseTestSupport
 import Foundation
 import LanguageModels
 @testable import StoryServer
+import StoryWorkflows
 import Testing
 import TestSupport
 import VaporTesting

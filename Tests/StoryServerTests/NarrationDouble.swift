@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import StoryModel
 @testable import StoryServer
+import StoryWorkflows
 import Synchronization
 
 /// A `NarrationService` for tests: two voices, one line per analysis segment, and a real cache

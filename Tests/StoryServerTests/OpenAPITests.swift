@@ -1,5 +1,6 @@
 import Foundation
 @testable import StoryServer
+import StoryWorkflows
 import Testing
 import VaporTesting
 

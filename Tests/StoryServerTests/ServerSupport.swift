@@ -6,6 +6,7 @@ import JWT
 import NIOCore
 import StoryPersistence
 @testable import StoryServer
+import StoryWorkflows
 import Testing
 import VaporTesting
 

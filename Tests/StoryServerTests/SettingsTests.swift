@@ -4,6 +4,7 @@ import FluentSQL
 import Foundation
 import StoryPersistence
 @testable import StoryServer
+import StoryWorkflows
 import Testing
 import VaporTesting
 

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import StoryPersistence
 @testable import StoryServer
+import StoryWorkflows
 import Testing
 import VaporTesting
 

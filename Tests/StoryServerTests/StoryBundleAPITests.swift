@@ -2,6 +2,7 @@ import DatabaseTestSupport
 import Foundation
 import NIOCore
 @testable import StoryServer
+import StoryWorkflows
 import Testing
 import VaporTesting
 

@@ -5,6 +5,7 @@ import NIOCore
 import StoryModel
 import StoryPersistence
 @testable import StoryServer
+import StoryWorkflows
 import Testing
 import VaporTesting
 

@@ -1,6 +1,7 @@
 import DatabaseTestSupport
 import Foundation
 @testable import StoryServer
+import StoryWorkflows
 import Testing
 import VaporTesting
 

@@ -103,12 +103,17 @@ final class ServerProcess: @unchecked Sendable {
     let environment: [String: String]
     /// Job workers inside the server; 0 leaves the jobs to `storyvoice worker` processes.
     let workers: Int
+    /// Where the server is started from: the checkout (as `make run` does), or elsewhere, with
+    /// no `STORYVOICE_PUBLIC_DIR`, to prove the web app travels with the binary.
+    let workingDirectory: URL?
     private var process: Process?
 
     /// Ports below Linux's ephemeral range (32768–60999), so an outgoing connection elsewhere in
     /// the test process can never hold the port the server wants.
-    init(port: Int = Int.random(in: 20_000..<32_000), dataDirectory: URL, environment: [String: String] = ["STORYVOICE_ENGINES": "espeak-ng"], workers: Int = 1) {
+    init(port: Int = Int.random(in: 20_000..<32_000), dataDirectory: URL, environment: [String: String] = ["STORYVOICE_ENGINES": "espeak-ng"], workers: Int = 1,
+         workingDirectory: URL? = nil) {
         self.port = port
+        self.workingDirectory = workingDirectory
         self.dataDirectory = dataDirectory
         self.environment = environment
         self.workers = workers
@@ -120,8 +125,8 @@ final class ServerProcess: @unchecked Sendable {
     func start() async throws {
         let process = try Self.launch(
             ["serve", "--port", "\(port)", "--lease-seconds", "3", "--workers", "\(workers)",
-             "--welcome-story", "examples/the-open-window.txt"],
-            dataDirectory: dataDirectory, environment: environment)
+             "--welcome-story", workingDirectory == nil ? "examples/the-open-window.txt" : CLI.repositoryRoot.path + "/examples/the-open-window.txt"],
+            dataDirectory: dataDirectory, environment: environment, workingDirectory: workingDirectory)
         self.process = process
         try await waitUntil("the server answers /health") {
             guard process.isRunning else { throw ServerExited(status: process.terminationStatus) }
@@ -130,14 +135,17 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     /// `storyvoice ARGUMENTS` on `dataDirectory`, as a user starts it from the repository.
-    static func launch(_ arguments: [String], dataDirectory: URL, environment extra: [String: String]) throws -> Process {
+    static func launch(
+        _ arguments: [String], dataDirectory: URL, environment extra: [String: String], workingDirectory: URL? = nil
+    ) throws -> Process {
         let process = Process()
         process.executableURL = CLI.executable
         process.arguments = arguments
-        process.currentDirectoryURL = CLI.repositoryRoot
+        process.currentDirectoryURL = workingDirectory ?? CLI.repositoryRoot
         var environment = ProcessInfo.processInfo.environment
         environment["STORYVOICE_DATA_DIR"] = dataDirectory.path
-        environment["STORYVOICE_PUBLIC_DIR"] = CLI.repositoryRoot.appendingPathComponent("Public").path
+        environment["STORYVOICE_PUBLIC_DIR"] = nil
+        if workingDirectory == nil { environment["STORYVOICE_PUBLIC_DIR"] = CLI.repositoryRoot.appendingPathComponent("Public").path }
         environment.merge(extra) { _, new in new }
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice

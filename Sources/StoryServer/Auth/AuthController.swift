@@ -65,7 +65,7 @@ struct AuthController: Sendable {
             throw APIError(status: .conflict, code: "email_taken", message: "An account with this email already exists; log in instead.")
         }
         do {
-            try await StoryLibrary(config: config).addWelcomeStory(ownerID: try user.requireID(), database: request.db)
+            try await config.library.addWelcomeStory(ownerID: try user.requireID(), database: request.db)
         } catch {
             // The account matters more than the sample: register anyway, and say why it is missing.
             request.logger.warning("The welcome story could not be added to a new account: \(error)")

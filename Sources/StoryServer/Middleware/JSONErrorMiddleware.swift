@@ -1,3 +1,4 @@
+import StoryWorkflows
 import Vapor
 
 /// Turns every error into `{"error": {"code", "message"}}` with a fitting status, so clients
@@ -26,6 +27,8 @@ struct JSONErrorMiddleware: AsyncMiddleware {
         switch error {
         case let error as APIError:
             return (error.status, error.code, error.message, error.headers)
+        case let error as StoryError:
+            return (APIError.status(for: error.kind), error.code, error.message, [:])
         case let error as DecodingError:
             return (.badRequest, "invalid_body", DecodingErrorDescription.describe(error), [:])
         case let error as any AbortError:

@@ -1,3 +1,4 @@
+import StoryWorkflows
 import Vapor
 
 /// An error the API reports as `{"error": {"code", "message"}}` with `status`.
@@ -24,6 +25,20 @@ struct APIError: Error, AbortError {
 
     static func unsupportedMediaType(_ message: String) -> APIError {
         APIError(status: .unsupportedMediaType, code: "unsupported_media_type", message: message)
+    }
+}
+
+extension APIError {
+    /// The one place a use case's refusal becomes an HTTP status.
+    static func status(for kind: StoryError.Kind) -> HTTPResponseStatus {
+        switch kind {
+        case .notFound: .notFound
+        case .invalid: .unprocessableEntity
+        case .conflict: .conflict
+        case .tooLarge: .payloadTooLarge
+        case .unsupportedMedia: .unsupportedMediaType
+        case .unavailable: .serviceUnavailable
+        }
     }
 }
 

@@ -31,23 +31,23 @@ public struct ModelAccess: Sendable {
 
     /// `openai:gpt-4o-mini` and the like; a base URL inside the spec (`…@URL`) is refused, so
     /// users cannot point the server at arbitrary hosts.
-    static func spec(_ text: String) throws -> ModelSpec {
+    public static func spec(_ text: String) throws -> ModelSpec {
         let spec: ModelSpec
         do {
             spec = try ModelSpec(parsing: text)
         } catch {
-            throw APIError(status: .unprocessableEntity, code: "invalid_model", message: "\(error)")
+            throw StoryError(.invalid, code: "invalid_model", "\(error)")
         }
         guard spec.baseURL == nil, spec.provider != .openaiCompatible else {
-            throw APIError(status: .unprocessableEntity, code: "invalid_model",
-                           message: "Choose an OpenAI, Anthropic or Gemini model (openai:MODEL, anthropic:MODEL, gemini:MODEL).")
+            throw StoryError(.invalid, code: "invalid_model",
+                             "Choose an OpenAI, Anthropic or Gemini model (openai:MODEL, anthropic:MODEL, gemini:MODEL).")
         }
         return spec
     }
 
     /// A client for `spec` with the user's stored key. Throws the provider's `missingKey` error
     /// when there is none, so the message says where to add it.
-    func model(_ spec: ModelSpec, userID: UUID, database: any Database) async throws -> RemoteLanguageModel {
+    public func model(_ spec: ModelSpec, userID: UUID, database: any Database) async throws -> RemoteLanguageModel {
         // Both enums use the same names; an OpenAI-compatible server has no stored key.
         guard let name = StoryPersistence.Provider(rawValue: spec.provider.rawValue),
               let stored = try await SettingsRepository(database: database, box: box).key(for: name, userID: userID) else {
@@ -56,7 +56,7 @@ public struct ModelAccess: Sendable {
         return try factory.makeModel(spec, key: Secret(stored))
     }
 
-    func cache() throws -> ResponseCache {
+    public func cache() throws -> ResponseCache {
         try ResponseCache(directory: cacheDirectory)
     }
 }

@@ -5,13 +5,12 @@ import Narration
 import Speech
 import SpeechEngines
 import StoryModel
-import StoryServer
 
 /// The server's narration pipeline on this machine's engines: `Narrator` for whole books and the
 /// same `SegmentCache` (in the data directory) for line-by-line playback, so a line played in
 /// the browser is not synthesized again by an export, and an interrupted export resumes.
-struct LocalNarration: NarrationService {
-    let catalog: VoiceCatalog
+public struct LocalNarration: NarrationService {
+    public let catalog: VoiceCatalog
     let cache: SegmentCache
     /// Renders single lines exactly as `Narrator` does: the same cache keys (engine versions,
     /// lexicon, short-line alternates), the same short-line checks and post-processing.
@@ -21,13 +20,13 @@ struct LocalNarration: NarrationService {
     var cloudCatalogs = CloudCatalogs()
 
     /// Finds the installed local engines and opens the cache at `<data dir>/segments`.
-    static func make(dataDirectory: URL, options: NarrationOptions = NarrationOptions()) async throws -> LocalNarration {
+    public static func make(dataDirectory: URL, options: NarrationOptions = NarrationOptions()) async throws -> LocalNarration {
         let catalog = await VoiceCatalog.load(from: Engines.local())
         let cache = try SegmentCache(directory: dataDirectory.appendingPathComponent("segments", isDirectory: true))
         return LocalNarration(catalog: catalog, cache: cache, lines: await LineRenderer.make(catalog: catalog, options: options))
     }
 
-    func including(cloudKeys: [String: String]) async -> any NarrationService {
+    public func including(cloudKeys: [String: String]) async -> any NarrationService {
         let cloud = await cloudCatalogs.renderer(for: cloudKeys, options: options)
         guard !cloud.catalog.voices.isEmpty else { return self }
         let merged = catalog.merging(cloud.catalog)
@@ -36,14 +35,14 @@ struct LocalNarration: NarrationService {
                               cloudCatalogs: cloudCatalogs)
     }
 
-    func speaking(with lexicon: PronunciationLexicon) -> any NarrationService {
+    public func speaking(with lexicon: PronunciationLexicon) -> any NarrationService {
         var options = options
         options.lexicon = lexicon
         return LocalNarration(catalog: catalog, cache: cache, lines: LineRenderer(catalog: catalog, options: options, engineVersions: lines.engineVersions),
                               cloudCatalogs: cloudCatalogs)
     }
 
-    func voices() async -> [VoiceSummary] {
+    public func voices() async -> [VoiceSummary] {
         catalog.voices.map {
             VoiceSummary(id: $0.id, name: $0.displayName, engine: $0.engine, gender: $0.gender, age: $0.age, accent: $0.accent,
                          quality: $0.quality, costPer1000Characters: $0.costPer1000Characters)
@@ -51,26 +50,31 @@ struct LocalNarration: NarrationService {
     }
 
     /// Automatic casting keeps to free voices; a paid voice is used only where the user chose it.
-    func cast(_ analysis: StoryAnalysis, overrides: CastOverrides) async -> Cast {
+    public func cast(_ analysis: StoryAnalysis, overrides: CastOverrides) async -> Cast {
         let director = CastingDirector()
-        let free = catalog.voices.filter { $0.costPer1000Characters == 0 }
+        let free = CastableVoices.automatic(catalog.voices)
         let narrator = overrides.narrator ?? director.cast(analysis, voices: free).narrator
         return director.cast(analysis, voices: free, overrides: Cast(narrator: narrator, characters: overrides.characters))
     }
 
-    func plan(_ document: StoryDocument, analysis: StoryAnalysis, cast: Cast) -> [PlannedUtterance] {
+    public func plan(_ document: StoryDocument, analysis: StoryAnalysis, cast: Cast) -> [PlannedUtterance] {
         options.planner.plan(text: document.text, analysis: analysis, cast: cast).enumerated().map { index, utterance in
-            let planned = PlannedUtterance(
+            PlannedUtterance(
                 index: index, segment: utterance.segment, start: utterance.start, end: utterance.end, kind: utterance.kind,
                 speaker: utterance.speaker, voice: utterance.voice, spokenText: utterance.spokenText,
                 pauseBefore: utterance.pauseBefore, cached: false)
-            var result = planned
-            result.cached = key(for: planned).flatMap { cache.sampleCount(for: $0) } != nil
-            return result
         }
     }
 
-    func utteranceAudio(_ utterance: PlannedUtterance) async throws -> Data {
+    public func markingCached(_ lines: [PlannedUtterance]) -> [PlannedUtterance] {
+        lines.map { line in
+            var marked = line
+            marked.cached = key(for: line).flatMap { cache.sampleCount(for: $0) } != nil
+            return marked
+        }
+    }
+
+    public func utteranceAudio(_ utterance: PlannedUtterance) async throws -> Data {
         guard let line = lines.line(spokenText: utterance.spokenText, assignment: utterance.voice) else {
             throw NarrationError.unknownVoice(voice: utterance.voice.voice, role: utterance.speaker ?? "the narrator")
         }
@@ -81,7 +85,7 @@ struct LocalNarration: NarrationService {
         return WAV.encode(rendered.audio)
     }
 
-    func render(
+    public func render(
         _ document: StoryDocument, analysis: StoryAnalysis, cast: Cast, to output: URL,
         progress: @escaping @Sendable (RenderProgress) -> Void
     ) async throws -> RenderOutcome {
@@ -102,7 +106,7 @@ struct LocalNarration: NarrationService {
                              timingMap: result.timingMap)
     }
 
-    func preview(_ assignment: VoiceAssignment, text: String) async throws -> Data {
+    public func preview(_ assignment: VoiceAssignment, text: String) async throws -> Data {
         guard let line = lines.line(spokenText: text, assignment: assignment) else {
             throw NarrationError.unknownVoice(voice: assignment.voice, role: "the preview")
         }

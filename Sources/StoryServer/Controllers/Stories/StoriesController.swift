@@ -1,6 +1,7 @@
 import Foundation
 import StoryPersistence
 import StoryText
+import StoryWorkflows
 import Vapor
 
 /// `/api/stories`: import (upload or paste), list, read, rename, delete. Scoped to the signed-in
@@ -50,8 +51,8 @@ struct StoriesController: Sendable {
         var text: String
     }
 
-    struct UploadForm: Decodable {
-        var file: File
+    struct UploadForm {
+        var file: MultipartForm.Part
         var title: String?
         var author: String?
     }
@@ -68,21 +69,14 @@ struct StoriesController: Sendable {
         let user = try request.requireUser()
         let document: ImportedText
         if request.headers.contentType?.type == "multipart" {
-            let form: UploadForm
-            do {
-                form = try request.content.decode(UploadForm.self)
-            } catch {
-                throw APIError.badRequest("Send the story as a multipart form with a 'file' field.", code: "invalid_body")
-            }
-            document = try ImportedText.upload(
-                data: Data(form.file.data.readableBytesView), filename: form.file.filename, title: form.title, author: form.author
-            )
+            let form = try uploadForm(request)
+            document = try ImportedText.upload(data: Data(form.file.body), filename: form.file.filename ?? "", title: form.title, author: form.author)
         } else {
             let paste = try request.decodeJSON(PasteRequest.self)
             document = try ImportedText.paste(text: paste.text, title: paste.title, author: paste.author)
         }
 
-        let story = try await StoryLibrary(config: config).add(document, ownerID: user.id, database: request.db)
+        let story = try await config.library.add(document, ownerID: user.id, database: request.db)
         let response = try Response.json(try detail(story), status: .created)
         response.headers.replaceOrAdd(name: .location, value: "/api/stories/\(try story.requireID())")
         return response
@@ -135,15 +129,33 @@ struct StoriesController: Sendable {
     @Sendable
     func bundle(_ request: Request) async throws -> Response {
         let story = try await find(request)
-        let data = try StoryLibrary(config: config).bundle(of: story).archive()
+        let data = try config.library.bundle(of: story).archive()
         let response = Response(status: .ok, body: .init(data: data))
         response.headers.contentType = HTTPMediaType(type: "application", subType: "zip")
-        let filename = StoryNarrationController.filename(story.title) + StoryBundle.fileSuffix
+        let filename = PlaybackController.filename(story.title) + StoryBundle.fileSuffix
         response.headers.replaceOrAdd(name: .contentDisposition, value: "attachment; filename=\"\(filename)\"")
         return response
     }
 
     // MARK: Helpers
+
+    /// The upload's fields, from our own multipart parser (see `MultipartForm` for why).
+    private func uploadForm(_ request: Request) throws -> UploadForm {
+        let usage = "Send the story as a multipart/form-data form with a 'file' field (and optional 'title' and 'author')."
+        guard let boundary = MultipartForm.boundary(in: request.headers.contentType) else {
+            throw APIError.badRequest("\(usage) The Content-Type names no usable boundary.", code: "invalid_body")
+        }
+        let form: MultipartForm
+        do {
+            form = try MultipartForm(bytes: request.body.data.map { Array($0.readableBytesView) } ?? [], boundary: boundary)
+        } catch let failure as MultipartForm.Failure {
+            throw APIError.badRequest("\(usage) \(failure.description)", code: "invalid_body")
+        }
+        guard let file = form.part(named: "file") else {
+            throw APIError.badRequest("\(usage) The form has no 'file' field.", code: "invalid_body")
+        }
+        return UploadForm(file: file, title: form.part(named: "title")?.text, author: form.part(named: "author")?.text)
+    }
 
     private func find(_ request: Request) async throws -> StoryRecord {
         let user = try request.requireUser()

@@ -7,19 +7,19 @@ import SpeechEngines
 /// The speech engines every command uses: the local ones, and the cloud ones the environment
 /// has keys for (`OPENAI_API_KEY`, `ELEVENLABS_API_KEY`, `GEMINI_API_KEY`), limited to those
 /// named in `STORYVOICE_ENGINES` (comma-separated engine ids, e.g. `espeak-ng,flite`) when set.
-enum Engines {
-    static func available(environment: [String: String] = ProcessInfo.processInfo.environment) -> [any SpeechSynthesizer] {
+public enum Engines {
+    public static func available(environment: [String: String] = ProcessInfo.processInfo.environment) -> [any SpeechSynthesizer] {
         chosen(LocalEngines.all() + CloudEngines.configured(environment: environment), environment: environment)
     }
 
     /// The local engines only (the server adds each user's cloud engines from their own keys).
-    static func local(environment: [String: String] = ProcessInfo.processInfo.environment) -> [any SpeechSynthesizer] {
+    public static func local(environment: [String: String] = ProcessInfo.processInfo.environment) -> [any SpeechSynthesizer] {
         chosen(LocalEngines.all(), environment: environment)
     }
 
     /// Cloud engines for keys from a user's Settings (provider id → key); endpoints from the
     /// `*_BASE_URL` variables, never keys from the environment.
-    static func cloud(keys: [String: String], environment: [String: String] = ProcessInfo.processInfo.environment) -> [any SpeechSynthesizer] {
+    public static func cloud(keys: [String: String], environment: [String: String] = ProcessInfo.processInfo.environment) -> [any SpeechSynthesizer] {
         let secrets = Dictionary(uniqueKeysWithValues: keys.compactMap { name, key in CloudService(rawValue: name).map { ($0, Secret(key)) } })
         let endpoints = environment.filter { name, _ in name.hasSuffix("_BASE_URL") }
         return chosen(CloudEngines.configured(environment: endpoints, keys: secrets), environment: environment)
@@ -31,7 +31,7 @@ enum Engines {
     }
 
     /// Whether an engine is a paid cloud service (used by casting only when asked).
-    static func isCloud(_ engineID: String) -> Bool {
+    public static func isCloud(_ engineID: String) -> Bool {
         CloudService(rawValue: engineID) != nil
     }
 

@@ -4,14 +4,14 @@ import StoryModel
 import StoryPersistence
 
 /// A story's stored text, analysis, voice choices and render, decoded.
-struct StoryContent: Sendable {
-    var id: UUID
-    var document: StoryDocument
-    var analysis: StoryAnalysis?
-    var overrides: CastOverrides
-    var render: StoryRender?
+public struct StoryContent: Sendable {
+    public var id: UUID
+    public var document: StoryDocument
+    public var analysis: StoryAnalysis?
+    public var overrides: CastOverrides
+    public var render: StoryRender?
 
-    init(_ story: StoryRecord, dataDirectory: DataDirectory) throws {
+    public init(_ story: StoryRecord, dataDirectory: DataDirectory) throws {
         id = try story.requireID()
         document = StoryDocument(title: story.title, author: story.author, text: try story.fullText(dataDirectory: dataDirectory))
         analysis = try story.analysisJSON.map { try JSONDecoder().decode(StoryAnalysis.self, from: Data($0.utf8)) }
@@ -21,19 +21,19 @@ struct StoryContent: Sendable {
 }
 
 /// A finished render: paths are relative to the data directory.
-struct StoryRender: Codable, Sendable, Hashable {
-    var path: String
-    var format: String
-    var timingPath: String
-    var durationSeconds: Double
-    var synthesized: Int
-    var cacheHits: Int
-    var renderedAt: Date
+public struct StoryRender: Codable, Sendable, Hashable {
+    public var path: String
+    public var format: String
+    public var timingPath: String
+    public var durationSeconds: Double
+    public var synthesized: Int
+    public var cacheHits: Int
+    public var renderedAt: Date
 }
 
 extension StoryRecord {
     /// The text, from the row or from the content store for long stories.
-    func fullText(dataDirectory: DataDirectory) throws -> String {
+    public func fullText(dataDirectory: DataDirectory) throws -> String {
         if let text { return text }
         if let textPath {
             return String(decoding: try ContentStore(dataDirectory: dataDirectory).read(textPath), as: UTF8.self)
@@ -41,22 +41,22 @@ extension StoryRecord {
         return ""
     }
 
-    func store(analysis: StoryAnalysis) throws {
+    public func store(analysis: StoryAnalysis) throws {
         analysisJSON = String(decoding: try JSONEncoder().encode(analysis), as: UTF8.self)
     }
 
-    func store(overrides: CastOverrides) throws {
+    public func store(overrides: CastOverrides) throws {
         castJSON = String(decoding: try JSONEncoder().encode(overrides), as: UTF8.self)
     }
 
-    func store(render: StoryRender) throws {
+    public func store(render: StoryRender) throws {
         renderJSON = String(decoding: try JSONEncoder().encode(render), as: UTF8.self)
     }
 }
 
 extension DataDirectory {
     /// Where a story's finished audio lives.
-    func rendersDirectory(story: UUID) -> URL {
+    public func rendersDirectory(story: UUID) -> URL {
         url.appendingPathComponent("renders/\(story.uuidString.lowercased())", isDirectory: true)
     }
 }

@@ -20,8 +20,8 @@ struct SuggestVoicesHandler: JobHandler {
         guard let llm = payload.llm else { throw PermanentJobFailure("Choose a model to suggest voices.") }
         let spec = try ModelAccess.spec(llm)
         // Free voices only: the model must not commit the user to paid speech.
-        let voices = try await UserNarration(base: narration, box: models.box).forUser(job.ownerID, database: context.queue.database).voices()
-            .filter { $0.cost_per_1000_characters == 0 }
+        let voices = try await UserNarration(base: narration, box: models.box).forUser(job.ownerID, database: context.queue.database).narration.voices()
+            .filter(\.isFree)
             .map { VoiceOption(id: $0.id, gender: $0.gender, age: $0.age, accent: $0.accent) }
         let (suggestions, asked) = try await ModelRunSummary.modelStep("Voice suggestion", story: story.title) {
             let suggester = VoiceSuggester(model: try await models.model(spec, userID: job.ownerID, database: context.queue.database),

@@ -5,7 +5,7 @@ import StoryText
 /// A story's text and metadata as received by `POST /api/stories`: pasted text as it is, an
 /// uploaded file read by StoryText's `StoryImporter` (.txt, .md, .html, .epub), or a story
 /// bundle exported by StoryVoice (`.storyvoice.zip`), which brings its analysis and voices along.
-struct ImportedText {
+public struct ImportedText: Sendable {
     var title: String
     var author: String?
     var text: String
@@ -13,14 +13,14 @@ struct ImportedText {
     var analysis: StoryAnalysis?
     var castJSON: Data?
 
-    static func paste(text: String, title: String?, author: String?) throws -> ImportedText {
+    public static func paste(text: String, title: String?, author: String?) throws -> ImportedText {
         guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else {
-            throw APIError(status: .unprocessableEntity, code: "empty_story", message: "The story has no text; paste some first.")
+            throw StoryError(.invalid, code: "empty_story", "The story has no text; paste some first.")
         }
         return ImportedText(title: cleanTitle(title) ?? titleFromText(text), author: cleanAuthor(author), text: text)
     }
 
-    static func upload(data: Data, filename: String, title: String?, author: String?) throws -> ImportedText {
+    public static func upload(data: Data, filename: String, title: String?, author: String?) throws -> ImportedText {
         let document: StoryDocument
         do {
             if StoryBundle.isBundle(data) {
@@ -31,7 +31,7 @@ struct ImportedText {
             }
             document = try StoryImporter.load(data: data, filename: filename)
         } catch let error as ImportError {
-            throw apiError(for: error)
+            throw storyError(for: error)
         }
         return ImportedText(
             title: cleanTitle(title) ?? cleanTitle(document.title) ?? "Untitled",
@@ -41,17 +41,16 @@ struct ImportedText {
     }
 
     /// The importer's message, under the status that fits it.
-    static func apiError(for error: ImportError) -> APIError {
+    static func storyError(for error: ImportError) -> StoryError {
         switch error {
         case .emptyFile:
-            APIError(status: .unprocessableEntity, code: "empty_story", message: error.description)
+            StoryError(.invalid, code: "empty_story", error.description)
         case .tooLarge(let name, _, let limit):
-            APIError(status: .payloadTooLarge, code: "payload_too_large",
-                     message: "\(name) holds more than \(limit / 1_000_000) MB of text, more than this server imports.")
+            StoryError(.tooLarge, code: "payload_too_large", "\(name) holds more than \(limit / 1_000_000) MB of text, more than this server imports.")
         case .binaryFile, .unsupportedExtension:
-            APIError(status: .unsupportedMediaType, code: "unsupported_media_type", message: error.description)
+            StoryError(.unsupportedMedia, code: "unsupported_media_type", error.description)
         case .brokenEPUB, .brokenBundle, .zipBomb, .fileNotFound, .unreadableFile:
-            APIError(status: .unprocessableEntity, code: "unreadable_story", message: error.description)
+            StoryError(.invalid, code: "unreadable_story", error.description)
         }
     }
 

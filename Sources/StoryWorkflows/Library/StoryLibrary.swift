@@ -7,16 +7,29 @@ import StoryText
 
 /// Adds imported stories to a user's library: small texts inline in the database, large ones
 /// as content-addressed files in the data directory.
-struct StoryLibrary: Sendable {
-    let config: ServerConfig
+public struct StoryLibrary: Sendable {
+    public var dataDirectory: DataDirectory
+    /// Texts longer than this are kept as content-addressed files instead of in the database.
+    public var inlineTextLimitBytes: Int
+    /// A story file put in every new account's library (`storyvoice serve --welcome-story`).
+    public var welcomeStory: URL?
+    /// Whether stories can be analysed here (a server without speech engines runs no story jobs).
+    public var analyzesStories: Bool
 
-    func add(_ document: ImportedText, ownerID: UUID, database: any Database) async throws -> StoryRecord {
+    public init(dataDirectory: DataDirectory, inlineTextLimitBytes: Int = 256 << 10, welcomeStory: URL? = nil, analyzesStories: Bool = true) {
+        self.dataDirectory = dataDirectory
+        self.inlineTextLimitBytes = inlineTextLimitBytes
+        self.welcomeStory = welcomeStory
+        self.analyzesStories = analyzesStories
+    }
+
+    public func add(_ document: ImportedText, ownerID: UUID, database: any Database) async throws -> StoryRecord {
         let bytes = Data(document.text.utf8)
         var inline: String? = document.text
         var path: String?
         var hash = ContentStore.sha256Hex(bytes)
-        if bytes.count > config.inlineTextLimitBytes {
-            let stored = try ContentStore(dataDirectory: config.dataDirectory).write(bytes, extension: "txt")
+        if bytes.count > inlineTextLimitBytes {
+            let stored = try ContentStore(dataDirectory: dataDirectory).write(bytes, extension: "txt")
             inline = nil
             path = stored.path
             hash = stored.sha256
@@ -40,8 +53,8 @@ struct StoryLibrary: Sendable {
     }
 
     /// The story as a bundle: text, analysis and voice choices (`StoryBundle`).
-    func bundle(of story: StoryRecord) throws -> StoryBundle {
-        let content = try StoryContent(story, dataDirectory: config.dataDirectory)
+    public func bundle(of story: StoryRecord) throws -> StoryBundle {
+        let content = try StoryContent(story, dataDirectory: dataDirectory)
         return StoryBundle(
             title: story.title, author: story.author, text: content.document.text, analysis: content.analysis,
             cast: content.overrides == CastOverrides() ? nil : try JSONEncoder().encode(content.overrides))
@@ -49,7 +62,7 @@ struct StoryLibrary: Sendable {
 
     /// Marks the story as being analysed and queues its analysis.
     @discardableResult
-    func enqueueAnalysis(
+    public func enqueueAnalysis(
         of story: StoryRecord, ownerID: UUID, database: any Database, llm: String? = nil, mode: LabellingMode? = nil
     ) async throws -> JobRecord {
         story.analysisState = .analyzing
@@ -61,12 +74,12 @@ struct StoryLibrary: Sendable {
     /// Puts the server's welcome story (`ServerConfig.welcomeStory`) in a new account's library
     /// and queues its analysis, so a first visit has a story ready to play. Returns nil when
     /// the server has none.
-    func addWelcomeStory(ownerID: UUID, database: any Database) async throws -> StoryRecord? {
-        guard let file = config.welcomeStory else { return nil }
+    public func addWelcomeStory(ownerID: UUID, database: any Database) async throws -> StoryRecord? {
+        guard let file = welcomeStory else { return nil }
         let data = try Data(contentsOf: file)
         let document = try ImportedText.upload(data: data, filename: file.lastPathComponent, title: nil, author: nil)
         let story = try await add(document, ownerID: ownerID, database: database)
-        if config.narration != nil {
+        if analyzesStories {
             try await enqueueAnalysis(of: story, ownerID: ownerID, database: database)
         }
         return story

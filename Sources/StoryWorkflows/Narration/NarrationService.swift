@@ -10,8 +10,10 @@ public protocol NarrationService: Sendable {
     func voices() async -> [VoiceSummary]
     /// The cast for `analysis`: `overrides` win for every id they name; the rest is chosen.
     func cast(_ analysis: StoryAnalysis, overrides: CastOverrides) async -> Cast
-    /// The utterances the player reads, in order (pure planning, no synthesis).
+    /// The utterances the player reads, in order (pure planning, no synthesis; `cached` false).
     func plan(_ document: StoryDocument, analysis: StoryAnalysis, cast: Cast) -> [PlannedUtterance]
+    /// `lines` with `cached` set for those already rendered.
+    func markingCached(_ lines: [PlannedUtterance]) -> [PlannedUtterance]
     /// One utterance as WAV, rendered through the shared cache (so a later render reuses it).
     func utteranceAudio(_ utterance: PlannedUtterance) async throws -> Data
     /// The whole book to `output` (its extension picks the format); resumes from the cache.
@@ -33,6 +35,7 @@ public protocol NarrationService: Sendable {
 extension NarrationService {
     public func including(cloudKeys: [String: String]) async -> any NarrationService { self }
     public func speaking(with lexicon: PronunciationLexicon) -> any NarrationService { self }
+    public func markingCached(_ lines: [PlannedUtterance]) -> [PlannedUtterance] { lines }
 }
 
 /// A voice as the API lists it.

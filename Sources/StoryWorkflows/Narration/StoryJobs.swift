@@ -13,8 +13,10 @@ public enum StoryJobs {
     public static let render = "render"
     public static let suggestVoices = "suggest-voices"
 
+    public static let exportFormats = ["m4b", "mp3"]
+
     /// The payload of every kind.
-    struct Payload: Codable, Sendable {
+    public struct Payload: Codable, Sendable {
         var story_id: UUID
         /// For `render`: `m4b` or `mp3`.
         var format: String?
@@ -75,7 +77,7 @@ struct AnalyzeHandler: JobHandler {
                 result = try ModelRunSummary(labelled).json(characters: analysis.characters.count, segments: analysis.segments.count)
             }
             try await context.reportProgress(0.97, message: "Found \(analysis.characters.count) character(s); preparing the opening lines")
-            let narration = try await UserNarration(base: narration, box: models.box).forUser(job.ownerID, database: context.queue.database)
+            let narration = try await UserNarration(base: narration, box: models.box).forUser(job.ownerID, database: context.queue.database).narration
             await prepareOpening(document, analysis: analysis, overrides: try StoryContent(story, dataDirectory: dataDirectory).overrides, narration: narration)
             return result
         } catch is CancellationError {
@@ -119,7 +121,7 @@ struct AnalyzeHandler: JobHandler {
     private func prepareOpening(_ document: StoryDocument, analysis: StoryAnalysis, overrides: CastOverrides, narration: any NarrationService) async {
         let narration = narration.forStory(overrides)
         let cast = await narration.cast(analysis, overrides: overrides)
-        for line in narration.plan(document, analysis: analysis, cast: cast).prefix(openingLines) where !line.cached {
+        for line in narration.markingCached(Array(narration.plan(document, analysis: analysis, cast: cast).prefix(openingLines))) where !line.cached {
             if Task.isCancelled { return }
             _ = try? await narration.utteranceAudio(line)
         }
@@ -140,10 +142,10 @@ struct RenderHandler: JobHandler {
             throw PermanentJobFailure("Analyse the story before exporting it.")
         }
         let format = payload.format ?? "m4b"
-        guard ["m4b", "mp3"].contains(format) else {
+        guard StoryJobs.exportFormats.contains(format) else {
             throw PermanentJobFailure("Export as m4b or mp3, not '\(format)'.")
         }
-        let narration = try await UserNarration(base: narration, box: models.box).forUser(job.ownerID, database: context.queue.database)
+        let narration = try await UserNarration(base: narration, box: models.box).forUser(job.ownerID, database: context.queue.database).narration
             .forStory(content.overrides)
         let cast = await narration.cast(analysis, overrides: content.overrides)
         let directory = dataDirectory.rendersDirectory(story: content.id)

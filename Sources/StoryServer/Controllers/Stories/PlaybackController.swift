@@ -1,0 +1,107 @@
+import Foundation
+import Jobs
+import StoryModel
+import StoryWorkflows
+import Vapor
+
+/// `/api/stories/:id/segments…`, `…/render`, `…/audio`: the lines the player reads, each
+/// line's audio, a line's speaker, and the whole book's export.
+struct PlaybackController: Sendable {
+    let config: ServerConfig
+
+    func register(routes: any RoutesBuilder) {
+        let story = routes.grouped("stories", ":id")
+        story.get("segments", use: segments)
+        story.patch("segments", ":n", use: reassignSegment)
+        story.get("segments", ":n", "audio", use: segmentAudio)
+        story.post("render", use: render)
+        story.get("audio", use: download)
+    }
+
+    struct PlaybackLine: Encodable {
+        var index: Int
+        var segment: Int
+        var start: Int
+        var end: Int
+        var kind: SegmentKind
+        var speaker: String?
+        var speaker_name: String
+        var voice: String
+        var text: String
+        var pause_before: Double
+        var cached: Bool
+        var audio_url: String
+    }
+
+    struct PlaybackList: Encodable { var segments: [PlaybackLine] }
+    struct SpeakerChange: Decodable { var speaker: String? }
+    struct RenderRequest: Decodable { var format: String? }
+
+    /// The lines in reading order, with their speakers and audio URLs: what the player plays
+    /// and highlights. Each line's audio renders on first request and is cached.
+    @Sendable
+    func segments(_ request: Request) async throws -> Response {
+        let stories = try request.stories(config)
+        let (lines, content) = try await stories.playbackLines(try await request.story(stories))
+        let names = Dictionary((content.analysis?.characters ?? []).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let id = content.id.uuidString.lowercased()
+        // Indexed once: slicing the String per line walked it from the start each time (quadratic).
+        let text = ScalarText(content.document.text)
+        return try Response.json(PlaybackList(segments: lines.map { line in
+            PlaybackLine(
+                index: line.index, segment: line.segment, start: line.start, end: line.end, kind: line.kind, speaker: line.speaker,
+                speaker_name: line.speaker.flatMap { names[$0] } ?? (line.kind == .dialogue ? "Unattributed" : "Narrator"),
+                voice: line.voice.voice, text: text.string(line.start, line.end), pause_before: line.pauseBefore, cached: line.cached,
+                audio_url: "/api/stories/\(id)/segments/\(line.index)/audio")
+        }))
+    }
+
+    /// Gives line `:n`'s analysis segment another speaker (`null` makes it narration).
+    @Sendable
+    func reassignSegment(_ request: Request) async throws -> Response {
+        let stories = try request.stories(config)
+        let story = try await request.story(stories)
+        let change = try request.decodeJSON(SpeakerChange.self)
+        try await stories.reassignLine(story, line: try lineNumber(request), to: change.speaker)
+        return try await PerformanceReply.response(story, stories)
+    }
+
+    @Sendable
+    func segmentAudio(_ request: Request) async throws -> Response {
+        let stories = try request.stories(config)
+        let story = try await request.story(stories)
+        return Response.wav(try await stories.lineAudio(story, line: try lineNumber(request)))
+    }
+
+    @Sendable
+    func render(_ request: Request) async throws -> Response {
+        let stories = try request.stories(config)
+        let story = try await request.story(stories)
+        let body = try request.decodeJSON(RenderRequest.self)
+        return try Response.json(JobSnapshot(try await stories.export(story, format: body.format ?? "m4b")), status: .accepted)
+    }
+
+    @Sendable
+    func download(_ request: Request) async throws -> Response {
+        let stories = try request.stories(config)
+        let story = try await request.story(stories)
+        let (file, format) = try stories.exported(story)
+        let response = try await request.fileio.asyncStreamFile(
+            at: file.path,
+            mediaType: format == "mp3" ? HTTPMediaType(type: "audio", subType: "mpeg") : HTTPMediaType(type: "audio", subType: "mp4"))
+        response.headers.replaceOrAdd(name: .contentDisposition, value: "attachment; filename=\"\(Self.filename(story.title)).\(format)\"")
+        return response
+    }
+
+    private func lineNumber(_ request: Request) throws -> Int {
+        guard let n = request.parameters.get("n").flatMap(Int.init), n >= 0 else { throw APIError.notFound("segment") }
+        return n
+    }
+
+    /// A title as a safe download name.
+    static func filename(_ title: String) -> String {
+        let cleaned = title.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == " " || $0 == "-" }
+        let name = String(String.UnicodeScalarView(cleaned)).trimmingCharacters(in: .whitespaces)
+        return name.isEmpty ? "story" : String(name.prefix(80))
+    }
+}

@@ -1,0 +1,37 @@
+import Crypto
+import FluentKit
+import Foundation
+import Speech
+import StoryPersistence
+
+/// The narration pipeline as one user sees it: the server's local voices plus the cloud voices
+/// their own stored keys unlock (never the server's keys, so no account spends another's money).
+public struct UserNarration: Sendable {
+    public let base: any NarrationService
+    public let box: SecretBox
+
+    public init(base: any NarrationService, box: SecretBox) {
+        self.base = base
+        self.box = box
+    }
+
+    /// The user's pipeline and a fingerprint of the voices it offers (which keys unlock them),
+    /// so a plan cast from it can be reused while neither story nor keys change.
+    public func forUser(_ userID: UUID, database: any Database) async throws -> (narration: any NarrationService, voices: String) {
+        // One query per request: this runs for every line the player fetches.
+        let stored = try await SettingsRepository(database: database, box: box)
+            .keys(for: [.openai, .elevenlabs, .gemini], userID: userID)
+        let keys = Dictionary(uniqueKeysWithValues: stored.map { ($0.key.rawValue, $0.value) })
+        guard !keys.isEmpty else { return (base, "local") }
+        let digest = SHA256.hash(data: Data(keys.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\n").utf8))
+        return (await base.including(cloudKeys: keys), digest.map { String(format: "%02x", $0) }.joined())
+    }
+}
+
+extension NarrationService {
+    /// This pipeline for one story: its pronunciation lexicon.
+    public func forStory(_ overrides: CastOverrides) -> any NarrationService {
+        guard let lexicon = overrides.lexicon, !lexicon.isEmpty else { return self }
+        return speaking(with: PronunciationLexicon(entries: lexicon))
+    }
+}

@@ -1,0 +1,262 @@
+import Analysis
+import FluentKit
+import Foundation
+import Jobs
+import LanguageModels
+import Speech
+import StoryModel
+import StoryPersistence
+import StoryText
+
+/// The stories use cases for one signed-in user: read a story and its performance, edit the
+/// analysis and the cast, play it line by line, queue its jobs. The server's controllers and
+/// the tests call these; every refusal is a `StoryError`.
+public struct Stories: Sendable {
+    public var database: any Database
+    public var dataDirectory: DataDirectory
+    /// The server's narration pipeline (local voices); nil on a server without speech engines.
+    public var narration: (any NarrationService)?
+    public var models: ModelAccess
+    public var plans: PlanCache
+    public var ownerID: UUID
+
+    public init(
+        database: any Database, dataDirectory: DataDirectory, narration: (any NarrationService)?, models: ModelAccess,
+        plans: PlanCache, ownerID: UUID
+    ) {
+        self.database = database
+        self.dataDirectory = dataDirectory
+        self.narration = narration
+        self.models = models
+        self.plans = plans
+        self.ownerID = ownerID
+    }
+
+    // MARK: Reading
+
+    /// The owner's story; another user's id is simply not found.
+    public func story(_ id: UUID) async throws -> StoryRecord {
+        guard let story = try await StoryRepository(database: database).find(id: id, ownerID: ownerID) else {
+            throw StoryError.notFound("story")
+        }
+        return story
+    }
+
+    public func content(_ story: StoryRecord) throws -> StoryContent {
+        try StoryContent(story, dataDirectory: dataDirectory)
+    }
+
+    /// What the story page shows: the analysis, the whole cast (choices and automatic picks).
+    public func performance(_ story: StoryRecord) async throws -> (content: StoryContent, cast: Cast?) {
+        let content = try self.content(story)
+        guard let analysis = content.analysis, narration != nil else { return (content, nil) }
+        let pipeline = try await userNarration().narration
+        return (content, await pipeline.cast(analysis, overrides: content.overrides))
+    }
+
+    /// The user's narration pipeline: local voices plus those their own keys unlock.
+    public func userNarration() async throws -> (narration: any NarrationService, voices: String) {
+        guard let narration else {
+            throw StoryError(.unavailable, code: "narration_unavailable",
+                             "This server has no speech engines configured; start it with 'storyvoice serve'.")
+        }
+        return try await UserNarration(base: narration, box: models.box).forUser(ownerID, database: database)
+    }
+
+    // MARK: Editing
+
+    /// Applies `change` to the story's analysis and voice choices and saves them.
+    @discardableResult
+    public func edit(_ story: StoryRecord, _ change: (inout StoryAnalysis, inout CastOverrides) throws -> Void) async throws -> StoryRecord {
+        var content = try self.content(story)
+        guard var analysis = content.analysis else { throw StoryError.notAnalyzed }
+        do {
+            try change(&analysis, &content.overrides)
+        } catch let error as StoryAnalysis.EditError {
+            throw Self.storyError(error)
+        }
+        content.analysis = analysis
+        try story.store(analysis: analysis)
+        try story.store(overrides: content.overrides)
+        try await StoryRepository(database: database).save(story)
+        return story
+    }
+
+    public func editCharacter(_ story: StoryRecord, id: String, _ edit: CharacterEdit) async throws {
+        let edit = try Self.validated(edit)
+        try await self.edit(story) { analysis, _ in
+            guard let index = analysis.characters.firstIndex(where: { $0.id == id }) else { throw StoryError.notFound("character") }
+            analysis.characters[index].apply(edit)
+        }
+    }
+
+    public func addCharacter(_ story: StoryRecord, _ edit: CharacterEdit) async throws {
+        guard edit.name != nil else { throw StoryError(.invalid, code: "invalid_name", "A new character needs a name.") }
+        let edit = try Self.validated(edit)
+        try await self.edit(story) { analysis, _ in
+            var character = Character(id: "", name: "", gender: .unknown, ageRange: .unknown, lines: 0)
+            character.apply(edit)
+            analysis.add(character)
+        }
+    }
+
+    public func mergeCharacter(_ story: StoryRecord, id: String, into survivor: String) async throws {
+        try await edit(story) { analysis, overrides in
+            guard analysis.character(id: id) != nil, analysis.character(id: survivor) != nil else { throw StoryError.notFound("character") }
+            try analysis.merge(id, into: survivor)
+            overrides.characters[id] = nil
+        }
+    }
+
+    /// Gives line `n` of the performance to `speaker` (nil: narration).
+    public func reassignLine(_ story: StoryRecord, line n: Int, to speaker: String?) async throws {
+        let line = try await plannedLine(story, n)
+        try await edit(story) { analysis, _ in try analysis.reassign(segment: line.segment, to: speaker) }
+    }
+
+    public func setLexicon(_ story: StoryRecord, _ lexicon: PronunciationLexicon) async throws {
+        var content = try self.content(story)
+        content.overrides.lexicon = lexicon.isEmpty ? nil : lexicon.entries
+        try story.store(overrides: content.overrides)
+        try await StoryRepository(database: database).save(story)
+    }
+
+    /// Sets the voice of `narrator` or a character id.
+    public func setVoice(_ story: StoryRecord, role: String, _ choice: VoiceChoice) async throws {
+        let assignment = try await choice.validated(against: userNarration().narration)
+        try await edit(story) { analysis, overrides in
+            if role == "narrator" {
+                overrides.narrator = assignment
+            } else {
+                guard let character = analysis.character(id: role) else { throw StoryError.notFound("character") }
+                var named = assignment
+                named.name = character.name
+                overrides.characters[role] = named
+            }
+        }
+    }
+
+    /// Forgets the user's choice for a role: the automatic casting applies again.
+    public func restoreVoice(_ story: StoryRecord, role: String) async throws {
+        try await edit(story) { analysis, overrides in
+            if role == "narrator" {
+                overrides.narrator = nil
+            } else {
+                guard analysis.character(id: role) != nil else { throw StoryError.notFound("character") }
+                overrides.characters[role] = nil
+            }
+        }
+    }
+
+    // MARK: Playback
+
+    /// The lines in reading order, with whether each is rendered yet, and their text.
+    public func playbackLines(_ story: StoryRecord) async throws -> (lines: [PlannedUtterance], content: StoryContent) {
+        let (pipeline, content, lines) = try await plan(story)
+        return (pipeline.markingCached(lines), content)
+    }
+
+    /// Line `n`'s audio as WAV, rendered through the shared cache.
+    public func lineAudio(_ story: StoryRecord, line n: Int) async throws -> Data {
+        let (pipeline, _, lines) = try await plan(story)
+        guard lines.indices.contains(n) else { throw StoryError.notFound("segment") }
+        return try await pipeline.utteranceAudio(lines[n])
+    }
+
+    private func plannedLine(_ story: StoryRecord, _ n: Int) async throws -> PlannedUtterance {
+        let lines = try await plan(story).lines
+        guard lines.indices.contains(n) else { throw StoryError.notFound("segment") }
+        return lines[n]
+    }
+
+    /// The story's pipeline and plan: one settings query, one decode, and the plan itself
+    /// reused while neither the story nor the user's voices change.
+    private func plan(_ story: StoryRecord) async throws -> (pipeline: any NarrationService, content: StoryContent, lines: [PlannedUtterance]) {
+        let (narration, voices) = try await userNarration()
+        let content = try self.content(story)
+        guard let analysis = content.analysis else { throw StoryError.notAnalyzed }
+        let pipeline = narration.forStory(content.overrides)
+        let key = PlanCache.Key(story: content.id, version: story.updatedAt ?? .distantPast, voices: voices)
+        if let lines = await plans.lines(for: key) { return (pipeline, content, lines) }
+        let cast = await pipeline.cast(analysis, overrides: content.overrides)
+        let lines = pipeline.plan(content.document, analysis: analysis, cast: cast)
+        await plans.store(lines, for: key)
+        return (pipeline, content, lines)
+    }
+
+    // MARK: Jobs
+
+    public func analyze(_ story: StoryRecord, llm: String?, mode: LabellingMode?) async throws -> JobRecord {
+        if let llm { try await requireModel(llm, step: "Speaker labelling", story: story) }
+        return try await StoryLibrary(dataDirectory: dataDirectory)
+            .enqueueAnalysis(of: story, ownerID: ownerID, database: database, llm: llm, mode: mode)
+    }
+
+    public func suggestVoices(_ story: StoryRecord, llm: String) async throws -> JobRecord {
+        guard try content(story).analysis != nil else { throw StoryError.notAnalyzed }
+        try await requireModel(llm, step: "Voice suggestion", story: story)
+        return try await JobQueue(database: database).enqueue(
+            kind: StoryJobs.suggestVoices, payload: StoryJobs.Payload(story_id: try story.requireID(), llm: llm), ownerID: ownerID)
+    }
+
+    public func export(_ story: StoryRecord, format: String) async throws -> JobRecord {
+        guard StoryJobs.exportFormats.contains(format) else {
+            throw StoryError(.invalid, code: "invalid_format", "Export as 'm4b' or 'mp3'.")
+        }
+        guard try content(story).analysis != nil else { throw StoryError.notAnalyzed }
+        return try await JobQueue(database: database).enqueue(
+            kind: StoryJobs.render, payload: StoryJobs.Payload(story_id: try story.requireID(), format: format), ownerID: ownerID)
+    }
+
+    /// The latest export's file and format.
+    public func exported(_ story: StoryRecord) throws -> (file: URL, format: String) {
+        guard let render = try content(story).render else {
+            throw StoryError(.notFound, code: "not_rendered", "This story has not been exported yet; export it first.")
+        }
+        return (dataDirectory.url.appendingPathComponent(render.path), render.format)
+    }
+
+    /// What each labelling mode would send to `llm` and cost, before anything is sent.
+    public func estimates(_ story: StoryRecord, llm: String) throws -> (model: String, estimates: [(LabellingMode, CostEstimate)]) {
+        let spec = try ModelAccess.spec(llm)
+        let content = try self.content(story)
+        let analysis = content.analysis ?? StoryAnalyzer().analyze(content.document)
+        return (spec.description, LabellingMode.allCases.map { mode in
+            (mode, HybridAnalyzer.estimate(document: content.document, analysis: analysis, mode: mode, model: spec, prices: models.prices))
+        })
+    }
+
+    /// Fails at once when the model cannot be used (bad spec, no stored key), rather than
+    /// queueing a job that is bound to fail.
+    private func requireModel(_ llm: String, step: String, story: StoryRecord) async throws {
+        let spec = try ModelAccess.spec(llm)
+        do {
+            _ = try await models.model(spec, userID: ownerID, database: database)
+        } catch let error as LanguageModelError {
+            throw StoryError(.invalid, code: error.kind == .missingKey ? "missing_key" : "invalid_model",
+                             error.message(step: step, story: story.title))
+        }
+    }
+
+    // MARK: Validation
+
+    static func validated(_ edit: CharacterEdit) throws -> CharacterEdit {
+        var edit = edit
+        if let name = edit.name {
+            let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty, trimmed.count <= 120 else {
+                throw StoryError(.invalid, code: "invalid_name", "A character's name needs 1 to 120 characters.")
+            }
+            edit.name = trimmed
+        }
+        return edit
+    }
+
+    static func storyError(_ error: StoryAnalysis.EditError) -> StoryError {
+        switch error {
+        case .unknownCharacter(let id): StoryError(.invalid, code: "unknown_character", "No character '\(id)' in this story.")
+        case .unknownSegment: StoryError.notFound("segment")
+        case .sameCharacter: StoryError(.invalid, code: "same_character", "Pick two different characters to merge.")
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import NIOCore
+@testable import StoryServer
+import StoryWorkflows
+import Testing
+import VaporTesting
+
+/// SplitMix64: the same bytes on every run, so a failure names a reproducible case.
+struct FuzzGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func bytes(_ count: Int) -> [UInt8] {
+        (0..<count).map { _ in UInt8.random(in: 0...255, using: &self) }
+    }
+
+    /// `seed` with a few bytes flipped, inserted (often ≥ 0x80 or CR/LF) or removed.
+    mutating func mutate(_ seed: [UInt8]) -> [UInt8] {
+        var bytes = seed
+        for _ in 0..<Int.random(in: 1...6, using: &self) {
+            let interesting: [UInt8] = [0x00, 0x0D, 0x0A, 0x2D, 0x3A, 0x3B, 0x22, 0x80, 0xC3, 0xFF]
+            let byte = Bool.random(using: &self) ? interesting.randomElement(using: &self)! : UInt8.random(in: 0...255, using: &self)
+            let at = Int.random(in: 0...bytes.count, using: &self)
+            switch Int.random(in: 0..<3, using: &self) {
+            case 0 where at < bytes.count: bytes[at] = byte
+            case 1 where at < bytes.count: bytes.remove(at: at)
+            default: bytes.insert(byte, at: at)
+            }
+        }
+        return bytes
+    }
+}
+
+@Suite("Hostile request bodies")
+struct HostileBodyTests {
+    static let boundary = "XyZ-boundary"
+
+    static func form(_ fields: [(name: String, filename: String?, body: [UInt8])], boundary: String = boundary) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for field in fields {
+            var disposition = "Content-Disposition: form-data; name=\"\(field.name)\""
+            if let filename = field.filename { disposition += "; filename=\"\(filename)\"" }
+            bytes += Array("--\(boundary)\r\n\(disposition)\r\nContent-Type: text/plain\r\n\r\n".utf8) + field.body + Array("\r\n".utf8)
+        }
+        return bytes + Array("--\(boundary)--\r\n".utf8)
+    }
+
+    @Test("the multipart parser reads a browser's form: fields, quoted and UTF-8 file names, a preamble")
+    func parsesForms() throws {
+        var bytes = Array("a preamble line\r\n".utf8)
+        bytes += Self.form([
+            ("file", #"Caf\"é\" story.txt"#, Array("“Hello,” said Vera.\r\nNext line.".utf8)),
+            ("title", nil, Array("The Open Window".utf8)),
+        ])
+        let form = try MultipartForm(bytes: bytes, boundary: Self.boundary)
+        #expect(form.parts.count == 2)
+        #expect(form.part(named: "file")?.filename == #"Caf"é" story.txt"#)
+        #expect(form.part(named: "file")?.text == "“Hello,” said Vera.\r\nNext line.")
+        #expect(form.part(named: "file")?.contentType == "text/plain")
+        #expect(form.part(named: "title")?.text == "The Open Window")
+    }
+
+    @Test("malformed forms are refused with a reason, never a trap")
+    func refusesMalformedForms() {
+        let cases: [(String, [UInt8])] = [
+            ("the reported crash: a header byte ≥ 0x80", Array("--XX\r\n".utf8) + [0xFF] + Array("--XX--\r\n".utf8)),
+            ("no opening boundary", Array("hello".utf8)),
+            ("no closing boundary", Array("--XX\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nbody".utf8)),
+            ("headers without a blank line", Array("--XX\r\nContent-Disposition: form-data".utf8)),
+            ("no field name", Array("--XX\r\nContent-Disposition: form-data\r\n\r\nx\r\n--XX--".utf8)),
+            ("a header that is not Name: value", Array("--XX\r\nnonsense\r\n\r\nx\r\n--XX--".utf8)),
+            ("empty", []),
+        ]
+        for (what, bytes) in cases {
+            #expect(throws: MultipartForm.Failure.self, "\(what)") { try MultipartForm(bytes: bytes, boundary: "XX") }
+        }
+    }
+
+    @Test("any bytes: the parser answers (parts or a Failure) and a form it wrote reads back unchanged")
+    func parserProperties() throws {
+        var random = FuzzGenerator(state: 25)
+        let seed = Self.form([("file", "story.txt", Array("Some text.".utf8)), ("author", nil, Array("Saki".utf8))])
+        for _ in 0..<20_000 {
+            let bytes = Bool.random(using: &random) ? random.mutate(seed) : random.bytes(Int.random(in: 0...64, using: &random))
+            _ = try? MultipartForm(bytes: bytes, boundary: Self.boundary)
+        }
+        for _ in 0..<500 {
+            // Bodies of any bytes (even CRLF and dashes) survive, as long as they do not hold the delimiter.
+            let body = random.bytes(Int.random(in: 0...300, using: &random))
+            guard MultipartForm.find(Array("\r\n--\(Self.boundary)".utf8), in: body, from: 0) == nil else { continue }
+            let form = try MultipartForm(bytes: Self.form([("file", "a.txt", body), ("title", nil, [])]), boundary: Self.boundary)
+            #expect(form.part(named: "file")?.body == body)
+            #expect(form.part(named: "title")?.body == [])
+        }
+    }
+
+    @Test("the reported upload that killed the server gets 400 over HTTP, and the server keeps answering")
+    func crashingUploadIsRefused() async throws {
+        try await withServer { app, _, _ in
+            let token = try await app.register("ada@example.com").access_token
+            let live = try app.testing(method: .running(port: 0))
+            var headers = HTTPHeaders()
+            headers.bearerAuthorization = BearerAuthorization(token: token)
+            headers.replaceOrAdd(name: .contentType, value: "multipart/form-data; boundary=XX")
+            var body = ByteBuffer(string: "--XX\r\n")
+            body.writeBytes([0xFF])
+            body.writeString("--XX--\r\n")
+            let reply = try await live.sendRequest(.POST, "/api/stories", headers: headers, body: body)
+            #expect(reply.status == .badRequest)
+            #expect(reply.errorCode == "invalid_body")
+            #expect(try await live.sendRequest(.GET, "/health").status == .ok)
+            // A good upload still works after it.
+            let (good, goodBody) = StoriesAPITests.multipart(filename: "story.txt", contents: "“Hello,” said Vera.")
+            var goodHeaders = good
+            goodHeaders.bearerAuthorization = BearerAuthorization(token: token)
+            #expect(try await live.sendRequest(.POST, "/api/stories", headers: goodHeaders, body: goodBody).status == .created)
+        }
+    }
+
+    @Test("random and mutated bodies on every body-reading endpoint: never a 5xx, never a dead server")
+    func fuzzEveryBodyEndpoint() async throws {
+        try await withNarrationServer { app, config, _ in
+            let ada = try await app.register("ada@example.com")
+            let token = ada.access_token
+            let story = try await app.analyzedSample(token, config)
+            let analysis = try #require(try await app.analysis(story, token).analysis)
+            let character = try #require(analysis.characters.first { $0.lines > 0 }).id
+            let other = try #require(analysis.characters.first { $0.id != character }).id
+            var endpoints = EndpointErrorTests.jsonEndpoints(story: story, character: character, other: other)
+                .map { ($0.0, $0.1, Array("{\($0.2)}".utf8)) }
+            endpoints.append((.POST, "/auth/login", Array("username=ada%40example.com&password=wrong".utf8)))
+            endpoints.append((.POST, "/api/stories", Self.form([("file", "story.txt", Array("“Hi,” said Vera.".utf8))])))
+            let contentTypes = [
+                "application/json", "application/x-www-form-urlencoded", "multipart/form-data; boundary=\(Self.boundary)",
+                "multipart/form-data", "text/plain; charset=utf-8", "application/json; charset=\u{FF}",
+            ]
+            var random = FuzzGenerator(state: 2026)
+            var sent = 0
+            for _ in 0..<40 {
+                for (method, path, seed) in endpoints {
+                    var headers = HTTPHeaders()
+                    headers.bearerAuthorization = BearerAuthorization(token: token)
+                    headers.replaceOrAdd(name: .contentType, value: contentTypes.randomElement(using: &random)!)
+                    let bytes = Bool.random(using: &random) ? random.mutate(seed) : random.bytes(Int.random(in: 0...96, using: &random))
+                    let reply = try await app.testing().sendRequest(method, path, headers: headers, body: ByteBuffer(bytes: bytes))
+                    #expect(reply.status.code < 500, "\(method) \(path) with \(bytes): \(reply.status) \(reply.body.string.prefix(200))")
+                    sent += 1
+                }
+            }
+            #expect(sent == 40 * endpoints.count)
+            #expect(try await app.send(.GET, "/health").status == .ok)
+        }
+    }
+}
