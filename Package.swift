@@ -70,10 +70,22 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // One HTTP layer for every vendor: transport, retries honouring Retry-After, secrets,
+        // concurrency limits, failures spelled for any vendor, the vendor id.
+        .target(
+            name: "VendorHTTP",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Language-model interface and live clients: OpenAI, Anthropic, Gemini, OpenAI-compatible.
         .target(
             name: "LanguageModels",
             dependencies: [
+                "VendorHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -81,11 +93,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Cloud speech engines (OpenAI, ElevenLabs, Gemini) over the language models' HTTP transport.
+        // Cloud speech engines (OpenAI, ElevenLabs, Gemini) over the vendor HTTP layer.
         .target(
             name: "CloudSpeech",
             dependencies: [
-                "StoryModel", "Audio", "Speech", "LanguageModels",
+                "StoryModel", "Audio", "Speech", "VendorHTTP",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -102,7 +114,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "LanguageModels", "StoryModel",
+                "LanguageModels", "VendorHTTP", "StoryModel",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -113,7 +125,7 @@ let package = Package(
         .target(
             name: "StoryPersistence",
             dependencies: [
-                "StoryModel",
+                "StoryModel", "VendorHTTP",
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQL", package: "fluent-kit"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
@@ -137,7 +149,7 @@ let package = Package(
         .target(
             name: "StoryWorkflows",
             dependencies: [
-                "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "CloudSpeech", "Narration", "LanguageModels",
+                "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "CloudSpeech", "Narration", "LanguageModels", "VendorHTTP",
                 "Analysis", "StoryPersistence", "Jobs",
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -148,7 +160,7 @@ let package = Package(
         .target(
             name: "StoryServer",
             dependencies: [
-                "StoryModel", "StoryText", "StoryPersistence", "Jobs", "Analysis", "LanguageModels", "StoryWorkflows",
+                "StoryModel", "StoryText", "StoryPersistence", "Jobs", "Analysis", "LanguageModels", "VendorHTTP", "StoryWorkflows",
                 "Speech",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
@@ -161,7 +173,7 @@ let package = Package(
         .executableTarget(
             name: "storyvoice",
             dependencies: [
-                "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "Narration", "LanguageModels", "Analysis",
+                "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "Narration", "LanguageModels", "VendorHTTP", "Analysis",
                 "StoryServer", "StoryWorkflows", "Jobs", "CloudSpeech",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -176,13 +188,13 @@ let package = Package(
         .testTarget(name: "SpeechEnginesTests", dependencies: ["SpeechEngines", "Speech", "Audio", "StoryModel"]),
         // Runs the built `storyvoice` binary as a user would.
         .testTarget(name: "StoryVoiceCLITests", dependencies: [
-            "Audio", "StoryModel", "TestSupport", "LanguageModels",
+            "Audio", "StoryModel", "TestSupport", "LanguageModels", "VendorHTTP",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
-        .testTarget(name: "LanguageModelsTests", dependencies: ["LanguageModels", "TestSupport", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "CloudSpeechTests", dependencies: ["CloudSpeech", "Speech", "Audio", "LanguageModels", "TestSupport", "StoryModel", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "LanguageModels", "TestSupport", "StoryModel", "StoryText", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "LanguageModelsTests", dependencies: ["LanguageModels", "VendorHTTP", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "CloudSpeechTests", dependencies: ["CloudSpeech", "Speech", "Audio", "LanguageModels", "VendorHTTP", "TestSupport", "StoryModel", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "LanguageModels", "VendorHTTP", "TestSupport", "StoryModel", "StoryText", .product(name: "Logging", package: "swift-log")]),
         // Fresh SQLite or PostgreSQL databases for the database test suites.
         .target(
             name: "DatabaseTestSupport",
@@ -210,7 +222,7 @@ let package = Package(
         .testTarget(
             name: "StoryServerTests",
             dependencies: [
-                "StoryServer", "StoryWorkflows", "StoryPersistence", "Jobs", "DatabaseTestSupport", "TestSupport", "LanguageModels", "Analysis", "Speech", "StoryModel",
+                "StoryServer", "StoryWorkflows", "StoryPersistence", "Jobs", "DatabaseTestSupport", "TestSupport", "LanguageModels", "VendorHTTP", "Analysis", "Speech", "StoryModel",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQL", package: "fluent-kit"),

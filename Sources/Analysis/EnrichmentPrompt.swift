@@ -1,5 +1,6 @@
 import LanguageModels
 import StoryModel
+import VendorHTTP
 
 /// The character-enrichment request: for each character, a few of their lines; back come
 /// labels (gender, age range, accent, personality, description), each with a quotation.

@@ -1,5 +1,6 @@
 import LanguageModels
 import StoryModel
+import VendorHTTP
 
 /// The speaker-labelling request: numbered spans in their context, the roster, and the
 /// structured answer `{"labels": [{"span": "S12", "speaker": "c3"}]}`.

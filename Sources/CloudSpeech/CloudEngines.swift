@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import Foundation
-import LanguageModels
+import VendorHTTP
 import Logging
 import Speech
 

@@ -1,7 +1,8 @@
-import LanguageModels
+import VendorHTTP
 import Speech
+import VendorHTTP
 
-/// A cloud speech vendor: its engine id, key and base-URL variables, public endpoint and the
+/// The cloud speech vendors (a subset of `Vendor`): the engine id, key and base-URL variables, public endpoint and the
 /// longest text one request may carry.
 public enum CloudService: String, Sendable, Hashable, CaseIterable, Codable {
     case openai
@@ -11,41 +12,15 @@ public enum CloudService: String, Sendable, Hashable, CaseIterable, Codable {
     /// The engine id that prefixes its voice ids (`openai:onyx`, `elevenlabs:<voice_id>`, `gemini:Kore`).
     public var engineID: String { rawValue }
 
-    public var displayName: String {
-        switch self {
-        case .openai: "OpenAI"
-        case .elevenlabs: "ElevenLabs"
-        case .gemini: "Gemini"
-        }
-    }
-
-    /// The environment variable holding the key, as the vendors' SDKs read it (shared with
-    /// the language-model clients for OpenAI and Gemini).
-    public var apiKeyVariable: String {
-        switch self {
-        case .openai: "OPENAI_API_KEY"
-        case .elevenlabs: "ELEVENLABS_API_KEY"
-        case .gemini: "GEMINI_API_KEY"
-        }
-    }
-
-    public var baseURLVariable: String {
-        switch self {
-        case .openai: "OPENAI_BASE_URL"
-        case .elevenlabs: "ELEVENLABS_BASE_URL"
-        case .gemini: "GEMINI_BASE_URL"
-        }
-    }
-
-    /// The public endpoint. OpenAI's includes `/v1`, as `OPENAI_BASE_URL` conventionally does
-    /// (a base without `/v1` gets it added); the others have no version path.
-    public var defaultBaseURL: String {
-        switch self {
-        case .openai: "https://api.openai.com/v1"
-        case .elevenlabs: "https://api.elevenlabs.io"
-        case .gemini: "https://generativelanguage.googleapis.com"
-        }
-    }
+    /// The vendor it is (names, key and base-URL variables, endpoint).
+    public var vendor: Vendor { Vendor(rawValue: rawValue) ?? .openai }
+    public var displayName: String { vendor.displayName }
+    /// Shared with the language-model clients for OpenAI and Gemini.
+    public var apiKeyVariable: String { vendor.apiKeyVariable }
+    public var baseURLVariable: String { vendor.baseURLVariable ?? "" }
+    /// OpenAI's includes `/v1`, as `OPENAI_BASE_URL` conventionally does (a base without `/v1`
+    /// gets it added); the others have no version path.
+    public var defaultBaseURL: String { vendor.defaultBaseURL ?? "" }
 
     /// Characters (Unicode scalars) sent in one request; longer text is cut on sentence
     /// boundaries and the pieces' audio joined. OpenAI documents 4,096 for `input`. ElevenLabs
@@ -87,16 +62,16 @@ public enum CloudService: String, Sendable, Hashable, CaseIterable, Codable {
 }
 
 /// Why a cloud speech request failed, in words a user can act on. The kinds are the language
-/// models' (``LanguageModelError/Kind``), explained the same way; the description never
+/// models' (``VendorFailure/Kind``), explained the same way; the description never
 /// contains a key.
 public struct CloudSpeechError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var kind: LanguageModelError.Kind
+    public var kind: VendorFailure.Kind
     public var service: CloudService
     /// The model, or the voice when the failure is about the voice.
     public var model: String
     public var detail: String?
 
-    public init(_ kind: LanguageModelError.Kind, service: CloudService, model: String, detail: String? = nil) {
+    public init(_ kind: VendorFailure.Kind, service: CloudService, model: String, detail: String? = nil) {
         self.kind = kind
         self.service = service
         self.model = model
@@ -119,7 +94,7 @@ public struct CloudSpeechError: Error, Sendable, Hashable, CustomStringConvertib
         case .noAccess:
             "this \(name) key may not use “\(model)” — check the key's permissions (text to speech, voices) and your plan, or choose another voice"
         default:
-            LanguageModelError.explain(kind, service: name, keyVariable: service.apiKeyVariable, model: model, detail: detail)
+            VendorFailure.explain(kind, service: name, keyVariable: service.apiKeyVariable, model: model, detail: detail)
         }
         return "\(name) speech: \(explanation)"
     }

@@ -1,6 +1,6 @@
 import Audio
 import Foundation
-import LanguageModels
+import VendorHTTP
 import Logging
 import Speech
 import StoryModel

@@ -37,10 +37,10 @@ public struct ClaimedJob: Sendable {
 /// in several processes can share the table; claims use `FOR UPDATE SKIP LOCKED` there.
 public struct JobQueue: Sendable {
     public let database: any Database
-    public let retry: RetryPolicy
+    public let retry: JobRetryPolicy
     private let now: @Sendable () -> Date
 
-    public init(database: any Database, retry: RetryPolicy = .standard, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(database: any Database, retry: JobRetryPolicy = .standard, now: @escaping @Sendable () -> Date = { Date() }) {
         self.database = database
         self.retry = retry
         self.now = now

@@ -1,3 +1,5 @@
+import VendorHTTP
+
 /// A JSON schema the answer must follow, named as the vendors' structured-output APIs want.
 public struct ResponseSchema: Sendable, Hashable {
     /// `[a-zA-Z0-9_-]{1,64}`: used as OpenAI's schema name and Anthropic's tool name.

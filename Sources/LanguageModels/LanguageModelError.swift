@@ -1,30 +1,12 @@
+import VendorHTTP
+
 /// Why a request to a language model failed, in words a user can act on.
 ///
 /// The description never contains an API key: provider messages are scrubbed of the key
 /// before they are kept.
 public struct LanguageModelError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: Sendable, Hashable {
-        /// No key was configured for a provider that needs one.
-        case missingKey
-        /// 401: the key was rejected.
-        case invalidKey
-        /// 403 or 404: the key works but cannot use this model (or the model does not exist).
-        case noAccess(status: Int)
-        /// 429 after every retry.
-        case rateLimited(retryAfterSeconds: Double?)
-        /// 5xx after every retry.
-        case providerError(status: Int)
-        /// Another 4xx: the request itself was refused.
-        case requestRejected(status: Int)
-        /// The server could not be reached (no network, connection refused, DNS).
-        case unreachable
-        /// No answer within the timeout, after every retry.
-        case timeout(seconds: Double)
-        /// An answer arrived but was not what the wire format promises (or was cut off).
-        case unparseableAnswer
-        /// The base URL or model spec cannot be used.
-        case invalidConfiguration
-    }
+    /// What went wrong, in the words every vendor client shares (`VendorFailure.Kind`).
+    public typealias Kind = VendorFailure.Kind
 
     public var kind: Kind
     public var provider: Provider
@@ -47,49 +29,13 @@ public struct LanguageModelError: Error, Sendable, Hashable, CustomStringConvert
         Self.explain(kind, service: provider.displayName, keyVariable: provider.apiKeyVariable, model: model, detail: detail)
     }
 
-    /// The explanation for `kind` at a service (a model provider or a speech vendor) named `name`,
-    /// whose key is set in Settings or `keyVariable`; shared by every client of a vendor's API.
+    /// The explanation for `kind` at a service named `name` (see `VendorFailure.explain`).
     public static func explain(_ kind: Kind, service name: String, keyVariable: String, model: String, detail: String?) -> String {
-        let keyHint = "update it in Settings or \(keyVariable)"
-        switch kind {
-        case .missingKey:
-            return "no \(name) API key is set — add one in Settings or set \(keyVariable)"
-        case .invalidKey:
-            return "the \(name) key was rejected — \(keyHint)"
-        case .noAccess(let status):
-            return status == 404
-                ? "\(name) has no model “\(model)” for this key — check the model name, or choose another model"
-                : "this \(name) key has no access to “\(model)” — enable the model for your account, or choose another model"
-        case .rateLimited(let seconds):
-            let wait = seconds.map { " (the provider asked to wait \(Int($0.rounded(.up))) s)" } ?? ""
-            return "\(name) kept refusing requests as rate-limited\(wait) — wait a minute and run it again (finished parts are cached), or lower the concurrency"
-        case .providerError(let status):
-            return "\(name) had a server error (HTTP \(status)) on every retry — try again later (finished parts are cached)"
-        case .requestRejected(let status):
-            return "\(name) refused the request (HTTP \(status))\(detail.map { ": \($0)" } ?? "") — check the model name and settings"
-        case .unreachable:
-            return "could not reach \(name)\(detail.map { " (\($0))" } ?? "") — check the network connection and the base URL"
-        case .timeout(let seconds):
-            return "\(name) did not answer within \(Int(seconds.rounded(.up))) s, on every retry — check the network, or raise the timeout"
-        case .unparseableAnswer:
-            return "\(name) sent an answer that could not be read\(detail.map { " (\($0))" } ?? "") — run it again; if it persists, choose another model"
-        case .invalidConfiguration:
-            return "the \(name) settings cannot be used\(detail.map { ": \($0)" } ?? "")"
-        }
+        VendorFailure.explain(kind, service: name, keyVariable: keyVariable, model: model, detail: detail)
     }
 
     /// The full sentence for a user: "Character extraction failed for Emma: the OpenAI key was rejected — …".
     public func message(step: String, story: String) -> String {
         "\(step) failed for \(story): \(description)"
-    }
-}
-
-extension LanguageModelError.Kind {
-    /// Whether waiting and sending the same request again may succeed.
-    public var isTransient: Bool {
-        switch self {
-        case .rateLimited, .providerError, .timeout, .unreachable: true
-        default: false
-        }
     }
 }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import VendorHTTP
 
 /// Makes live clients from a ``ModelSpec``, reading keys and base URLs from the environment the
 /// way the vendors' SDKs do, and sharing one concurrency limiter per provider.

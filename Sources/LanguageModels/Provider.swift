@@ -1,4 +1,6 @@
-/// A language-model vendor (or wire format) StoryVoice can talk to.
+import VendorHTTP
+
+/// The language-model vendors (and wire formats) StoryVoice can talk to: a subset of `Vendor`.
 public enum Provider: String, Sendable, Hashable, Codable, CaseIterable {
     case openai
     case anthropic
@@ -6,43 +8,12 @@ public enum Provider: String, Sendable, Hashable, Codable, CaseIterable {
     /// Any server speaking OpenAI's Chat Completions API: Ollama, llama.cpp, vLLM.
     case openaiCompatible = "openai-compatible"
 
-    public var displayName: String {
-        switch self {
-        case .openai: "OpenAI"
-        case .anthropic: "Anthropic"
-        case .gemini: "Gemini"
-        case .openaiCompatible: "OpenAI-compatible server"
-        }
-    }
-
-    /// The environment variable holding the API key, as the vendors' own SDKs read it.
-    public var apiKeyVariable: String {
-        switch self {
-        case .openai, .openaiCompatible: "OPENAI_API_KEY"
-        case .anthropic: "ANTHROPIC_API_KEY"
-        case .gemini: "GEMINI_API_KEY"
-        }
-    }
-
-    /// The environment variable that overrides the base URL, as the vendors' SDKs read it.
-    public var baseURLVariable: String? {
-        switch self {
-        case .openai: "OPENAI_BASE_URL"
-        case .anthropic: "ANTHROPIC_BASE_URL"
-        case .gemini: "GEMINI_BASE_URL"
-        case .openaiCompatible: nil
-        }
-    }
-
-    /// The public endpoint. OpenAI's includes `/v1`, as `OPENAI_BASE_URL` conventionally does.
-    public var defaultBaseURL: String? {
-        switch self {
-        case .openai: "https://api.openai.com/v1"
-        case .anthropic: "https://api.anthropic.com"
-        case .gemini: "https://generativelanguage.googleapis.com"
-        case .openaiCompatible: nil
-        }
-    }
+    /// The vendor it is (names, key and base-URL variables, endpoint).
+    public var vendor: Vendor { Vendor(rawValue: rawValue) ?? .openaiCompatible }
+    public var displayName: String { vendor.displayName }
+    public var apiKeyVariable: String { vendor.apiKeyVariable }
+    public var baseURLVariable: String? { vendor.baseURLVariable }
+    public var defaultBaseURL: String? { vendor.defaultBaseURL }
 
     /// Whether a request without a key makes sense (local servers usually need none).
     public var requiresKey: Bool { self != .openaiCompatible }

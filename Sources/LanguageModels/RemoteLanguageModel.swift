@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import VendorHTTP
 
 /// A live client for one model at one provider, speaking the provider's own HTTP API.
 ///

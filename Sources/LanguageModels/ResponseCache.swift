@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import VendorHTTP
 
 /// Answers on disk, keyed by a SHA-256 of the canonical request, so re-analysing unchanged
 /// text sends nothing and costs nothing.

@@ -1,3 +1,4 @@
+import VendorHTTP
 /// How one vendor's HTTP API spells a completion: where to send it, which headers carry the
 /// key, how the body looks, and where the answer and usage are in the reply.
 protocol WireFormat: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import LanguageModels
+import VendorHTTP
 
 // A loopback language model for tests of the labelling passes: it reads the prompts StoryVoice
 // sends (in each vendor's wire format) and answers in that vendor's format.

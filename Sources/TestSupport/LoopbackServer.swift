@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import Synchronization
+import VendorHTTP
 
 /// A request as the loopback server received it.
 public struct RecordedRequest: Sendable {

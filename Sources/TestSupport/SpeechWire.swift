@@ -1,5 +1,6 @@
 import Foundation
 import LanguageModels
+import VendorHTTP
 
 /// The server side of the cloud speech APIs, written from the vendors' references independently
 /// of the engines: OpenAI `POST /v1/audio/speech`, ElevenLabs `GET /v1/voices` and

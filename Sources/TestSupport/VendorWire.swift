@@ -1,5 +1,6 @@
 import Foundation
 import LanguageModels
+import VendorHTTP
 
 /// The server side of each vendor's wire format, written from the vendors' API references
 /// independently of the clients, so a client that drifts from the format fails its tests.

@@ -6,6 +6,7 @@ import LanguageModels
 import Narration
 import Speech
 import StoryModel
+import VendorHTTP
 
 /// `narrate --cast-with-llm`: the user's model suggests a voice for every speaking character
 /// that the cast file does not already cast. Suggestions naming a voice that is not installed

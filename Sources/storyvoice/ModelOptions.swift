@@ -5,6 +5,7 @@ import Foundation
 import LanguageModels
 import Narration
 import StoryModel
+import VendorHTTP
 
 /// `--llm` and friends: the user's own model, used only where it helps and priced up front.
 struct ModelOptions: ParsableArguments {

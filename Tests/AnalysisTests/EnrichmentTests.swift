@@ -4,6 +4,7 @@ import LanguageModels
 import StoryModel
 import Testing
 import TestSupport
+import VendorHTTP
 
 @Suite("Character enrichment and voices")
 struct EnrichmentTests {

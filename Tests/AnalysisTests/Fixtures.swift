@@ -4,6 +4,7 @@ import LanguageModels
 import Logging
 import StoryModel
 import TestSupport
+import VendorHTTP
 
 let testKey = "sk-analysis-0a1b2c3d4e5f6789"
 

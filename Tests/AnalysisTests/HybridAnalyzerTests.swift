@@ -4,6 +4,7 @@ import LanguageModels
 import StoryModel
 import Testing
 import TestSupport
+import VendorHTTP
 
 @Suite("Hybrid labelling")
 struct HybridAnalyzerTests {

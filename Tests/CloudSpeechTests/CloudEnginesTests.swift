@@ -6,6 +6,7 @@ import Speech
 import StoryModel
 import Testing
 import TestSupport
+import VendorHTTP
 
 @Suite("Cloud engines")
 struct CloudEnginesTests {

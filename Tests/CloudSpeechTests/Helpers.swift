@@ -6,6 +6,7 @@ import Logging
 import Speech
 import StoryModel
 import TestSupport
+import VendorHTTP
 
 /// A key that must never show up anywhere but a request header.
 let testKey = "xi-loopback-5c8e2a7f91d3b4066789"

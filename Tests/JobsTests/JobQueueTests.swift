@@ -140,7 +140,7 @@ struct JobQueueTests {
         try await withDatabase(backend) { database, _ in
             let owner = try await makeOwner(database)
             let clock = TestClock()
-            let policy = RetryPolicy(maxAttempts: 3, baseDelay: 10, maxDelay: 1000)
+            let policy = JobRetryPolicy(maxAttempts: 3, baseDelay: 10, maxDelay: 1000)
             let queue = JobQueue(database: database.database, retry: policy, now: clock.function)
             let job = try await queue.enqueue(kind: "render", ownerID: owner)
 
@@ -210,7 +210,7 @@ struct JobQueueTests {
     }
 
     @Test func backoffDoublesAndCaps() {
-        let policy = RetryPolicy(maxAttempts: 10, baseDelay: 2, maxDelay: 20)
+        let policy = JobRetryPolicy(maxAttempts: 10, baseDelay: 2, maxDelay: 20)
         #expect((1...6).map { policy.delay(afterAttempt: $0) } == [2, 4, 8, 16, 20, 20])
     }
 }

@@ -52,7 +52,7 @@ struct JobWorkerTests {
     func failures(_ backend: Backend) async throws {
         try await withDatabase(backend) { database, _ in
             let owner = try await makeOwner(database)
-            let queue = JobQueue(database: database.database, retry: RetryPolicy(maxAttempts: 3, baseDelay: 0, maxDelay: 0))
+            let queue = JobQueue(database: database.database, retry: JobRetryPolicy(maxAttempts: 3, baseDelay: 0, maxDelay: 0))
             let runs = Counter()
             var registry = JobHandlerRegistry()
             registry.register("flaky") { _, _ in

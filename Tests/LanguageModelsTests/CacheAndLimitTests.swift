@@ -2,6 +2,7 @@ import Foundation
 import LanguageModels
 import Testing
 import TestSupport
+import VendorHTTP
 
 @Suite("Cache, ledger, prices, concurrency")
 struct CacheAndLimitTests {

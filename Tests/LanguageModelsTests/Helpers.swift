@@ -2,6 +2,7 @@ import Foundation
 import LanguageModels
 import Logging
 import TestSupport
+import VendorHTTP
 
 /// A key that must never show up anywhere but a request header.
 let testKey = "sk-loopback-7f3a9c21d4e8b6051234"

@@ -5,6 +5,7 @@ import StoryModel
 import StoryWorkflows
 import Testing
 import VaporTesting
+import VendorHTTP
 
 /// Every endpoint, not a sample of them: an expired token is refused on every authenticated
 /// route, and every endpoint that reads a JSON body answers malformed JSON and a body of the

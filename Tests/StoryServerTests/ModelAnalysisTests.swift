@@ -6,6 +6,7 @@ import StoryWorkflows
 import Testing
 import TestSupport
 import VaporTesting
+import VendorHTTP
 
 /// The web app's "use my own model": the user's stored key, a loopback server speaking OpenAI's
 /// Chat Completions wire format, estimates before sending, and failures that lose nothing.

@@ -1,5 +1,6 @@
 import Foundation
 import LanguageModels
+import VendorHTTP
 import Yams
 
 /// The JSON values of replies and of the OpenAPI document: LanguageModels' `JSONValue`.

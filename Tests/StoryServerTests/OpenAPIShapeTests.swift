@@ -5,6 +5,7 @@ import NIOCore
 import StoryWorkflows
 import Testing
 import VaporTesting
+import VendorHTTP
 
 /// Sends requests and checks every reply against `Public/openapi.yaml`: the status must be
 /// documented for the operation, and a JSON body must satisfy that status' schema. A JSON body

@@ -4,6 +4,7 @@ import LanguageModels
 import StoryModel
 import Testing
 import TestSupport
+import VendorHTTP
 
 /// The commands with the user's own keys, against loopback servers that speak each vendor's
 /// wire format (the real endpoints cannot be reached from here).

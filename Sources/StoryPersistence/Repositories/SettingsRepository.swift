@@ -1,4 +1,5 @@
 import FluentKit
+import VendorHTTP
 import Foundation
 
 /// Per-user narration defaults and provider API keys (sealed at rest).
@@ -28,17 +29,17 @@ public struct SettingsRepository: Sendable {
     }
 
     /// Masked keys by provider; the plaintext never leaves this type except through `key(_:userID:)`.
-    public func maskedKeys(userID: UUID) async throws -> [Provider: String] {
+    public func maskedKeys(userID: UUID) async throws -> [Vendor: String] {
         let rows = try await ProviderKeyRecord.query(on: database).filter(\.$user.$id == userID).all()
-        var result: [Provider: String] = [:]
+        var result: [Vendor: String] = [:]
         for row in rows {
-            if let provider = Provider(rawValue: row.provider) { result[provider] = row.masked }
+            if let provider = Vendor(rawValue: row.provider) { result[provider] = row.masked }
         }
         return result
     }
 
     /// Stores (or replaces) a key, sealed with the server key.
-    public func setKey(_ key: String, for provider: Provider, userID: UUID) async throws {
+    public func setKey(_ key: String, for provider: Vendor, userID: UUID) async throws {
         let plaintext = key.trimmingCharacters(in: .whitespacesAndNewlines)
         let sealed = try box.seal(plaintext)
         let masked = APIKeyMask.mask(plaintext)
@@ -52,7 +53,7 @@ public struct SettingsRepository: Sendable {
         }
     }
 
-    public func removeKey(for provider: Provider, userID: UUID) async throws {
+    public func removeKey(for provider: Vendor, userID: UUID) async throws {
         try await ProviderKeyRecord.query(on: database)
             .filter(\.$user.$id == userID)
             .filter(\.$provider == provider.rawValue)
@@ -60,20 +61,20 @@ public struct SettingsRepository: Sendable {
     }
 
     /// The plaintext key, for the jobs that call the provider on the user's behalf.
-    public func key(for provider: Provider, userID: UUID) async throws -> String? {
+    public func key(for provider: Vendor, userID: UUID) async throws -> String? {
         guard let row = try await keyRow(provider, userID: userID) else { return nil }
         return try box.open(row.sealedKey)
     }
 
     /// The plaintext keys the user stored for `providers`, read in one query.
-    public func keys(for providers: Set<Provider>, userID: UUID) async throws -> [Provider: String] {
+    public func keys(for providers: Set<Vendor>, userID: UUID) async throws -> [Vendor: String] {
         let rows = try await ProviderKeyRecord.query(on: database)
             .filter(\.$user.$id == userID)
             .filter(\.$provider ~~ providers.map(\.rawValue))
             .all()
-        var result: [Provider: String] = [:]
+        var result: [Vendor: String] = [:]
         for row in rows {
-            if let provider = Provider(rawValue: row.provider) { result[provider] = try box.open(row.sealedKey) }
+            if let provider = Vendor(rawValue: row.provider) { result[provider] = try box.open(row.sealedKey) }
         }
         return result
     }
@@ -82,7 +83,7 @@ public struct SettingsRepository: Sendable {
         try await SettingsRecord.query(on: database).filter(\.$user.$id == userID).first()
     }
 
-    private func keyRow(_ provider: Provider, userID: UUID) async throws -> ProviderKeyRecord? {
+    private func keyRow(_ provider: Vendor, userID: UUID) async throws -> ProviderKeyRecord? {
         try await ProviderKeyRecord.query(on: database)
             .filter(\.$user.$id == userID)
             .filter(\.$provider == provider.rawValue)

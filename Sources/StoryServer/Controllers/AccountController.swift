@@ -1,6 +1,7 @@
 import Foundation
 import StoryPersistence
 import Vapor
+import VendorHTTP
 
 /// `/api/me` and `/api/settings`.
 struct AccountController: Sendable {
@@ -63,10 +64,10 @@ struct AccountController: Sendable {
         let update = try request.decodeJSON(SettingsUpdate.self)
         let repository = SettingsRepository(database: request.db, box: box)
 
-        var keyChanges: [(Provider, String?)] = []
+        var keyChanges: [(Vendor, String?)] = []
         for (name, value) in update.api_keys ?? [:] {
-            guard let provider = Provider(rawValue: name) else {
-                let known = Provider.allCases.map(\.rawValue).joined(separator: ", ")
+            guard let provider = Vendor(rawValue: name), Vendor.keyed.contains(provider) else {
+                let known = Vendor.keyed.map(\.rawValue).joined(separator: ", ")
                 throw APIError(status: .unprocessableEntity, code: "unknown_provider",
                                message: "Unknown provider '\(name)'; known providers: \(known).")
             }
@@ -106,7 +107,7 @@ struct AccountController: Sendable {
         let repository = SettingsRepository(database: request.db, box: box)
         let masked = try await repository.maskedKeys(userID: userID)
         var keys: [String: String?] = [:]
-        for provider in Provider.allCases { keys[provider.rawValue] = .some(masked[provider]) }
+        for provider in Vendor.keyed { keys[provider.rawValue] = .some(masked[provider]) }
         return SettingsResponse(narration: try await repository.narrationDefaults(userID: userID), api_keys: keys)
     }
 }

@@ -3,6 +3,7 @@ import FluentKit
 import Foundation
 import LanguageModels
 import StoryPersistence
+import VendorHTTP
 
 /// A user's own language model on the server: the key from their Settings (never the server's
 /// environment, so no account spends another's money), base URLs from the server's environment
@@ -48,9 +49,9 @@ public struct ModelAccess: Sendable {
     /// A client for `spec` with the user's stored key. Throws the provider's `missingKey` error
     /// when there is none, so the message says where to add it.
     public func model(_ spec: ModelSpec, userID: UUID, database: any Database) async throws -> RemoteLanguageModel {
-        // Both enums use the same names; an OpenAI-compatible server has no stored key.
-        guard let name = StoryPersistence.Provider(rawValue: spec.provider.rawValue),
-              let stored = try await SettingsRepository(database: database, box: box).key(for: name, userID: userID) else {
+        // An OpenAI-compatible server has no stored key.
+        guard spec.provider != .openaiCompatible,
+              let stored = try await SettingsRepository(database: database, box: box).key(for: spec.provider.vendor, userID: userID) else {
             throw LanguageModelError(.missingKey, provider: spec.provider, model: spec.model)
         }
         return try factory.makeModel(spec, key: Secret(stored))

@@ -3,6 +3,7 @@ import Foundation
 import LanguageModels
 import Speech
 import SpeechEngines
+import VendorHTTP
 
 /// The speech engines every command uses: the local ones, and the cloud ones the environment
 /// has keys for (`OPENAI_API_KEY`, `ELEVENLABS_API_KEY`, `GEMINI_API_KEY`), limited to those

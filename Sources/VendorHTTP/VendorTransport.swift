@@ -26,19 +26,6 @@ public struct VendorReply: Sendable {
     public var body: Data
 }
 
-/// Why a request failed after the transport's retries: the kind (as ``LanguageModelError`` names
-/// them) and what the vendor or the network said, scrubbed of the key. Callers wrap it in their
-/// own error (``LanguageModelError`` for models, a speech error for speech engines).
-public struct VendorFailure: Error, Sendable, Hashable {
-    public var kind: LanguageModelError.Kind
-    public var detail: String?
-
-    public init(_ kind: LanguageModelError.Kind, detail: String? = nil) {
-        self.kind = kind
-        self.detail = detail
-    }
-}
-
 /// The reliability rules every vendor call shares (language models and cloud speech alike):
 /// the provider's concurrency limiter, a timeout per attempt, retries with exponential backoff
 /// and jitter on 429, 5xx and timeouts (honouring `Retry-After`), no retry for other 4xx or a
@@ -103,7 +90,7 @@ public struct VendorTransport: Sendable {
 
     /// The error kind for a non-200 status. Google answers a bad key with 400 INVALID_ARGUMENT
     /// and the reason `API_KEY_INVALID` (not 401), which is a rejected key all the same.
-    public static func kind(status: Int, retryAfter: Double?, body: Data = Data()) -> LanguageModelError.Kind {
+    public static func kind(status: Int, retryAfter: Double?, body: Data = Data()) -> VendorFailure.Kind {
         switch status {
         case 401: .invalidKey
         case 400 where String(decoding: body, as: UTF8.self).contains("API_KEY_INVALID"): .invalidKey
@@ -114,7 +101,7 @@ public struct VendorTransport: Sendable {
         }
     }
 
-    static func isRetryable(_ kind: LanguageModelError.Kind) -> Bool {
+    static func isRetryable(_ kind: VendorFailure.Kind) -> Bool {
         switch kind {
         case .rateLimited, .providerError, .timeout: true
         default: false

@@ -2,7 +2,7 @@ import Foundation
 
 /// How often and how soon a failed job runs again: exponential backoff from `baseDelay`,
 /// doubling per attempt, capped at `maxDelay`, for at most `maxAttempts` runs in all.
-public struct RetryPolicy: Sendable, Hashable {
+public struct JobRetryPolicy: Sendable, Hashable {
     public var maxAttempts: Int
     public var baseDelay: TimeInterval
     public var maxDelay: TimeInterval
@@ -13,7 +13,7 @@ public struct RetryPolicy: Sendable, Hashable {
         self.maxDelay = maxDelay
     }
 
-    public static let standard = RetryPolicy()
+    public static let standard = JobRetryPolicy()
 
     /// The wait before the run that follows failed attempt number `attempt` (1-based).
     public func delay(afterAttempt attempt: Int) -> TimeInterval {
