@@ -24,8 +24,7 @@ function compile(pattern) {
 
 /** The path the location names: "#/stories/x" → "/stories/x"; no hash → "/". */
 export function currentPath() {
-  const path = location.hash.replace(/^#/, "") || "/";
-  return path.startsWith("/") ? path : `/${path}`;
+  return location.hash.startsWith("#/") ? location.hash.slice(1) : "/";
 }
 
 /** The area and route that `path` names, with its params, or null. */

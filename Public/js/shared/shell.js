@@ -71,12 +71,13 @@ export function start(areas) {
   }
 
   /** Unmounts the current screen and mounts the one `load` makes, unless a newer navigation wins. */
-  async function mountScreen(area, load, params, token, extra = {}) {
+  async function mountScreen(area, load, params, token, { title = area.name, ...extra } = {}) {
     unmountActive();
+    if (!firstScreen) window.scrollTo(0, 0); // a new screen starts at its top
     const container = el("div", { className: `screen area-${area.id}` });
     main.append(container);
-    markArea(area.id);
-    setTitle(area.name);
+    markArea(me ? area.id : null);
+    setTitle(title);
     let module;
     try {
       [module] = await Promise.all([load(), stylesheet(area.stylesheet)]);
@@ -155,7 +156,7 @@ export function start(areas) {
   function showSignIn(message = "") {
     signOutLocally();
     const account = areas.find((area) => area.signIn);
-    return mountScreen(account, account.signIn, {}, navigation, { message, signedIn: () => route() });
+    return mountScreen(account, account.signIn, {}, navigation, { title: "Sign in", message, signedIn: () => route() });
   }
 
   $("#logout").addEventListener("click", async () => {
@@ -172,6 +173,13 @@ export function start(areas) {
     if (me) showSignIn(sessionEndedMessage);
   });
 
-  window.addEventListener("hashchange", () => route());
+  // Only "#/…" is a route; the skip link moves focus without touching the location.
+  window.addEventListener("hashchange", () => {
+    if (!location.hash || location.hash.startsWith("#/")) route();
+  });
+  $(".skip").addEventListener("click", (event) => {
+    event.preventDefault();
+    main.focus();
+  });
   route();
 }

@@ -111,7 +111,7 @@ export default function storyScreen() {
         // Nothing of another story stays on screen: the reason takes the page's place.
         const missing = error.status === 404 || error.status === 400;
         showProblem(missing ? "Story not found" : "The story could not be loaded",
-          missing ? `There is no such story in your library (${error.message})` : error.message,
+          missing ? "There is no such story in your library: it may have been deleted, or the address is wrong." : error.message,
           [["/stories", "Back to your stories"]]);
         return;
       }
