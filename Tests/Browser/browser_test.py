@@ -37,7 +37,8 @@ class Browser:
         caps = {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {
             "binary": "/usr/bin/chromium",
             "args": ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1800",
-                     "--autoplay-policy=no-user-gesture-required", "--mute-audio"]}}}}
+                     "--autoplay-policy=no-user-gesture-required", "--mute-audio"]},
+            "goog:loggingPrefs": {"browser": "ALL"}}}}
         self.session = self.call("POST", "/session", caps)["sessionId"]
 
     def call(self, method, path, body=None):
@@ -138,6 +139,14 @@ class Browser:
             file.write(response.read())
             return response.headers
 
+    def page_errors(self):
+        """Uncaught errors the page logged since the last call (None if the driver cannot say)."""
+        try:
+            entries = self.s("POST", "/se/log", {"type": "browser"})
+        except RuntimeError:
+            return None
+        return [entry["message"][:300] for entry in entries if "Uncaught" in entry["message"]]
+
     def quit(self):
         self.s("DELETE", "")
 
@@ -146,6 +155,14 @@ def check(condition, message):
     if not condition:
         raise AssertionError(message)
     print(f"ok  {message}")
+
+
+def check_page_errors(browser):
+    errors = browser.page_errors()
+    if errors is None:
+        print("skipped: uncaught page errors (the driver keeps no browser log)")
+    else:
+        check(not errors, f"the page threw no uncaught error {errors}")
 
 
 def register(browser, email):
@@ -184,7 +201,11 @@ def short_session_flow(options):
                 refreshes.sent += 1; refreshes.inFlight += 1; refreshes.most = Math.max(refreshes.most, refreshes.inFlight);
                 return fetch.call(this, input, init).finally(() => { refreshes.inFlight -= 1; });
             };
-            performance.clearMarks();""")
+            performance.clearMarks();
+            // Every audio element that plays, to check that leaving the page silences them.
+            window.mediaPlayed = new Set();
+            const play = HTMLMediaElement.prototype.play;
+            HTMLMediaElement.prototype.play = function () { mediaPlayed.add(this); return play.call(this); };""")
         browser.click("#play")
         browser.wait_for("audio to start", "return performance.getEntriesByName('storyvoice:audio-playing').length > 0", timeout=60)
         no_error = """
@@ -228,8 +249,15 @@ def short_session_flow(options):
               f"playback went on from line {line_at_expiry} to {current_line()} with no error shown; "
               f"{refreshes['sent']} refresh(es), never two at once")
         browser.screenshot("9-short-session-playing")
-        browser.click("#play")  # pause
-        browser.wait_for("the pause", "return document.querySelector('#play').getAttribute('aria-pressed') === 'false'")
+
+        # Leaving the story page while it plays takes the sound with it.
+        browser.js("location.hash = '#/stories'")
+        browser.wait_for("the library", "return document.querySelector('#library')?.checkVisibility()")
+        silent = browser.wait_for("every audio element to be silent", """
+            return [...mediaPlayed].every(audio => audio.paused && !audio.getAttribute('src')) ? mediaPlayed.size : 0;""")
+        check(silent > 0 and not browser.js("return document.querySelector('#player, #line-list')"),
+              f"leaving the story page while it plays stops the sound ({silent} audio element(s), all silent)")
+        check_page_errors(browser)
     except Exception:
         try:
             browser.screenshot("failure")
@@ -258,7 +286,6 @@ def main():
 
 
 def main_flow(options):
-
     browser = Browser(options.driver, options.artifacts)
     try:
         browser.go(options.app + "/")
@@ -606,6 +633,7 @@ def main_flow(options):
         browser.go(options.app + "/#/stories")
         browser.wait_for("the second reader's empty library", "return document.querySelector('#library-empty')?.checkVisibility()")
         check("Open Window" not in browser.js("return document.body.innerText"), "the second reader's library is empty")
+        check_page_errors(browser)
     except Exception:
         try:
             browser.screenshot("failure")

@@ -63,7 +63,13 @@ export class Player {
     this.playing = true;
     this.hooks.onState("playing");
     if (this.audio.src && this.audio.paused && this.audio.currentTime > 0 && !this.audio.ended) {
-      await this.audio.play();
+      const generation = this.generation;
+      try {
+        await this.audio.play();
+      } catch (error) {
+        // A pause straight after pressing play interrupts play(); that is not a failure.
+        if (generation === this.generation && error.name !== "AbortError") { this.pause(); this.hooks.onError(`The browser would not play: ${error.message}`); }
+      }
       return;
     }
     await this.playLine(this.index);
