@@ -1,10 +1,18 @@
 #!/usr/bin/env python3
 """The web app in real headless Chromium over WebDriver (standard library only).
 
-Registers, imports the sample story, analyses it, changes a character's voice and previews it,
-plays and checks that the highlighted line advances, exports an M4B and checks the download with
-ffprobe, exports the story as a bundle and imports it back. Prints the time from pressing play to
-the first audio, and saves screenshots. Exits non-zero on the first failed check.
+Registers (and reaches the home page, which lists the app's areas), imports the sample story,
+analyses it, changes a character's voice and previews it, plays and checks that the highlighted
+line advances, exports an M4B and checks the download with ffprobe, exports the story as a bundle
+and imports it back, checks that a story that cannot be loaded leaves nothing of the previous one
+on screen, and that signing out and in as someone else leaves nothing of the first user. With
+--short-session-app (a server whose access cookie lasts seconds), a second browser checks that
+playback carries on past the expiry of the access cookie without the listener noticing. Prints
+the time from pressing play to the first audio, and saves screenshots. Exits non-zero on the
+first failed check.
+
+Everything waits for conditions (the test runs on a loaded two-core machine): elements are found
+again inside each wait, and clicks retry when the element was re-rendered under them.
 """
 import argparse
 import base64
@@ -29,7 +37,8 @@ class Browser:
         caps = {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {
             "binary": "/usr/bin/chromium",
             "args": ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1800",
-                     "--autoplay-policy=no-user-gesture-required", "--mute-audio"]}}}}
+                     "--autoplay-policy=no-user-gesture-required", "--mute-audio"]},
+            "goog:loggingPrefs": {"browser": "ALL"}}}}
         self.session = self.call("POST", "/session", caps)["sessionId"]
 
     def call(self, method, path, body=None):
@@ -48,21 +57,36 @@ class Browser:
     def go(self, url):
         self.s("POST", "/url", {"url": url})
 
-    def find(self, css, timeout=20):
+    def find(self, css, timeout=30):
         deadline = time.time() + timeout
         while True:
             found = self.s("POST", "/elements", {"using": "css selector", "value": css})
             if found:
                 return found[0][ELEMENT]
             if time.time() > deadline:
+                self.screenshot("failure")
                 raise AssertionError(f"nothing matches {css!r}")
             time.sleep(0.1)
 
-    def click(self, css):
-        self.s("POST", f"/element/{self.find(css)}/click", {})
+    # Errors that mean the element went away or was covered for a moment (a screen re-rendered
+    # it): find it again and retry.
+    RETRYABLE = ("stale element", "not interactable", "click intercepted", "no such element")
 
-    def type(self, css, text):
-        self.s("POST", f"/element/{self.find(css)}/value", {"text": text})
+    def on_element(self, css, action, body, timeout=30):
+        deadline = time.time() + timeout
+        while True:
+            try:
+                return self.s("POST", f"/element/{self.find(css, timeout=max(1, deadline - time.time()))}/{action}", body)
+            except RuntimeError as error:
+                if time.time() > deadline or not any(word in str(error) for word in self.RETRYABLE):
+                    raise
+            time.sleep(0.2)
+
+    def click(self, css, timeout=30):
+        self.on_element(css, "click", {}, timeout)
+
+    def type(self, css, text, timeout=30):
+        self.on_element(css, "value", {"text": text}, timeout)
 
     def keys(self, *keys):
         """Presses and releases each key in turn, as a keyboard would, at whatever has focus."""
@@ -80,14 +104,26 @@ class Browser:
         return self.s("POST", "/execute/sync", {"script": script, "args": list(args)})
 
     def wait_for(self, description, script, timeout=60):
+        """Polls `script` until it returns something truthy. A script error (an element not
+        there yet) counts as not yet; the last one is reported if time runs out."""
         deadline = time.time() + timeout
+        last_error = ""
         while time.time() < deadline:
-            value = self.js(script)
+            try:
+                value = self.js(script)
+            except RuntimeError as error:
+                if "javascript error" not in str(error):
+                    raise
+                value, last_error = None, str(error)[:300]
             if value:
                 return value
             time.sleep(0.1)
         self.screenshot("failure")
-        raise AssertionError(f"timed out waiting for {description}")
+        raise AssertionError(f"timed out waiting for {description}" + (f" (last script error: {last_error})" if last_error else ""))
+
+    def cookies(self):
+        """The browser's cookies for the current page, HttpOnly ones included."""
+        return {cookie["name"]: cookie for cookie in self.s("GET", "/cookie")}
 
     def screenshot(self, name):
         path = f"{self.artifacts}/{name}.png"
@@ -103,6 +139,14 @@ class Browser:
             file.write(response.read())
             return response.headers
 
+    def page_errors(self):
+        """Uncaught errors the page logged since the last call (None if the driver cannot say)."""
+        try:
+            entries = self.s("POST", "/se/log", {"type": "browser"})
+        except RuntimeError:
+            return None
+        return [entry["message"][:300] for entry in entries if "Uncaught" in entry["message"]]
+
     def quit(self):
         self.s("DELETE", "")
 
@@ -113,30 +157,170 @@ def check(condition, message):
     print(f"ok  {message}")
 
 
+def check_page_errors(browser):
+    errors = browser.page_errors()
+    if errors is None:
+        print("skipped: uncaught page errors (the driver keeps no browser log)")
+    else:
+        check(not errors, f"the page threw no uncaught error {errors}")
+
+
+def register(browser, email):
+    """Creates an account from the sign-in form and waits for the home page."""
+    browser.type("#auth-form [name=email]", email)
+    browser.type("#auth-form [name=password]", "correct horse battery")
+    browser.click("#auth-form button[value=register]")
+    browser.wait_for("the home page", "return document.querySelector('#home')?.checkVisibility() && document.querySelectorAll('#home .area').length")
+
+
+def short_session_flow(options):
+    """Playback carries on past the expiry of the access cookie: the audio requests that meet a
+    401 share one refresh and are sent again, and the reader sees no error."""
+    app = options.short_session_app
+    browser = Browser(options.driver, options.artifacts)  # a new browser: its own cookie jar
+    try:
+        browser.go(app + "/")
+        browser.find("#auth-form [name=email]")
+        register(browser, f"reader-{uuid.uuid4().hex[:8]}@example.com")
+        access = browser.cookies().get("sv_access")  # gone already if this machine was slow
+        lifetime = access.get("expiry", 0) - time.time() if access else 0
+        check(lifetime < 60, f"on the short-session server the access cookie lasts seconds ({max(lifetime, 0):.0f} s left)")
+        browser.go(app + "/#/stories")
+        browser.type("#upload-form [name=file]", options.story)
+        browser.click("#upload-form button[type=submit]")
+        browser.wait_for("the story page", "return document.querySelector('#story-title')?.textContent.includes('Open Window')", timeout=120)
+        browser.click("#analyze")
+        browser.wait_for("the cast", "return document.querySelectorAll('#cast-list .cast-card').length >= 3 && document.querySelector('#line-list .line')", timeout=180)
+
+        # Count the refreshes the page sends, and how many are ever in flight at once.
+        browser.js("""
+            window.refreshes = { sent: 0, inFlight: 0, most: 0 };
+            const fetch = window.fetch;
+            window.fetch = function (input, init) {
+                if (!String(input.url ?? input).includes('/auth/refresh')) return fetch.call(this, input, init);
+                refreshes.sent += 1; refreshes.inFlight += 1; refreshes.most = Math.max(refreshes.most, refreshes.inFlight);
+                return fetch.call(this, input, init).finally(() => { refreshes.inFlight -= 1; });
+            };
+            performance.clearMarks();
+            // Every audio element that plays, to check that leaving the page silences them.
+            window.mediaPlayed = new Set();
+            const play = HTMLMediaElement.prototype.play;
+            HTMLMediaElement.prototype.play = function () { mediaPlayed.add(this); return play.call(this); };""")
+        browser.click("#play")
+        browser.wait_for("audio to start", "return performance.getEntriesByName('storyvoice:audio-playing').length > 0", timeout=60)
+        no_error = """
+            const status = document.querySelector('#player-status').textContent;
+            if (status) return 'error: ' + status;
+            if (document.querySelector('#play').getAttribute('aria-pressed') !== 'true') return 'error: playback stopped';
+            return null;"""
+
+        def current_line():
+            problem = browser.js(no_error)
+            if problem:
+                browser.screenshot("failure")
+                raise AssertionError(f"playback past the expired access cookie: {problem}")
+            found = browser.js("return document.querySelector('#line-list .current')?.id")
+            return int(found.split("-")[1]) if found else -1
+
+        # Wait (playing all the while) until the access cookie that playback started with is
+        # gone: expired, and dropped by the browser or replaced by a refreshed one.
+        deadline = time.time() + 120
+        while not (cookie := browser.cookies().get("sv_access", {}).get("value")):
+            current_line()  # between an expiry and the next request there is no cookie at all
+            if time.time() > deadline:
+                raise AssertionError("no access cookie while playing")
+            time.sleep(0.2)
+        while browser.cookies().get("sv_access", {}).get("value") == cookie:
+            current_line()
+            if time.time() > deadline:
+                browser.screenshot("failure")
+                raise AssertionError("the access cookie never expired")
+            time.sleep(0.2)
+        line_at_expiry = current_line()
+        check(True, f"the access cookie playback started with has expired (at line {line_at_expiry})")
+        deadline = time.time() + 180
+        while current_line() < line_at_expiry + 4:
+            if time.time() > deadline:
+                browser.screenshot("failure")
+                raise AssertionError(f"playback did not get past line {line_at_expiry + 3} after the access cookie expired")
+            time.sleep(0.2)
+        refreshes = browser.js("return refreshes")
+        check(refreshes["sent"] >= 1 and refreshes["most"] == 1,
+              f"playback went on from line {line_at_expiry} to {current_line()} with no error shown; "
+              f"{refreshes['sent']} refresh(es), never two at once")
+        browser.screenshot("9-short-session-playing")
+
+        # Leaving the story page while it plays takes the sound with it.
+        browser.js("location.hash = '#/stories'")
+        browser.wait_for("the library", "return document.querySelector('#library')?.checkVisibility()")
+        silent = browser.wait_for("every audio element to be silent", """
+            return [...mediaPlayed].every(audio => audio.paused && !audio.getAttribute('src')) ? mediaPlayed.size : 0;""")
+        check(silent > 0 and not browser.js("return document.querySelector('#player, #line-list')"),
+              f"leaving the story page while it plays stops the sound ({silent} audio element(s), all silent)")
+        check_page_errors(browser)
+    except Exception:
+        try:
+            browser.screenshot("failure")
+        except Exception:
+            pass
+        raise
+    finally:
+        browser.quit()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--app", required=True)
     parser.add_argument("--driver", required=True)
     parser.add_argument("--story", required=True)
     parser.add_argument("--artifacts", required=True)
+    parser.add_argument("--short-session-app",
+                        help="a second server started with STORYVOICE_ACCESS_TOKEN_SECONDS set to a few seconds")
     options = parser.parse_args()
+    main_flow(options)
+    if options.short_session_app:
+        short_session_flow(options)
+    else:
+        print("skipped: playback past an expired access cookie (no --short-session-app)")
+    print("browser test passed")
 
+
+def main_flow(options):
     browser = Browser(options.driver, options.artifacts)
     try:
         browser.go(options.app + "/")
         browser.find("#auth-form [name=email]")
         browser.screenshot("0-sign-in")
         check(not browser.js("return document.querySelector('#nav').checkVisibility()"), "signed out, the page offers no Library, Settings or Log out")
-        browser.type("#auth-form [name=email]", f"reader-{uuid.uuid4().hex[:8]}@example.com")
-        browser.type("#auth-form [name=password]", "correct horse battery")
-        browser.click("#auth-form button[value=register]")
-        browser.wait_for("the library", "return !document.querySelector('#library').hidden")
-        check(True, "registered and reached the library")
+        check(browser.js("return document.title") == "Sign in · StoryVoice", "the sign-in page is titled 'Sign in · StoryVoice'")
+        icon = browser.js("""
+            const link = document.querySelector('link[rel=icon]');
+            return fetch(link.href).then(async r => [r.status, r.headers.get('content-type'), (await r.text()).includes('<svg')]);""")
+        check(icon[0] == 200 and icon[2], f"the page has a favicon ({icon})")
+        first_email = f"reader-{uuid.uuid4().hex[:8]}@example.com"
+        register(browser, first_email)
+        check(True, "registered and reached the home page")
+
+        # Home: what each area does, with a link to it, and the same areas in the header.
+        areas = browser.js("""return [...document.querySelectorAll('#home .area')].map(card =>
+            [card.querySelector('h3 a').textContent, card.querySelector('h3 a').getAttribute('href'), card.querySelector('p').textContent])""")
+        check(any(name == "Stories" and link == "#/stories" and "read aloud" in text for name, link, text in areas)
+              and any(link == "#/account" for _, link, _ in areas), f"the home page describes and links each area: {[a[0] for a in areas]}")
+        nav = browser.js("return [...document.querySelectorAll('#nav a')].map(a => a.textContent)")
+        check("Stories" in nav and "Settings" in nav, f"the header links the areas: {nav}")
+        check(browser.js("return document.title") == "Home · StoryVoice", "the home page is titled 'Home · StoryVoice'")
+        browser.screenshot("0b-home")
+        browser.click("#home .area[data-area=stories] h3 a")
+        browser.wait_for("the library", "return document.querySelector('#library')?.checkVisibility()")
+        check(browser.js("return document.title") == "Your stories · StoryVoice"
+              and browser.js("return document.querySelector('#nav a[aria-current=page]')?.textContent") == "Stories",
+              "the library is titled 'Your stories · StoryVoice', and the header marks Stories")
 
         browser.type("#upload-form [name=file]", options.story)
         browser.click("#upload-form button[type=submit]")
-        browser.wait_for("the story page", "return !document.querySelector('#story').hidden && document.querySelector('#story-title').textContent")
+        browser.wait_for("the story page", "return document.querySelector('#story')?.checkVisibility() && document.querySelector('#story-title').textContent")
         check("Open Window" in browser.js("return document.querySelector('#story-title').textContent"), "imported the sample story")
+        check(browser.js("return document.title") == "The Open Window · StoryVoice", f"the story page is titled '{browser.js('return document.title')}'")
 
         browser.click("#analyze")
         browser.wait_for("the cast", "return document.querySelectorAll('#cast-list .cast-card').length >= 3", timeout=120)
@@ -233,10 +417,9 @@ def main():
                   f"{how}, line {remembered} is marked as current ('{status}')")
         browser.js("location.reload()")
         check_resumes("after a reload")
-        browser.go(options.app + "/#/")
-        browser.wait_for("the library", "return !document.querySelector('#library').hidden && document.querySelector('#story-list .card a.title')")
-        # The story screen's old contents stay in the page while hidden: clear what is checked.
-        browser.js("document.querySelectorAll('#line-list .current').forEach(n => n.classList.remove('current')); document.querySelector('#player-status').textContent = ''")
+        browser.go(options.app + "/#/stories")
+        browser.wait_for("the library", "return document.querySelector('#library')?.checkVisibility() && document.querySelector('#story-list .card a.title')")
+        check(browser.js("return !document.querySelector('#story, #line-list, #player')"), "the library shows nothing of the story page")
         browser.click("#story-list .card a.title")
         browser.wait_for("the story page", f"return location.href === {json.dumps(story_url)}")
         check_resumes("after leaving for the library and coming back")
@@ -302,10 +485,13 @@ def main():
         browser.wait_for("the phone-sized viewport", "return innerWidth <= 400")
         check_phone("story page", [("4-phone-story", "header"), ("4b-phone-cast", "#cast"), ("4c-phone-lines", "#lines")])
         browser.go(options.app + "/#/")
-        browser.wait_for("the library", "return !document.querySelector('#library').hidden && document.querySelector('#story-list .card a.title')")
+        browser.wait_for("the home page", "return document.querySelector('#home')?.checkVisibility()")
+        check_phone("home page", [("4f-phone-home", "header")])
+        browser.go(options.app + "/#/stories")
+        browser.wait_for("the library", "return document.querySelector('#library')?.checkVisibility() && document.querySelector('#story-list .card a.title')")
         check_phone("library", [("4d-phone-library", "header"), ("4e-phone-library-list", "#story-list")])
         browser.click("#story-list .card a.title")
-        browser.wait_for("the story page", "return !document.querySelector('#export').hidden")
+        browser.wait_for("the story page", "return document.querySelector('#export') && !document.querySelector('#export').hidden")
         # Export an M4B in the background with live progress, then download it and ask ffprobe.
         browser.js("document.querySelector('#export').scrollIntoView()")
         browser.js("document.querySelector('#export-format').value = 'm4b'")
@@ -332,7 +518,7 @@ def main():
 
         # Back in the library: rename, then delete through the confirmation dialog.
         browser.s("POST", "/window/rect", {"width": 1280, "height": 1000})
-        browser.go(options.app + "/#/")
+        browser.go(options.app + "/#/stories")
         browser.wait_for("the story card", "return document.querySelectorAll('#story-list .card').length === 1")
         browser.click("#story-list .card button.secondary")
         browser.js("document.querySelector('#story-list .rename input').value = ''")
@@ -352,8 +538,7 @@ def main():
         check(True, "deleted the story after confirming")
 
         # Import the bundle back: the story returns analysed, with its cast and the changed voice.
-        # (The deleted story's screen is still in the page, hidden: clear its cast first.)
-        browser.js("document.querySelector('#cast-list').replaceChildren()")
+        check(browser.js("return !document.querySelector('#cast-list')"), "no story screen is left in the page behind the library")
         browser.type("#upload-form [name=file]", os.path.abspath(bundle))
         browser.click("#upload-form button[type=submit]")
         browser.wait_for("the cast of the imported bundle", "return document.querySelectorAll('#cast-list .cast-card').length >= 3", timeout=60)
@@ -401,12 +586,54 @@ def main():
         browser.js("document.querySelector('#pronunciation').scrollIntoView()")
         browser.screenshot("7b-pronunciations")
 
+        imported_url = browser.js("return location.href")
+
+        # A story that cannot be loaded (no such id, or no id at all) replaces the one on screen
+        # with the reason, where the reader is looking, and nothing of the previous story stays.
+        for bad in ["00000000-0000-4000-8000-000000000000", "not-a-story"]:
+            browser.js(f"location.hash = '#/stories/{bad}'")
+            problem = browser.wait_for(f"the failed load of {bad}", """
+                const alert = document.querySelector('main [role=alert]');
+                return alert && alert.checkVisibility() && alert.textContent ? [document.querySelector('main h2').textContent, alert.textContent] : null;""")
+            leftovers = browser.js("return [...document.querySelectorAll('#story-title, #line-list, #cast-list, #player')].map(n => n.id)")
+            text = browser.js("return document.querySelector('main').innerText")
+            focused = browser.js("return document.activeElement.tagName + ':' + document.activeElement.textContent")
+            check(problem[0] == "Story not found" and not leftovers and "Sappleton" not in text
+                  and browser.js("return document.title") == "Story not found · StoryVoice" and focused == "H2:Story not found",
+                  f"a story that cannot be loaded ({bad}) shows '{problem[1]}' in the page's heading's place, nothing of the last story")
+        browser.screenshot("7c-story-not-found")
+
         # Settings: keys are never shown back, only whether one is set.
         browser.go(options.app + "/#/account")
-        browser.wait_for("the settings screen", "return !document.querySelector('#account').hidden")
+        browser.wait_for("the settings screen", "return document.querySelector('#account')?.checkVisibility() && document.querySelector('#keys label')")
+        check(browser.js("return document.title") == "Settings · StoryVoice", "the settings screen is titled 'Settings · StoryVoice'")
         browser.screenshot("8-settings")
         check(True, "reached the settings screen")
-        print("browser test passed")
+
+        # Signing out leaves nothing of this reader on the screen, and the next reader to sign
+        # in on the same tab sees nothing of the first: not their story, even at its address.
+        browser.go(imported_url)
+        browser.wait_for("the story page", "return document.querySelector('#story-title')?.textContent.includes('Open Window') && document.querySelector('#line-list .line')")
+        browser.click("#logout")
+        browser.wait_for("the sign-in form", "return document.querySelector('#auth-form [name=email]')?.checkVisibility()")
+        text = browser.js("return document.body.innerText + document.title")
+        check(not browser.js("return document.querySelector('#nav').checkVisibility()") and first_email not in text
+              and "Open Window" not in text and "Sappleton" not in text and browser.js("return location.hash") == "#/",
+              "after logging out nothing of the first reader is on the page")
+        second_email = f"reader-{uuid.uuid4().hex[:8]}@example.com"
+        register(browser, second_email)
+        check(browser.js("return document.querySelector('#who').textContent") == second_email, "the second reader signed in on the same tab")
+        browser.go(imported_url)
+        problem = browser.wait_for("the first reader's story to be refused", """
+            const alert = document.querySelector('main [role=alert]');
+            return alert && alert.textContent ? document.querySelector('main h2').textContent : null;""")
+        text = browser.js("return document.body.innerText + document.title")
+        check(problem == "Story not found" and "Open Window" not in text and "Sappleton" not in text,
+              "the second reader does not see the first reader's story, even at its address")
+        browser.go(options.app + "/#/stories")
+        browser.wait_for("the second reader's empty library", "return document.querySelector('#library-empty')?.checkVisibility()")
+        check("Open Window" not in browser.js("return document.body.innerText"), "the second reader's library is empty")
+        check_page_errors(browser)
     except Exception:
         try:
             browser.screenshot("failure")

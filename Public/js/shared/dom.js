@@ -16,6 +16,16 @@ export function el(tag, props = {}, ...children) {
   return node;
 }
 
+/**
+ * A screen's own static markup, parsed into a fragment. Only for fixed HTML written in the
+ * module: anything from the server or the user goes in with `el` or `textContent`.
+ */
+export function markup(html) {
+  const template = document.createElement("template");
+  template.innerHTML = html.trim();
+  return template.content;
+}
+
 /** An accessible yes/no question in the page's <dialog>; resolves true on the confirm button. */
 export function confirmDialog(text, confirmLabel = "Delete") {
   const dialog = $("#confirm");
@@ -26,6 +36,13 @@ export function confirmDialog(text, confirmLabel = "Delete") {
     dialog.returnValue = "";
     dialog.showModal();
   });
+}
+
+/** Closes the confirmation dialog as cancelled (a screen going away takes its question along). */
+export function dismissDialog() {
+  const dialog = $("#confirm");
+  if (dialog?.open) dialog.close("cancel");
+  if (dialog) $("#confirm-text").textContent = "";
 }
 
 export function formatDuration(seconds) {

@@ -1,0 +1,14 @@
+// The route table: the web app's areas, each a folder under js/ (and css/<area>.css), and the
+// screens in it by path pattern. Paths are hash routes (#/stories/…); ":name" matches one
+// path segment and reaches the screen as params.name.
+//
+// A new product area is a new folder plus one entry here: its name and what it does (the home
+// screen and the header are built from this list), and its routes, each a module in the folder.
+// See docs/web-app.md.
+import { area } from "./shared/router.js";
+
+export const areas = [
+  area("home", { name: "Home", nav: false, routes: { "/": "home.js" } }),
+  area("stories", { name: "Stories", summary: "Stories read aloud: import a story (text, Markdown, HTML, EPUB), let StoryVoice find who says each line and give every character a voice, then listen or export an audiobook.", routes: { "/stories": "library.js", "/stories/:id": "story/page.js" } }),
+  area("account", { name: "Settings", summary: "Your account: default narration speed, pitch and volume, and the keys of your own AI models.", routes: { "/account": "settings.js" }, signIn: "signin.js" }),
+];

@@ -1,0 +1,185 @@
+// The story page (#/stories/<id>): analysis with live progress, the cast (voices, previews,
+// edits), pronunciations, the lines (filter, reassign), the player and export. Each part is a
+// module beside this one; they share one `view` object that lives as long as the screen is
+// mounted and goes with it.
+import { api, APIError } from "../../shared/api.js";
+import { $, markup } from "../../shared/dom.js";
+import { sessionCache } from "../../shared/session.js";
+import { analysisPart } from "./analysis.js";
+import { castPart } from "./cast.js";
+import { linesPart } from "./lines.js";
+import { pronunciationsPart } from "./pronunciations.js";
+import { playbackPart } from "./playback.js";
+import { exportPart } from "./export.js";
+
+const html = `
+<section id="story" aria-labelledby="story-title">
+  <h2 id="story-title"></h2>
+  <p id="story-meta" class="hint"></p>
+  <div class="actions">
+    <button type="button" id="analyze">Analyse</button>
+  </div>
+  <details id="model-choice">
+    <summary>Use my own AI model (key from Settings)</summary>
+    <p class="hint">The offline analysis always runs first. Your model only labels who speaks each line; it never rewrites the story. You see the cost before anything is sent.</p>
+    <div class="row">
+      <label>Model
+        <select id="model-provider">
+          <option value="">None: offline only</option>
+          <option value="openai">OpenAI</option>
+          <option value="anthropic">Anthropic</option>
+          <option value="gemini">Google Gemini</option>
+        </select>
+      </label>
+      <label>Model name <input id="model-name" type="text" placeholder="gpt-4o-mini" autocomplete="off"></label>
+      <label>Mode
+        <select id="model-mode">
+          <option value="hybrid">Hybrid: only the lines the offline analysis is unsure of</option>
+          <option value="full">Full: every line of dialogue</option>
+        </select>
+      </label>
+    </div>
+    <div class="actions"><button type="button" id="suggest-voices" class="secondary" hidden>Suggest voices with AI</button></div>
+    <p role="status" id="model-status"></p>
+  </details>
+  <div id="analysis-progress" hidden>
+    <label>Analysis <progress id="analysis-bar" max="1" value="0"></progress></label>
+    <p role="status" id="analysis-status"></p>
+  </div>
+
+  <section id="player" aria-labelledby="player-title" hidden>
+    <h3 id="player-title">Listen</h3>
+    <div class="actions player-controls">
+      <button type="button" id="play" aria-keyshortcuts="Space">▶ Play</button>
+      <button type="button" id="stop" class="secondary">■ Stop</button>
+      <label>Speed
+        <select id="speed">
+          <option value="0.75">0.75×</option><option value="1" selected>1×</option>
+          <option value="1.25">1.25×</option><option value="1.5">1.5×</option>
+        </select>
+      </label>
+    </div>
+    <p id="now-speaking" aria-live="polite">Now speaking: —</p>
+    <p role="status" id="player-status" class="hint"></p>
+  </section>
+
+  <section id="cast" aria-labelledby="cast-title" hidden>
+    <h3 id="cast-title">Cast</h3>
+    <ul id="cast-list" class="cards"></ul>
+  </section>
+
+  <section id="pronunciation" aria-labelledby="pronunciation-title" hidden>
+    <h3 id="pronunciation-title">Pronunciations</h3>
+    <p class="hint">One per line, <code>word = how to say it</code> (for example <code>Nuttel = Nuttle</code>). For the voices that read phonemes, add them after a bar: <code>Framton = FRAM-tun | espeak-ng [[fr'amt@n]] | piper [[fɹˈæmtən]]</code>; other voices use the respelling. The story's text never changes; only the lines these words change are rendered again.</p>
+    <label class="block">Pronunciation lexicon <textarea id="lexicon" rows="3" spellcheck="false"></textarea></label>
+    <div class="actions"><button type="button" id="lexicon-save">Save pronunciations</button></div>
+    <p role="status" id="lexicon-status"></p>
+  </section>
+
+  <section id="lines" aria-labelledby="lines-title" hidden>
+    <h3 id="lines-title">Lines</h3>
+    <label>Show <select id="line-filter"><option value="">Everyone</option></select></label>
+    <ol id="line-list" class="lines"></ol>
+  </section>
+
+  <section id="export" aria-labelledby="export-title" hidden>
+    <h3 id="export-title">Export</h3>
+    <div class="actions">
+      <label>Format <select id="export-format"><option value="m4b">M4B audiobook</option><option value="mp3">MP3</option></select></label>
+      <button type="button" id="export-start">Export</button>
+    </div>
+    <label id="export-progress-label" hidden>Export <progress id="export-bar" max="1" value="0"></progress></label>
+    <p role="status" id="export-status"></p>
+    <p id="export-download-row"></p>
+  </section>
+</section>`;
+
+// The voice list, kept while the user is signed in (the shell empties it at sign-out).
+const voiceCache = sessionCache();
+
+export default function storyScreen() {
+  let parts = null;
+
+  return {
+    async mount(container, { id }, { signal, setTitle, showProblem }) {
+      container.replaceChildren(markup(`<p class="hint" role="status">Loading the story…</p>`));
+      let story;
+      try {
+        story = await api(`/api/stories/${encodeURIComponent(id)}`, { signal });
+      } catch (error) {
+        if (!(error instanceof APIError) || error.code === "session_ended") throw error;
+        // Nothing of another story stays on screen: the reason takes the page's place.
+        const missing = error.status === 404 || error.status === 400;
+        showProblem(missing ? "Story not found" : "The story could not be loaded",
+          missing ? "There is no such story in your library: it may have been deleted, or the address is wrong." : error.message,
+          [["/stories", "Back to your stories"]]);
+        return;
+      }
+
+      container.replaceChildren(markup(html));
+      const root = $("#story", container);
+      /** What the parts share while the screen is mounted. */
+      const view = {
+        id, story, signal,
+        $: (selector) => root.querySelector(selector),
+        reply: null, // the analysis reply: analysis, cast, overrides, render
+        lines: null, // the segments
+        voices: null,
+        player: null,
+        refresh,
+      };
+      view.$("#story-title").textContent = story.title;
+      view.$("#story-meta").textContent = [story.author, `${story.character_count.toLocaleString()} characters of text`].filter(Boolean).join(" · ");
+      setTitle(story.title);
+
+      parts = {
+        analysis: analysisPart(view),
+        cast: castPart(view),
+        lines: linesPart(view),
+        pronunciations: pronunciationsPart(view),
+        playback: playbackPart(view),
+        export: exportPart(view),
+      };
+
+      /** Reloads analysis, cast and lines, and rebuilds what shows them. */
+      async function refresh() {
+        const reply = await api(`/api/stories/${id}/analysis`, { signal });
+        view.reply = reply;
+        const analyzed = Boolean(reply.analysis);
+        parts.analysis.render(analyzed);
+        for (const section of ["#player", "#cast", "#pronunciation", "#lines", "#export"]) view.$(section).hidden = !analyzed;
+        if (!analyzed) return;
+        if (!view.voices) view.voices = await voices(view);
+        view.lines = (await api(`/api/stories/${id}/segments`, { signal })).segments;
+        parts.cast.render();
+        parts.pronunciations.render();
+        parts.lines.render();
+        parts.playback.setUp();
+        parts.export.render();
+      }
+
+      await refresh();
+      if (story.analysis_state === "analyzing") parts.analysis.resume();
+    },
+
+    unmount() {
+      // Requests, job streams and listeners stop with the shell's signal; the player and what
+      // the page set outside its own markup are undone here.
+      parts?.playback.dispose();
+      parts = null;
+    },
+  };
+}
+
+async function voices(view) {
+  if (voiceCache.has("voices")) return voiceCache.get("voices");
+  try {
+    const list = (await api("/api/voices", { signal: view.signal })).voices;
+    voiceCache.set("voices", list);
+    return list;
+  } catch (error) {
+    if (view.signal.aborted || error.code === "session_ended") throw error;
+    view.$("#player-status").textContent = error.message;
+    return [];
+  }
+}
