@@ -42,11 +42,14 @@ let package = Package(
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
+        // Long-lived JSON-lines workers (Piper, Whisper, the local language model) and the one
+        // executable look-up.
+        .target(name: "ProcessWorkers"),
         // PCM, WAV, pauses, loudness, ffmpeg encoding, chapters, timing maps, captions.
         .target(
             name: "Audio",
             dependencies: [
-                "StoryModel",
+                "StoryModel", "ProcessWorkers",
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]
         ),
@@ -56,7 +59,7 @@ let package = Package(
         .target(
             name: "SpeechEngines",
             dependencies: [
-                "StoryModel", "Audio", "Speech",
+                "StoryModel", "Audio", "Speech", "ProcessWorkers",
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -185,7 +188,7 @@ let package = Package(
         .testTarget(name: "StoryTextTests", dependencies: ["StoryText", "StoryModel", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "StoryModel"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "StoryModel", "Audio"]),
-        .testTarget(name: "SpeechEnginesTests", dependencies: ["SpeechEngines", "Speech", "Audio", "StoryModel"]),
+        .testTarget(name: "SpeechEnginesTests", dependencies: ["SpeechEngines", "Speech", "Audio", "StoryModel", "ProcessWorkers"]),
         // Runs the built `storyvoice` binary as a user would.
         .testTarget(name: "StoryVoiceCLITests", dependencies: [
             "Audio", "StoryModel", "TestSupport", "LanguageModels", "VendorHTTP",

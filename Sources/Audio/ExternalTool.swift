@@ -1,4 +1,5 @@
 import Foundation
+import ProcessWorkers
 import Subprocess
 
 /// An ffmpeg-family executable: where it is, and how to run it keeping only what matters of its output.
@@ -78,12 +79,7 @@ struct ExternalTool: Sendable {
     }
 
     static func lookUp(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        for directory in path.split(separator: ":") where directory.hasPrefix("/") {
-            let candidate = directory + "/" + name
-            if FileManager.default.isExecutableFile(atPath: candidate) { return String(candidate) }
-        }
-        return nil
+        ExecutableLocator().locate(name)
     }
 }
 

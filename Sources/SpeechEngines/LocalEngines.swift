@@ -1,3 +1,4 @@
+import ProcessWorkers
 import Speech
 
 /// The speech engines that run on this machine without an account or network.

@@ -1,11 +1,7 @@
 import Audio
 import Foundation
+import ProcessWorkers
 import Speech
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Local speech recognition with faster-whisper (Whisper tiny.en, CPU, int8): one long-lived
 /// `scripts/whisper-worker.py` process with the model loaded once, spoken to in JSON lines
@@ -43,8 +39,8 @@ public actor WhisperTranscriber: SpeechTranscriber {
     public static let installHint = "Install it with scripts/setup (it puts faster-whisper and Whisper tiny.en into .venv/; needs python3)."
 
     public let configuration: Configuration
-    private var worker: JSONLineWorker?
-    private var starting: Task<JSONLineWorker, any Error>?
+    private var worker: JSONLinesWorker?
+    private var starting: Task<JSONLinesWorker, any Error>?
     /// Worker processes started so far (1 unless one died and was restarted).
     public private(set) var startedWorkers = 0
     private var nextID = 0
@@ -82,12 +78,12 @@ public actor WhisperTranscriber: SpeechTranscriber {
             do {
                 let worker = try await running()
                 nextID += 1
-                let answer = try await worker.exchange(["id": nextID, "path": file.path])
+                let answer = try await worker.exchange(["id": nextID, "path": file.path]).header
                 if let error = answer["error"] as? String {
                     throw SpeechError.engineFailed(engine: "faster-whisper", status: "transcription failed", message: error)
                 }
                 return answer["text"] as? String ?? ""
-            } catch let failure as JSONLineWorker.Died {
+            } catch let failure as JSONLinesWorker.Died {
                 worker?.stop()
                 worker = nil
                 lastError = SpeechError.engineFailed(engine: "faster-whisper", status: "the worker died", message: failure.message)
@@ -104,14 +100,14 @@ public actor WhisperTranscriber: SpeechTranscriber {
 
     /// The live worker, starting one if needed. Callers that arrive while it starts (the actor
     /// is re-entered at each await) wait for that same start instead of starting their own.
-    private func running() async throws -> JSONLineWorker {
+    private func running() async throws -> JSONLinesWorker {
         if let worker, worker.isRunning { return worker }
         if let starting { return try await starting.value }
         guard isInstalled else { throw SpeechError.engineNotInstalled(engine: "faster-whisper", hint: Self.installHint) }
         let configuration = configuration
         let start = Task {
-            try await JSONLineWorker.start(
-                executable: configuration.python, arguments: [configuration.workerScript, "--threads", String(configuration.threads)], label: "whisper")
+            try await JSONLinesWorker.start(
+                executable: configuration.python, arguments: [configuration.workerScript, "--threads", String(configuration.threads)], label: "whisper", environment: ["HF_HUB_OFFLINE": "1"])
         }
         starting = start
         defer { starting = nil }
@@ -119,85 +115,5 @@ public actor WhisperTranscriber: SpeechTranscriber {
         startedWorkers += 1
         worker = started
         return started
-    }
-}
-
-/// A child process that answers one JSON line with one JSON line. Its blocking I/O runs on its
-/// own dispatch queue, never on Swift's cooperative threads. Serves one request at a time.
-final class JSONLineWorker: @unchecked Sendable {
-    struct Died: Error { var message: String }
-
-    private let queue: DispatchQueue
-    private let process: Process
-    private let input: FileHandle
-    private let outputHandle: FileHandle
-    private let logPath: String
-    private var buffer: [UInt8] = []
-
-    /// Starts the process and waits for its first line, which must hold `"ready": true`.
-    static func start(executable: String, arguments: [String], label: String) async throws -> JSONLineWorker {
-        let queue = DispatchQueue(label: "storyvoice.\(label)-worker")
-        return try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try JSONLineWorker(executable, arguments, label: label, queue: queue) }) }
-        }
-    }
-
-    private init(_ executable: String, _ arguments: [String], label: String, queue: DispatchQueue) throws {
-        self.queue = queue
-        let started = try PythonWorkerProcess.start(executable: executable, arguments: arguments, label: label, environment: ["HF_HUB_OFFLINE": "1"])
-        process = started.process
-        input = started.input
-        outputHandle = started.output
-        logPath = started.logPath
-        let ready = try readAnswer()
-        guard ready["ready"] as? Bool == true else { throw Died(message: "unexpected first line. \(errorTail())") }
-    }
-
-    deinit {
-        if process.isRunning { process.terminate() }
-        try? FileManager.default.removeItem(atPath: logPath)
-    }
-
-    var isRunning: Bool { process.isRunning }
-
-    func stop() {
-        queue.async { [process] in if process.isRunning { process.terminate() } }
-    }
-
-    func exchange(_ request: [String: Any]) async throws -> [String: Any] {
-        let line = try JSONSerialization.data(withJSONObject: request) + Data("\n".utf8)
-        return try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                continuation.resume(with: Result {
-                    do { try self.input.write(contentsOf: line) } catch { throw Died(message: "writing the request: \(error). \(self.errorTail())") }
-                    return try self.readAnswer()
-                })
-            }
-        }
-    }
-
-    private func readAnswer() throws -> [String: Any] {
-        let descriptor = outputHandle.fileDescriptor
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Data(buffer[..<newline])
-                buffer.removeFirst(newline + 1)
-                guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else {
-                    throw Died(message: "unreadable line: \(String(decoding: line.prefix(200), as: UTF8.self))")
-                }
-                return object
-            }
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { throw Died(message: "the worker (pid \(process.processIdentifier)) closed its output. \(errorTail())") }
-            buffer.append(contentsOf: chunk[0..<count])
-        }
-    }
-
-    private func errorTail() -> String {
-        let text = ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty else { return "It printed nothing." }
-        return "It printed: " + (text.count <= 600 ? text : "…" + text.suffix(600))
     }
 }

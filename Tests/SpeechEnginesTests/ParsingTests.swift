@@ -1,4 +1,5 @@
 import Foundation
+import ProcessWorkers
 import Speech
 @testable import SpeechEngines
 import StoryModel

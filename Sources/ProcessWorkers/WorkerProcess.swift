@@ -5,18 +5,19 @@ import Glibc
 import Darwin
 #endif
 
-/// A started Python worker process (Piper, faster-whisper): its pipes and its stderr log.
-struct PythonWorkerProcess {
+/// A started worker process (Piper, faster-whisper, a local language model): its pipes and its
+/// stderr log.
+struct WorkerProcess {
     let process: Process
     let input: FileHandle
     /// Keep this handle alive for as long as the worker: its descriptor is read directly.
     let output: FileHandle
     let logPath: String
 
-    /// Starts `executable arguments` with unbuffered Python output. Python's complaints go to a
+    /// Starts `executable arguments` (with unbuffered output, for Python workers). Python's complaints go to a
     /// log file (a pipe nobody drains could fill and block the worker); its tail explains a
     /// failed start or a crash. On failure the log is removed and the error rethrown.
-    static func start(executable: String, arguments: [String], label: String, environment extra: [String: String] = [:]) throws -> PythonWorkerProcess {
+    static func start(executable: String, arguments: [String], label: String, environment extra: [String: String] = [:]) throws -> WorkerProcess {
         // A worker that dies makes our next write fail with EPIPE; without this the signal
         // would end StoryVoice instead of letting the caller restart the worker.
         signal(SIGPIPE, SIG_IGN)
@@ -42,6 +43,6 @@ struct PythonWorkerProcess {
             try? FileManager.default.removeItem(atPath: log.path)
             throw error
         }
-        return PythonWorkerProcess(process: process, input: stdin.fileHandleForWriting, output: stdout.fileHandleForReading, logPath: log.path)
+        return WorkerProcess(process: process, input: stdin.fileHandleForWriting, output: stdout.fileHandleForReading, logPath: log.path)
     }
 }
