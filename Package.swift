@@ -126,7 +126,7 @@ let package = Package(
         ),
         // Fluent models, migrations and repositories; SQLite or PostgreSQL; no Vapor.
         .target(
-            name: "StoryPersistence",
+            name: "Persistence",
             dependencies: [
                 "StoryModel", "VendorHTTP",
                 .product(name: "FluentKit", package: "fluent-kit"),
@@ -141,7 +141,7 @@ let package = Package(
         .target(
             name: "Jobs",
             dependencies: [
-                "StoryPersistence",
+                "Persistence",
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQL", package: "fluent-kit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -153,7 +153,7 @@ let package = Package(
             name: "StoryWorkflows",
             dependencies: [
                 "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "CloudSpeech", "Narration", "LanguageModels", "VendorHTTP",
-                "Analysis", "StoryPersistence", "Jobs",
+                "Analysis", "Persistence", "Jobs",
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -163,7 +163,7 @@ let package = Package(
         .target(
             name: "StoryServer",
             dependencies: [
-                "StoryModel", "StoryText", "StoryPersistence", "Jobs", "Analysis", "LanguageModels", "VendorHTTP", "StoryWorkflows",
+                "StoryModel", "StoryText", "Persistence", "Jobs", "Analysis", "LanguageModels", "VendorHTTP", "StoryWorkflows",
                 "Speech",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
@@ -177,8 +177,9 @@ let package = Package(
             name: "storyvoice",
             dependencies: [
                 "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "Narration", "LanguageModels", "VendorHTTP", "Analysis",
-                "StoryServer", "StoryWorkflows", "Jobs", "CloudSpeech",
+                "StoryServer", "StoryWorkflows", "Jobs", "CloudSpeech", "Persistence",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -202,15 +203,15 @@ let package = Package(
         .target(
             name: "DatabaseTestSupport",
             dependencies: [
-                "StoryPersistence",
+                "Persistence",
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQL", package: "fluent-kit"),
             ]
         ),
         .testTarget(
-            name: "StoryPersistenceTests",
+            name: "PersistenceTests",
             dependencies: [
-                "StoryPersistence", "DatabaseTestSupport",
+                "Persistence", "DatabaseTestSupport",
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQL", package: "fluent-kit"),
             ]
@@ -218,14 +219,14 @@ let package = Package(
         .testTarget(
             name: "JobsTests",
             dependencies: [
-                "Jobs", "StoryPersistence", "DatabaseTestSupport",
+                "Jobs", "Persistence", "DatabaseTestSupport",
                 .product(name: "FluentKit", package: "fluent-kit"),
             ]
         ),
         .testTarget(
             name: "StoryServerTests",
             dependencies: [
-                "StoryServer", "StoryWorkflows", "StoryPersistence", "Jobs", "DatabaseTestSupport", "TestSupport", "LanguageModels", "VendorHTTP", "Analysis", "Speech", "StoryModel",
+                "StoryServer", "StoryWorkflows", "Persistence", "Jobs", "DatabaseTestSupport", "TestSupport", "LanguageModels", "VendorHTTP", "Analysis", "Speech", "StoryModel",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQL", package: "fluent-kit"),

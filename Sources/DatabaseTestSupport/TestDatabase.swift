@@ -2,7 +2,7 @@
 import FluentKit
 import FluentSQL
 import Foundation
-import StoryPersistence
+import Persistence
 import Testing
 
 /// The databases the suites run against: always SQLite; PostgreSQL when

@@ -1,7 +1,7 @@
 import FluentKit
 import FluentSQL
 import Foundation
-import StoryPersistence
+import Persistence
 
 /// A claimed job's lease: only the holder of `token` may heartbeat, report or finish it.
 public struct JobLease: Sendable, Hashable {

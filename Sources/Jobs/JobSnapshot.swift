@@ -1,5 +1,5 @@
 import Foundation
-import StoryPersistence
+import Persistence
 
 /// A job as clients see it: the shape of `GET /api/jobs/:id` and of each progress event.
 public struct JobSnapshot: Codable, Sendable, Equatable {

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
-import StoryPersistence
+import Persistence
 
 /// `storyvoice worker`: a process that only runs jobs, against the same database as the server
 /// (SQLite in the data directory, or PostgreSQL from `DATABASE_URL` so workers on several

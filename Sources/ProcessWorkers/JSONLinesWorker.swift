@@ -135,9 +135,21 @@ public final class JSONLinesWorker: @unchecked Sendable {
         }
     }
 
+    /// Reads what the worker has written. A dead worker is noticed by its exit as well as by
+    /// the end of its output: if the pipe's write end leaked into another process anyway, the
+    /// end of output would never come.
     private func fill() throws {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var waiting = pollfd(fd: outputHandle.fileDescriptor, events: Int16(POLLIN), revents: 0)
         while true {
+            let ready = poll(&waiting, 1, 250)
+            if ready < 0, errno == EINTR { continue }
+            if ready == 0 {
+                if !process.isRunning, poll(&waiting, 1, 0) == 0 {
+                    throw Died(message: "the worker (pid \(processID)) exited (\(process.terminationReason == .uncaughtSignal ? "killed by signal" : "status") \(process.terminationStatus)). \(errorTail())")
+                }
+                continue
+            }
             let count = chunk.withUnsafeMutableBytes { read(outputHandle.fileDescriptor, $0.baseAddress!, $0.count) }
             if count < 0, errno == EINTR { continue }
             if count <= 0 { throw Died(message: "the worker (pid \(processID)) closed its output. \(errorTail())") }

@@ -29,6 +29,13 @@ struct WorkerProcess {
         environment.merge(extra) { _, new in new }
         process.environment = environment
         let stdin = Pipe(), stdout = Pipe()
+        // Close-on-exec on every end: a sibling worker spawned at the same moment by another
+        // task must not inherit this worker's pipes (a leaked write end would keep our read
+        // from ever seeing the end of a killed worker). The child's own ends are dup2'ed onto
+        // its 0 and 1, which clears the flag there.
+        for handle in [stdin.fileHandleForReading, stdin.fileHandleForWriting, stdout.fileHandleForReading, stdout.fileHandleForWriting] {
+            _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        }
         process.standardInput = stdin
         process.standardOutput = stdout
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-\(label)-\(UUID().uuidString).log")

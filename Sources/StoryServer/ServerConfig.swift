@@ -1,7 +1,7 @@
 import Foundation
 import Jobs
 import LanguageModels
-import StoryPersistence
+import Persistence
 import StoryWorkflows
 
 /// Everything `configure(_:_:)` needs. `fromEnvironment` reads the documented variables;

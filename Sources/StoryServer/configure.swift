@@ -2,7 +2,7 @@ import Fluent
 import Foundation
 import Jobs
 import JWT
-import StoryPersistence
+import Persistence
 import Vapor
 
 /// Sets up the StoryVoice server on `app`: database and migrations, middleware, routes, and
@@ -12,7 +12,7 @@ public func configure(_ app: Application, _ config: ServerConfig) async throws {
 
     // Database: SQLite in the data directory, or PostgreSQL from DATABASE_URL.
     app.databases.use(try config.database.configurationFactory(), as: config.database.databaseID, isDefault: true)
-    app.migrations.add(StoryMigrations.all, to: config.database.databaseID)
+    app.migrations.add(DatabaseMigrations.all, to: config.database.databaseID)
     if config.autoMigrate {
         try await ConcurrentMigration.run { try await app.autoMigrate() }
     }

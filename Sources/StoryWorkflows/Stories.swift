@@ -5,7 +5,7 @@ import Jobs
 import LanguageModels
 import Speech
 import StoryModel
-import StoryPersistence
+import Persistence
 import StoryText
 
 /// The stories use cases for one signed-in user: read a story and its performance, edit the
@@ -65,42 +65,48 @@ public struct Stories: Sendable {
 
     // MARK: Editing
 
-    /// Applies `change` to the story's analysis and voice choices and saves them.
+    /// Applies `change` to the story's analysis and voice choices and saves them atomically:
+    /// if someone else edited the story meanwhile, `change` is applied again to their result,
+    /// so parallel edits are all kept. Returns the story as saved.
     @discardableResult
     public func edit(_ story: StoryRecord, _ change: (inout StoryAnalysis, inout CastOverrides) throws -> Void) async throws -> StoryRecord {
-        var content = try self.content(story)
-        guard var analysis = content.analysis else { throw StoryError.notAnalyzed }
-        do {
-            try change(&analysis, &content.overrides)
-        } catch let error as StoryAnalysis.EditError {
-            throw Self.storyError(error)
+        let saved = try await StoryRepository(database: database).modify(id: try story.requireID(), ownerID: ownerID) { fresh in
+            var content = try self.content(fresh)
+            guard var analysis = content.analysis else { throw StoryError.notAnalyzed }
+            do {
+                try change(&analysis, &content.overrides)
+            } catch let error as StoryAnalysis.EditError {
+                throw Self.storyError(error)
+            }
+            try fresh.store(analysis: analysis)
+            try fresh.store(overrides: content.overrides)
         }
-        content.analysis = analysis
-        try story.store(analysis: analysis)
-        try story.store(overrides: content.overrides)
-        try await StoryRepository(database: database).save(story)
-        return story
+        guard let saved else { throw StoryError.notFound("story") }
+        return saved
     }
 
-    public func editCharacter(_ story: StoryRecord, id: String, _ edit: CharacterEdit) async throws {
+    @discardableResult
+    public func editCharacter(_ story: StoryRecord, id: String, _ edit: CharacterEdit) async throws -> StoryRecord {
         let edit = try Self.validated(edit)
-        try await self.edit(story) { analysis, _ in
+        return try await self.edit(story) { analysis, _ in
             guard let index = analysis.characters.firstIndex(where: { $0.id == id }) else { throw StoryError.notFound("character") }
             analysis.characters[index].apply(edit)
         }
     }
 
-    public func addCharacter(_ story: StoryRecord, _ edit: CharacterEdit) async throws {
+    @discardableResult
+    public func addCharacter(_ story: StoryRecord, _ edit: CharacterEdit) async throws -> StoryRecord {
         guard edit.name != nil else { throw StoryError(.invalid, code: "invalid_name", "A new character needs a name.") }
         let edit = try Self.validated(edit)
-        try await self.edit(story) { analysis, _ in
+        return try await self.edit(story) { analysis, _ in
             var character = Character(id: "", name: "", gender: .unknown, ageRange: .unknown, lines: 0)
             character.apply(edit)
             analysis.add(character)
         }
     }
 
-    public func mergeCharacter(_ story: StoryRecord, id: String, into survivor: String) async throws {
+    @discardableResult
+    public func mergeCharacter(_ story: StoryRecord, id: String, into survivor: String) async throws -> StoryRecord {
         try await edit(story) { analysis, overrides in
             guard analysis.character(id: id) != nil, analysis.character(id: survivor) != nil else { throw StoryError.notFound("character") }
             try analysis.merge(id, into: survivor)
@@ -109,22 +115,28 @@ public struct Stories: Sendable {
     }
 
     /// Gives line `n` of the performance to `speaker` (nil: narration).
-    public func reassignLine(_ story: StoryRecord, line n: Int, to speaker: String?) async throws {
+    @discardableResult
+    public func reassignLine(_ story: StoryRecord, line n: Int, to speaker: String?) async throws -> StoryRecord {
         let line = try await plannedLine(story, n)
-        try await edit(story) { analysis, _ in try analysis.reassign(segment: line.segment, to: speaker) }
+        return try await edit(story) { analysis, _ in try analysis.reassign(segment: line.segment, to: speaker) }
     }
 
-    public func setLexicon(_ story: StoryRecord, _ lexicon: PronunciationLexicon) async throws {
-        var content = try self.content(story)
-        content.overrides.lexicon = lexicon.isEmpty ? nil : lexicon.entries
-        try story.store(overrides: content.overrides)
-        try await StoryRepository(database: database).save(story)
+    @discardableResult
+    public func setLexicon(_ story: StoryRecord, _ lexicon: PronunciationLexicon) async throws -> StoryRecord {
+        let saved = try await StoryRepository(database: database).modify(id: try story.requireID(), ownerID: ownerID) { fresh in
+            var overrides = try self.content(fresh).overrides
+            overrides.lexicon = lexicon.isEmpty ? nil : lexicon.entries
+            try fresh.store(overrides: overrides)
+        }
+        guard let saved else { throw StoryError.notFound("story") }
+        return saved
     }
 
     /// Sets the voice of `narrator` or a character id.
-    public func setVoice(_ story: StoryRecord, role: String, _ choice: VoiceChoice) async throws {
+    @discardableResult
+    public func setVoice(_ story: StoryRecord, role: String, _ choice: VoiceChoice) async throws -> StoryRecord {
         let assignment = try await choice.validated(against: userNarration().narration)
-        try await edit(story) { analysis, overrides in
+        return try await edit(story) { analysis, overrides in
             if role == "narrator" {
                 overrides.narrator = assignment
             } else {
@@ -137,7 +149,8 @@ public struct Stories: Sendable {
     }
 
     /// Forgets the user's choice for a role: the automatic casting applies again.
-    public func restoreVoice(_ story: StoryRecord, role: String) async throws {
+    @discardableResult
+    public func restoreVoice(_ story: StoryRecord, role: String) async throws -> StoryRecord {
         try await edit(story) { analysis, overrides in
             if role == "narrator" {
                 overrides.narrator = nil

@@ -59,87 +59,46 @@ struct Narrate: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let outputURL = URL(fileURLWithPath: output).standardizedFileURL
-        let directory = outputURL.deletingLastPathComponent()
-        guard FileManager.default.fileExists(atPath: directory.path) else {
-            throw ValidationError("The folder \(directory.path) does not exist.")
-        }
-        // A bad lexicon or a missing transcriber is reported before any work (or any file) is done.
-        var pronunciation: PronunciationLexicon?
+        var request = AudiobookNarration.Request(document: try input.load(), output: URL(fileURLWithPath: output).standardizedFileURL)
+        request.castFile = try cast.map { try CastFile.read(URL(fileURLWithPath: $0)) }
+        request.includePaidVoices = cloudVoices
+        if let jobs { request.options.jobs = jobs }
         if let lexicon {
+            // A bad lexicon or a missing transcriber is reported before any work (or any file) is done.
             do {
-                pronunciation = try PronunciationLexicon.load(contentsOf: URL(fileURLWithPath: lexicon))
+                request.options.lexicon = try PronunciationLexicon.load(contentsOf: URL(fileURLWithPath: lexicon))
             } catch let error as PronunciationLexicon.FileError {
-                throw ValidationError(error.description)
+                throw UserFacingError(error.description)
             }
         }
-        var transcriber: WhisperTranscriber?
         if verify {
             guard let configuration = WhisperTranscriber.Configuration.locate(), WhisperTranscriber(configuration: configuration).isInstalled else {
-                throw ValidationError("--verify needs faster-whisper: \(WhisperTranscriber.installHint)")
+                throw UserFacingError("--verify needs faster-whisper: \(WhisperTranscriber.installHint)")
             }
-            transcriber = WhisperTranscriber(configuration: configuration)
+            request.transcriber = WhisperTranscriber(configuration: configuration)
+            request.options.verify = true
+            request.options.verifyThreshold = verifyThreshold
         }
-        let document = try input.load()
-        let analysis = StoryAnalyzer().analyze(document)
-        let catalog = await VoiceCatalog.load(from: Engines.available())
-        guard !catalog.voices.isEmpty else { throw NarrationError.noVoices }
-
-        var overrides = try cast.map { try CastFile.read(URL(fileURLWithPath: $0)) }
-        // Paid voices are cast only when asked for; a cast file may still name them.
-        let castable = CastableVoices.automatic(catalog.voices, includingPaid: cloudVoices)
+        if !noCache { request.cacheDirectory = cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? SegmentCache.defaultDirectory() }
         if let castWithLlm {
-            overrides = try await LLMCasting(spec: castWithLlm).suggest(
-                analysis: analysis, title: document.title, voices: castable, overrides: overrides,
-                narrator: CastingDirector().cast(analysis, voices: castable).narrator)
+            let bar = ProgressBar(enabled: Terminal.isStandardErrorInteractive, stream: .standardError)
+            request.modelCasting = ModelCasting(spec: castWithLlm, cacheDirectory: ModelOptions.cacheDirectory) { done, total, name in
+                bar.update(fraction: Double(done) / Double(max(1, total)), label: "Voice suggestion", detail: name)
+            }
         }
-        let chosen = CastingDirector().cast(analysis, voices: castable, overrides: overrides)
-        if let cost = CloudCost.of(chosen, analysis: analysis, text: document.text, catalog: catalog) {
+
+        let narration = AudiobookNarration(request)
+        let plan = try await narration.prepare()
+        if let summary = plan.modelSummary { FileHandle.standardError.write(Data("\(summary)\n".utf8)) }
+        if let cost = plan.cloudCost {
             print(String(format: "This cast uses cloud voices: about $%.2f at list prices for this story.", cost))
         }
-        let castURL = outputURL.deletingPathExtension().appendingPathExtension("cast.json")
-        try CastFile.write(chosen, to: castURL)
-
-        let cacheDirectory: URL
-        var temporaryCache: URL?
-        if noCache {
-            cacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-nocache-\(UUID().uuidString)")
-            temporaryCache = cacheDirectory
-        } else {
-            cacheDirectory = cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? SegmentCache.defaultDirectory()
-        }
-        defer { if let temporaryCache { try? FileManager.default.removeItem(at: temporaryCache) } }
-
-        var options = NarrationOptions()
-        if let jobs { options.jobs = jobs }
-        if let pronunciation { options.lexicon = pronunciation }
-        if transcriber != nil {
-            options.verify = true
-            options.verifyThreshold = verifyThreshold
-        }
-        let speakers = analysis.characters.filter { $0.lines > 0 }.count
-        print("\(document.title): \(analysis.chapters.count) chapter(s), \(speakers) speaking character(s); cast written to \(castURL.path)")
-
-        let narrator = Narrator(catalog: catalog, cache: try SegmentCache(directory: cacheDirectory), transcriber: transcriber)
+        print("\(request.document.title): \(plan.analysis.chapters.count) chapter(s), \(plan.speakingCharacters) speaking character(s); cast written to \(plan.castFile.path)")
         let bar = ProgressBar()
         let started = ContinuousClock.now
-        let result = try await narrator.narrate(document: document, analysis: analysis, cast: chosen, to: outputURL, options: options) { progress in
-            let elapsed = (ContinuousClock.now - started).seconds
-            switch progress.phase {
-            case .synthesizing:
-                let speed = elapsed > 0 ? progress.audioSeconds / elapsed : 0
-                let remaining = progress.total - progress.completed
-                let rate = progress.synthesized > 0 ? elapsed / Double(progress.synthesized) : .nan
-                let eta = remaining == 0 ? "0:00" : Format.duration(rate * Double(remaining))
-                bar.update(fraction: progress.fraction, label: "Rendering",
-                           detail: "\(progress.completed)/\(progress.total) lines · \(Format.duration(progress.audioSeconds)) audio · \(String(format: "%.1f", speed))× real time · ETA \(eta)")
-            case .assembling:
-                bar.update(fraction: 1, label: "Assembling", detail: "\(Format.duration(progress.audioSeconds)) of audio", force: true)
-            case .encoding:
-                bar.update(fraction: 1, label: "Encoding", detail: outputURL.lastPathComponent, force: true)
-            case .finished:
-                bar.finish()
-            }
+        let output = request.output
+        let result = try await narration.render(plan) { progress in
+            Self.show(progress, on: bar, since: started, output: output)
         }
         let elapsed = (ContinuousClock.now - started).seconds
         print("Wrote \(result.output.path) (\(Format.duration(result.durationSeconds)), \(result.chapters.count) chapter(s)) in \(Format.duration(elapsed)): \(result.synthesized) line(s) synthesized, \(result.cacheHits) from cache.")
@@ -151,28 +110,30 @@ struct Narrate: AsyncParsableCommand {
                          d.count, d.mean, d.median, d.p90, d.shareAbove * 100, report.threshold, report.retried, report.improved, report.seconds))
         }
     }
+
+    private static func show(_ progress: NarrationProgress, on bar: ProgressBar, since started: ContinuousClock.Instant, output: URL) {
+        let elapsed = (ContinuousClock.now - started).seconds
+        switch progress.phase {
+        case .synthesizing:
+            let speed = elapsed > 0 ? progress.audioSeconds / elapsed : 0
+            let remaining = progress.total - progress.completed
+            let rate = progress.synthesized > 0 ? elapsed / Double(progress.synthesized) : .nan
+            let eta = remaining == 0 ? "0:00" : Format.duration(rate * Double(remaining))
+            bar.update(fraction: progress.fraction, label: "Rendering",
+                       detail: "\(progress.completed)/\(progress.total) lines · \(Format.duration(progress.audioSeconds)) audio · \(String(format: "%.1f", speed))× real time · ETA \(eta)")
+        case .assembling:
+            bar.update(fraction: 1, label: "Assembling", detail: "\(Format.duration(progress.audioSeconds)) of audio", force: true)
+        case .encoding:
+            bar.update(fraction: 1, label: "Encoding", detail: output.lastPathComponent, force: true)
+        case .finished:
+            bar.finish()
+        }
+    }
 }
 
 extension Duration {
     var seconds: Double {
         let (s, attoseconds) = components
         return Double(s) + Double(attoseconds) / 1e18
-    }
-}
-
-/// Reads and writes cast files: `{"narrator": {...}, "characters": {"c1": {...}}}`.
-enum CastFile {
-    static func read(_ url: URL) throws -> Cast {
-        do {
-            return try JSONDecoder().decode(Cast.self, from: Data(contentsOf: url))
-        } catch let error as DecodingError {
-            throw ValidationError("\(url.path) is not a valid cast file: \(error.localizedDescription). Start from the NAME.cast.json that narrate writes.")
-        }
-    }
-
-    static func write(_ cast: Cast, to url: URL) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        try encoder.encode(cast).write(to: url, options: .atomic)
     }
 }

@@ -16,7 +16,7 @@ struct StoryInput: ParsableArguments {
         do {
             return try StoryImporter.load(contentsOf: URL(fileURLWithPath: file), limits: limits)
         } catch let error as ImportError {
-            throw ValidationError("\(file): \(error)")
+            throw UserFacingError("\(file): \(error)")
         }
     }
 }

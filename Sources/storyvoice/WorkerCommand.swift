@@ -24,7 +24,7 @@ struct WorkerCommand: AsyncParsableCommand {
     func run() async throws {
         let narration = try await LocalNarration.make(dataDirectory: try StoryWorker.dataDirectory())
         guard !narration.catalog.voices.isEmpty else {
-            throw ValidationError("No speech engine is installed; install espeak-ng, flite or festival (see 'storyvoice doctor').")
+            throw UserFacingError("No speech engine is installed; install espeak-ng, flite or festival (see 'storyvoice doctor').")
         }
         print("StoryVoice worker running \(concurrency) job(s) at once with \(narration.catalog.voices.count) voices.")
         try await StoryWorker.run(narration: narration, configuration: lease.workerConfiguration(concurrency: concurrency))

@@ -2,7 +2,7 @@ import DatabaseTestSupport
 import FluentKit
 import Foundation
 import Jobs
-import StoryPersistence
+import Persistence
 import Testing
 
 @Suite("Job worker")

@@ -1,6 +1,6 @@
 import Foundation
 import Jobs
-import StoryPersistence
+import Persistence
 import Synchronization
 
 /// A clock tests move by hand, so lease expiry and backoff need no sleeping.

@@ -2,7 +2,7 @@ import DatabaseTestSupport
 import Crypto
 import Foundation
 import JWT
-import StoryPersistence
+import Persistence
 @testable import StoryServer
 import StoryWorkflows
 import Testing

@@ -2,7 +2,7 @@ import DatabaseTestSupport
 import Foundation
 import Jobs
 import NIOCore
-import StoryPersistence
+import Persistence
 @testable import StoryServer
 import StoryWorkflows
 import Testing

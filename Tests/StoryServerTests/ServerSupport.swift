@@ -4,7 +4,7 @@ import Foundation
 import Jobs
 import JWT
 import NIOCore
-import StoryPersistence
+import Persistence
 @testable import StoryServer
 import StoryWorkflows
 import Testing

@@ -2,7 +2,7 @@ import DatabaseTestSupport
 import FluentKit
 import FluentSQL
 import Foundation
-import StoryPersistence
+import Persistence
 @testable import StoryServer
 import StoryWorkflows
 import Testing

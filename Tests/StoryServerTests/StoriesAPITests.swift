@@ -1,7 +1,7 @@
 import DatabaseTestSupport
 import Foundation
 import NIOCore
-import StoryPersistence
+import Persistence
 @testable import StoryServer
 import StoryWorkflows
 import Testing

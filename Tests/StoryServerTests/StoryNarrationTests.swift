@@ -3,7 +3,7 @@ import Foundation
 import Jobs
 import NIOCore
 import StoryModel
-import StoryPersistence
+import Persistence
 @testable import StoryServer
 import StoryWorkflows
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
 import JWT
-import StoryPersistence
+import Persistence
 import Vapor
 
 /// `/auth/*`: register, log in, refresh, log out.

@@ -1,6 +1,6 @@
 import Foundation
 import JWT
-import StoryPersistence
+import Persistence
 import Vapor
 
 /// Signs in the request from `Authorization: Bearer <jwt>` or, for the web app, the

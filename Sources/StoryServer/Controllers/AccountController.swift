@@ -1,5 +1,5 @@
 import Foundation
-import StoryPersistence
+import Persistence
 import Vapor
 import VendorHTTP
 

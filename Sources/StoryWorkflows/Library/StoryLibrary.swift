@@ -2,7 +2,7 @@ import Analysis
 import FluentKit
 import Foundation
 import Jobs
-import StoryPersistence
+import Persistence
 import StoryText
 
 /// Adds imported stories to a user's library: small texts inline in the database, large ones

@@ -2,7 +2,7 @@ import Analysis
 import FluentKit
 import Foundation
 import LanguageModels
-import StoryPersistence
+import Persistence
 import VendorHTTP
 
 /// A user's own language model on the server: the key from their Settings (never the server's

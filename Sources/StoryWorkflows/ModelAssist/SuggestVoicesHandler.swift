@@ -3,7 +3,7 @@ import Foundation
 import Jobs
 import LanguageModels
 import StoryModel
-import StoryPersistence
+import Persistence
 
 /// "Suggest voices with AI": the user's model picks an installed voice, rate and pitch for each
 /// speaking character. Voices the user chose themselves are kept; a suggestion naming a voice
@@ -33,14 +33,14 @@ struct SuggestVoicesHandler: JobHandler {
             }
         }
 
-        // Re-read: the user may have chosen voices while the model was thinking; theirs win.
-        let fresh = try await StoryJobs.loadStory(job, context: context).0
-        var overrides = try StoryContent(fresh, dataDirectory: dataDirectory).overrides
-        for (id, suggestion) in suggestions where overrides.characters[id] == nil {
-            overrides.characters[id] = VoiceAssignment(voice: suggestion.voice, rate: suggestion.rate, pitch: suggestion.pitch)
+        // On the row as it is now: the user may have chosen voices while the model was thinking; theirs win.
+        try await StoryRepository(database: context.queue.database).modify(id: payload.story_id, ownerID: job.ownerID) { fresh in
+            var overrides = try StoryContent(fresh, dataDirectory: dataDirectory).overrides
+            for (id, suggestion) in suggestions where overrides.characters[id] == nil {
+                overrides.characters[id] = VoiceAssignment(voice: suggestion.voice, rate: suggestion.rate, pitch: suggestion.pitch)
+            }
+            try fresh.store(overrides: overrides)
         }
-        try fresh.store(overrides: overrides)
-        try await StoryRepository(database: context.queue.database).save(fresh)
         return #"{"suggested":\#(suggestions.count),"asked":\#(asked)}"#
     }
 }

@@ -1,7 +1,7 @@
 import FluentKit
 import Foundation
 import StoryModel
-import StoryPersistence
+import Persistence
 
 /// A story's stored text, analysis, voice choices and render, decoded.
 public struct StoryContent: Sendable {

@@ -3,7 +3,7 @@ import Foundation
 import Jobs
 import LanguageModels
 import StoryModel
-import StoryPersistence
+import Persistence
 import StoryText
 
 /// The story jobs: `analyze` and `render`. One registry serves the server's in-process workers
@@ -62,18 +62,20 @@ struct AnalyzeHandler: JobHandler {
             let document = StoryDocument(title: story.title, author: story.author, text: try story.fullText(dataDirectory: dataDirectory))
             var analysis = StoryAnalyzer().analyze(document)
             try Task.checkCancellation()
-            try story.store(analysis: analysis)
-            story.analysisState = .analyzed
-            try await StoryRepository(database: context.queue.database).save(story)
+            let offline = analysis
+            try await StoryRepository(database: context.queue.database).modify(id: payload.story_id, ownerID: job.ownerID) { fresh in
+                try fresh.store(analysis: offline)
+                fresh.analysisState = .analyzed
+            }
             offlineStored = true
             var result = #"{"characters":\#(analysis.characters.count),"segments":\#(analysis.segments.count)}"#
             if let llm = payload.llm {
                 // The offline analysis is stored first: if the model fails, nothing is lost.
                 let labelled = try await label(document, analysis: analysis, llm: llm, mode: payload.mode ?? .hybrid, job: job, context: context)
                 analysis = labelled.analysis
-                let fresh = try await StoryJobs.loadStory(job, context: context).0
-                try fresh.store(analysis: analysis)
-                try await StoryRepository(database: context.queue.database).save(fresh)
+                try await StoryRepository(database: context.queue.database).modify(id: payload.story_id, ownerID: job.ownerID) { fresh in
+                    try fresh.store(analysis: analysis)
+                }
                 result = try ModelRunSummary(labelled).json(characters: analysis.characters.count, segments: analysis.segments.count)
             }
             try await context.reportProgress(0.97, message: "Found \(analysis.characters.count) character(s); preparing the opening lines")
@@ -175,11 +177,11 @@ struct RenderHandler: JobHandler {
         let render = StoryRender(
             path: relative(output), format: format, timingPath: relative(outcome.timingMap),
             durationSeconds: outcome.durationSeconds, synthesized: outcome.synthesized, cacheHits: outcome.cacheHits, renderedAt: Date())
-        // Re-read: the user may have renamed the story while it rendered.
-        let fresh = try await StoryJobs.loadStory(job, context: context).0
-        try fresh.store(render: render)
-        fresh.durationSeconds = outcome.durationSeconds
-        try await StoryRepository(database: context.queue.database).save(fresh)
+        // On the row as it is now: the user may have edited the story while it rendered.
+        try await StoryRepository(database: context.queue.database).modify(id: payload.story_id, ownerID: job.ownerID) { fresh in
+            try fresh.store(render: render)
+            fresh.durationSeconds = outcome.durationSeconds
+        }
         return #"{"duration_seconds":\#(outcome.durationSeconds),"synthesized":\#(outcome.synthesized),"cache_hits":\#(outcome.cacheHits)}"#
     }
 }

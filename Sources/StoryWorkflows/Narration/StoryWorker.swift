@@ -1,6 +1,6 @@
 import Foundation
 import Jobs
-import StoryPersistence
+import Persistence
 
 /// `storyvoice worker`: runs the story jobs in their own process, against the database the
 /// server uses (the data directory's SQLite, or `DATABASE_URL`).

@@ -2,7 +2,7 @@ import Crypto
 import FluentKit
 import Foundation
 import Speech
-import StoryPersistence
+import Persistence
 
 /// The narration pipeline as one user sees it: the server's local voices plus the cloud voices
 /// their own stored keys unlock (never the server's keys, so no account spends another's money).

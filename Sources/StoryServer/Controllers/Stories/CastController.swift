@@ -1,6 +1,6 @@
 import Foundation
 import StoryModel
-import StoryPersistence
+import Persistence
 import StoryWorkflows
 import Vapor
 
@@ -41,7 +41,7 @@ struct CastController: Sendable {
     func editCharacter(_ request: Request) async throws -> Response {
         try await change(request) { stories, story in
             let fields = try request.decodeJSON(CharacterFields.self)
-            try await stories.editCharacter(story, id: request.parameters.get("character") ?? "", fields.edit)
+            return try await stories.editCharacter(story, id: request.parameters.get("character") ?? "", fields.edit)
         }
     }
 
@@ -50,7 +50,7 @@ struct CastController: Sendable {
         try await change(request, status: .created) { stories, story in
             let fields = try request.decodeJSON(CharacterFields.self)
             guard fields.name != nil else { throw APIError.badRequest("Field 'name' is required.", code: "invalid_body") }
-            try await stories.addCharacter(story, fields.edit)
+            return try await stories.addCharacter(story, fields.edit)
         }
     }
 
@@ -59,7 +59,7 @@ struct CastController: Sendable {
     func mergeCharacter(_ request: Request) async throws -> Response {
         try await change(request) { stories, story in
             let merge = try request.decodeJSON(MergeRequest.self)
-            try await stories.mergeCharacter(story, id: request.parameters.get("character") ?? "", into: merge.into)
+            return try await stories.mergeCharacter(story, id: request.parameters.get("character") ?? "", into: merge.into)
         }
     }
 
@@ -68,7 +68,7 @@ struct CastController: Sendable {
     func setVoice(_ request: Request) async throws -> Response {
         try await change(request) { stories, story in
             let choice = try request.decodeJSON(VoiceChoice.self)
-            try await stories.setVoice(story, role: request.parameters.get("role") ?? "", choice)
+            return try await stories.setVoice(story, role: request.parameters.get("role") ?? "", choice)
         }
     }
 
@@ -91,11 +91,10 @@ struct CastController: Sendable {
 
     /// Finds the story, applies `body`, answers with the story's analysis reply.
     private func change(
-        _ request: Request, status: HTTPResponseStatus = .ok, _ body: (Stories, StoryRecord) async throws -> Void
+        _ request: Request, status: HTTPResponseStatus = .ok, _ body: (Stories, StoryRecord) async throws -> StoryRecord
     ) async throws -> Response {
         let stories = try request.stories(config)
-        let story = try await request.story(stories)
-        try await body(stories, story)
-        return try await PerformanceReply.response(story, stories, status: status)
+        let saved = try await body(stories, try await request.story(stories))
+        return try await PerformanceReply.response(saved, stories, status: status)
     }
 }

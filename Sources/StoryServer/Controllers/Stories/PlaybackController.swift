@@ -62,8 +62,8 @@ struct PlaybackController: Sendable {
         let stories = try request.stories(config)
         let story = try await request.story(stories)
         let change = try request.decodeJSON(SpeakerChange.self)
-        try await stories.reassignLine(story, line: try lineNumber(request), to: change.speaker)
-        return try await PerformanceReply.response(story, stories)
+        let saved = try await stories.reassignLine(story, line: try lineNumber(request), to: change.speaker)
+        return try await PerformanceReply.response(saved, stories)
     }
 
     @Sendable

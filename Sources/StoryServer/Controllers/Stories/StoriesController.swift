@@ -1,5 +1,5 @@
 import Foundation
-import StoryPersistence
+import Persistence
 import StoryText
 import StoryWorkflows
 import Vapor

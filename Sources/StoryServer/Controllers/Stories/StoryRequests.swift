@@ -1,6 +1,6 @@
 import Foundation
 import StoryModel
-import StoryPersistence
+import Persistence
 import StoryWorkflows
 import Vapor
 

@@ -28,7 +28,7 @@ public final class StoryDatabase: Sendable {
     /// Applies every migration that has not run yet.
     public func migrate() async throws {
         let migrations = Migrations()
-        migrations.add(StoryMigrations.all, to: location.databaseID)
+        migrations.add(DatabaseMigrations.all, to: location.databaseID)
         let migrator = Migrator(databases: databases, migrations: migrations, logger: logger, on: eventLoopGroup.any())
         try await migrator.setupIfNeeded().get()
         try await migrator.prepareBatch().get()

@@ -3,7 +3,7 @@ import Crypto
 import FluentKit
 import FluentSQL
 import Foundation
-import StoryPersistence
+import Persistence
 import Testing
 
 @Suite("Settings, provider keys and the server secret")

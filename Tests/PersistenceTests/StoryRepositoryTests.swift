@@ -1,7 +1,7 @@
 import DatabaseTestSupport
 import FluentKit
 import Foundation
-import StoryPersistence
+import Persistence
 import Testing
 
 @Suite("Stories")

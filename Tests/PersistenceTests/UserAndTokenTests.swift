@@ -2,7 +2,7 @@ import DatabaseTestSupport
 import FluentKit
 import FluentSQL
 import Foundation
-import StoryPersistence
+import Persistence
 import Testing
 
 @Suite("Users and refresh tokens")

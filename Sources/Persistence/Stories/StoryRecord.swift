@@ -25,6 +25,8 @@ public final class StoryRecord: Model, @unchecked Sendable {
     @OptionalField(key: "render_json") public var renderJSON: String?
     @Field(key: "analysis_state") public var analysisStateRaw: String
     @OptionalField(key: "duration_seconds") public var durationSeconds: Double?
+    /// Bumped by every `StoryRepository.modify`: the analysis and voices as of that version.
+    @Field(key: "version") public var version: Int
     @Timestamp(key: "updated_at", on: .update) public var updatedAt: Date?
 
     public init() {}
@@ -43,6 +45,7 @@ public final class StoryRecord: Model, @unchecked Sendable {
         self.characterCount = characterCount
         self.importedAt = importedAt
         self.analysisStateRaw = AnalysisState.notAnalyzed.rawValue
+        self.version = 0
     }
 
     public var analysisState: AnalysisState {

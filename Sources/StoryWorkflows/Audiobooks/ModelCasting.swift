@@ -1,5 +1,4 @@
 import Analysis
-import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import LanguageModels
@@ -11,15 +10,28 @@ import VendorHTTP
 /// `narrate --cast-with-llm`: the user's model suggests a voice for every speaking character
 /// that the cast file does not already cast. Suggestions naming a voice that is not installed
 /// are dropped, and the automatic casting stands for those characters.
-struct LLMCasting {
-    var spec: String
+public struct ModelCasting: Sendable {
+    public var spec: String
+    /// Where model answers are cached.
+    public var cacheDirectory: URL
+    /// Called as each character is cast: (done, total, name).
+    public var progress: @Sendable (Int, Int, String) -> Void
 
-    func suggest(analysis: StoryAnalysis, title: String, voices: [Voice], overrides: Cast?, narrator: VoiceAssignment) async throws -> Cast {
+    public init(spec: String, cacheDirectory: URL, progress: @escaping @Sendable (Int, Int, String) -> Void = { _, _, _ in }) {
+        self.spec = spec
+        self.cacheDirectory = cacheDirectory
+        self.progress = progress
+    }
+
+    /// The cast with the model's choices added, and a sentence saying how many it chose.
+    public func suggest(
+        analysis: StoryAnalysis, title: String, voices: [Voice], overrides: Cast?, narrator: VoiceAssignment
+    ) async throws -> (cast: Cast, summary: String) {
         let modelSpec: ModelSpec
         do {
             modelSpec = try ModelSpec(parsing: spec)
         } catch {
-            throw ValidationError("--cast-with-llm \(spec): \(error)")
+            throw StoryError(.invalid, code: "invalid_model", "--cast-with-llm \(spec): \(error)")
         }
         let cast = overrides ?? Cast(narrator: narrator, characters: [:])
         let speaking = analysis.characters.filter { cast.characters[$0.id] == nil }
@@ -37,37 +49,34 @@ struct LLMCasting {
 
     private func suggest(
         _ speaking: [Character], cast: Cast, spec modelSpec: ModelSpec, title: String, options: [VoiceOption], client: HTTPClient
-    ) async throws -> Cast {
+    ) async throws -> (cast: Cast, summary: String) {
         var cast = cast
         let suggester: VoiceSuggester
         do {
             let model = try LanguageModelFactory(httpClient: client).makeModel(modelSpec)
-            suggester = VoiceSuggester(model: model, cache: try ResponseCache(directory: ModelOptions.cacheDirectory))
+            suggester = VoiceSuggester(model: model, cache: try ResponseCache(directory: cacheDirectory))
         } catch let error as LanguageModelError {
-            throw UserFacingError(error.message(step: "Voice suggestion", story: title))
+            throw StoryError(.invalid, code: "model_failed", error.message(step: "Voice suggestion", story: title))
         }
-        let bar = ProgressBar(enabled: Terminal.isStandardErrorInteractive, stream: .standardError)
-        defer { bar.finish() }
         let result: (suggestions: [String: VoiceSuggestion], asked: Int)
         do {
             result = try await suggester.suggest(forUncast: speaking, cast: [], story: title, voices: options) { done, total, character in
-                bar.update(fraction: Double(done) / Double(max(1, total)), label: "Voice suggestion", detail: character.name)
+                progress(done, total, character.name)
             }
         } catch let error as AnalysisError {
-            throw UserFacingError(error.description)
+            throw StoryError(.unavailable, code: "model_failed", error.description)
         }
         for (id, suggestion) in result.suggestions {
             cast.characters[id] = VoiceAssignment(voice: suggestion.voice, rate: suggestion.rate, pitch: suggestion.pitch)
         }
-        FileHandle.standardError.write(Data("\(modelSpec) chose voices for \(result.suggestions.count) of \(result.asked) character(s).\n".utf8))
-        return cast
+        return (cast, "\(modelSpec) chose voices for \(result.suggestions.count) of \(result.asked) character(s).")
     }
 }
 
 /// What a cast's cloud voices would cost for a story, at list prices.
-enum CloudCost {
+public enum CloudCost {
     /// Nil when every voice in the cast is free.
-    static func of(_ cast: Cast, analysis: StoryAnalysis, text: String, catalog: VoiceCatalog) -> Double? {
+    public static func of(_ cast: Cast, analysis: StoryAnalysis, text: String, catalog: VoiceCatalog) -> Double? {
         let scalars = ScalarText(text)
         var total = 0.0
         var paid = false

@@ -2,7 +2,7 @@ import DatabaseTestSupport
 import FluentKit
 import FluentSQL
 import Foundation
-import StoryPersistence
+import Persistence
 import Testing
 
 @Suite("Migrations")
@@ -26,8 +26,9 @@ struct MigrationTests {
                 "storyvoice-005-create-stories",
                 "storyvoice-006-create-jobs",
                 "storyvoice-007-add-story-renders",
+                "storyvoice-008-add-story-versions",
             ])
-            #expect(StoryMigrations.all.map(\.name) == names)
+            #expect(DatabaseMigrations.all.map(\.name) == names)
         }
     }
 
@@ -37,7 +38,7 @@ struct MigrationTests {
             try await database.migrate()
             let count = try await database.database.requireSQL()
                 .raw("SELECT COUNT(*) AS n FROM _fluent_migrations").first()?.decode(column: "n", as: Int.self)
-            #expect(count == StoryMigrations.all.count)
+            #expect(count == DatabaseMigrations.all.count)
         }
     }
 }
@@ -83,7 +84,7 @@ struct ConcurrentMigrationTests {
             _ = try await (a, b)
             let count = try await first.database.requireSQL()
                 .raw("SELECT COUNT(*) AS n FROM _fluent_migrations").first()?.decode(column: "n", as: Int.self)
-            #expect(count == StoryMigrations.all.count)
+            #expect(count == DatabaseMigrations.all.count)
         } catch {
             await first.shutdown(); await second.shutdown(); await test.destroy()
             throw error

@@ -1,0 +1,86 @@
+import ArgumentParser
+import FluentKit
+import Foundation
+import Persistence
+import StoryModel
+import StoryText
+import StoryWorkflows
+
+extension Bench {
+    /// Line audio as the player asks for it, through the same use case the server's route
+    /// calls (`Stories.lineAudio`: the story row, one settings query, one decode, the plan, the
+    /// cached WAV), on a real SQLite database and the local engines. The reference is the same
+    /// requests with the plan cache off, which re-plans the whole book per line as the route
+    /// did before.
+    struct Lines: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Requests per second for cached lines' audio in a long story, with and without the plan cache.")
+
+        @Option(help: "Dialogue lines in the generated story (each comes with a line of narration).")
+        var lines = 1000
+
+        @Option(help: "Requests to time in each setting.")
+        var requests = 200
+
+        func run() async throws {
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-bench-lines-\(UUID().uuidString)")
+            let data = DataDirectory(url: scratch)
+            try data.create()
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            let store = try StoryDatabase(location: .sqlite(path: scratch.appendingPathComponent("bench.sqlite").path))
+            do {
+                try await measure(store.database, data)
+                await store.shutdown()
+            } catch {
+                await store.shutdown()
+                throw error
+            }
+        }
+
+        private func measure(_ database: any Database, _ data: DataDirectory) async throws {
+            let narration = try await LocalNarration.make(dataDirectory: data.url)
+            let models = ModelAccess.make(environment: [:], secret: try ServerSecret(key: .init(size: .bits256)), dataDirectory: data)
+            let owner = try await UserRepository(database: database).create(email: "bench@example.com", passwordHash: "-").requireID()
+            let library = StoryLibrary(dataDirectory: data)
+            let story = try await library.add(try ImportedText.paste(text: Self.story(lines), title: "Bench", author: nil), ownerID: owner, database: database)
+            let document = try StoryContent(story, dataDirectory: data).document
+            try story.store(analysis: StoryAnalyzer().analyze(document))
+            story.analysisState = .analyzed
+            try await StoryRepository(database: database).save(story)
+
+            func stories(_ plans: PlanCache) -> Stories {
+                Stories(database: database, dataDirectory: data, narration: narration, models: models, plans: plans, ownerID: owner)
+            }
+            let warm = stories(PlanCache())
+            let planned = try await warm.playbackLines(story).lines.count
+            let window = min(40, planned)
+            for n in 0..<window { _ = try await warm.lineAudio(story, line: n) }  // rendered once, so both runs read the cache
+
+            let clock = ContinuousClock()
+            func timed(_ use: Stories) async throws -> Double {
+                let elapsed = try await clock.measure {
+                    for request in 0..<requests {
+                        let fresh = try await StoryRepository(database: database).find(id: try story.requireID(), ownerID: owner)!
+                        _ = try await use.lineAudio(fresh, line: request % window)
+                    }
+                }
+                return Double(requests) / elapsed.seconds
+            }
+            let before = try await timed(stories(PlanCache(capacity: 0)))
+            let after = try await timed(stories(PlanCache()))
+            print("story: \(planned) planned lines (\(document.text.unicodeScalars.count) characters), \(requests) requests over its first \(window) lines, cached audio")
+            print(String(format: "plan per request (before): %8.1f requests/s", before))
+            print(String(format: "plan reused (after):       %8.1f requests/s", after))
+            print(String(format: "ratio after / before: %.1f×", after / before))
+            print("per request now: 1 story query, 1 settings query, 1 content decode; the plan only when the story or the user's keys change")
+        }
+
+        /// `count` tagged dialogue lines, each followed by a sentence of narration.
+        static func story(_ count: Int) -> String {
+            let names = ["Ada", "Ben", "Cora", "Dev"]
+            return (0..<count).map { index in
+                "“This is line \(index) of the story,” said \(names[index % names.count]). The room was quiet for a moment."
+            }.joined(separator: "\n\n")
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import DatabaseTestSupport
+import Foundation
+import StoryModel
+@testable import StoryServer
+import StoryWorkflows
+import Testing
+import VaporTesting
+
+/// Parallel edits of one story, as two tabs or a double-clicking user make them: each request
+/// reads, changes and writes the analysis, and every one of them must be kept (before, two to
+/// four of six parallel voice choices were lost while each answered 200).
+@Suite("Concurrent edits")
+struct ConcurrentEditTests {
+    @Test("parallel voice choices and renames are all kept, on SQLite and PostgreSQL", arguments: Backend.available)
+    func parallelEditsAreAllKept(_ backend: Backend) async throws {
+        try await withNarrationServer(backend) { app, config, _ in
+            let ada = try await app.register("ada@example.com").access_token
+            let story = try await app.analyzedSample(ada, config)
+            let characters = try #require(try await app.analysis(story, ada).analysis?.characters).map(\.id)
+            #expect(characters.count >= 4)
+            let tester = try app.testing()
+
+            let statuses = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
+                for (index, id) in characters.enumerated() {
+                    group.addTask {
+                        var headers = HTTPHeaders()
+                        headers.bearerAuthorization = BearerAuthorization(token: ada)
+                        headers.contentType = .json
+                        let voice = index % 2 == 0 ? "test:bass" : "test:alto"
+                        let body = ByteBuffer(string: #"{"voice":"\#(voice)","rate":1.\#(index % 9 + 1)}"#)
+                        return try await tester.sendRequest(.PUT, "/api/stories/\(story)/cast/\(id)", headers: headers, body: body).status
+                    }
+                    group.addTask {
+                        var headers = HTTPHeaders()
+                        headers.bearerAuthorization = BearerAuthorization(token: ada)
+                        headers.contentType = .json
+                        let body = ByteBuffer(string: #"{"name":"Renamed \#(index)"}"#)
+                        return try await tester.sendRequest(.PATCH, "/api/stories/\(story)/characters/\(id)", headers: headers, body: body).status
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.allSatisfy { $0 == .ok }, "\(statuses)")
+
+            let reply = try await app.analysis(story, ada)
+            for (index, id) in characters.enumerated() {
+                #expect(reply.overrides.characters[id]?.rate == Double("1.\(index % 9 + 1)"), "voice of \(id) lost")
+                #expect(reply.analysis?.character(id: id)?.name == "Renamed \(index)", "rename of \(id) lost")
+            }
+        }
+    }
+}
