@@ -20,6 +20,11 @@ public struct ServerConfig: Sendable {
     /// Login attempts allowed per email and client address within `loginRateWindow`.
     public var loginAttemptsPerWindow: Int = 5
     public var loginRateWindow: TimeInterval = 60
+    /// Logins and registrations (each costs a password hash) allowed per client address within
+    /// `loginRateWindow`, whatever the email.
+    public var hashingRequestsPerAddress: Int = 30
+    /// Where passwords are hashed (its own threads, a bounded queue).
+    var passwordHasher = PasswordHasher.shared
     /// Bcrypt cost for new password hashes.
     public var bcryptCost: Int = 12
     /// Largest JSON or form body accepted anywhere.

@@ -22,6 +22,7 @@ public func configure(_ app: Application, _ config: ServerConfig) async throws {
 
     // Middleware: errors become JSON; the web app is served from Public/.
     app.middleware = Middlewares()
+    app.middleware.use(SecurityHeadersMiddleware())
     app.middleware.use(RouteLoggingMiddleware(logLevel: .info))
     app.middleware.use(JSONErrorMiddleware())
     app.middleware.use(StaticMediaTypeMiddleware())
@@ -38,7 +39,7 @@ public func configure(_ app: Application, _ config: ServerConfig) async throws {
 func routes(_ app: Application, _ config: ServerConfig) throws {
     let json = app.grouped(BodyLimitMiddleware(maxBytes: config.maxJSONBodyBytes, what: "The request body"))
 
-    json.get("health") { _ in HealthResponse(status: "ok") }
+    json.get("health") { request in try await health(request, config) }
     OpenAPIController(publicDirectory: config.publicDirectory).register(routes: json)
     try AuthController(config: config).register(routes: json)
 
@@ -59,6 +60,24 @@ func routes(_ app: Application, _ config: ServerConfig) throws {
 
 struct HealthResponse: Content {
     var status: String
+    var problems: [String]?
+}
+
+/// What serving needs: the database answers and the data directory takes a write (a
+/// read-only directory once answered 200 here while every login failed).
+func health(_ request: Request, _ config: ServerConfig) async throws -> Response {
+    var problems: [String] = []
+    do {
+        _ = try await UserRecord.query(on: request.db).count()
+    } catch {
+        problems.append("the database does not answer (\(String(describing: error).prefix(200)))")
+    }
+    if let problem = config.dataDirectory.writeProblem() {
+        problems.append(problem)
+    }
+    let healthy = problems.isEmpty
+    return try Response.json(HealthResponse(status: healthy ? "ok" : "unhealthy", problems: healthy ? nil : problems),
+                             status: healthy ? .ok : .serviceUnavailable)
 }
 
 /// Runs job workers inside the server process: started after boot, cancelled and awaited at

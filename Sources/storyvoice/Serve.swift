@@ -40,6 +40,7 @@ struct Serve: AsyncParsableCommand {
         config.inProcessWorkers = workers
         config.workerConfiguration = lease.workerConfiguration(concurrency: workers)
         config.welcomeStory = welcomeStory.map { URL(fileURLWithPath: $0) }
+        if let problem = config.dataDirectory.writeProblem() { throw UserFacingError(problem) }
         config.narration = try await LocalNarration.make(dataDirectory: config.dataDirectory.url)
         let address = "http://\(["0.0.0.0", "127.0.0.1"].contains(hostname) ? "localhost" : hostname):\(port)"
         print("StoryVoice is starting on \(address)")

@@ -20,23 +20,17 @@ struct ConcurrentEditTests {
             #expect(characters.count >= 4)
             let tester = try app.testing()
 
+            @Sendable func send(_ method: HTTPMethod, _ path: String, _ json: String) async throws -> HTTPStatus {
+                var headers = HTTPHeaders()
+                headers.bearerAuthorization = BearerAuthorization(token: ada)
+                headers.contentType = .json
+                return try await tester.sendRequest(method, path, headers: headers, body: ByteBuffer(string: json)).status
+            }
             let statuses = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
                 for (index, id) in characters.enumerated() {
-                    group.addTask {
-                        var headers = HTTPHeaders()
-                        headers.bearerAuthorization = BearerAuthorization(token: ada)
-                        headers.contentType = .json
-                        let voice = index % 2 == 0 ? "test:bass" : "test:alto"
-                        let body = ByteBuffer(string: #"{"voice":"\#(voice)","rate":1.\#(index % 9 + 1)}"#)
-                        return try await tester.sendRequest(.PUT, "/api/stories/\(story)/cast/\(id)", headers: headers, body: body).status
-                    }
-                    group.addTask {
-                        var headers = HTTPHeaders()
-                        headers.bearerAuthorization = BearerAuthorization(token: ada)
-                        headers.contentType = .json
-                        let body = ByteBuffer(string: #"{"name":"Renamed \#(index)"}"#)
-                        return try await tester.sendRequest(.PATCH, "/api/stories/\(story)/characters/\(id)", headers: headers, body: body).status
-                    }
+                    let voice = index % 2 == 0 ? "test:bass" : "test:alto"
+                    group.addTask { try await send(.PUT, "/api/stories/\(story)/cast/\(id)", #"{"voice":"\#(voice)","rate":1.\#(index % 9 + 1)}"#) }
+                    group.addTask { try await send(.PATCH, "/api/stories/\(story)/characters/\(id)", #"{"name":"Renamed \#(index)"}"#) }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }

@@ -158,3 +158,37 @@ struct HostileBodyTests {
         }
     }
 }
+
+@Suite("Health and headers")
+struct HealthAndHeaderTests {
+    @Test("every reply, pages and errors alike, carries the security headers")
+    func securityHeaders() async throws {
+        try await withServer { app, _, _ in
+            for path in ["/", "/health", "/api/stories", "/nowhere"] {
+                let reply = try await app.send(.GET, path)
+                #expect(reply.headers.first(name: "Content-Security-Policy")?.contains("frame-ancestors 'none'") == true, "\(path)")
+                #expect(reply.headers.first(name: "X-Frame-Options") == "DENY", "\(path)")
+                #expect(reply.headers.first(name: "X-Content-Type-Options") == "nosniff", "\(path)")
+            }
+        }
+    }
+
+    @Test("health says unhealthy, and why, when the data directory cannot be written")
+    func healthChecksTheDataDirectory() async throws {
+        try await withServer { app, config, _ in
+            #expect(try await app.send(.GET, "/health").status == .ok)
+            // A file where the directory was: unwritable even for root (CI runs as root, which
+            // permission bits do not stop).
+            let directory = config.dataDirectory.url
+            let moved = directory.appendingPathExtension("moved")
+            try FileManager.default.moveItem(at: directory, to: moved)
+            #expect(FileManager.default.createFile(atPath: directory.path, contents: Data("not a folder".utf8)))
+            let reply = try await app.send(.GET, "/health")
+            #expect(reply.status == .serviceUnavailable)
+            #expect(reply.body.string.contains("cannot be written"), "\(reply.body.string)")
+            try FileManager.default.removeItem(at: directory)
+            try FileManager.default.moveItem(at: moved, to: directory)
+            #expect(try await app.send(.GET, "/health").status == .ok)
+        }
+    }
+}

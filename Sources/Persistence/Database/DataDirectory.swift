@@ -24,6 +24,16 @@ public struct DataDirectory: Sendable, Hashable {
     }
 
     /// Creates the directory (owner-only) if it does not exist.
+    /// Why files cannot be written here, or nil when a test file can be created and removed.
+    public func writeProblem() -> String? {
+        let probe = url.appendingPathComponent(".write-check-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: probe.path, contents: Data("ok".utf8)) else {
+            return "the data directory \(url.path) cannot be written; make it writable by the server's user"
+        }
+        try? FileManager.default.removeItem(at: probe)
+        return nil
+    }
+
     public func create() throws {
         try FileManager.default.createDirectory(
             at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]

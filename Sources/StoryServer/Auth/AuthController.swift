@@ -12,12 +12,16 @@ import Vapor
 struct AuthController: Sendable {
     let config: ServerConfig
     let limiter: LoginRateLimiter
+    /// Every password-hashing request (login, registration) from one client address, whatever
+    /// the email: a spray of new emails from one address is refused before it costs a hash.
+    let addressLimiter: LoginRateLimiter
     /// A hash to verify against when the email is unknown, so both cases take equally long.
     let decoyHash: String
 
     init(config: ServerConfig) throws {
         self.config = config
         self.limiter = LoginRateLimiter(limit: config.loginAttemptsPerWindow, window: config.loginRateWindow)
+        self.addressLimiter = LoginRateLimiter(limit: config.hashingRequestsPerAddress, window: config.loginRateWindow)
         self.decoyHash = try Bcrypt.hash("storyvoice-decoy-password", cost: config.bcryptCost)
     }
 
@@ -57,6 +61,7 @@ struct AuthController: Sendable {
         let body = try request.decodeJSON(RegisterRequest.self)
         let email = UserRepository.normalize(email: body.email)
         try Self.validate(email: email, password: body.password)
+        try await limit(addressLimiter, clientAddress(of: request), what: "sign-in and registration attempts from your address")
         let hash = try await hashPassword(body.password, on: request)
         let user: UserRecord
         do {
@@ -88,14 +93,8 @@ struct AuthController: Sendable {
             throw APIError.badRequest("Send username (your email) and password as form fields.", code: "invalid_body")
         }
         let key = UserRepository.normalize(email: form.username) + "|" + clientAddress(of: request)
-        if let retryAfter = await limiter.attempt(key) {
-            var error = APIError(
-                status: .tooManyRequests, code: "rate_limited",
-                message: "Too many login attempts for this account; try again in \(retryAfter) seconds."
-            )
-            error.headers.replaceOrAdd(name: .retryAfter, value: String(retryAfter))
-            throw error
-        }
+        try await limit(limiter, key, what: "login attempts for this account")
+        try await limit(addressLimiter, clientAddress(of: request), what: "sign-in and registration attempts from your address")
         let user = try await UserRepository(database: request.db).find(email: form.username)
         let valid = try await verifyPassword(form.password, hash: user?.passwordHash ?? decoyHash, on: request)
         guard let user, valid else {
@@ -138,6 +137,14 @@ struct AuthController: Sendable {
     }
 
     // MARK: Helpers
+
+    /// 429 with `Retry-After` when `key` is over its limit.
+    private func limit(_ limiter: LoginRateLimiter, _ key: String, what: String) async throws {
+        guard let retryAfter = await limiter.attempt(key) else { return }
+        var error = APIError(status: .tooManyRequests, code: "rate_limited", message: "Too many \(what); try again in \(retryAfter) seconds.")
+        error.headers.replaceOrAdd(name: .retryAfter, value: String(retryAfter))
+        throw error
+    }
 
     static func validate(email: String, password: String) throws {
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
@@ -202,12 +209,11 @@ struct AuthController: Sendable {
     }
 
     private func hashPassword(_ password: String, on request: Request) async throws -> String {
-        let cost = config.bcryptCost
-        return try await request.application.threadPool.runIfActive { try Bcrypt.hash(password, cost: cost) }
+        try await config.passwordHasher.hash(password, cost: config.bcryptCost)
     }
 
     private func verifyPassword(_ password: String, hash: String, on request: Request) async throws -> Bool {
-        try await request.application.threadPool.runIfActive { try Bcrypt.verify(password, created: hash) }
+        try await config.passwordHasher.verify(password, hash: hash)
     }
 
     private func clientAddress(of request: Request) -> String {
