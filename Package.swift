@@ -226,7 +226,7 @@ let package = Package(
         .testTarget(
             name: "StoryServerTests",
             dependencies: [
-                "StoryServer", "StoryWorkflows", "Persistence", "Jobs", "DatabaseTestSupport", "TestSupport", "LanguageModels", "VendorHTTP", "Analysis", "Speech", "StoryModel",
+                "StoryServer", "StoryWorkflows", "Persistence", "Jobs", "DatabaseTestSupport", "TestSupport", "LanguageModels", "VendorHTTP", "Analysis", "Speech", "StoryModel", "Narration",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQL", package: "fluent-kit"),

@@ -7,6 +7,15 @@ public enum NarrationError: Error, CustomStringConvertible {
     case nothingToSay
     case noTranscriber
 
+    /// Whether running the same narration again cannot help (the story or the cast must change
+    /// first): job queues fail these at once instead of retrying.
+    public var isPermanent: Bool {
+        switch self {
+        case .unknownVoice, .noVoices, .nothingToSay, .noTranscriber: true
+        case .synthesisFailed: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .unknownVoice(let voice, let role):

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FluentKit
 import Foundation
+import Logging
 import Persistence
 import StoryModel
 import StoryText
@@ -27,8 +28,9 @@ extension Bench {
             let data = DataDirectory(url: scratch)
             try data.create()
             defer { try? FileManager.default.removeItem(at: scratch) }
-            let store = try StoryDatabase(location: .sqlite(path: scratch.appendingPathComponent("bench.sqlite").path))
+            let store = try StoryDatabase(location: .sqlite(path: scratch.appendingPathComponent("bench.sqlite").path), logger: Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() }))
             do {
+                try await store.migrate()
                 try await measure(store.database, data)
                 await store.shutdown()
             } catch {

@@ -44,3 +44,25 @@ struct ConcurrentEditTests {
         }
     }
 }
+
+@Suite("Failures that will not heal")
+struct PermanentFailureTests {
+    struct Job: Decodable { var status: String; var attempts: Int; var error: String? }
+
+    @Test("an export that cannot succeed fails on its first attempt, with the narrator's reason")
+    func nothingToSayIsNotRetried() async throws {
+        try await withNarrationServer { app, config, narration in
+            let ada = try await app.register("ada@example.com").access_token
+            let story = try await app.analyzedSample(ada, config)
+            narration.failRenders(with: .nothingToSay)
+            let worker = app.startWorker(config)
+            defer { worker.cancel() }
+            let job = try await app.send(.POST, "/api/stories/\(story)/render", token: ada, json: #"{"format":"m4b"}"#).content.decode(JobReply.self)
+            let finished = try await app.waitForJob(job.id, token: ada)
+            let detail = try await app.send(.GET, "/api/jobs/\(job.id)", token: ada).content.decode(Job.self)
+            #expect(finished.status == "failed")
+            #expect(detail.attempts == 1)
+            #expect(detail.error?.contains("no text to read aloud") == true, "\(detail.error ?? "")")
+        }
+    }
+}

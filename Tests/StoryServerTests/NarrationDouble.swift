@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Narration
 import StoryModel
 @testable import StoryServer
 import StoryWorkflows
@@ -15,6 +16,7 @@ final class NarrationDouble: NarrationService {
         var synthesized: [String] = []
         var cacheHits = 0
         var stallAfter: Int?
+        var renderFailure: NarrationError?
     }
     private let state = Mutex(State())
 
@@ -27,6 +29,9 @@ final class NarrationDouble: NarrationService {
     var synthesizedTexts: [String] { state.withLock { $0.synthesized } }
     var cacheHits: Int { state.withLock { $0.cacheHits } }
     func stall(after count: Int?) { state.withLock { $0.stallAfter = count } }
+    /// Makes every whole-book render fail with `error`, as the real narrator does for a story
+    /// with nothing to say.
+    func failRenders(with error: NarrationError?) { state.withLock { $0.renderFailure = error } }
 
     func voices() async -> [VoiceSummary] {
         [VoiceSummary(id: "test:alto", name: "Alto", engine: "test", gender: .female, age: .adult, accent: "en-GB", quality: 2),
@@ -67,6 +72,7 @@ final class NarrationDouble: NarrationService {
         _ document: StoryDocument, analysis: StoryAnalysis, cast: Cast, to output: URL,
         progress: @escaping @Sendable (RenderProgress) -> Void
     ) async throws -> RenderOutcome {
+        if let failure = state.withLock({ $0.renderFailure }) { throw failure }
         let lines = plan(document, analysis: analysis, cast: cast)
         var synthesized = 0, hits = 0
         for (done, line) in lines.enumerated() {

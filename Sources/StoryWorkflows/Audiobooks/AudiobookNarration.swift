@@ -58,6 +58,11 @@ public struct AudiobookNarration: Sendable {
         guard FileManager.default.fileExists(atPath: directory.path) else {
             throw StoryError(.notFound, code: "no_folder", "The folder \(directory.path) does not exist.")
         }
+        // Before any line is rendered (hours, for a novel): only WAV is written without ffmpeg.
+        if AudioFormat(fileExtension: request.output.pathExtension) != .wav, !AudioEncoder.isAvailable() {
+            throw StoryError(.unavailable, code: "no_encoder",
+                             "Writing .\(request.output.pathExtension) needs ffmpeg, which is not installed: run scripts/setup (or install ffmpeg), or write a .wav.")
+        }
         let analysis = StoryAnalyzer().analyze(request.document)
         let catalog = await VoiceCatalog.load(from: engines())
         guard !catalog.voices.isEmpty else { throw NarrationError.noVoices }

@@ -1,7 +1,9 @@
 import Analysis
+import Audio
 import Foundation
 import Jobs
 import LanguageModels
+import Narration
 import StoryModel
 import Persistence
 import StoryText
@@ -147,6 +149,10 @@ struct RenderHandler: JobHandler {
         guard StoryJobs.exportFormats.contains(format) else {
             throw PermanentJobFailure("Export as m4b or mp3, not '\(format)'.")
         }
+        // Before any line is rendered: without the encoder the export cannot finish.
+        guard AudioEncoder.isAvailable() else {
+            throw PermanentJobFailure("The server cannot encode \(format.uppercased()): ffmpeg is not installed. Install it (scripts/setup) and export again.")
+        }
         let narration = try await UserNarration(base: narration, box: models.box).forUser(job.ownerID, database: context.queue.database).narration
             .forStory(content.overrides)
         let cast = await narration.cast(analysis, overrides: content.overrides)
@@ -167,6 +173,9 @@ struct RenderHandler: JobHandler {
             outcome = try await narration.render(content.document, analysis: analysis, cast: cast, to: output) { continuation.yield($0) }
             continuation.finish()
             await forwarder.value
+        } catch let error as NarrationError where error.isPermanent {
+            continuation.finish()
+            throw PermanentJobFailure(error.description)
         } catch {
             continuation.finish()
             throw error
