@@ -14,7 +14,13 @@ struct StoryInput: ParsableArguments {
     func load() throws -> StoryDocument {
         let limits = ImportLimits(maxTextBytes: maxSizeMB * 1_000_000)
         do {
-            return try StoryImporter.load(contentsOf: URL(fileURLWithPath: file), limits: limits)
+            let url = URL(fileURLWithPath: file)
+            let document = try StoryImporter.load(contentsOf: url, limits: limits)
+            if ["txt", "text", "md", "markdown", ""].contains(url.pathExtension.lowercased()),
+               let data = try? Data(contentsOf: url), let note = StoryImporter.encodingNote(for: data) {
+                FileHandle.standardError.write(Data("note: \(url.lastPathComponent): \(note).\n".utf8))
+            }
+            return document
         } catch let error as ImportError {
             throw UserFacingError("\(file): \(error)")
         }

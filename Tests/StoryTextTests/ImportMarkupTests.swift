@@ -79,6 +79,19 @@ struct ImportMarkdownTests {
 
 @Suite("Import: HTML")
 struct ImportHTMLTests {
+    @Test func aDoctypesInternalSubsetIsNotText() throws {
+        let xhtml = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.1//EN" "http://www.w3.org/TR/xhtml11/DTD/xhtml11.dtd" [
+              <!ENTITY nbsp "&#160;">
+              <!ENTITY author "Saki > everyone">
+            ]>
+            <html xmlns="http://www.w3.org/1999/xhtml"><body><p>The niece said nothing.</p></body></html>
+            """
+        let document = try StoryImporter.load(data: Data(xhtml.utf8), filename: "chapter.xhtml")
+        #expect(document.text == "The niece said nothing.")
+    }
+
     @Test func entitiesAndBlocks() throws {
         let html = """
             <!DOCTYPE html>

@@ -179,3 +179,28 @@ struct ImportErrorTests {
         #expect(error?.description.contains(".epub") == true)
     }
 }
+
+@Suite("How text bytes were read is said")
+struct EncodingNoteTests {
+    @Test func windows1252IsReadAndSaid() throws {
+        let bytes = Data([0x43, 0x61, 0x66, 0xE9, 0x20, 0x93, 0x48, 0x69, 0x94])  // Café “Hi” in Windows-1252
+        let document = try StoryImporter.load(data: bytes, filename: "old.txt")
+        #expect(document.text == "Café “Hi”")
+        #expect(StoryImporter.encodingNote(for: bytes)?.contains("Windows-1252") == true)
+    }
+
+    @Test func damagedUTF8KeepsItsGoodTextAndSaysWhereItBroke() throws {
+        let line = "“Café,” said Zoë — naïvely.\n"
+        var bytes = Data(String(repeating: line, count: 3).utf8)
+        bytes.insert(0xFF, at: line.utf8.count + Array(line.utf8).firstIndex(of: UInt8(ascii: " "))!)  // one broken byte, before a space
+        let document = try StoryImporter.load(data: bytes, filename: "damaged.txt")
+        #expect(document.text.contains("said Zoë — naïvely"))
+        #expect(document.text.contains("\u{FFFD}"))
+        #expect(StoryImporter.encodingNote(for: bytes)?.contains("1 broken byte") == true)
+    }
+
+    @Test func plainUTF8NeedsNoNote() {
+        #expect(StoryImporter.encodingNote(for: Data("“Café,” said Zoë.".utf8)) == nil)
+        #expect(StoryImporter.encodingNote(for: Data("plain ASCII".utf8)) == nil)
+    }
+}

@@ -34,6 +34,12 @@ public enum StoryImporter {
     }
 
     /// Same for bytes already in memory (the web server's uploads); `filename` gives the format.
+    /// What a reader should know about how a text file's bytes were read (not UTF-8, or UTF-8
+    /// with broken bytes), or nil when there is nothing to say.
+    public static func encodingNote(for data: Data) -> String? {
+        TextDecoding.note(for: data)
+    }
+
     public static func load(data: Data, filename: String, limits: ImportLimits = ImportLimits()) throws -> StoryDocument {
         let name = (filename as NSString).lastPathComponent.nilIfEmpty ?? "The upload"
         let format = try StoryFormat.from(filename: name)

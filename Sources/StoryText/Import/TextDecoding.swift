@@ -13,13 +13,62 @@ enum TextDecoding {
             let body = UnsafeBufferPointer(rebasing: bytes[bomLength...])
             let text: String
             switch encoding {
-            case .utf8: text = String(validating: body, as: UTF8.self) ?? windows1252(body)
+            case .utf8:
+                if let valid = String(validating: body, as: UTF8.self) {
+                    text = valid
+                } else if looksLikeDamagedUTF8(body) {
+                    // Mostly UTF-8 with a few broken bytes: keep the good text, mark the damage.
+                    text = String(decoding: body, as: UTF8.self)
+                } else {
+                    text = windows1252(body)
+                }
             case .utf16LittleEndian: text = utf16(body, bigEndian: false)
             case .utf16BigEndian: text = utf16(body, bigEndian: true)
             case .windows1252: text = windows1252(body)
             }
             return normalizingNewlines(droppingBOM(text))
         }
+    }
+
+    /// What a reader should know about how `data` was read, or nil when it was plain UTF-8 (or
+    /// had a byte-order mark): text that is not UTF-8 is read as Windows-1252, and UTF-8 with a
+    /// few broken bytes keeps its good text with the broken bytes replaced by "�".
+    static func note(for data: Data) -> String? {
+        data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let (_, bomLength) = detect(bytes)
+            let body = UnsafeBufferPointer(rebasing: bytes[bomLength...])
+            guard bomLength == 0, String(validating: body, as: UTF8.self) == nil else { return nil }
+            let (_, invalid) = utf8Census(body)
+            return looksLikeDamagedUTF8(body)
+                ? "it is UTF-8 with \(invalid) broken byte(s), shown as \u{FFFD}; check those places, or save the file again as UTF-8"
+                : "it is not UTF-8, so it was read as Windows-1252 (Western European); if letters look wrong, save the file as UTF-8 and import it again"
+        }
+    }
+
+    /// Valid multi-byte UTF-8 sequences and invalid bytes in `bytes`.
+    static func utf8Census(_ bytes: UnsafeBufferPointer<UInt8>) -> (sequences: Int, invalid: Int) {
+        var sequences = 0, invalid = 0, index = 0
+        while index < bytes.count {
+            let lead = bytes[index]
+            let length = lead < 0x80 ? 1 : lead >= 0xC2 && lead <= 0xDF ? 2 : lead >= 0xE0 && lead <= 0xEF ? 3 : lead >= 0xF0 && lead <= 0xF4 ? 4 : 0
+            if length == 1 { index += 1; continue }
+            if length > 1, index + length <= bytes.count, (1..<length).allSatisfy({ bytes[index + $0] & 0xC0 == 0x80 }) {
+                sequences += 1
+                index += length
+            } else {
+                invalid += 1
+                index += 1
+            }
+        }
+        return (sequences, invalid)
+    }
+
+    /// UTF-8 text with some damage rather than another encoding: it holds real multi-byte
+    /// sequences, and broken bytes are rare among them.
+    static func looksLikeDamagedUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let (sequences, invalid) = utf8Census(bytes)
+        return sequences >= 3 && invalid * 10 <= sequences
     }
 
     /// The encoding a BOM announces (and its length), else UTF-8 to be validated.

@@ -119,7 +119,7 @@ struct HTMLTokenizer {
                 index = min(end + 3, source.count)
                 return .text(Array(source[start..<end]))
             } else {
-                skip(past: ">", from: index + 2)
+                skipDeclaration(from: index + 2)
             }
             return nil
         }
@@ -226,6 +226,30 @@ struct HTMLTokenizer {
                 return
             }
             position = after
+        }
+        index = source.count
+    }
+
+    /// Skips a `<!DOCTYPE …>` or other declaration, whose internal subset (`[ <!ENTITY …> ]`)
+    /// and quoted strings may hold `>` that does not end it.
+    private mutating func skipDeclaration(from start: Int) {
+        var position = start, depth = 0
+        var quote: Unicode.Scalar?
+        while position < source.count {
+            let scalar = source[position]
+            if let open = quote {
+                if scalar == open { quote = nil }
+            } else if scalar == "\"" || scalar == "'" {
+                quote = scalar
+            } else if scalar == "[" {
+                depth += 1
+            } else if scalar == "]" {
+                depth = max(0, depth - 1)
+            } else if scalar == ">", depth == 0 {
+                index = position + 1
+                return
+            }
+            position += 1
         }
         index = source.count
     }
