@@ -76,6 +76,8 @@ public struct Narrator: Sendable {
     ) async throws -> NarrationResult {
         let utterances = options.planner.plan(text: document.text, analysis: analysis, cast: cast)
         guard !utterances.isEmpty else { throw NarrationError.nothingToSay }
+        // What an earlier run of this output left when it was killed.
+        Leftovers.sweep(in: output.deletingLastPathComponent(), olderThan: 0, only: output.lastPathComponent)
         if options.verify && transcriber == nil { throw NarrationError.noTranscriber }
         let jobs = try await renderJobs(for: utterances, analysis: analysis, options: options)
         let rendered = try await render(jobs, options: options, progress: progress)

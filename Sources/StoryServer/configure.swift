@@ -3,12 +3,16 @@ import Foundation
 import Jobs
 import JWT
 import Persistence
+import StoryWorkflows
 import Vapor
 
 /// Sets up the StoryVoice server on `app`: database and migrations, middleware, routes, and
 /// in-process job workers. `storyvoice serve` calls this, then runs the app.
 public func configure(_ app: Application, _ config: ServerConfig) async throws {
     try config.dataDirectory.create()
+    // Unfinished renders of a server or worker that was killed (not those being written now).
+    let freed = StoryWorker.sweepLeftovers(dataDirectory: config.dataDirectory.url)
+    if freed > 0 { app.logger.notice("Removed \(freed / 1_000_000) MB left by interrupted exports.") }
 
     // Database: SQLite in the data directory, or PostgreSQL from DATABASE_URL.
     app.databases.use(try config.database.configurationFactory(), as: config.database.databaseID, isDefault: true)

@@ -1,5 +1,6 @@
 import Foundation
 import Jobs
+import Narration
 import Persistence
 
 /// `storyvoice worker`: runs the story jobs in their own process, against the database the
@@ -13,6 +14,13 @@ public enum StoryWorker {
         return directory.url
     }
 
+    /// Removes what killed exports left in `dataDirectory` (not files being written now, which
+    /// another process sharing the directory may own). Returns the bytes freed.
+    @discardableResult
+    public static func sweepLeftovers(dataDirectory: URL) -> Int64 {
+        Leftovers.sweep(dataDirectory: dataDirectory)
+    }
+
     /// Runs `configuration.concurrency` job loops until SIGINT or SIGTERM; running jobs are
     /// then released for another worker to resume.
     public static func run(
@@ -20,6 +28,7 @@ public enum StoryWorker {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws {
         let directory = DataDirectory.resolve(environment: environment)
+        sweepLeftovers(dataDirectory: directory.url)
         let secret = try ServerSecret.load(environment: environment, dataDirectory: directory)
         let models = ModelAccess.make(environment: environment, secret: secret, dataDirectory: directory)
         try await Worker.run(
