@@ -47,7 +47,7 @@ public enum StoryImporter {
         let verdict = ContentSniffer.sniff(data)
 
         if format == .epub || verdict == .zip {
-            guard verdict == .zip, let archive = try? Archive(data: data, accessMode: .read, pathEncoding: nil) else {
+            guard verdict == .zip, let archive = ZipReading.archive(data) else {
                 if format == .epub { throw ImportError.brokenEPUB(name: name, problem: .notAZip) }
                 throw ImportError.binaryFile(name: name, kind: "a ZIP archive")
             }

@@ -56,7 +56,7 @@ public struct StoryBundle: Sendable, Hashable {
 
     /// True when `data` is a ZIP holding a bundle manifest (rather than, say, an EPUB).
     public static func isBundle(_ data: Data) -> Bool {
-        guard data.starts(with: [0x50, 0x4B]), let archive = try? Archive(data: data, accessMode: .read, pathEncoding: nil) else { return false }
+        guard data.starts(with: [0x50, 0x4B]), let archive = ZipReading.archive(data) else { return false }
         return archive["storyvoice.json"] != nil
     }
 
@@ -64,7 +64,7 @@ public struct StoryBundle: Sendable, Hashable {
     /// must tile the text it came with, or it is refused rather than mislabelling the story.
     public static func read(_ data: Data, name: String, limits: ImportLimits = ImportLimits()) throws -> StoryBundle {
         func broken(_ reason: String) -> ImportError { .brokenBundle(name: name, reason: reason) }
-        guard let archive = try? Archive(data: data, accessMode: .read, pathEncoding: nil) else { throw broken("it is not a ZIP archive") }
+        guard let archive = ZipReading.archive(data) else { throw broken("it is not a ZIP archive") }
         var zip = try LimitedArchive(archive: archive, name: name, limits: limits) { path in
             .brokenBundle(name: name, reason: "\(path) is damaged")
         }
