@@ -186,9 +186,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "StoryModelTests", dependencies: ["StoryModel"]),
-        .testTarget(name: "StoryTextTests", dependencies: ["StoryText", "StoryModel", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .testTarget(name: "StoryTextTests", dependencies: ["StoryText", "StoryModel", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "StoryModel"]),
-        .testTarget(name: "SpeechTests", dependencies: ["Speech", "StoryModel", "Audio"]),
+        .testTarget(name: "SpeechTests", dependencies: ["Speech", "StoryModel", "Audio", "TestSupport"]),
         .testTarget(name: "SpeechEnginesTests", dependencies: ["SpeechEngines", "Speech", "Audio", "StoryModel", "ProcessWorkers"]),
         // Runs the built `storyvoice` binary as a user would.
         .testTarget(name: "StoryVoiceCLITests", dependencies: [

@@ -1,19 +1,7 @@
 import Speech
 import StoryModel
+import TestSupport
 import Testing
-
-/// SplitMix64: a tiny seeded generator, so every property case is reproducible from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// A random story: 2–40 characters of random gender, age and talkativeness, each speaking in
 /// one to three of 1–8 chapters.
