@@ -38,6 +38,38 @@ struct SettingsAndSecretTests {
         }
     }
 
+    @Test("a sealed key opens only for its owner and vendor; a key stored unbound is bound on first read", arguments: Backend.available)
+    func keysAreBoundToOwnerAndVendor(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database, _ in
+            let users = UserRepository(database: database.database)
+            let ada = try await users.create(email: "ada@b.co", passwordHash: "h").requireID()
+            let bob = try await users.create(email: "bob@b.co", passwordHash: "h").requireID()
+            let box = try Self.box()
+            let settings = SettingsRepository(database: database.database, box: box)
+            try await settings.setKey("sk-ada-secret-0123456789", for: .openai, userID: ada)
+            let sql = try database.database.requireSQL()
+            let sealed = try #require(try await sql.raw("SELECT sealed_key FROM provider_keys").first()).decode(column: "sealed_key", as: Data.self)
+
+            // Copied into Bob's row, or under another vendor, Ada's sealed key does not open.
+            try await settings.setKey("sk-bob-own-key-0123456789", for: .openai, userID: bob)
+            try await settings.setKey("sk-ada-gemini-0123456789", for: .gemini, userID: ada)
+            try await sql.update("provider_keys").set("sealed_key", to: sealed).where("user_id", .equal, bob).run()
+            await #expect(throws: PersistenceError.self) { try await settings.key(for: .openai, userID: bob) }
+            try await sql.update("provider_keys").set("sealed_key", to: sealed).where("provider", .equal, "gemini").run()
+            await #expect(throws: PersistenceError.self) { try await settings.key(for: .gemini, userID: ada) }
+            #expect(try await settings.key(for: .openai, userID: ada) == "sk-ada-secret-0123456789")
+
+            // A key stored before keys were bound still opens, and is bound from then on.
+            try await sql.update("provider_keys").set("sealed_key", to: try box.seal("sk-old-unbound-0123456789"))
+                .where("user_id", .equal, ada).where("provider", .equal, "openai").run()
+            #expect(try await settings.key(for: .openai, userID: ada) == "sk-old-unbound-0123456789")
+            let rebound = try #require(try await sql.raw("SELECT sealed_key FROM provider_keys WHERE provider = 'openai' AND sealed_key IS NOT NULL").all())
+                .map { try $0.decode(column: "sealed_key", as: Data.self) }
+            #expect(rebound.contains { (try? box.open($0, boundTo: nil)) == nil })
+            #expect(try await settings.key(for: .openai, userID: ada) == "sk-old-unbound-0123456789")
+        }
+    }
+
     @Test("narration defaults start standard and persist", arguments: Backend.available)
     func narrationDefaults(_ backend: Backend) async throws {
         try await withDatabase(backend) { database, _ in

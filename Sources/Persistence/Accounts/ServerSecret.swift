@@ -82,6 +82,8 @@ public struct ServerSecret: Sendable {
 
 /// Seals and opens short secrets (provider API keys) with AES-GCM.
 /// The stored form is nonce ‖ ciphertext ‖ tag, so each value carries its own random nonce.
+/// A value sealed `boundTo` a context (its owner and vendor) opens only for that context: a
+/// sealed key copied into another user's row, or under another vendor, does not open.
 public struct SecretBox: Sendable {
     private let key: SymmetricKey
 
@@ -93,17 +95,17 @@ public struct SecretBox: Sendable {
         self.init(key: secret.derivedKey(for: "provider-api-keys"))
     }
 
-    public func seal(_ plaintext: String) throws -> Data {
-        guard let combined = try AES.GCM.seal(Data(plaintext.utf8), using: key).combined else {
-            throw PersistenceError.decryptionFailed
-        }
+    public func seal(_ plaintext: String, boundTo context: String? = nil) throws -> Data {
+        let sealed = try context.map { try AES.GCM.seal(Data(plaintext.utf8), using: key, authenticating: Data($0.utf8)) }
+            ?? AES.GCM.seal(Data(plaintext.utf8), using: key)
+        guard let combined = sealed.combined else { throw PersistenceError.decryptionFailed }
         return combined
     }
 
-    public func open(_ sealed: Data) throws -> String {
+    public func open(_ sealed: Data, boundTo context: String? = nil) throws -> String {
         do {
             let box = try AES.GCM.SealedBox(combined: sealed)
-            let plain = try AES.GCM.open(box, using: key)
+            let plain = try context.map { try AES.GCM.open(box, using: key, authenticating: Data($0.utf8)) } ?? AES.GCM.open(box, using: key)
             guard let text = String(data: plain, encoding: .utf8) else { throw PersistenceError.decryptionFailed }
             return text
         } catch {

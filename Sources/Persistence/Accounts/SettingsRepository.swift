@@ -41,7 +41,7 @@ public struct SettingsRepository: Sendable {
     /// Stores (or replaces) a key, sealed with the server key.
     public func setKey(_ key: String, for provider: Vendor, userID: UUID) async throws {
         let plaintext = key.trimmingCharacters(in: .whitespacesAndNewlines)
-        let sealed = try box.seal(plaintext)
+        let sealed = try box.seal(plaintext, boundTo: Self.context(provider, userID))
         let masked = APIKeyMask.mask(plaintext)
         if let row = try await keyRow(provider, userID: userID) {
             row.sealedKey = sealed
@@ -63,7 +63,7 @@ public struct SettingsRepository: Sendable {
     /// The plaintext key, for the jobs that call the provider on the user's behalf.
     public func key(for provider: Vendor, userID: UUID) async throws -> String? {
         guard let row = try await keyRow(provider, userID: userID) else { return nil }
-        return try box.open(row.sealedKey)
+        return try await open(row, provider, userID)
     }
 
     /// The plaintext keys the user stored for `providers`, read in one query.
@@ -74,9 +74,25 @@ public struct SettingsRepository: Sendable {
             .all()
         var result: [Vendor: String] = [:]
         for row in rows {
-            if let provider = Vendor(rawValue: row.provider) { result[provider] = try box.open(row.sealedKey) }
+            if let provider = Vendor(rawValue: row.provider) { result[provider] = try await open(row, provider, userID) }
         }
         return result
+    }
+
+    /// What a stored key is bound to: its owner and its vendor.
+    static func context(_ provider: Vendor, _ userID: UUID) -> String {
+        "storyvoice-provider-key|\(userID.uuidString.lowercased())|\(provider.rawValue)"
+    }
+
+    /// Opens a row's key bound to its owner and vendor. A key stored before keys were bound
+    /// opens unbound once and is sealed again, bound, on the spot.
+    private func open(_ row: ProviderKeyRecord, _ provider: Vendor, _ userID: UUID) async throws -> String {
+        let context = Self.context(provider, userID)
+        if let key = try? box.open(row.sealedKey, boundTo: context) { return key }
+        let key = try box.open(row.sealedKey)
+        row.sealedKey = try box.seal(key, boundTo: context)
+        try await row.update(on: database)
+        return key
     }
 
     private func settingsRow(userID: UUID) async throws -> SettingsRecord? {
