@@ -161,6 +161,23 @@ struct AuthTests {
         }
     }
 
+    @Test("signing out ends the access token too, not only the refresh token; other sign-ins go on")
+    func logoutEndsTheAccessToken() async throws {
+        try await withServer { app, _, _ in
+            let first = try await app.register("ada@example.com")
+            let second = try await app.login("ada@example.com", "correct horse battery").content.decode(Tokens.self)
+            #expect(try await app.send(.GET, "/api/me", token: first.access_token).status == .ok)
+            #expect(try await app.send(.POST, "/auth/logout", json: #"{"refresh_token":"\#(first.refresh_token)"}"#).status == .noContent)
+            let after = try await app.send(.GET, "/api/me", token: first.access_token)
+            #expect(after.status == .unauthorized)
+            #expect(after.errorCode == "session_ended")
+            #expect(try await app.send(.GET, "/api/me", token: second.access_token).status == .ok)
+            // A refreshed token belongs to the same sign-in and keeps working.
+            let refreshed = try await app.send(.POST, "/auth/refresh", json: #"{"refresh_token":"\#(second.refresh_token)"}"#).content.decode(Tokens.self)
+            #expect(try await app.send(.GET, "/api/me", token: refreshed.access_token).status == .ok)
+        }
+    }
+
     @Test("missing, garbage, foreign and expired access tokens are refused")
     func accessTokenErrors() async throws {
         try await withServer { app, config, _ in

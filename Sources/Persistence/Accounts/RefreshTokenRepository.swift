@@ -85,6 +85,16 @@ public struct RefreshTokenRepository: Sendable {
         return true
     }
 
+    /// Whether the sign-in `familyID` started is still live: some token of it is neither
+    /// revoked (by logout or by reuse) nor expired.
+    public func isLive(family familyID: UUID, now: Date = Date()) async throws -> Bool {
+        try await RefreshTokenRecord.query(on: database)
+            .filter(\.$familyID == familyID)
+            .filter(\.$revoked == false)
+            .filter(\.$expiresAt > now)
+            .first() != nil
+    }
+
     public func revokeFamily(_ familyID: UUID) async throws {
         try await RefreshTokenRecord.query(on: database)
             .filter(\.$familyID == familyID)

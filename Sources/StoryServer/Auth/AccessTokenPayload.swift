@@ -8,6 +8,9 @@ struct AccessTokenPayload: JWTPayload {
     var issuedAt: IssuedAtClaim
     /// Distinguishes access tokens from any other JWT signed with a key from the same secret.
     var type: String
+    /// The sign-in (refresh-token family) it belongs to: signing out, or a stolen refresh token
+    /// being reused, ends that sign-in and with it this token, before it expires.
+    var session: String?
 
     static let accessType = "access"
 
@@ -16,6 +19,7 @@ struct AccessTokenPayload: JWTPayload {
         case expiration = "exp"
         case issuedAt = "iat"
         case type = "typ"
+        case session = "sid"
     }
 
     func verify(using algorithm: some JWTAlgorithm) async throws {

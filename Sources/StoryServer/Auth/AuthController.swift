@@ -112,7 +112,7 @@ struct AuthController: Sendable {
         )
         switch outcome {
         case .rotated(let userID, let next):
-            let access = try await accessToken(for: userID, on: request)
+            let access = try await accessToken(for: userID, session: next.record.familyID, on: request)
             return try respond(access: access, refresh: next.value, status: .ok, on: request)
         case .reused:
             throw APIError.unauthorized(

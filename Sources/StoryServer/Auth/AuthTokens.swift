@@ -23,7 +23,7 @@ extension AuthController {
         let refresh = try await RefreshTokenRepository(database: request.db).issue(
             userID: userID, expiresAt: Date().addingTimeInterval(config.refreshTokenLifetime)
         )
-        let access = try await accessToken(for: userID, on: request)
+        let access = try await accessToken(for: userID, session: refresh.record.familyID, on: request)
         return try respond(access: access, refresh: refresh.value, status: status, on: request)
     }
 
@@ -42,13 +42,14 @@ extension AuthController {
         return response
     }
 
-    func accessToken(for userID: UUID, on request: Request) async throws -> String {
+    func accessToken(for userID: UUID, session: UUID, on request: Request) async throws -> String {
         let now = Date()
         let payload = AccessTokenPayload(
             subject: .init(value: userID.uuidString),
             expiration: .init(value: now.addingTimeInterval(config.accessTokenLifetime)),
             issuedAt: .init(value: now),
-            type: AccessTokenPayload.accessType
+            type: AccessTokenPayload.accessType,
+            session: session.uuidString
         )
         return try await request.application.jwt.keys.sign(payload)
     }

@@ -24,6 +24,11 @@ struct UserAuthenticator: AsyncMiddleware {
                   let user = try await UserRepository(database: request.db).find(id: id) else {
                 throw APIError.unauthorized("The account for this token no longer exists.", code: "invalid_token")
             }
+            if let session = payload.session.flatMap(UUID.init(uuidString:)),
+               try await !RefreshTokenRepository(database: request.db).isLive(family: session) {
+                throw APIError.unauthorized("This sign-in has ended (signed out, or its refresh token was reused); log in again.",
+                                            code: "session_ended")
+            }
             request.auth.login(AuthenticatedUser(id: id, email: user.email))
         }
         return try await next.respond(to: request)
