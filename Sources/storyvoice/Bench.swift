@@ -15,7 +15,7 @@ import Glibc
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure narration speed and memory.",
-        subcommands: [Overhead.self, Novel.self, Lines.self])
+        subcommands: [Overhead.self, Novel.self, Lines.self, Segments.self])
 
     struct Overhead: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -86,3 +86,53 @@ extension Bench {
         }
     }
 }
+
+extension Bench {
+    /// The line list's text slicing, as `GET /api/stories/{id}/segments` does it, on stories of
+    /// one-word lines: indexed once (now) against walking the string from its start for every
+    /// line (before, quadratic: 54 s for 375 KB). The old way is timed on the first lines only
+    /// and extrapolated, since on 19 MB it would run for hours.
+    struct Segments: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Line-list text slicing: indexed once vs. walked per line.")
+
+        @Option(help: "Story sizes in KB.")
+        var sizes: [Int] = [375, 19_000]
+
+        func run() async throws {
+            for kilobytes in sizes {
+                let words = kilobytes * 1000 / 8
+                let text = (0..<words).map { "w\($0 % 100_000)" }.joined(separator: "\n\n")
+                var spans: [(Int, Int)] = []
+                var offset = 0
+                for line in text.split(separator: "\n\n", omittingEmptySubsequences: false) {
+                    let length = line.unicodeScalars.count
+                    spans.append((offset, offset + length))
+                    offset += length + 2
+                }
+                let clock = ContinuousClock()
+                var total = 0
+                let indexed = clock.measure {
+                    let scalars = ScalarText(text)
+                    for (start, end) in spans { total &+= scalars.string(start, end).utf8.count }
+                }
+                let sample = min(spans.count, max(10, 200_000_000 / max(1, offset)))
+                let walked = clock.measure {
+                    for (start, end) in spans.suffix(sample) { total &+= Self.walk(text, start, end).utf8.count }
+                }
+                // The walk costs in proportion to the offset; the last lines cost the most, so
+                // the whole is about half the last lines' rate times the number of lines.
+                let estimate = walked.seconds / Double(sample) * Double(spans.count) / 2
+                print(String(format: "%6d KB, %9d lines: indexed once %8.3f s; walked per line ≈ %10.1f s (from the last %d lines); %d bytes",
+                             kilobytes, spans.count, indexed.seconds, estimate, sample, total))
+            }
+        }
+
+        /// What the route did before: index from the start of the string for every line.
+        static func walk(_ text: String, _ start: Int, _ end: Int) -> String {
+            let scalars = text.unicodeScalars
+            guard let lower = scalars.index(scalars.startIndex, offsetBy: start, limitedBy: scalars.endIndex),
+                  let upper = scalars.index(scalars.startIndex, offsetBy: end, limitedBy: scalars.endIndex), lower <= upper else { return "" }
+            return String(scalars[lower..<upper])
+        }
+    }
+}
