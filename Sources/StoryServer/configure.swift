@@ -34,6 +34,8 @@ public func configure(_ app: Application, _ config: ServerConfig) async throws {
     app.routes.defaultMaxBodySize = ByteCount(value: config.maxJSONBodyBytes)
 
     try routes(app, config)
+    // Last in the chain, so it sees every route registered above.
+    app.middleware.use(MethodNotAllowedMiddleware(routes: app.routes))
 
     if config.inProcessWorkers > 0, !config.effectiveJobHandlers.kinds.isEmpty {
         app.lifecycle.use(InProcessWorkers(config: config))

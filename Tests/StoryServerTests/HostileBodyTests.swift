@@ -161,3 +161,21 @@ struct HealthAndHeaderTests {
         }
     }
 }
+
+@Suite("Methods")
+struct MethodTests {
+    @Test("a known path with a method it does not take answers 405 with Allow; an unknown path 404")
+    func methodNotAllowed() async throws {
+        try await withServer { app, _, _ in
+            let token = try await app.register("ada@example.com").access_token
+            let wrong = try await app.send(.DELETE, "/api/stories", token: token)
+            #expect(wrong.status == .methodNotAllowed)
+            #expect(wrong.errorCode == "method_not_allowed")
+            #expect(wrong.headers.first(name: .allow) == "GET, HEAD, POST")
+            let story = try await app.send(.PUT, "/api/stories/\(UUID())", token: token)
+            #expect(story.status == .methodNotAllowed)
+            #expect(story.headers.first(name: .allow)?.contains("PATCH") == true)
+            #expect(try await app.send(.GET, "/api/nowhere", token: token).status == .notFound)
+        }
+    }
+}
