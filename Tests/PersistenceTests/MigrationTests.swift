@@ -27,6 +27,7 @@ struct MigrationTests {
                 "storyvoice-006-create-jobs",
                 "storyvoice-007-add-story-renders",
                 "storyvoice-008-add-story-versions",
+                "storyvoice-009-add-story-chapters",
             ])
             #expect(DatabaseMigrations.all.map(\.name) == names)
         }

@@ -1,4 +1,5 @@
 import DatabaseTestSupport
+import StoryText
 import Foundation
 import StoryModel
 @testable import StoryServer
@@ -63,6 +64,31 @@ struct PermanentFailureTests {
             #expect(finished.status == "failed")
             #expect(detail.attempts == 1)
             #expect(detail.error?.contains("no text to read aloud") == true, "\(detail.error ?? "")")
+        }
+    }
+}
+
+@Suite("Chapters on the server")
+struct ServerChapterTests {
+    struct Created: Decodable { var id: UUID }
+
+    @Test("an uploaded text's chapters are the CLI's, in the analysis the player and exports use")
+    func uploadedChaptersAreKept() async throws {
+        try await withNarrationServer { app, config, _ in
+            let token = try await app.register("ada@example.com").access_token
+            let text = (1...4).map { "CHAPTER \($0)\n\n“Line \($0),” said Ada. The room was quiet.\n\nAnd so it went on, page after page." }
+                .joined(separator: "\n\n\n")
+            let expected = try StoryImporter.load(data: Data(text.utf8), filename: "book.txt").chapters
+            #expect(expected.count == 4)
+            var (headers, body) = StoriesAPITests.multipart(filename: "book.txt", contents: text)
+            headers.bearerAuthorization = BearerAuthorization(token: token)
+            let story = try await app.testing().sendRequest(.POST, "/api/stories", headers: headers, body: body).content.decode(Created.self).id
+
+            let worker = app.startWorker(config)
+            defer { worker.cancel() }
+            let queued = try await app.send(.POST, "/api/stories/\(story)/analyze", token: token).content.decode(JobReply.self)
+            #expect(try await app.waitForJob(queued.id, token: token).status == "succeeded")
+            #expect(try await app.analysis(story, token).analysis?.chapters == expected)
         }
     }
 }

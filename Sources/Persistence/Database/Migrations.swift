@@ -16,6 +16,7 @@ public enum DatabaseMigrations {
             CreateJobs(),
             AddStoryRenders(),
             AddStoryVersions(),
+            AddStoryChapters(),
         ]
     }
 }

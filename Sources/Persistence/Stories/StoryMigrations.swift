@@ -45,6 +45,22 @@ struct AddStoryRenders: AsyncMigration {
     }
 }
 
+/// The chapters found at import, which the server used to drop (its analysis had none where
+/// the CLI found 17 in a text file and 39 in an EPUB).
+struct AddStoryChapters: AsyncMigration {
+    var name: String { "storyvoice-009-add-story-chapters" }
+
+    func prepare(on database: any Database) async throws {
+        try await database.schema(StoryRecord.schema)
+            .field("chapters_json", .custom(SQLRaw("TEXT")))
+            .update()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(StoryRecord.schema).deleteField("chapters_json").update()
+    }
+}
+
 /// A version counter for the story's analysis and voices, so concurrent edits are applied one
 /// after the other instead of the last write silently winning (`StoryRepository.modify`).
 struct AddStoryVersions: AsyncMigration {

@@ -25,6 +25,9 @@ public final class StoryRecord: Model, @unchecked Sendable {
     @OptionalField(key: "render_json") public var renderJSON: String?
     @Field(key: "analysis_state") public var analysisStateRaw: String
     @OptionalField(key: "duration_seconds") public var durationSeconds: Double?
+    /// The chapters found at import (`[Chapter]` JSON); nil for stories imported before they
+    /// were kept, whose chapters are detected from the text.
+    @OptionalField(key: "chapters_json") public var chaptersJSON: String?
     /// Bumped by every `StoryRepository.modify`: the analysis and voices as of that version.
     @Field(key: "version") public var version: Int
     @Timestamp(key: "updated_at", on: .update) public var updatedAt: Date?

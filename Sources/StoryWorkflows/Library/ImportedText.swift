@@ -12,12 +12,16 @@ public struct ImportedText: Sendable {
     /// From a bundle: the analysis (corrections included) and the voice choices as stored.
     var analysis: StoryAnalysis?
     var castJSON: Data?
+    /// The chapters the importer found (headings, an EPUB's spine); kept so the analysis, the
+    /// player and exports have them as the CLI does. Pasted text has them detected.
+    var chapters: [Chapter] = []
 
     public static func paste(text: String, title: String?, author: String?) throws -> ImportedText {
         guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else {
             throw StoryError(.invalid, code: "empty_story", "The story has no text; paste some first.")
         }
-        return ImportedText(title: cleanTitle(title) ?? titleFromText(text), author: cleanAuthor(author), text: text)
+        let title = cleanTitle(title) ?? titleFromText(text)
+        return ImportedText(title: title, author: cleanAuthor(author), text: text, chapters: ChapterDetector.chapters(in: text, title: title))
     }
 
     public static func upload(data: Data, filename: String, title: String?, author: String?) throws -> ImportedText {
@@ -36,7 +40,7 @@ public struct ImportedText: Sendable {
         return ImportedText(
             title: cleanTitle(title) ?? cleanTitle(document.title) ?? "Untitled",
             author: cleanAuthor(author) ?? cleanAuthor(document.author),
-            text: document.text
+            text: document.text, chapters: document.chapters
         )
     }
 

@@ -38,6 +38,9 @@ public struct StoryLibrary: Sendable {
             ownerID: ownerID, title: document.title, author: document.author, text: inline, textPath: path,
             textSHA256: hash, characterCount: document.text.unicodeScalars.count, importedAt: Date()
         )
+        if !document.chapters.isEmpty {
+            story.chaptersJSON = String(decoding: try JSONEncoder().encode(document.chapters), as: UTF8.self)
+        }
         if let analysis = document.analysis {
             try story.store(analysis: analysis)
             story.analysisState = .analyzed

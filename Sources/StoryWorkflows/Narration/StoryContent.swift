@@ -2,6 +2,7 @@ import FluentKit
 import Foundation
 import StoryModel
 import Persistence
+import StoryText
 
 /// A story's stored text, analysis, voice choices and render, decoded.
 public struct StoryContent: Sendable {
@@ -13,7 +14,7 @@ public struct StoryContent: Sendable {
 
     public init(_ story: StoryRecord, dataDirectory: DataDirectory) throws {
         id = try story.requireID()
-        document = StoryDocument(title: story.title, author: story.author, text: try story.fullText(dataDirectory: dataDirectory))
+        document = try story.document(dataDirectory: dataDirectory)
         analysis = try story.analysisJSON.map { try JSONDecoder().decode(StoryAnalysis.self, from: Data($0.utf8)) }
         overrides = try story.castJSON.map { try JSONDecoder().decode(CastOverrides.self, from: Data($0.utf8)) } ?? CastOverrides()
         render = try story.renderJSON.map { try JSONDecoder().decode(StoryRender.self, from: Data($0.utf8)) }
@@ -32,6 +33,15 @@ public struct StoryRender: Codable, Sendable, Hashable {
 }
 
 extension StoryRecord {
+    /// The story as the importer read it: text, and the chapters found then (detected from the
+    /// text for stories imported before chapters were kept).
+    public func document(dataDirectory: DataDirectory) throws -> StoryDocument {
+        let text = try fullText(dataDirectory: dataDirectory)
+        let chapters = try chaptersJSON.map { try JSONDecoder().decode([Chapter].self, from: Data($0.utf8)) }
+            ?? ChapterDetector.chapters(in: text, title: title)
+        return StoryDocument(title: title, author: author, text: text, chapters: chapters)
+    }
+
     /// The text, from the row or from the content store for long stories.
     public func fullText(dataDirectory: DataDirectory) throws -> String {
         if let text { return text }

@@ -61,7 +61,7 @@ struct AnalyzeHandler: JobHandler {
         var offlineStored = false
         do {
             try await context.reportProgress(0.1, message: "Reading the story")
-            let document = StoryDocument(title: story.title, author: story.author, text: try story.fullText(dataDirectory: dataDirectory))
+            let document = try story.document(dataDirectory: dataDirectory)
             var analysis = StoryAnalyzer().analyze(document)
             try Task.checkCancellation()
             let offline = analysis
