@@ -55,7 +55,10 @@ import VendorHTTP
             let analysis = try JSONDecoder().decode(StoryAnalysis.self, from: Data(
                 try await CLI.run(["analyze", CommandTests.sample, "--format", "json"]).stdout.utf8))
             let speaking = analysis.characters.filter { $0.lines > 0 }
-            #expect(server.requests.count == speaking.count)
+            // One question per speaking character. Counted by question, not by request: on a
+            // loaded machine a slow answer is legitimately retried (it once made 5 of 4).
+            let asked = Set(server.requests.compactMap { VendorWire.prompt(of: $0, provider: .openai)?.user })
+            #expect(asked.count == speaking.count, "\(server.requests.count) request(s), \(asked.count) distinct")
             for character in speaking {
                 let assignment = try #require(cast.characters[character.id])
                 if character.name.contains("Framton") {
