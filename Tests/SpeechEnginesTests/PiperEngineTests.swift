@@ -44,24 +44,32 @@ import Glibc
 
     @Test func workerKilledMidRequestIsRestartedAndTheRequestSucceeds() async throws {
         try #require(Installed.piper, "Piper is not installed; run scripts/setup")
-        let engine = PiperEngine(configuration: Installed.piperConfiguration(poolSize: 1))
-        let voice = try #require(try await engine.voices().first)
-        let request = Task { try await engine.synthesize(Self.longText, voice: voice, settings: SpeechSettings()) }
-        // Wait until the worker is busy with the request (it first loads the model), then kill it.
-        var victim: Int32?
-        for _ in 0..<12_000 where victim == nil {
-            victim = await engine.workerProcessIDs().busy.first
-            if victim == nil { try await Task.sleep(for: .milliseconds(5)) }
+        // The kill has to land while the worker is still answering. On a loaded machine this
+        // task is sometimes scheduled only as the answer completes; then the scenario is run
+        // again on a new engine (at most three times), since a kill after the answer tests nothing.
+        for attempt in 1...3 {
+            let engine = PiperEngine(configuration: Installed.piperConfiguration(poolSize: 1))
+            let voice = try #require(try await engine.voices().first)
+            let request = Task { try await engine.synthesize(Self.longText, voice: voice, settings: SpeechSettings()) }
+            // Wait until the worker is busy with the request (it first loads the model), then kill it.
+            var victim: Int32?
+            for _ in 0..<12_000 where victim == nil {
+                victim = await engine.workerProcessIDs().busy.first
+                if victim == nil { try await Task.sleep(for: .milliseconds(5)) }
+            }
+            let pid = try #require(victim, "the worker never became busy")
+            #expect(kill(pid, SIGKILL) == 0)
+            let audio = try await request.value
+            #expect(audio.rms > 0.01)
+            #expect(audio.durationSeconds > 10)
+            let restarts = await engine.workerRestarts()
+            let workers = await engine.workerProcessIDs()
+            await engine.shutdown()
+            if restarts == 0, attempt < 3 { continue }  // the answer was complete before the kill
+            #expect(restarts == 1)
+            #expect(workers.idle.count == 1 && !workers.idle.contains(pid))
+            return
         }
-        let pid = try #require(victim, "the worker never became busy")
-        #expect(kill(pid, SIGKILL) == 0)
-        let audio = try await request.value
-        #expect(audio.rms > 0.01)
-        #expect(audio.durationSeconds > 10)
-        #expect(await engine.workerRestarts() == 1)
-        let workers = await engine.workerProcessIDs()
-        #expect(workers.idle.count == 1 && !workers.idle.contains(pid))
-        await engine.shutdown()
     }
 
     @Test func poolOfTwoServesConcurrentRequests() async throws {
