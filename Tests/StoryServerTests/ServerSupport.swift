@@ -25,6 +25,8 @@ func accessToken(for userID: String, config: ServerConfig, secondsPast: Double) 
         issuedAt: .init(value: Date().addingTimeInterval(-secondsPast - 900)), type: AccessTokenPayload.accessType))
 }
 
+let testPasswordHasher = PasswordHasher(threads: 2, maxWaiting: .max)
+
 /// A configured app on a fresh database, torn down afterwards.
 func withServer(
     _ backend: Backend = .sqlite,
@@ -39,6 +41,10 @@ func withServer(
         publicDirectory: publicDirectory
     )
     config.bcryptCost = 4
+    // One hasher for every test server, with no admission limit: the tests run in parallel in
+    // one process, and the production queue bound (sized for one server) turned their
+    // registrations away on a loaded machine. LoginSprayTests sets its own bounded one.
+    config.passwordHasher = testPasswordHasher
     config.inProcessWorkers = 0
     config.jobEventPollInterval = .milliseconds(10)
     adjust(&config)
