@@ -6,7 +6,7 @@ BIN = .build/release/storyvoice
 
 PORT ?= 8080
 
-.PHONY: run sample test setup build release bench browser-test clean
+.PHONY: run sample test setup build release bench browser-test api-test clean
 
 setup:
 	@scripts/setup
@@ -30,18 +30,24 @@ sample: release
 
 # A throwaway PostgreSQL (scripts/postgres-test) runs for the database tests' PostgreSQL
 # variants and is stopped afterwards, whether the tests pass, fail or are interrupted.
-# The browser test (real headless Chromium against a real server) runs first, so that the
-# closing lines of the output are swift test's summary. scripts/swift-test stops a run that
-# stalls and names the tests that never finished.
+# The browser test (real headless Chromium against a real server) and the API fuzz test
+# (schemathesis over Public/openapi.yaml against a real server, fixed seed, bounded in time)
+# run first, so that the closing lines of the output are swift test's summary.
+# scripts/swift-test stops a run that stalls and names the tests that never finished.
 test: setup
 	$(SWIFT) build --build-tests
 	scripts/browser-test
+	scripts/api-test
 	@trap 'scripts/postgres-test stop >/dev/null' EXIT; trap 'exit 130' INT TERM; \
 	url=$$(scripts/postgres-test start) || { echo "PostgreSQL could not be started: its test variants will be skipped." >&2; url=; }; \
 	STORYVOICE_TEST_POSTGRES_URL="$$url" SWIFT=$(SWIFT) scripts/swift-test
 
 browser-test: setup
 	scripts/browser-test
+
+api-test: setup
+	$(SWIFT) build --product storyvoice
+	scripts/api-test
 
 bench: release
 	bench/run

@@ -30,7 +30,7 @@ public func configure(_ app: Application, _ config: ServerConfig) async throws {
     app.middleware.use(RouteLoggingMiddleware(logLevel: .info))
     app.middleware.use(JSONErrorMiddleware())
     app.middleware.use(StaticMediaTypeMiddleware())
-    app.middleware.use(FileMiddleware(publicDirectory: config.publicDirectory.path + "/", defaultFile: "index.html"))
+    app.middleware.use(StaticFilesMiddleware(publicDirectory: config.publicDirectory))
     app.routes.defaultMaxBodySize = ByteCount(value: config.maxJSONBodyBytes)
 
     try routes(app, config)

@@ -100,6 +100,14 @@ struct AuthTests {
             form.contentType = .urlEncodedForm
             let missing = try await app.send(.POST, "/auth/login", headers: form, body: ByteBuffer(string: "username=ada%40example.com"))
             #expect(missing.status == .badRequest)
+
+            // Field names are flat: an extra field with brackets (balanced or not) changes nothing.
+            for extra in ["x%5B=1", "a[b]=2", "[=", "%zz=%"] {
+                let right = "\(extra)&username=ada%40example.com&password=correct+horse+battery"
+                #expect(try await app.send(.POST, "/auth/login", headers: form, body: ByteBuffer(string: right)).status == .ok, "\(extra)")
+                let wrongPassword = "username=ada%40example.com&\(extra)&password=wrong"
+                #expect(try await app.send(.POST, "/auth/login", headers: form, body: ByteBuffer(string: wrongPassword)).status == .unauthorized, "\(extra)")
+            }
         }
     }
 

@@ -178,4 +178,20 @@ struct MethodTests {
             #expect(try await app.send(.GET, "/api/nowhere", token: token).status == .notFound)
         }
     }
+
+    @Test("the web app's files answer GET and HEAD; any other method 405 with Allow")
+    func staticFiles() async throws {
+        try await withServer { app, _, _ in
+            #expect(try await app.send(.GET, "/index.html").status == .ok)
+            #expect(try await app.send(.HEAD, "/openapi.yaml").status == .ok)
+            for (method, path) in [(HTTPMethod.DELETE, "/index.html"), (.POST, "/openapi.yaml"), (.PUT, "/"), (.PATCH, "/js/routes.js")] {
+                let reply = try await app.send(method, path)
+                #expect(reply.status == .methodNotAllowed, "\(method) \(path)")
+                #expect(reply.headers.first(name: .allow) == "GET, HEAD")
+                #expect(reply.errorCode == "method_not_allowed")
+            }
+            #expect(try await app.send(.DELETE, "/no-such-file.html").status == .notFound)
+            #expect(try await app.send(.POST, "/../Package.swift").status != .ok)
+        }
+    }
 }

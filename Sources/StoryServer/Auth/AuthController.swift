@@ -38,7 +38,7 @@ struct AuthController: Sendable {
         var password: String
     }
 
-    struct LoginForm: Decodable {
+    struct LoginForm {
         var username: String
         var password: String
     }
@@ -86,12 +86,11 @@ struct AuthController: Sendable {
                 "Send the login as a form (Content-Type: application/x-www-form-urlencoded) with username and password."
             )
         }
-        let form: LoginForm
-        do {
-            form = try request.content.decode(LoginForm.self, as: .urlEncodedForm)
-        } catch {
+        let fields = FormFields(body: request.body.string ?? "")
+        guard let username = fields["username"], let password = fields["password"] else {
             throw APIError.badRequest("Send username (your email) and password as form fields.", code: "invalid_body")
         }
+        let form = LoginForm(username: username, password: password)
         let key = UserRepository.normalize(email: form.username) + "|" + clientAddress(of: request)
         try await limit(limiter, key, what: "login attempts for this account")
         try await limit(addressLimiter, clientAddress(of: request), what: "sign-in and registration attempts from your address")

@@ -27,10 +27,7 @@ struct MethodNotAllowedMiddleware: AsyncMiddleware {
                 throw notFound
             }
             let names = Set(allowed.map(\.rawValue) + (allowed.contains(.GET) ? ["HEAD"] : [])).sorted()
-            var error = APIError(status: .methodNotAllowed, code: "method_not_allowed",
-                                 message: "\(request.url.path) does not take \(request.method.rawValue); it takes \(names.joined(separator: ", ")).")
-            error.headers.replaceOrAdd(name: .allow, value: names.joined(separator: ", "))
-            throw error
+            throw APIError.methodNotAllowed(path: request.url.path, method: request.method, allowed: names)
         }
     }
 }

@@ -23,6 +23,14 @@ struct APIError: Error, AbortError {
         APIError(status: .unauthorized, code: code, message: message, headers: ["WWW-Authenticate": "Bearer"])
     }
 
+    /// 405 with `Allow`: the address is right, the method is not (RFC 9110 §15.5.6).
+    static func methodNotAllowed(path: String, method: HTTPMethod, allowed: [String]) -> APIError {
+        let list = allowed.joined(separator: ", ")
+        return APIError(status: .methodNotAllowed, code: "method_not_allowed",
+                        message: "\(path) does not take \(method.rawValue); it takes \(list).",
+                        headers: ["Allow": list])
+    }
+
     static func unsupportedMediaType(_ message: String) -> APIError {
         APIError(status: .unsupportedMediaType, code: "unsupported_media_type", message: message)
     }
