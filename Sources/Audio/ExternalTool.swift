@@ -2,6 +2,12 @@ import Foundation
 import ProcessWorkers
 import Subprocess
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An ffmpeg-family executable: where it is, and how to run it keeping only what matters of its output.
 struct ExternalTool: Sendable {
     let name: String
@@ -52,6 +58,51 @@ struct ExternalTool: Sendable {
         guard result.terminationStatus.isSuccess else {
             throw AudioError.toolFailed(tool: name, status: Self.describe(result.terminationStatus), stderr: result.closureResult)
         }
+    }
+
+    /// Runs the tool with `feed` writing its standard input, which is closed when `feed` returns.
+    ///
+    /// A tool reading its input from a pipe sees end-of-file when this process ends, however it
+    /// ends, so it cannot outlive us as an orphan. When `feed` fails the tool is killed and
+    /// `feed`'s error reported; when the tool fails (a write then finds the pipe closed), the
+    /// tool's own complaint is.
+    func run(_ arguments: [String], feeding feed: (StandardInputWriter) async throws -> Void) async throws {
+        let path = try requirePath()
+        // A tool that dies makes our next write fail with EPIPE; without this the signal would
+        // end StoryVoice instead of reporting the tool's failure.
+        signal(SIGPIPE, SIG_IGN)
+        let result = try await Subprocess.run(
+            .path(.init(path)),
+            arguments: Arguments(arguments),
+            input: .inputWriter,
+            output: .discarded,
+            error: .sequence
+        ) { execution in
+            let errors = execution.standardError
+            async let stderr: [String] = {
+                var tail = StderrTail()
+                for try await buffer in errors {
+                    buffer.withUnsafeBytes { tail.append($0) }
+                }
+                return tail.lines
+            }()
+            var failure: (any Error)?
+            do {
+                try await feed(execution.standardInputWriter)
+            } catch {
+                failure = error
+                try? execution.send(signal: .kill)
+            }
+            try? await execution.standardInputWriter.finish()
+            return (stderr: try await stderr, failure: failure)
+        }
+        try Task.checkCancellation()
+        let (stderr, failure) = result.closureResult
+        if let failure, result.terminationStatus == .signaled(Signal.kill.rawValue) { throw failure }
+        guard result.terminationStatus.isSuccess else {
+            throw AudioError.toolFailed(tool: name, status: Self.describe(result.terminationStatus), stderr: stderr)
+        }
+        if let failure { throw failure }
     }
 
     /// Runs the tool and returns its stdout (at most `limit` bytes) as a string.

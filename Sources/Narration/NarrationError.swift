@@ -6,13 +6,15 @@ public enum NarrationError: Error, CustomStringConvertible {
     case synthesisFailed(text: String, voice: String, underlying: String)
     case nothingToSay
     case noTranscriber
+    /// A rendered line vanished from (or changed in) the segment cache while the book was assembled.
+    case segmentMissing(index: Int)
 
     /// Whether running the same narration again cannot help (the story or the cast must change
     /// first): job queues fail these at once instead of retrying.
     public var isPermanent: Bool {
         switch self {
         case .unknownVoice, .noVoices, .nothingToSay, .noTranscriber: true
-        case .synthesisFailed: false
+        case .synthesisFailed, .segmentMissing: false
         }
     }
 
@@ -28,6 +30,8 @@ public enum NarrationError: Error, CustomStringConvertible {
             "The story has no text to read aloud."
         case .noTranscriber:
             "Verification needs a transcriber. Run scripts/setup (it installs faster-whisper into .venv), or narrate without verification."
+        case .segmentMissing(let index):
+            "Line \(index + 1)'s audio left the segment cache while the book was being put together (was the cache cleared?). Run the same command again: it renders what is missing."
         }
     }
 }

@@ -84,17 +84,13 @@ public struct Narrator: Sendable {
 
         progress(NarrationProgress(phase: .assembling, completed: rendered.total, total: rendered.total,
                                    audioSeconds: rendered.audioSeconds, cacheHits: rendered.cacheHits, synthesized: rendered.synthesized))
-        let assembly = try assemble(utterances: utterances, keys: jobs.keys, analysis: analysis, next: output, sampleRate: options.sampleRate)
-        defer { try? FileManager.default.removeItem(at: assembly.wav) }
+        let assembly = try layout(utterances: utterances, keys: jobs.keys, analysis: analysis, sampleRate: options.sampleRate)
 
         progress(NarrationProgress(phase: .encoding, completed: rendered.total, total: rendered.total,
                                    audioSeconds: rendered.audioSeconds, cacheHits: rendered.cacheHits, synthesized: rendered.synthesized))
         let metadata = AudioMetadata(title: document.title, author: document.author, chapters: assembly.chapters)
-        if AudioFormat(fileExtension: output.pathExtension) == .wav {
-            _ = try? FileManager.default.removeItem(at: output)
-            try FileManager.default.moveItem(at: assembly.wav, to: output)
-        } else {
-            try await encoder.encode(wav: assembly.wav, to: output, metadata: metadata)
+        try await encoder.encode(sampleRate: options.sampleRate, to: output, metadata: metadata) { sink in
+            try await write(utterances: utterances, keys: jobs.keys, to: sink, expecting: assembly.totalSamples)
         }
 
         let base = output.deletingPathExtension()
@@ -298,44 +294,51 @@ public struct Narrator: Sendable {
     // MARK: - Assembly
 
     struct Assembly {
-        var wav: URL
         var timing: [TimedSegment]
         var chapters: [ChapterMark]
         var totalSamples: Int
     }
 
-    /// Streams the cached utterances, with their pauses, into one WAV beside `output`.
-    func assemble(utterances: [Utterance], keys: [String], analysis: StoryAnalysis, next output: URL, sampleRate: Int) throws -> Assembly {
-        let wav = output.deletingLastPathComponent().appendingPathComponent(".\(output.lastPathComponent).\(UUID().uuidString).wav")
-        let writer = try WAVFileWriter(url: wav, sampleRate: sampleRate)
+    /// Where each line and chapter falls in the book, from the cached lines' lengths, before a
+    /// sample is written: the chapters must be known when the encoder starts.
+    func layout(utterances: [Utterance], keys: [String], analysis: StoryAnalysis, sampleRate: Int) throws -> Assembly {
         var timing: [TimedSegment] = []
         timing.reserveCapacity(utterances.count)
         var chapterStarts: [Int: Int] = [:]
+        var position = 0
         func ms(_ samples: Int) -> Int { Int((Double(samples) * 1000 / Double(sampleRate)).rounded()) }
-        do {
-            for (index, utterance) in utterances.enumerated() {
-                if chapterStarts[utterance.chapter] == nil { chapterStarts[utterance.chapter] = writer.samplesWritten }
-                try writer.appendSilence(seconds: utterance.pauseBefore)
-                let start = writer.samplesWritten
-                try writer.append(cache.load(keys[index]).samples)
-                timing.append(TimedSegment(
-                    segment: utterance.segment, start: utterance.start, end: utterance.end,
-                    startMs: ms(start), endMs: ms(writer.samplesWritten), kind: utterance.kind,
-                    speaker: utterance.speaker, voice: utterance.voice.voice))
-            }
-            try writer.appendSilence(seconds: 0.8)
-            try writer.finish()
-        } catch {
-            try? FileManager.default.removeItem(at: wav)
-            throw error
+        for (index, utterance) in utterances.enumerated() {
+            if chapterStarts[utterance.chapter] == nil { chapterStarts[utterance.chapter] = position }
+            position += PCMSink.samples(seconds: utterance.pauseBefore, sampleRate: sampleRate)
+            guard let length = cache.sampleCount(for: keys[index]) else { throw NarrationError.segmentMissing(index: utterance.segment) }
+            timing.append(TimedSegment(
+                segment: utterance.segment, start: utterance.start, end: utterance.end,
+                startMs: ms(position), endMs: ms(position + length), kind: utterance.kind,
+                speaker: utterance.speaker, voice: utterance.voice.voice))
+            position += length
         }
-        let total = writer.samplesWritten
+        let total = position + PCMSink.samples(seconds: Self.closingSilence, sampleRate: sampleRate)
         let started = chapterStarts.keys.sorted()
-        let chapters: [ChapterMark] = started.enumerated().map { position, chapter in
-            let end = position + 1 < started.count ? chapterStarts[started[position + 1]]! : total
-            let title = chapter < analysis.chapters.count ? analysis.chapters[chapter].title : "Chapter \(position + 1)"
+        let chapters: [ChapterMark] = started.enumerated().map { index, chapter in
+            let end = index + 1 < started.count ? chapterStarts[started[index + 1]]! : total
+            let title = chapter < analysis.chapters.count ? analysis.chapters[chapter].title : "Chapter \(index + 1)"
             return ChapterMark(title: title, startMs: ms(chapterStarts[chapter]!), endMs: ms(end))
         }
-        return Assembly(wav: wav, timing: timing, chapters: chapters, totalSamples: total)
+        return Assembly(timing: timing, chapters: chapters, totalSamples: total)
     }
+
+    /// Streams the cached lines, with their pauses, into `sink`, exactly as `layout` placed them.
+    func write(utterances: [Utterance], keys: [String], to sink: PCMSink, expecting total: Int) async throws {
+        for (index, utterance) in utterances.enumerated() {
+            try Task.checkCancellation()
+            try await sink.appendSilence(seconds: utterance.pauseBefore)
+            try await sink.append(cache.load(keys[index]).samples)
+        }
+        try await sink.appendSilence(seconds: Self.closingSilence)
+        // A cached line replaced between layout and write would shift every later timing.
+        guard sink.samplesWritten == total else { throw NarrationError.segmentMissing(index: utterances.last?.segment ?? 0) }
+    }
+
+    /// Silence after the last line, so players do not clip its end.
+    static let closingSilence = 0.8
 }
