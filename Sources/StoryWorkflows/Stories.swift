@@ -19,6 +19,9 @@ public struct Stories: Sendable {
     public var models: ModelAccess
     public var plans: PlanCache
     public var ownerID: UUID
+    /// The story version the client last saw (`If-Match`), when it asks for edits to apply
+    /// only to that version; nil applies them to whatever is latest, merged with others' edits.
+    public var expectedVersion: Int?
 
     public init(
         database: any Database, dataDirectory: DataDirectory, narration: (any NarrationService)?, models: ModelAccess,
@@ -70,7 +73,7 @@ public struct Stories: Sendable {
     /// so parallel edits are all kept. Returns the story as saved.
     @discardableResult
     public func edit(_ story: StoryRecord, _ change: (inout StoryAnalysis, inout CastOverrides) throws -> Void) async throws -> StoryRecord {
-        let saved = try await StoryRepository(database: database).modify(id: try story.requireID(), ownerID: ownerID) { fresh in
+        try await modify(story) { fresh in
             var content = try self.content(fresh)
             guard var analysis = content.analysis else { throw StoryError.notAnalyzed }
             do {
@@ -80,6 +83,18 @@ public struct Stories: Sendable {
             }
             try fresh.store(analysis: analysis)
             try fresh.store(overrides: content.overrides)
+        }
+    }
+
+    /// Saves `change` to the latest version of `story` atomically (see `edit`), or refuses it
+    /// when the client asked for another version than the latest.
+    private func modify(_ story: StoryRecord, _ change: (StoryRecord) throws -> Void) async throws -> StoryRecord {
+        let saved = try await StoryRepository(database: database).modify(id: try story.requireID(), ownerID: ownerID) { fresh in
+            if let expectedVersion, fresh.version != expectedVersion {
+                throw StoryError(.staleVersion, code: "stale_version",
+                                 "The story was changed elsewhere (it is now version \(fresh.version), not \(expectedVersion)). Reload it and make the change again.")
+            }
+            try change(fresh)
         }
         guard let saved else { throw StoryError.notFound("story") }
         return saved
@@ -123,13 +138,11 @@ public struct Stories: Sendable {
 
     @discardableResult
     public func setLexicon(_ story: StoryRecord, _ lexicon: PronunciationLexicon) async throws -> StoryRecord {
-        let saved = try await StoryRepository(database: database).modify(id: try story.requireID(), ownerID: ownerID) { fresh in
+        try await modify(story) { fresh in
             var overrides = try self.content(fresh).overrides
             overrides.lexicon = lexicon.isEmpty ? nil : lexicon.entries
             try fresh.store(overrides: overrides)
         }
-        guard let saved else { throw StoryError.notFound("story") }
-        return saved
     }
 
     /// Sets the voice of `narrator` or a character id.

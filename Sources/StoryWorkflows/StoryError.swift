@@ -12,6 +12,8 @@ public struct StoryError: Error, Equatable, Sendable, CustomStringConvertible {
         case unsupportedMedia
         /// A part the server lacks (no speech engine).
         case unavailable
+        /// The client edits a version of the story that is no longer the latest (`If-Match`).
+        case staleVersion
     }
 
     public var kind: Kind

@@ -46,6 +46,7 @@ extension APIError {
         case .tooLarge: .payloadTooLarge
         case .unsupportedMedia: .unsupportedMediaType
         case .unavailable: .serviceUnavailable
+        case .staleVersion: .preconditionFailed
         }
     }
 }

@@ -91,7 +91,10 @@ struct StoriesController: Sendable {
 
     @Sendable
     func show(_ request: Request) async throws -> Response {
-        try Response.json(try detail(try await find(request)))
+        let story = try await find(request)
+        let response = try Response.json(try detail(story))
+        response.headers.replaceOrAdd(name: .eTag, value: StoryVersionTag.tag(story.version))
+        return response
     }
 
     @Sendable

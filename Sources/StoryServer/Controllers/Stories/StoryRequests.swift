@@ -7,9 +7,11 @@ import Vapor
 extension Request {
     /// The stories use cases for the signed-in user.
     func stories(_ config: ServerConfig) throws -> Stories {
-        Stories(
+        var stories = Stories(
             database: db, dataDirectory: config.dataDirectory, narration: config.narration, models: config.models,
             plans: config.plans, ownerID: try requireUser().id)
+        stories.expectedVersion = StoryVersionTag.expected(ifMatch: headers[.ifMatch])
+        return stories
     }
 
     /// The story in the `:id` parameter, if the signed-in user has it.
@@ -42,6 +44,26 @@ struct PerformanceReply: Encodable {
             render: content.render.map {
                 RenderInfo(format: $0.format, duration_seconds: $0.durationSeconds, rendered_at: $0.renderedAt, url: "/api/stories/\(id)/audio")
             })
-        return try Response.json(reply, status: status)
+        let response = try Response.json(reply, status: status)
+        response.headers.replaceOrAdd(name: .eTag, value: StoryVersionTag.tag(story.version))
+        return response
+    }
+}
+
+/// A story's version as an entity tag: `ETag` on what a story's page reads, `If-Match` on its
+/// edits (RFC 9110 §13.1.1), so a client can refuse to overwrite what another tab changed.
+enum StoryVersionTag {
+    static func tag(_ version: Int) -> String { "\"\(version)\"" }
+
+    /// The version `If-Match` names: nil when absent or `*` (any version will do); a version no
+    /// story has (-1) when it names none of ours, so the edit is refused as RFC 9110 asks.
+    static func expected(ifMatch values: [String]) -> Int? {
+        let tags = values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !tags.isEmpty, !tags.contains("*") else { return nil }
+        // A weak tag never matches for If-Match (strong comparison); ours are strong.
+        for tag in tags where tag.hasPrefix("\"") && tag.hasSuffix("\"") && tag.count >= 2 {
+            if let version = Int(tag.dropFirst().dropLast()), version >= 0 { return version }
+        }
+        return -1
     }
 }
