@@ -96,6 +96,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The language model on this machine: its files, and the llama.cpp server StoryVoice
+        // starts on demand (scripts/local-model.py) behind `LanguageModels.LocalModelHost`.
+        .target(
+            name: "LocalModel",
+            dependencies: [
+                "LanguageModels", "VendorHTTP", "ProcessWorkers",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Cloud speech engines (OpenAI, ElevenLabs, Gemini) over the vendor HTTP layer.
         .target(
             name: "CloudSpeech",
@@ -177,7 +186,7 @@ let package = Package(
             name: "storyvoice",
             dependencies: [
                 "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "Narration", "LanguageModels", "VendorHTTP", "Analysis",
-                "StoryServer", "StoryWorkflows", "Jobs", "CloudSpeech", "Persistence",
+                "StoryServer", "StoryWorkflows", "Jobs", "CloudSpeech", "Persistence", "LocalModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -14,17 +14,39 @@ public struct ResponseSchema: Sendable, Hashable {
     }
 }
 
-/// One question to a language model: a system message, a user message, and optionally the
-/// schema of a structured (JSON) answer.
+/// One earlier turn of a conversation.
+public struct ChatTurn: Sendable, Hashable, Codable {
+    public enum Role: String, Sendable, Hashable, Codable {
+        case user
+        case assistant
+    }
+
+    public var role: Role
+    public var text: String
+
+    public init(_ role: Role, _ text: String) {
+        self.role = role
+        self.text = text
+    }
+}
+
+/// One question to a language model: a system message, the conversation so far (if any), a
+/// user message, and optionally the schema of a structured (JSON) answer.
 public struct CompletionRequest: Sendable, Hashable {
     public var system: String
+    /// Earlier turns, oldest first, between the system message and `user`.
+    public var history: [ChatTurn]
     public var user: String
     public var schema: ResponseSchema?
     public var temperature: Double
     public var maxOutputTokens: Int
 
-    public init(system: String, user: String, schema: ResponseSchema? = nil, temperature: Double = 0, maxOutputTokens: Int = 1024) {
+    public init(
+        system: String, history: [ChatTurn] = [], user: String, schema: ResponseSchema? = nil,
+        temperature: Double = 0, maxOutputTokens: Int = 1024
+    ) {
         self.system = system
+        self.history = history
         self.user = user
         self.schema = schema
         self.temperature = temperature
@@ -78,6 +100,54 @@ public protocol LanguageModel: Sendable {
     /// The model's name as the provider knows it (`gpt-4o-mini`).
     var model: String { get }
     func complete(_ request: CompletionRequest) async throws -> CompletionResponse
+    /// The answer as it is written: text as it arrives, then the whole response. Cancelling
+    /// the consuming task cancels the request (and, for a local model, frees it at once).
+    func stream(_ request: CompletionRequest) -> AsyncThrowingStream<CompletionEvent, any Error>
+}
+
+/// What a streamed answer delivers: pieces of text, then the complete response.
+public enum CompletionEvent: Sendable, Hashable {
+    case text(String)
+    case finished(CompletionResponse)
+}
+
+extension LanguageModel {
+    /// A model that cannot stream answers all at once.
+    public func stream(_ request: CompletionRequest) -> AsyncThrowingStream<CompletionEvent, any Error> {
+        .producing { yield in
+            let response = try await complete(request)
+            yield(.text(response.text))
+            yield(.finished(response))
+        }
+    }
+}
+
+extension AsyncThrowingStream where Element == CompletionEvent, Failure == any Error {
+    /// A stream that `produce` feeds from a task of its own; the task is cancelled when the
+    /// consumer stops listening, and what it throws ends the stream.
+    public static func producing(
+        _ produce: @escaping @Sendable (_ yield: @escaping @Sendable (CompletionEvent) -> Void) async throws -> Void
+    ) -> Self {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    try await produce { continuation.yield($0) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// The complete response at the end of the stream.
+    public func response() async throws -> CompletionResponse {
+        for try await event in self {
+            if case .finished(let response) = event { return response }
+        }
+        throw CancellationError()
+    }
 }
 
 /// The rough token count StoryVoice plans with: one token per four Unicode scalars, rounded up.
@@ -92,6 +162,7 @@ public enum TokenCount {
 
     /// The input tokens of a request: its messages and its schema.
     public static func approximate(_ request: CompletionRequest) -> Int {
-        approximate(request.system) + approximate(request.user) + (request.schema.map { approximate($0.schema.canonicalText) } ?? 0)
+        approximate(request.system) + request.history.reduce(0) { $0 + approximate($1.text) } + approximate(request.user)
+            + (request.schema.map { approximate($0.schema.canonicalText) } ?? 0)
     }
 }

@@ -26,7 +26,26 @@ public struct LanguageModelError: Error, Sendable, Hashable, CustomStringConvert
 
     /// What happened and what to do, without the step: "the OpenAI key was rejected — update it …".
     public var description: String {
-        Self.explain(kind, service: provider.displayName, keyVariable: provider.apiKeyVariable, model: model, detail: detail)
+        if provider == .local { return Self.explainLocal(kind, model: model, detail: detail) }
+        return Self.explain(kind, service: provider.displayName, keyVariable: provider.apiKeyVariable, model: model, detail: detail)
+    }
+
+    /// The model on this machine has no key, network or bill: what goes wrong there is its
+    /// installation, the machine's load, or the request.
+    static func explainLocal(_ kind: Kind, model: String, detail: String?) -> String {
+        let because = detail.map { ": \($0)" } ?? ""
+        switch kind {
+        case .timeout(let seconds):
+            return "the local model (\(model)) did not finish within \(Int(seconds.rounded(.up))) s — the machine may be busy; try again, or ask for something shorter"
+        case .requestRejected:
+            return "the local model (\(model)) cannot take this request\(because)"
+        case .unparseableAnswer:
+            return "the local model (\(model)) gave an answer that could not be used\(because) — try again"
+        case .providerError(let status):
+            return "the local model (\(model)) failed (HTTP \(status)) — it is restarted on the next request"
+        default:
+            return "the local model (\(model)) is not available\(because) — run 'storyvoice doctor' to see what is missing; 'scripts/setup' installs it"
+        }
     }
 
     /// The explanation for `kind` at a service named `name` (see `VendorFailure.explain`).

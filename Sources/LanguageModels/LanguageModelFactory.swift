@@ -14,14 +14,17 @@ public final class LanguageModelFactory: Sendable {
     public let retry: RetryPolicy
     public let httpClient: HTTPClient
     public let logger: Logger
+    /// The model on this machine, when this deployment has one.
+    public let local: (any LocalModelHost)?
     private let limiters: [Provider: ConcurrencyLimiter]
 
     /// - Parameter concurrency: requests in flight at once, per provider.
     public init(
         environment: [String: String] = ProcessInfo.processInfo.environment, concurrency: [Provider: Int] = [:],
         timeout: Double = 60, retry: RetryPolicy = .standard, httpClient: HTTPClient = .shared,
-        logger: Logger = Logger(label: "storyvoice.llm")
+        logger: Logger = Logger(label: "storyvoice.llm"), local: (any LocalModelHost)? = nil
     ) {
+        self.local = local
         var keys: [Provider: Secret] = [:]
         var baseURLs: [Provider: String] = [:]
         for provider in Provider.allCases {
@@ -43,7 +46,7 @@ public final class LanguageModelFactory: Sendable {
 
     /// Cloud APIs take several requests at once; a local server usually runs one at a time.
     public static func defaultConcurrency(_ provider: Provider) -> Int {
-        provider == .openaiCompatible ? 1 : 4
+        provider == .openaiCompatible || provider == .local ? 1 : 4
     }
 
     public func limiter(for provider: Provider) -> ConcurrencyLimiter {
@@ -62,7 +65,22 @@ public final class LanguageModelFactory: Sendable {
     }
 
     /// A live client. `key` overrides the environment (for a key from Settings).
-    public func makeModel(_ spec: ModelSpec, key: Secret? = nil) throws -> RemoteLanguageModel {
+    public func makeModel(_ spec: ModelSpec, key: Secret? = nil) throws -> any LanguageModel {
+        if spec.provider == .local { return try makeLocalModel() }
+        return try makeRemoteModel(spec, key: key)
+    }
+
+    /// The model on this machine; its server starts on the first request.
+    public func makeLocalModel() throws -> LocalLanguageModel {
+        guard let local else {
+            throw LanguageModelError(.invalidConfiguration, provider: .local, model: ModelSpec.localModelName,
+                                     detail: "this program was started without it")
+        }
+        return LocalLanguageModel(host: local, limiter: limiter(for: .local), httpClient: httpClient, logger: logger)
+    }
+
+    /// A client of a remote provider's API.
+    public func makeRemoteModel(_ spec: ModelSpec, key: Secret? = nil) throws -> RemoteLanguageModel {
         let base = try baseURL(for: spec)
         guard base.hasPrefix("http://") || base.hasPrefix("https://") else {
             throw LanguageModelError(.invalidConfiguration, provider: spec.provider, model: spec.model, detail: "the base URL must start with http:// or https://")

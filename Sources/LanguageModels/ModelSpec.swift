@@ -21,10 +21,10 @@ public struct ModelSpec: Sendable, Hashable, CustomStringConvertible {
         case missingBaseURL(String)
 
         public var description: String {
-            let forms = "openai:gpt-4o-mini, anthropic:claude-3-5-haiku-latest, gemini:gemini-2.0-flash or openai-compatible:llama3@http://localhost:11434/v1"
+            let forms = "local, openai:gpt-4o-mini, anthropic:claude-3-5-haiku-latest, gemini:gemini-2.0-flash or openai-compatible:llama3@http://localhost:11434/v1"
             switch self {
             case .missingProvider(let spec): return "“\(spec)” does not name a provider; write provider:model, for example \(forms)"
-            case .unknownProvider(let name): return "unknown model provider “\(name)”; use openai, anthropic, gemini or openai-compatible"
+            case .unknownProvider(let name): return "unknown model provider “\(name)”; use local, openai, anthropic, gemini or openai-compatible"
             case .missingModel(let spec): return "“\(spec)” does not name a model; write provider:model, for example \(forms)"
             case .missingBaseURL(let spec): return "“\(spec)”: an OpenAI-compatible server needs its address, for example openai-compatible:llama3@http://localhost:11434/v1"
             }
@@ -35,6 +35,10 @@ public struct ModelSpec: Sendable, Hashable, CustomStringConvertible {
     /// OpenAI-compatible server as well: `openai-compatible:llama3` plus `--base-url URL`.
     public init(parsing spec: String, baseURL override: String? = nil) throws(ParseError) {
         let trimmed = spec.strippingSpaces
+        if trimmed.lowercased() == Provider.local.rawValue {
+            self.init(provider: .local, model: Self.localModelName)
+            return
+        }
         guard let colon = trimmed.firstIndex(of: ":") else { throw .missingProvider(spec) }
         let name = String(trimmed[..<colon]).lowercased()
         guard let provider = Provider(rawValue: name) ?? (name == "ollama" ? .openaiCompatible : nil) else {
@@ -55,6 +59,12 @@ public struct ModelSpec: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         "\(provider.rawValue):\(model)" + (baseURL.map { "@\($0)" } ?? "")
     }
+
+    /// The name the local model goes by when none is given (`local`): the one setup installs.
+    public static let localModelName = "qwen2.5-coder-1.5b"
+
+    /// The model on this machine.
+    public static let local = ModelSpec(provider: .local, model: localModelName)
 }
 
 extension String {

@@ -72,6 +72,8 @@ public struct PriceTable: Sendable, Hashable {
 
     /// The price of `model` at `provider`; local servers cost nothing; nil when unknown.
     public func price(provider: Provider, model: String) -> ModelPrice? {
+        // The model on this machine is free whatever a price file says.
+        if provider == .local { return ModelPrice(input: 0, output: 0) }
         for key in ["\(provider.rawValue):\(model)", model] {
             if let price = prices[key] { return price }
         }

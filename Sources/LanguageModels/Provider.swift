@@ -7,6 +7,8 @@ public enum Provider: String, Sendable, Hashable, Codable, CaseIterable {
     case gemini
     /// Any server speaking OpenAI's Chat Completions API: Ollama, llama.cpp, vLLM.
     case openaiCompatible = "openai-compatible"
+    /// The model StoryVoice runs on this machine (`local:qwen2.5-coder-1.5b`): no key, no cost.
+    case local
 
     /// The vendor it is (names, key and base-URL variables, endpoint).
     public var vendor: Vendor { Vendor(rawValue: rawValue) ?? .openaiCompatible }
@@ -16,5 +18,8 @@ public enum Provider: String, Sendable, Hashable, Codable, CaseIterable {
     public var defaultBaseURL: String? { vendor.defaultBaseURL }
 
     /// Whether a request without a key makes sense (local servers usually need none).
-    public var requiresKey: Bool { self != .openaiCompatible }
+    public var requiresKey: Bool { self != .openaiCompatible && self != .local }
+
+    /// Whether the model runs on this machine: free, private, and as fast as the machine is.
+    public var isLocal: Bool { self == .local }
 }

@@ -38,7 +38,7 @@ public struct RemoteLanguageModel: LanguageModel, CustomStringConvertible {
         self.key = key
         self.format = switch provider {
         case .openai: OpenAIChatFormat(compatible: false)
-        case .openaiCompatible: OpenAIChatFormat(compatible: true)
+        case .openaiCompatible, .local: OpenAIChatFormat(compatible: true)
         case .anthropic: AnthropicMessagesFormat()
         case .gemini: GeminiGenerateContentFormat()
         }
@@ -50,16 +50,7 @@ public struct RemoteLanguageModel: LanguageModel, CustomStringConvertible {
     public var description: String { "\(provider.rawValue):\(model) at \(baseURL)" }
 
     public func complete(_ request: CompletionRequest) async throws -> CompletionResponse {
-        if provider.requiresKey, key?.value.isEmpty ?? true {
-            throw LanguageModelError(.missingKey, provider: provider, model: model)
-        }
-        var logger = logger
-        logger[metadataKey: "provider"] = "\(provider.rawValue)"
-        logger[metadataKey: "model"] = "\(model)"
-        let outgoing = VendorRequest(
-            url: format.url(base: baseURL, model: model), headers: format.headers(key: key),
-            body: format.body(for: request, model: model).canonicalData
-        )
+        let (outgoing, logger) = try prepare(format.body(for: request, model: model))
         let format = format
         do {
             let reply = try await transport.send(outgoing, logger: logger) { JSONValue(parsing: $0).flatMap(format.errorMessage) }
@@ -67,6 +58,74 @@ public struct RemoteLanguageModel: LanguageModel, CustomStringConvertible {
         } catch let failure as VendorFailure {
             throw LanguageModelError(failure.kind, provider: provider, model: model, detail: failure.detail)
         }
+    }
+
+    /// Streams the answer where the wire format can (OpenAI's and compatible servers'), as
+    /// server-sent events; elsewhere the whole answer arrives at once.
+    public func stream(_ request: CompletionRequest) -> AsyncThrowingStream<CompletionEvent, any Error> {
+        guard let format = format as? any StreamingWireFormat else {
+            return .producing { yield in
+                let response = try await complete(request)
+                yield(.text(response.text))
+                yield(.finished(response))
+            }
+        }
+        return .producing { yield in
+            let response = try await streamEvents(request, format: format) { yield(.text($0)) }
+            yield(.finished(response))
+        }
+    }
+
+    private func streamEvents(
+        _ request: CompletionRequest, format: any StreamingWireFormat, text: (String) -> Void
+    ) async throws -> CompletionResponse {
+        let (outgoing, logger) = try prepare(format.streamingBody(for: request, model: model))
+        var answer = "", usage: TokenUsage?, answeringModel: String?, finishReason: String?
+        do {
+            try await transport.streamLines(outgoing, logger: logger, errorMessage: { JSONValue(parsing: $0).flatMap(format.errorMessage) }) { line in
+                guard line.hasPrefix("data:") else { return }
+                let payload = line.dropFirst(5).drop { $0 == " " }
+                guard payload != "[DONE]" else { return }
+                guard let json = JSONValue(parsing: Data(payload.utf8)) else {
+                    throw LanguageModelError(.unparseableAnswer, provider: provider, model: model, detail: "an event of the stream is not JSON")
+                }
+                let chunk: StreamChunk
+                do {
+                    chunk = try format.chunk(json)
+                } catch let error as WireFormatError {
+                    throw LanguageModelError(.unparseableAnswer, provider: provider, model: model, detail: scrub(error.reason))
+                }
+                if let piece = chunk.text, !piece.isEmpty {
+                    answer += piece
+                    text(piece)
+                }
+                usage = chunk.usage ?? usage
+                answeringModel = chunk.model ?? answeringModel
+                finishReason = chunk.finishReason ?? finishReason
+            }
+        } catch let failure as VendorFailure {
+            throw LanguageModelError(failure.kind, provider: provider, model: model, detail: failure.detail)
+        }
+        if finishReason == "length" {
+            throw LanguageModelError(.unparseableAnswer, provider: provider, model: model, detail: "the answer was cut off at the output token limit")
+        }
+        guard finishReason != nil else {
+            throw LanguageModelError(.unparseableAnswer, provider: provider, model: model, detail: "the stream ended before the answer did")
+        }
+        let counted = usage ?? TokenUsage(inputTokens: TokenCount.approximate(request), outputTokens: TokenCount.approximate(answer))
+        return CompletionResponse(text: answer, usage: counted, model: answeringModel ?? model, provider: provider)
+    }
+
+    /// The HTTP request carrying `body`, and a logger naming the model; refuses a missing key.
+    private func prepare(_ body: JSONValue) throws -> (VendorRequest, Logger) {
+        if provider.requiresKey, key?.value.isEmpty ?? true {
+            throw LanguageModelError(.missingKey, provider: provider, model: model)
+        }
+        var logger = logger
+        logger[metadataKey: "provider"] = "\(provider.rawValue)"
+        logger[metadataKey: "model"] = "\(model)"
+        let outgoing = VendorRequest(url: format.url(base: baseURL, model: model), headers: format.headers(key: key), body: body.canonicalData)
+        return (outgoing, logger)
     }
 
     private func parse(_ data: Data, request: CompletionRequest) throws -> CompletionResponse {

@@ -27,6 +27,10 @@ public struct ResponseCache: Sendable {
             "user": .string(request.user),
             "temperature": .number(request.temperature),
         ]
+        // Only when there is one, so answers cached before conversations existed keep their keys.
+        if !request.history.isEmpty {
+            material["history"] = .array(request.history.map { ["role": .string($0.role.rawValue), "text": .string($0.text)] })
+        }
         if let schema = request.schema {
             material["schema"] = ["name": .string(schema.name), "schema": schema.schema]
         }

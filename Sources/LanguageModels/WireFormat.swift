@@ -38,10 +38,11 @@ struct OpenAIChatFormat: WireFormat {
     func body(for request: CompletionRequest, model: String) -> JSONValue {
         var body: [String: JSONValue] = [
             "model": .string(model),
-            "messages": [
-                ["role": "system", "content": .string(request.system)],
-                ["role": "user", "content": .string(request.user)],
-            ],
+            "messages": .array(
+                [["role": "system", "content": .string(request.system)]]
+                    + request.history.map { ["role": .string($0.role.rawValue), "content": .string($0.text)] }
+                    + [["role": "user", "content": .string(request.user)]]
+            ),
             "temperature": .number(request.temperature),
             (compatible ? "max_tokens" : "max_completion_tokens"): .number(Double(request.maxOutputTokens)),
         ]
@@ -73,6 +74,44 @@ struct OpenAIChatFormat: WireFormat {
     }
 }
 
+/// A wire format that can also stream the answer as server-sent events.
+protocol StreamingWireFormat: WireFormat {
+    func streamingBody(for request: CompletionRequest, model: String) -> JSONValue
+    /// What one `data:` payload of the stream adds to the answer.
+    func chunk(_ payload: JSONValue) throws(WireFormatError) -> StreamChunk
+}
+
+/// One event of a streamed answer.
+struct StreamChunk: Sendable, Hashable {
+    var text: String?
+    var finishReason: String?
+    var usage: TokenUsage?
+    var model: String?
+}
+
+extension OpenAIChatFormat: StreamingWireFormat {
+    /// `stream_options.include_usage` asks for a last chunk holding the usage (OpenAI, llama.cpp, vLLM).
+    func streamingBody(for request: CompletionRequest, model: String) -> JSONValue {
+        guard case .object(var body) = self.body(for: request, model: model) else { return self.body(for: request, model: model) }
+        body["stream"] = true
+        body["stream_options"] = ["include_usage": true]
+        return .object(body)
+    }
+
+    func chunk(_ payload: JSONValue) throws(WireFormatError) -> StreamChunk {
+        if let message = errorMessage(payload) { throw WireFormatError(message) }
+        let choice = payload["choices"]?[0]
+        if let refusal = choice?["delta"]?["refusal"]?.stringValue { throw WireFormatError("the model refused: \(refusal)") }
+        let usage = payload["usage"].flatMap { usage -> TokenUsage? in
+            guard let input = usage["prompt_tokens"]?.intValue, let output = usage["completion_tokens"]?.intValue else { return nil }
+            return TokenUsage(inputTokens: input, outputTokens: output)
+        }
+        return StreamChunk(
+            text: choice?["delta"]?["content"]?.stringValue, finishReason: choice?["finish_reason"]?.stringValue,
+            usage: usage, model: payload["model"]?.stringValue)
+    }
+}
+
 /// Anthropic Messages (`POST /v1/messages`); structured output through one forced tool.
 struct AnthropicMessagesFormat: WireFormat {
     static let version = "2023-06-01"
@@ -94,7 +133,10 @@ struct AnthropicMessagesFormat: WireFormat {
         var body: [String: JSONValue] = [
             "model": .string(model),
             "system": .string(request.system),
-            "messages": [["role": "user", "content": .string(request.user)]],
+            "messages": .array(
+                request.history.map { ["role": .string($0.role.rawValue), "content": .string($0.text)] }
+                    + [["role": "user", "content": .string(request.user)]]
+            ),
             "max_tokens": .number(Double(request.maxOutputTokens)),
             "temperature": .number(request.temperature),
         ]
@@ -159,7 +201,11 @@ struct GeminiGenerateContentFormat: WireFormat {
         }
         return [
             "systemInstruction": ["parts": [["text": .string(request.system)]]],
-            "contents": [["role": "user", "parts": [["text": .string(request.user)]]]],
+            // Gemini names the assistant's turns "model".
+            "contents": .array(
+                request.history.map { ["role": .string($0.role == .user ? "user" : "model"), "parts": [["text": .string($0.text)]]] }
+                    + [["role": "user", "parts": [["text": .string(request.user)]]]]
+            ),
             "generationConfig": .object(generationConfig),
         ]
     }

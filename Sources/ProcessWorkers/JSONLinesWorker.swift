@@ -71,6 +71,8 @@ public final class JSONLinesWorker: @unchecked Sendable {
         }
         guard first["ready"] as? Bool == true else {
             if process.isRunning { process.terminate() }
+            // A worker that knows why it cannot start says so in place of its ready line.
+            if let reason = first["error"] as? String { throw Died(message: reason) }
             throw Died(message: "unexpected first line. \(errorTail())")
         }
         ready = first

@@ -1,5 +1,6 @@
 import Audio
 import Foundation
+import ProcessWorkers
 import Speech
 import StoryModel
 

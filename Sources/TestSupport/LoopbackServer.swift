@@ -28,6 +28,9 @@ public struct LoopbackReply: Sendable {
     public var body: Data
     /// Wait this long before answering (to run past a client's timeout).
     public var delay: Duration
+    /// Send the body in these pieces, `pieceDelay` apart (a streamed answer); nil sends it whole.
+    public var pieces: [Data]?
+    public var pieceDelay: Duration = .zero
 
     public init(status: Int, headers: [(name: String, value: String)] = [("content-type", "application/json")], body: Data, delay: Duration = .zero) {
         self.status = status
@@ -38,6 +41,15 @@ public struct LoopbackReply: Sendable {
 
     public init(status: Int, json: JSONValue, headers: [(name: String, value: String)] = [], delay: Duration = .zero) {
         self.init(status: status, headers: [("content-type", "application/json")] + headers, body: json.canonicalData, delay: delay)
+    }
+
+    /// A 200 `text/event-stream` reply sent as `events`, one `data:` event each, `pause` apart.
+    public static func events(_ events: [String], pause: Duration = .zero) -> LoopbackReply {
+        let pieces = events.map { Data("data: \($0)\n\n".utf8) }
+        var reply = LoopbackReply(status: 200, headers: [("content-type", "text/event-stream")], body: pieces.reduce(Data(), +))
+        reply.pieces = pieces
+        reply.pieceDelay = pause
+        return reply
     }
 }
 
@@ -58,6 +70,7 @@ public final class LoopbackServer: Sendable {
         var script: [LoopbackReply] = []
         var inFlight = 0
         var peakInFlight = 0
+        var abandoned = 0
     }
 
     private init(port: Int, handler: @escaping Handler) {
@@ -69,6 +82,8 @@ public final class LoopbackServer: Sendable {
     public var requests: [RecordedRequest] { state.withLock { $0.requests } }
     /// The most requests ever being answered at once.
     public var peakInFlight: Int { state.withLock { $0.peakInFlight } }
+    /// Streamed replies the client hung up on before their end.
+    public var abandoned: Int { state.withLock { $0.abandoned } }
 
     /// Queues replies to send, in order, before falling back to the handler.
     public func enqueue(_ replies: LoopbackReply...) {
@@ -139,8 +154,16 @@ public final class LoopbackServer: Sendable {
                     headers.replaceOrAdd(name: "connection", value: "close")
                     let status = HTTPResponseStatus(statusCode: reply.status)
                     try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)))
-                    try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: reply.body))))
-                    try await outbound.write(.end(nil))
+                    do {
+                        for (index, piece) in (reply.pieces ?? [reply.body]).enumerated() {
+                            if index > 0, reply.pieceDelay > .zero { try await Task.sleep(for: reply.pieceDelay) }
+                            try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: piece))))
+                        }
+                        try await outbound.write(.end(nil))
+                    } catch {
+                        state.withLock { $0.abandoned += 1 }
+                        throw error
+                    }
                     return
                 }
             }
@@ -159,6 +182,8 @@ public final class LoopbackServer: Sendable {
         // Held "in flight" through the reply's delay too, as a slow server would be.
         if reply.delay > .zero { try? await Task.sleep(for: reply.delay) }
         state.withLock { $0.inFlight -= 1 }
-        return LoopbackReply(status: reply.status, headers: reply.headers, body: reply.body, delay: .zero)
+        var sent = reply
+        sent.delay = .zero
+        return sent
     }
 }

@@ -20,7 +20,7 @@ public enum VendorWire {
     public static func prompt(of request: RecordedRequest, provider: Provider) -> Prompt? {
         guard let json = request.json else { return nil }
         switch provider {
-        case .openai, .openaiCompatible:
+        case .openai, .openaiCompatible, .local:
             let messages = json["messages"]?.arrayValue ?? []
             let system = messages.first { $0["role"]?.stringValue == "system" }?["content"]?.stringValue ?? ""
             guard let user = messages.first(where: { $0["role"]?.stringValue == "user" })?["content"]?.stringValue else { return nil }
@@ -50,7 +50,7 @@ public enum VendorWire {
         let model = prompt?.model ?? "model"
         let body: JSONValue
         switch provider {
-        case .openai, .openaiCompatible:
+        case .openai, .openaiCompatible, .local:
             body = [
                 "id": "chatcmpl-loopback", "object": "chat.completion", "created": 1_700_000_000, "model": .string(model),
                 "choices": [[
@@ -95,7 +95,7 @@ public enum VendorWire {
         let headers: [(name: String, value: String)] = retryAfter.map { [("retry-after", $0)] } ?? []
         let body: JSONValue
         switch provider {
-        case .openai, .openaiCompatible:
+        case .openai, .openaiCompatible, .local:
             let type: String = switch status {
             case 401: "invalid_request_error"
             case 429: "rate_limit_exceeded"
@@ -150,7 +150,7 @@ public enum VendorWire {
     /// The path each vendor's API serves completions on.
     public static func path(_ provider: Provider, model: String) -> String {
         switch provider {
-        case .openai, .openaiCompatible: "/v1/chat/completions"
+        case .openai, .openaiCompatible, .local: "/v1/chat/completions"
         case .anthropic: "/v1/messages"
         case .gemini: "/v1beta/models/\(model):generateContent"
         }

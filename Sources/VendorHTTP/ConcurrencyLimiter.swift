@@ -31,9 +31,22 @@ public actor ConcurrencyLimiter {
         }
     }
 
+    /// Requests waiting for a permit now.
+    public var waiting: Int { waiters.count }
+
+    /// Waits for a permit; a task cancelled while it waited gives the permit back at once and
+    /// throws, so a request whose client went away costs nothing when its turn comes.
+    public nonisolated func acquireUnlessCancelled() async throws {
+        await acquire()
+        if Task.isCancelled {
+            await release()
+            throw CancellationError()
+        }
+    }
+
     /// Runs `body` holding one permit.
     public nonisolated func withPermit<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        await acquire()
+        try await acquireUnlessCancelled()
         do {
             let value = try await body()
             await release()

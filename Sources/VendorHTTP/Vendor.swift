@@ -9,6 +9,9 @@ public enum Vendor: String, Sendable, Hashable, Codable, CaseIterable {
     case elevenlabs
     /// Any server speaking OpenAI's API: Ollama, llama.cpp, vLLM.
     case openaiCompatible = "openai-compatible"
+    /// StoryVoice's own language model on this machine (a llama.cpp server it starts, bound to
+    /// 127.0.0.1 with a key of its own).
+    case local
 
     public var displayName: String {
         switch self {
@@ -17,6 +20,7 @@ public enum Vendor: String, Sendable, Hashable, Codable, CaseIterable {
         case .gemini: "Gemini"
         case .elevenlabs: "ElevenLabs"
         case .openaiCompatible: "OpenAI-compatible server"
+        case .local: "the local model"
         }
     }
 
@@ -27,6 +31,8 @@ public enum Vendor: String, Sendable, Hashable, Codable, CaseIterable {
         case .anthropic: "ANTHROPIC_API_KEY"
         case .gemini: "GEMINI_API_KEY"
         case .elevenlabs: "ELEVENLABS_API_KEY"
+        // Generated for each server start; never the user's to set.
+        case .local: "STORYVOICE_LOCAL_MODEL_KEY"
         }
     }
 
@@ -37,7 +43,7 @@ public enum Vendor: String, Sendable, Hashable, Codable, CaseIterable {
         case .anthropic: "ANTHROPIC_BASE_URL"
         case .gemini: "GEMINI_BASE_URL"
         case .elevenlabs: "ELEVENLABS_BASE_URL"
-        case .openaiCompatible: nil
+        case .openaiCompatible, .local: nil
         }
     }
 
@@ -48,7 +54,7 @@ public enum Vendor: String, Sendable, Hashable, Codable, CaseIterable {
         case .anthropic: "https://api.anthropic.com"
         case .gemini: "https://generativelanguage.googleapis.com"
         case .elevenlabs: "https://api.elevenlabs.io"
-        case .openaiCompatible: nil
+        case .openaiCompatible, .local: nil
         }
     }
 

@@ -108,6 +108,86 @@ public struct VendorTransport: Sendable {
         }
     }
 
+    /// Sends `request` like `send`, but hands a 200 reply's body to `line` one line at a time as
+    /// it arrives (server-sent events, JSON lines), without the line ending. Failures before the
+    /// reply starts are retried as `send` retries them; once lines have been handed on, a
+    /// failure is thrown as it is. Cancelling the task closes the connection, which tells the
+    /// server to stop generating.
+    public func streamLines(
+        _ request: VendorRequest, logger: Logger, errorMessage: (Data) -> String? = { _ in nil },
+        line: (Substring) async throws -> Void
+    ) async throws {
+        var outgoing = HTTPClientRequest(url: request.url)
+        outgoing.method = request.method
+        for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        var attempt = 0
+        while true {
+            attempt += 1
+            try await limiter.acquireUnlessCancelled()
+            let outcome: Result<(failure: VendorFailure, retryAfter: Double?)?, any Error>
+            do {
+                outcome = .success(try await streamAttempt(outgoing, errorMessage: errorMessage, line: line))
+            } catch {
+                outcome = .failure(error)
+            }
+            await limiter.release()
+            guard let (failure, retryAfter) = try outcome.get() else { return }
+            if let retryAfter, retryAfter > retry.maxRetryAfter { throw failure }
+            guard Self.isRetryable(failure.kind), attempt < retry.maxAttempts else { throw failure }
+            let delay = retryAfter ?? retry.backoff(afterAttempt: attempt)
+            logger.info("retrying after a transient failure", metadata: ["kind": "\(failure.kind)", "wait_s": "\(delay)"])
+            try await sleep(delay)
+        }
+    }
+
+    /// One attempt: nil once every line was handed on; the failure (and `Retry-After`) when the
+    /// reply never started. A failure after it started is thrown: it cannot be retried.
+    private func streamAttempt(
+        _ outgoing: HTTPClientRequest, errorMessage: (Data) -> String?, line: (Substring) async throws -> Void
+    ) async throws -> (failure: VendorFailure, retryAfter: Double?)? {
+        let response: HTTPClientResponse
+        do {
+            response = try await httpClient.execute(outgoing, deadline: .now() + .milliseconds(Int64(timeout * 1000)))
+        } catch {
+            if Task.isCancelled { throw CancellationError() }
+            return (failure(for: error), nil)
+        }
+        let status = Int(response.status.code)
+        guard status == 200 else {
+            let body = Data((try? await response.body.collect(upTo: 1 << 20)).map { Array($0.readableBytesView) } ?? [])
+            let retryAfter = response.headers.first(name: "retry-after").flatMap { RetryPolicy.retryAfterSeconds($0) }
+            return (VendorFailure(Self.kind(status: status, retryAfter: retryAfter, body: body), detail: errorMessage(body).map(scrub)), retryAfter)
+        }
+        do {
+            try await Self.splitLines(response.body, maxLineBytes: maxReplyBytes, line)
+        } catch let error as HTTPClientError {
+            if Task.isCancelled { throw CancellationError() }
+            throw failure(for: error)
+        }
+        return nil
+    }
+
+    /// Hands on each `\n`-ended line of `body` (a trailing `\r` removed); a line longer than
+    /// `maxLineBytes` is an unreadable answer, not a memory problem.
+    private static func splitLines(_ body: HTTPClientResponse.Body, maxLineBytes: Int, _ line: (Substring) async throws -> Void) async throws {
+        var pending: [UInt8] = []
+        func emit(_ bytes: ArraySlice<UInt8>) async throws {
+            var text = Substring(String(decoding: bytes, as: UTF8.self))
+            if text.hasSuffix("\r") { text.removeLast() }
+            try await line(text)
+        }
+        for try await chunk in body {
+            pending.append(contentsOf: chunk.readableBytesView)
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                try await emit(pending[..<newline])
+                pending.removeSubrange(...newline)
+            }
+            if pending.count > maxLineBytes { throw VendorFailure(.unparseableAnswer, detail: "a line of the reply is over \(maxLineBytes) bytes") }
+        }
+        if !pending.isEmpty { try await emit(pending[...]) }
+    }
+
     private enum Outcome {
         case reply(status: Int, retryAfter: Double?, headers: HTTPHeaders, body: Data)
         case failed(VendorFailure)
@@ -128,21 +208,27 @@ public struct VendorTransport: Sendable {
                 let retryAfter = response.headers.first(name: "retry-after").flatMap { RetryPolicy.retryAfterSeconds($0) }
                 return .reply(status: Int(response.status.code), retryAfter: retryAfter, headers: response.headers, body: Data(buffer.readableBytesView))
             }
-        } catch let error as HTTPClientError {
-            switch error {
-            case .deadlineExceeded, .readTimeout, .writeTimeout:
-                return .failed(VendorFailure(.timeout(seconds: timeout)))
-            case .connectTimeout:
-                return .failed(VendorFailure(.unreachable, detail: "connection timed out"))
-            case .remoteConnectionClosed:
-                return .failed(VendorFailure(.unparseableAnswer, detail: "the connection closed mid-answer"))
-            default:
-                return .failed(VendorFailure(.unreachable, detail: scrub("\(error)")))
-            }
         } catch is CancellationError {
             return .failed(VendorFailure(.timeout(seconds: timeout), detail: "cancelled"))
         } catch {
-            return .failed(VendorFailure(.unreachable, detail: scrub(Self.describe(error))))
+            return .failed(failure(for: error))
+        }
+    }
+
+    /// What a transport error means for the user.
+    private func failure(for error: any Error) -> VendorFailure {
+        guard let error = error as? HTTPClientError else {
+            return VendorFailure(.unreachable, detail: scrub(Self.describe(error)))
+        }
+        switch error {
+        case .deadlineExceeded, .readTimeout, .writeTimeout:
+            return VendorFailure(.timeout(seconds: timeout))
+        case .connectTimeout:
+            return VendorFailure(.unreachable, detail: "connection timed out")
+        case .remoteConnectionClosed:
+            return VendorFailure(.unparseableAnswer, detail: "the connection closed mid-answer")
+        default:
+            return VendorFailure(.unreachable, detail: scrub("\(error)"))
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Audio
 import Foundation
+import LocalModel
 import StoryWorkflows
 import Narration
 import Speech
@@ -32,6 +33,19 @@ struct Doctor: AsyncParsableCommand {
             problems += 1
             print("  ✗ ffmpeg — missing: only .wav output works. Run scripts/setup (or: sudo apt-get install ffmpeg).")
         }
+        print("Language model")
+        let setup = LocalModelSetup.located()
+        let model = await LocalModelCheck.run(setup)
+        let name = setup?.modelName ?? "qwen2.5-coder-1.5b"
+        if let problem = model.problem {
+            problems += 1
+            print("  ✗ local:\(name) — \(problem)")
+        } else {
+            let size = model.bytes.map { String(format: "%.2f GB", Double($0) / 1e9) } ?? "?"
+            print("  ✓ local:\(name) — on this machine, \(size), \(model.path ?? "")")
+            print("    licence: \(model.licence ?? "the file's own (a model you chose)")")
+        }
+        print("  · your own: openai:MODEL, anthropic:MODEL, gemini:MODEL with a key, or openai-compatible:MODEL@URL (Ollama, llama.cpp, vLLM)")
         print("Cache")
         let cache = SegmentCache.defaultDirectory()
         print("  \(cache.path)\(FileManager.default.isWritableFile(atPath: cache.deletingLastPathComponent().path) || !FileManager.default.fileExists(atPath: cache.path) ? "" : " (not writable!)")")

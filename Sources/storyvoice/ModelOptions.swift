@@ -10,7 +10,7 @@ import VendorHTTP
 /// `--llm` and friends: the user's own model, used only where it helps and priced up front.
 struct ModelOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "Improve the analysis with a language model: openai:MODEL, anthropic:MODEL, gemini:MODEL, or openai-compatible:MODEL@URL.",
+        "Improve the analysis with a language model: local (on this machine), openai:MODEL, anthropic:MODEL, gemini:MODEL, or openai-compatible:MODEL@URL.",
         discussion: "Keys come from OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY; base URLs from OPENAI_BASE_URL, ANTHROPIC_BASE_URL, GEMINI_BASE_URL or --base-url."))
     var llm: String?
 
@@ -86,8 +86,8 @@ struct ModelLabelling {
     }
 
     private func label(document: StoryDocument, analysis: StoryAnalysis, client: HTTPClient) async throws -> LabelledAnalysis {
-        let factory = LanguageModelFactory(httpClient: client)
-        let model: RemoteLanguageModel
+        let factory = LocalModels.factory(httpClient: client)
+        let model: any LanguageModel
         do {
             model = try factory.makeModel(spec)
         } catch let error as LanguageModelError {

@@ -42,6 +42,10 @@ struct Serve: AsyncParsableCommand {
         config.welcomeStory = welcomeStory.map { URL(fileURLWithPath: $0) }
         if let problem = config.dataDirectory.writeProblem() { throw UserFacingError(problem) }
         config.narration = try await LocalNarration.make(dataDirectory: config.dataDirectory.url)
+        // The model on this machine, free to every account; it loads on the first request.
+        config.models = ModelAccess.make(
+            environment: ProcessInfo.processInfo.environment, secret: config.secret, dataDirectory: config.dataDirectory,
+            local: LocalModels.server)
         let address = "http://\(["0.0.0.0", "127.0.0.1"].contains(hostname) ? "localhost" : hostname):\(port)"
         print("StoryVoice is starting on \(address)")
         if let story = config.welcomeStory {

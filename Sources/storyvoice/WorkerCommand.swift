@@ -27,6 +27,6 @@ struct WorkerCommand: AsyncParsableCommand {
             throw UserFacingError("No speech engine is installed; install espeak-ng, flite or festival (see 'storyvoice doctor').")
         }
         print("StoryVoice worker running \(concurrency) job(s) at once with \(narration.catalog.voices.count) voices.")
-        try await StoryWorker.run(narration: narration, configuration: lease.workerConfiguration(concurrency: concurrency))
+        try await StoryWorker.run(narration: narration, configuration: lease.workerConfiguration(concurrency: concurrency), localModel: LocalModels.server)
     }
 }

@@ -23,10 +23,13 @@ public struct ModelAccess: Sendable {
     }
 
     /// Base URLs from `environment`; keys deliberately not.
-    public static func make(environment: [String: String], secret: ServerSecret, dataDirectory: DataDirectory) -> ModelAccess {
+    /// - Parameter local: the model on this machine, free to every user; nil when this server has none.
+    public static func make(
+        environment: [String: String], secret: ServerSecret, dataDirectory: DataDirectory, local: (any LocalModelHost)? = nil
+    ) -> ModelAccess {
         let baseURLs = environment.filter { name, _ in LanguageModels.Provider.allCases.contains { $0.baseURLVariable == name } }
         return ModelAccess(
-            factory: LanguageModelFactory(environment: baseURLs), box: SecretBox(secret: secret),
+            factory: LanguageModelFactory(environment: baseURLs, local: local), box: SecretBox(secret: secret),
             cacheDirectory: dataDirectory.url.appendingPathComponent("llm", isDirectory: true))
     }
 
@@ -41,14 +44,16 @@ public struct ModelAccess: Sendable {
         }
         guard spec.baseURL == nil, spec.provider != .openaiCompatible else {
             throw StoryError(.invalid, code: "invalid_model",
-                             "Choose an OpenAI, Anthropic or Gemini model (openai:MODEL, anthropic:MODEL, gemini:MODEL).")
+                             "Choose the local model (local) or an OpenAI, Anthropic or Gemini model (openai:MODEL, anthropic:MODEL, gemini:MODEL).")
         }
         return spec
     }
 
-    /// A client for `spec` with the user's stored key. Throws the provider's `missingKey` error
-    /// when there is none, so the message says where to add it.
-    public func model(_ spec: ModelSpec, userID: UUID, database: any Database) async throws -> RemoteLanguageModel {
+    /// A client for `spec`: the model on this machine, or the provider's with the user's stored
+    /// key. Throws the provider's `missingKey` error when there is none, so the message says
+    /// where to add it.
+    public func model(_ spec: ModelSpec, userID: UUID, database: any Database) async throws -> any LanguageModel {
+        if spec.provider == .local { return try factory.makeLocalModel() }
         // An OpenAI-compatible server has no stored key.
         guard spec.provider != .openaiCompatible,
               let stored = try await SettingsRepository(database: database, box: box).key(for: spec.provider.vendor, userID: userID) else {

@@ -1,4 +1,5 @@
 import Foundation
+import LanguageModels
 import Jobs
 import Narration
 import Persistence
@@ -24,13 +25,13 @@ public enum StoryWorker {
     /// Runs `configuration.concurrency` job loops until SIGINT or SIGTERM; running jobs are
     /// then released for another worker to resume.
     public static func run(
-        narration: any NarrationService, configuration: JobWorker.Configuration,
+        narration: any NarrationService, configuration: JobWorker.Configuration, localModel: (any LocalModelHost)? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws {
         let directory = DataDirectory.resolve(environment: environment)
         sweepLeftovers(dataDirectory: directory.url)
         let secret = try ServerSecret.load(environment: environment, dataDirectory: directory)
-        let models = ModelAccess.make(environment: environment, secret: secret, dataDirectory: directory)
+        let models = ModelAccess.make(environment: environment, secret: secret, dataDirectory: directory, local: localModel)
         try await Worker.run(
             registry: StoryJobs.registry(dataDirectory: directory, narration: narration, models: models),
             configuration: configuration, environment: environment)

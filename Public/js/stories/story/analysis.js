@@ -4,6 +4,15 @@ import { api, followJob, isAbort } from "../../shared/api.js";
 import { confirmDialog } from "../../shared/dom.js";
 
 const defaultModels = { openai: "gpt-4o-mini", anthropic: "claude-3-5-haiku-latest", gemini: "gemini-2.0-flash" };
+const localModel = "qwen2.5-coder-1.5b";
+
+/** "about 4 minutes" for a run of the model on this machine. */
+export function duration(seconds) {
+  if (seconds == null) return "an unknown time";
+  if (seconds < 90) return `about ${Math.max(1, Math.round(seconds))} seconds`;
+  if (seconds < 5400) return `about ${Math.round(seconds / 60)} minutes`;
+  return `about ${(seconds / 3600).toFixed(1)} hours`;
+}
 
 export function money(usd) {
   return usd == null ? "an unknown price" : usd < 0.01 ? `under $0.01` : `about $${usd.toFixed(2)}`;
@@ -17,6 +26,7 @@ export function analysisPart(view) {
   function chosenModel() {
     const provider = $("#model-provider").value;
     if (!provider) return null;
+    if (provider === "local") return "local";
     return `${provider}:${$("#model-name").value.trim() || defaultModels[provider]}`;
   }
 
@@ -26,6 +36,12 @@ export function analysisPart(view) {
     const chosen = estimates.find((estimate) => estimate.mode === mode);
     const other = estimates.find((estimate) => estimate.mode !== mode);
     const tokens = (estimate) => (estimate.input_tokens + estimate.output_tokens).toLocaleString();
+    if (llm === "local") {
+      const text = `${mode === "full" ? "Full" : "Hybrid"} analysis with ${localModel}, running on this machine (free, nothing leaves it): `
+        + `${chosen.lines_sent.toLocaleString()} of ${chosen.dialogue_lines.toLocaleString()} lines, ${duration(chosen.local_seconds)}. `
+        + `(${other.mode}: ${duration(other.local_seconds)}.) A model of your own (Settings) is faster. Start?`;
+      return confirmDialog(text, "Start");
+    }
     const text = `${mode === "full" ? "Full" : "Hybrid"} analysis with ${llm}: ${chosen.lines_sent.toLocaleString()} of `
       + `${chosen.dialogue_lines.toLocaleString()} lines in ${chosen.requests} request(s), ~${tokens(chosen)} tokens, ${money(chosen.cost_usd)}. `
       + `(${other.mode}: ~${tokens(other)} tokens, ${money(other.cost_usd)}.) Send it to your model?`;
@@ -53,7 +69,8 @@ export function analysisPart(view) {
 
   on("#model-provider", "change", () => {
     const provider = $("#model-provider").value;
-    $("#model-name").placeholder = defaultModels[provider] ?? "";
+    $("#model-name").placeholder = provider === "local" ? localModel : (defaultModels[provider] ?? "");
+    $("#model-name").disabled = provider === "local";
     $("#suggest-voices").hidden = !provider || !view.reply?.analysis;
   });
 
@@ -74,7 +91,8 @@ export function analysisPart(view) {
     const llm = chosenModel();
     if (!llm) return;
     const speaking = view.reply.analysis.characters.filter((character) => character.lines > 0 && !view.reply.overrides.characters[character.id]);
-    if (!await confirmDialog(`Ask ${llm} to choose voices for ${speaking.length} character(s) (one short request each)? Voices you chose yourself are kept.`, "Ask")) return;
+    const who = llm === "local" ? `${localModel} (on this machine, free, roughly ${duration(speaking.length * 8)})` : llm;
+    if (!await confirmDialog(`Ask ${who} to choose voices for ${speaking.length} character(s) (one short request each)? Voices you chose yourself are kept.`, "Ask")) return;
     try {
       $("#suggest-voices").disabled = true;
       const job = await api(`/api/stories/${view.id}/cast/suggest`, { method: "POST", json: { llm }, signal });

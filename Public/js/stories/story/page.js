@@ -20,12 +20,13 @@ const html = `
     <button type="button" id="analyze">Analyse</button>
   </div>
   <details id="model-choice">
-    <summary>Use my own AI model (key from Settings)</summary>
-    <p class="hint">The offline analysis always runs first. Your model only labels who speaks each line; it never rewrites the story. You see the cost before anything is sent.</p>
+    <summary>Use an AI model (on this machine, or your own with a key from Settings)</summary>
+    <p class="hint">The offline analysis always runs first. The model only labels who speaks each line; it never rewrites the story. You see the cost (or, on this machine, the time) before anything is sent.</p>
     <div class="row">
       <label>Model
         <select id="model-provider">
           <option value="">None: offline only</option>
+          <option value="local">This machine: free, private, slower</option>
           <option value="openai">OpenAI</option>
           <option value="anthropic">Anthropic</option>
           <option value="gemini">Google Gemini</option>

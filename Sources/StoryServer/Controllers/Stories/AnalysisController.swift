@@ -1,6 +1,7 @@
 import Analysis
 import Foundation
 import Jobs
+import LanguageModels
 import StoryWorkflows
 import Vapor
 
@@ -29,6 +30,8 @@ struct AnalysisController: Sendable {
         var input_tokens: Int
         var output_tokens: Int
         var cost_usd: Double?
+        /// For the model on this machine: roughly how long the run takes.
+        var local_seconds: Double?
     }
 
     struct EstimateReply: Content {
@@ -56,9 +59,11 @@ struct AnalysisController: Sendable {
         let story = try await request.story(stories)
         let llm = try Self.requireModel(try request.decodeJSON(ModelRequest.self), "Say which model to price")
         let (model, estimates) = try stories.estimates(story, llm: llm)
+        let local = try ModelAccess.spec(llm).provider.isLocal
         return try Response.json(EstimateReply(model: model, estimates: estimates.map { mode, estimate in
             ModeEstimate(mode: mode, dialogue_lines: estimate.dialogueSegments, lines_sent: estimate.spansSent, requests: estimate.requests,
-                         input_tokens: estimate.inputTokens, output_tokens: estimate.outputTokens, cost_usd: estimate.cost)
+                         input_tokens: estimate.inputTokens, output_tokens: estimate.outputTokens, cost_usd: estimate.cost,
+                         local_seconds: local ? LocalModelSpeed.seconds(inputTokens: estimate.inputTokens, outputTokens: estimate.outputTokens) : nil)
         }))
     }
 

@@ -1,10 +1,10 @@
 import Foundation
 
 /// Finds the StoryVoice checkout whose `.venv/` and `scripts/` the Python workers run from.
-enum ProjectDirectory {
+public enum ProjectDirectory {
     /// The first directory holding `relativePath`, searching up from the current directory,
     /// then up from the running executable (a `.build/debug/storyvoice`).
-    static func locate(containing relativePath: String) -> URL? {
+    public static func locate(containing relativePath: String) -> URL? {
         let starts = [
             URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
             URL(fileURLWithPath: CommandLine.arguments.first ?? "/").deletingLastPathComponent(),

