@@ -205,6 +205,10 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
         ]),
+        // The real model on this machine (scripts/setup installs it).
+        .testTarget(name: "LocalModelTests", dependencies: [
+            "LocalModel", "LanguageModels", "VendorHTTP", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
         .testTarget(name: "LanguageModelsTests", dependencies: ["LanguageModels", "VendorHTTP", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "CloudSpeechTests", dependencies: ["CloudSpeech", "Speech", "Audio", "LanguageModels", "VendorHTTP", "TestSupport", "StoryModel", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "AnalysisTests", dependencies: ["Analysis", "LanguageModels", "VendorHTTP", "TestSupport", "StoryModel", "StoryText", .product(name: "Logging", package: "swift-log")]),

@@ -1,0 +1,164 @@
+import AsyncHTTPClient
+import Foundation
+import LanguageModels
+import LocalModel
+import Testing
+import VendorHTTP
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The model on this machine, for real: one server for the suite (loading it takes seconds),
+/// short requests so the suite fits a two-core CI run.
+@Suite("The local language model", .serialized)
+struct LocalModelTests {
+    static let server: LocalModelServer? = LocalModelSetup.located().map { LocalModelServer(setup: $0) }
+    static let factory = LanguageModelFactory(local: server)
+
+    func model() throws -> LocalLanguageModel {
+        try #require(Self.server, "the local model is not installed: run scripts/setup")
+        return try Self.factory.makeLocalModel()
+    }
+
+    @Test("a schema-constrained request answers valid JSON of exactly the requested shape")
+    func constrainedJSON() async throws {
+        let schema = ResponseSchema(name: "character", schema: [
+            "type": "object",
+            "properties": [
+                "name": ["type": "string"],
+                "mood": ["type": "string", "enum": ["happy", "sad", "angry", "calm"]],
+                "age": ["type": "integer"],
+            ],
+            "required": ["name", "mood", "age"],
+            "additionalProperties": false,
+        ])
+        let request = CompletionRequest(
+            system: "You describe story characters as JSON.",
+            user: "Describe the old fisherman who waits calmly on the pier every morning.",
+            schema: schema, maxOutputTokens: 60)
+        let answer = try await model().complete(request)
+        let json = try #require(answer.json, "not JSON: \(answer.text)")
+        #expect(json.objectValue.map { Set($0.keys) } == ["name", "mood", "age"])
+        #expect(json["name"]?.stringValue?.isEmpty == false)
+        #expect(["happy", "sad", "angry", "calm"].contains(json["mood"]?.stringValue ?? ""))
+        #expect(json["age"]?.intValue != nil)
+        #expect(answer.provider == .local)
+        #expect(answer.usage.outputTokens > 0)
+    }
+
+    @Test("a reply streams in pieces that add up to the answer")
+    func streams() async throws {
+        var pieces: [String] = []
+        var finished: CompletionResponse?
+        let request = CompletionRequest(system: "You greet people warmly.", user: "Greet a listener in one short sentence.", temperature: 0.3, maxOutputTokens: 40)
+        for try await event in try model().stream(request) {
+            switch event {
+            case .text(let piece): pieces.append(piece)
+            case .finished(let response): finished = response
+            }
+        }
+        #expect(pieces.count > 1)
+        #expect(finished?.text == pieces.joined())
+        let problems = AnswerCheck(words: 2...40).problems(in: finished?.text ?? "")
+        #expect(problems.isEmpty, "\(finished?.text ?? "")")
+    }
+
+    @Test("a request cancelled mid-answer frees the model: it stops generating and answers the next at once")
+    func cancellationFreesTheModel() async throws {
+        let model = try model()
+        let before = try await Self.tokensPredicted()
+        let long = CompletionRequest(system: "You write long stories.", user: "Write a very long story about a lighthouse.", temperature: 0.7, maxOutputTokens: 1500)
+        let listener = Task {
+            var pieces = 0
+            for try await event in model.stream(long) {
+                if case .text = event { pieces += 1 }
+                if pieces == 5 { return pieces }
+            }
+            return pieces
+        }
+        #expect(try await listener.value == 5)
+        let short = try await model.complete(CompletionRequest(system: "You answer in one word.", user: "What colour is the sea?", maxOutputTokens: 8))
+        #expect(!short.text.isEmpty)
+        // Generation stopped with the hang-up: far fewer tokens than the long request allowed.
+        let spent = try await Self.tokensPredicted() - before
+        #expect(spent < 300, "\(spent) tokens were generated after the cancelled request")
+    }
+
+    @Test("a server killed mid-answer fails that answer with a reason, and the next request starts another")
+    func restartsAfterACrash() async throws {
+        let model = try model()
+        let server = try #require(Self.server)
+        _ = try await model.complete(CompletionRequest(system: "s", user: "Say yes.", maxOutputTokens: 4))
+        let first = try #require(await server.processID)
+        let request = CompletionRequest(system: "You write long stories.", user: "Write a long story about a harbour.", maxOutputTokens: 600)
+        await #expect(throws: LanguageModelError.self) {
+            var pieces = 0
+            for try await event in model.stream(request) {
+                if case .text = event { pieces += 1 }
+                if pieces == 3 { kill(first, SIGKILL) }
+            }
+        }
+        let after = try await model.complete(CompletionRequest(system: "You answer in one word.", user: "Say hello.", maxOutputTokens: 8))
+        #expect(!after.text.isEmpty)
+        let second = try #require(await server.processID)
+        #expect(second != first)
+    }
+
+    @Test("a prompt longer than the model reads is refused with what to do, before it is sent")
+    func promptOverTheContext() async throws {
+        let huge = String(repeating: "The waves rolled in and out again. ", count: 2000)
+        let error = await #expect(throws: LanguageModelError.self) {
+            _ = try await model().complete(CompletionRequest(system: "Summarise.", user: huge, maxOutputTokens: 100))
+        }
+        #expect(error?.description.contains("shorten it") == true, "\(String(describing: error))")
+    }
+
+    /// llama.cpp's count of generated tokens (its Prometheus `/metrics`).
+    static func tokensPredicted() async throws -> Int {
+        let server = try #require(server)
+        let endpoint = try await server.endpoint()
+        var request = HTTPClientRequest(url: endpoint.baseURL.replacingOccurrences(of: "/v1", with: "") + "/metrics")
+        request.headers.add(name: "Authorization", value: "Bearer \(endpoint.key.value)")
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("llamacpp:tokens_predicted_total") }, "no metrics: \(text.prefix(200))")
+        return Int(Double(line.split(separator: " ").last ?? "") ?? -1)
+    }
+}
+
+@Suite("A broken local model")
+struct BrokenLocalModelTests {
+    static func setup(model file: String) throws -> LocalModelSetup {
+        var setup = try #require(LocalModelSetup.located(), "run scripts/setup")
+        setup.modelFile = file
+        return setup
+    }
+
+    @Test("a missing model file is refused with what to do")
+    func missingFile() async throws {
+        let server = LocalModelServer(setup: try Self.setup(model: "/nonexistent/model.gguf"))
+        let error = await #expect(throws: LanguageModelError.self) { _ = try await server.endpoint() }
+        #expect(error?.description.contains("/nonexistent/model.gguf") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("scripts/setup") == true)
+        let check = await LocalModelCheck.run(try Self.setup(model: "/nonexistent/model.gguf"))
+        #expect(check.problem?.contains("cannot read") == true, "\(String(describing: check.problem))")
+    }
+
+    @Test("a truncated or damaged model file is refused with what to do")
+    func damagedFile() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-model-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The bundled file's name, so the check knows which SHA-256 it must have.
+        let damaged = folder.appendingPathComponent("qwen2.5-coder-1.5b-instruct-q4_k_m.gguf")
+        var bytes = Data("GGUF".utf8)
+        bytes.append(Data(repeating: 7, count: 4096))
+        try bytes.write(to: damaged)
+        let check = await LocalModelCheck.run(try Self.setup(model: damaged.path))
+        #expect(check.problem?.contains("damaged") == true, "\(String(describing: check.problem))")
+        let server = LocalModelServer(setup: try Self.setup(model: damaged.path))
+        let error = await #expect(throws: LanguageModelError.self) { _ = try await server.endpoint() }
+        #expect(error?.description.contains("could not be loaded") == true, "\(String(describing: error))")
+    }
+}
