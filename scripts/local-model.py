@@ -309,11 +309,13 @@ def serve(args) -> int:
     params.cache_idle_slots = False   # (needs the cache above)
     params.fit_params = False         # take n_ctx as given
 
+    if args.port and not port_is_free(args.port):
+        return fail(f"port {args.port} on 127.0.0.1 is in use")
     started = time.monotonic()
     try:
         server = xllamacpp.Server(params)
     except Exception as error:
-        return fail(f"the model {model} could not be loaded: {error}")
+        return fail(f"llama.cpp could not start with the model {model}: {error} (details on stderr)")
     address = server.listening_address
     port = parse_port(address) or args.port
     if not port:
@@ -330,6 +332,17 @@ def serve(args) -> int:
     sys.stderr.flush()
     # The C++ server's destructor may wait on busy slots; nothing needs flushing, so leave now.
     os._exit(0)
+
+
+def port_is_free(port: int) -> bool:
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+            return True
+        except OSError:
+            return False
 
 
 def parse_port(address) -> int:
