@@ -297,6 +297,11 @@ def serve(args) -> int:
     params.port = args.port
     params.api_keys = [key]
     params.n_ctx = args.ctx_size
+    # The server notices a closed connection only between batches, so a long prompt read in one
+    # 2048-token batch (the default) keeps a core busy for minutes after its client has gone.
+    # Small batches cost little prompt speed on a CPU and bound that to a few seconds.
+    params.n_batch = args.batch_size
+    params.n_ubatch = args.batch_size
     params.n_parallel = args.parallel
     params.cpuparams.n_threads = args.threads
     params.cpuparams_batch.n_threads = args.threads
@@ -324,6 +329,7 @@ def serve(args) -> int:
         return fail("the server did not become ready" if not stop.is_set() else "stopped before ready")
     answer({"ready": True, "port": port, "url": f"http://127.0.0.1:{port}/v1", "model": args.alias or model.stem,
             "path": str(model), "threads": args.threads, "ctx_size": args.ctx_size, "parallel": args.parallel,
+            "batch_size": args.batch_size,
             "load_seconds": round(time.monotonic() - started, 2)})
     print(f"local-model: serving {model.name} on 127.0.0.1:{port}", file=sys.stderr)
 
@@ -382,6 +388,8 @@ def main() -> int:
     p.add_argument("--threads", type=int, default=int(os.environ.get("STORYVOICE_LOCAL_LLM_THREADS", "1")))
     p.add_argument("--ctx-size", type=int, default=4096, help="context window in tokens (default 4096)")
     p.add_argument("--parallel", type=int, default=1, help="requests processed at once (default 1)")
+    p.add_argument("--batch-size", type=int, default=64,
+                   help="prompt tokens per step; a cancelled request stops at the next step (default 64)")
     p.add_argument("--port", type=int, default=0, help="default 0: a free port chosen by the system")
     args = parser.parse_args()
     try:
