@@ -308,6 +308,7 @@ def serve(args) -> int:
     params.n_gpu_layers = 0
     params.ui = False                 # no web page
     params.endpoint_slots = False     # /slots would show the prompts being processed
+    params.endpoint_metrics = True    # /metrics (key required): token counters, for tests and ops
     params.cors_origins = ""          # no cross-origin browser access
     params.offline = True             # never reach for the network
     params.cache_ram_mib = 0          # no extra prompt cache beyond the slot's own (bounds memory)

@@ -66,6 +66,7 @@ public struct LocalLanguageModel: LanguageModel, CustomStringConvertible {
     private func answer(_ request: CompletionRequest, _ yield: (CompletionEvent) -> Void) async throws {
         for attempt in 1...2 {
             let endpoint = try await host.endpoint()
+            let request = Self.describingSchema(request)
             try checkFits(request, endpoint)
             var yieldedText = false
             do {
@@ -80,6 +81,16 @@ public struct LocalLanguageModel: LanguageModel, CustomStringConvertible {
                 logger.warning("the local model server was gone; starting another", metadata: ["detail": "\(error.detail ?? "")"])
             }
         }
+    }
+
+    /// A small model held to a JSON schema by grammar alone can fill the whitespace the grammar
+    /// allows until the token limit; told what to write, it writes it. So the schema is also
+    /// put in words, in the system message.
+    static func describingSchema(_ request: CompletionRequest) -> CompletionRequest {
+        guard let schema = request.schema else { return request }
+        var described = request
+        described.system += "\n\nAnswer with one JSON object only, no other text, following this JSON schema:\n" + schema.schema.canonicalText
+        return described
     }
 
     /// A prompt the server cannot read whole is refused here, in words, before it queues.
@@ -112,8 +123,8 @@ public struct LocalLanguageModel: LanguageModel, CustomStringConvertible {
 /// How fast the model on this machine reads and writes, for "roughly how long" before a run:
 /// Qwen2.5-Coder-1.5B (Q4_K_M, one thread) on a busy two-core machine (docs/local-model.md).
 public enum LocalModelSpeed {
-    public static let promptTokensPerSecond = 25.0
-    public static let outputTokensPerSecond = 15.0
+    public static let promptTokensPerSecond = 12.0
+    public static let outputTokensPerSecond = 6.0
 
     public static func seconds(inputTokens: Int, outputTokens: Int) -> Double {
         (Double(inputTokens) / promptTokensPerSecond + Double(outputTokens) / outputTokensPerSecond).rounded(.up)

@@ -160,12 +160,26 @@ public struct VendorTransport: Sendable {
             return (VendorFailure(Self.kind(status: status, retryAfter: retryAfter, body: body), detail: errorMessage(body).map(scrub)), retryAfter)
         }
         do {
-            try await Self.splitLines(response.body, maxLineBytes: maxReplyBytes, line)
-        } catch let error as HTTPClientError {
+            try await Self.splitLines(response.body, maxLineBytes: maxReplyBytes) { text in
+                do { try await line(text) } catch { throw LineHandlerFailure(underlying: error) }
+            }
+        } catch let handled as LineHandlerFailure {
+            throw handled.underlying
+        } catch let failure as VendorFailure {
+            throw failure
+        } catch {
             if Task.isCancelled { throw CancellationError() }
-            throw failure(for: error)
+            // The body ended early (a server that died mid-answer answers no more): the parser's
+            // or the channel's error, whichever noticed first.
+            if let error = error as? HTTPClientError, error != .remoteConnectionClosed { throw failure(for: error) }
+            throw VendorFailure(.unparseableAnswer, detail: "the connection closed mid-answer")
         }
         return nil
+    }
+
+    /// What the caller's line handler threw, kept apart from the transport's own errors.
+    private struct LineHandlerFailure: Error {
+        var underlying: any Error
     }
 
     /// Hands on each `\n`-ended line of `body` (a trailing `\r` removed); a line longer than

@@ -78,7 +78,7 @@ struct LocalModelTests {
             return pieces
         }
         #expect(try await listener.value == 5)
-        let short = try await model.complete(CompletionRequest(system: "You answer in one word.", user: "What colour is the sea?", maxOutputTokens: 8))
+        let short = try await model.complete(CompletionRequest(system: "You answer in one word.", user: "What colour is the sea?", maxOutputTokens: 30))
         #expect(!short.text.isEmpty)
         // Generation stopped with the hang-up: far fewer tokens than the long request allowed.
         let spent = try await Self.tokensPredicted() - before
@@ -89,7 +89,7 @@ struct LocalModelTests {
     func restartsAfterACrash() async throws {
         let model = try model()
         let server = try #require(Self.server)
-        _ = try await model.complete(CompletionRequest(system: "s", user: "Say yes.", maxOutputTokens: 4))
+        _ = try await model.complete(CompletionRequest(system: "You answer in one word.", user: "Say yes.", maxOutputTokens: 30))
         let first = try #require(await server.processID)
         let request = CompletionRequest(system: "You write long stories.", user: "Write a long story about a harbour.", maxOutputTokens: 600)
         await #expect(throws: LanguageModelError.self) {
@@ -99,7 +99,7 @@ struct LocalModelTests {
                 if pieces == 3 { kill(first, SIGKILL) }
             }
         }
-        let after = try await model.complete(CompletionRequest(system: "You answer in one word.", user: "Say hello.", maxOutputTokens: 8))
+        let after = try await model.complete(CompletionRequest(system: "You answer in one word.", user: "Say hello.", maxOutputTokens: 30))
         #expect(!after.text.isEmpty)
         let second = try #require(await server.processID)
         #expect(second != first)
@@ -159,6 +159,7 @@ struct BrokenLocalModelTests {
         #expect(check.problem?.contains("damaged") == true, "\(String(describing: check.problem))")
         let server = LocalModelServer(setup: try Self.setup(model: damaged.path))
         let error = await #expect(throws: LanguageModelError.self) { _ = try await server.endpoint() }
-        #expect(error?.description.contains("could not be loaded") == true, "\(String(describing: error))")
+        #expect(error?.description.contains(damaged.path) == true, "\(String(describing: error))")
+        #expect(error?.description.contains("storyvoice doctor") == true)
     }
 }
