@@ -132,6 +132,15 @@ struct ModelAnalysisTests {
             let elsewhere = try await app.send(.POST, "/api/stories/\(story)/analyze", token: ada, json: #"{"llm":"openai-compatible:llama@http://10.0.0.1/v1"}"#)
             #expect(elsewhere.errorCode == "invalid_model")
             #expect(try await app.send(.POST, "/api/stories/\(story)/cast/suggest", token: ada, json: #"{"llm":"gemini:gemini-2.0-flash"}"#).errorCode == "missing_key")
+            // The model on this machine needs no key: it is priced at nothing and timed instead.
+            let estimate = try await app.send(.POST, "/api/stories/\(story)/analyze/estimate", token: ada, json: #"{"llm":"local"}"#)
+            #expect(estimate.status == .ok)
+            let modes = try #require(JSONSerialization.jsonObject(with: Data(estimate.body.readableBytesView)) as? [String: Any])["estimates"] as? [[String: Any]]
+            #expect(modes?.allSatisfy { ($0["cost_usd"] as? Double) == 0 && (($0["local_seconds"] as? Double) ?? 0) > 0 } == true, "\(String(describing: modes))")
+            // This test server was started without one: said at once, not in a failed job.
+            let noLocal = try await app.send(.POST, "/api/stories/\(story)/analyze", token: ada, json: #"{"llm":"local"}"#)
+            #expect(noLocal.errorCode == "invalid_model")
+            #expect(noLocal.errorMessage?.contains("the local model") == true, "\(noLocal.errorMessage ?? "")")
             #expect(model.requests.isEmpty)
         }
     }
