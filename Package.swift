@@ -105,6 +105,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Voice chat: one spoken turn (transcribe, reply, speak each sentence as it is written)
+        // as a stream of events, its effects injected. The AI phone calls' agent uses it too.
+        .target(
+            name: "VoiceChat",
+            dependencies: ["LanguageModels"]
+        ),
         // Cloud speech engines (OpenAI, ElevenLabs, Gemini) over the vendor HTTP layer.
         .target(
             name: "CloudSpeech",
@@ -204,6 +210,9 @@ let package = Package(
             "Audio", "StoryModel", "TestSupport", "LanguageModels", "VendorHTTP",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
+        ]),
+        .testTarget(name: "VoiceChatTests", dependencies: [
+            "VoiceChat", "LanguageModels", "VendorHTTP", "Audio", "Speech", "SpeechEngines", "TestSupport",
         ]),
         // The real model on this machine (scripts/setup installs it).
         .testTarget(name: "LocalModelTests", dependencies: [

@@ -122,6 +122,23 @@ struct ExternalTool: Sendable {
         return result.standardOutput
     }
 
+    /// Runs the tool and returns its stdout's bytes (at most `limit`).
+    func outputBytes(_ arguments: [String], limit: Int) async throws -> [UInt8] {
+        let path = try requirePath()
+        let result = try await Subprocess.run(
+            .path(.init(path)),
+            arguments: Arguments(arguments),
+            input: .none,
+            output: .bytes(limit: limit),
+            error: .string(limit: 1 << 20)
+        )
+        guard result.terminationStatus.isSuccess else {
+            let lines = result.standardError.split(whereSeparator: \.isNewline).map(String.init)
+            throw AudioError.toolFailed(tool: name, status: Self.describe(result.terminationStatus), stderr: Array(lines.suffix(StderrTail.capacity)))
+        }
+        return result.standardOutput
+    }
+
     static func describe(_ status: TerminationStatus) -> String {
         switch status {
         case .exited(let code): "exit status \(code)"

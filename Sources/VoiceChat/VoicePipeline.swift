@@ -1,0 +1,143 @@
+import Foundation
+import LanguageModels
+
+/// One spoken turn, start to finish, as a stream of events: the recording transcribed, the
+/// reply streamed from the model, and each sentence spoken as soon as it is complete, while the
+/// model still writes the next. Each stage fails on its own with an `error` event saying
+/// whether trying that stage again may help; the stages before it keep their results (the
+/// transcript, the reply so far), so a client retries only what failed.
+public struct VoicePipeline: Sendable {
+    public enum Input: Sendable {
+        /// A recording in any format ffmpeg reads.
+        case audio(URL)
+        /// Typed, or the transcript of an earlier try whose reply failed.
+        case text(String)
+    }
+
+    /// Speech to text: the recording's words.
+    public var transcribe: @Sendable (URL) async throws -> String
+    public var model: any LanguageModel
+    /// Text to speech: one sentence as a WAV file's bytes.
+    public var speak: @Sendable (String) async throws -> Data
+    public var instructions: String
+    public var maxReplyTokens: Int
+    /// Prompt and reply together must fit this many tokens; the oldest turns are left out first.
+    public var contextTokens: Int
+
+    public static let defaultInstructions = """
+        You are a friendly assistant in a spoken conversation. Answer in two or three short \
+        sentences of plain speech: no lists, no Markdown, no emoji. If you do not know, say so.
+        """
+
+    public init(
+        transcribe: @escaping @Sendable (URL) async throws -> String, model: any LanguageModel,
+        speak: @escaping @Sendable (String) async throws -> Data,
+        instructions: String = defaultInstructions, maxReplyTokens: Int = 200, contextTokens: Int = 4096
+    ) {
+        self.transcribe = transcribe
+        self.model = model
+        self.speak = speak
+        self.instructions = instructions
+        self.maxReplyTokens = maxReplyTokens
+        self.contextTokens = contextTokens
+    }
+
+    /// Runs one turn. Cancelling the consumer (the user spoke over the answer, or left) stops
+    /// every stage.
+    public func run(_ input: Input, history: [ChatTurn] = []) -> AsyncStream<VoiceTurnEvent> {
+        AsyncStream { continuation in
+            let task = Task {
+                continuation.yield(.runStart)
+                await turn(input, history: history) { continuation.yield($0) }
+                continuation.yield(.runEnd)
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private func turn(_ input: Input, history: [ChatTurn], _ yield: @escaping @Sendable (VoiceTurnEvent) -> Void) async {
+        let question: String
+        switch input {
+        case .text(let text):
+            question = text
+        case .audio(let file):
+            yield(.sttStart)
+            do {
+                question = try await transcribe(file).trimmingCharacters(in: .whitespacesAndNewlines)
+            } catch {
+                yield(.error(stage: .stt, message: "The recording could not be transcribed: \(error)", retryable: true))
+                return
+            }
+            guard !question.isEmpty else {
+                yield(.error(stage: .stt, message: "No words were heard in the recording. Hold the button, speak, then let go.", retryable: false))
+                return
+            }
+            yield(.sttEnd(text: question))
+        }
+        let (sentences, sentenceInput) = AsyncStream.makeStream(of: String.self)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await speakAll(sentences, yield) }
+            await think(question, history: history, sentences: sentenceInput, yield)
+            sentenceInput.finish()
+        }
+    }
+
+    /// Streams the reply, handing each finished sentence to the voice.
+    private func think(
+        _ question: String, history: [ChatTurn], sentences: AsyncStream<String>.Continuation, _ yield: @Sendable (VoiceTurnEvent) -> Void
+    ) async {
+        var splitter = SentenceSplitter()
+        let request = CompletionRequest(
+            system: instructions, history: trimmed(history, question: question), user: question,
+            temperature: 0.7, maxOutputTokens: maxReplyTokens)
+        do {
+            for try await event in model.stream(request) {
+                switch event {
+                case .text(let piece):
+                    yield(.llmDelta(text: piece))
+                    for sentence in splitter.add(piece) { sentences.yield(sentence) }
+                case .finished(let response):
+                    if let rest = splitter.finish() { sentences.yield(rest) }
+                    yield(.llmEnd(text: response.text))
+                }
+            }
+        } catch is CancellationError {
+            return
+        } catch {
+            let retryable = (error as? LanguageModelError).map { $0.isTransient || $0.kind == .unparseableAnswer } ?? true
+            yield(.error(stage: .llm, message: "The reply could not be written: \(error)", retryable: retryable))
+        }
+    }
+
+    /// Speaks the sentences in order; after a failure, says so once and speaks no more (the
+    /// reply's text is still complete, and can be spoken again whole).
+    private func speakAll(_ sentences: AsyncStream<String>, _ yield: @Sendable (VoiceTurnEvent) -> Void) async {
+        var index = 0
+        var failed = false
+        for await sentence in sentences where !failed {
+            yield(.ttsStart(index: index, text: sentence))
+            do {
+                yield(.ttsAudio(index: index, audio: try await speak(sentence)))
+                yield(.ttsEnd(index: index))
+            } catch {
+                if Task.isCancelled { return }
+                yield(.error(stage: .tts, message: "The reply could not be spoken: \(error)", retryable: true))
+                failed = true
+            }
+            index += 1
+        }
+    }
+
+    /// The most recent turns that fit beside the question and the reply.
+    func trimmed(_ history: [ChatTurn], question: String) -> [ChatTurn] {
+        var budget = contextTokens - maxReplyTokens - TokenCount.approximate(instructions) - TokenCount.approximate(question)
+        var kept: [ChatTurn] = []
+        for turn in history.reversed() {
+            budget -= TokenCount.approximate(turn.text) + 4
+            if budget < 0 { break }
+            kept.append(turn)
+        }
+        return kept.reversed()
+    }
+}

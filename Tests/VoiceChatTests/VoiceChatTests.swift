@@ -1,0 +1,143 @@
+import Audio
+import Foundation
+import LanguageModels
+import Speech
+import SpeechEngines
+import Synchronization
+import TestSupport
+import Testing
+import VendorHTTP
+import VoiceChat
+
+@Suite("Sentences while the reply is written")
+struct SentenceSplitterTests {
+    @Test("sentences come out as soon as they end; short pieces and abbreviations wait")
+    func splits() {
+        var splitter = SentenceSplitter(minimumLength: 12)
+        var out: [String] = []
+        for piece in ["Mr. Pim", "kin came to tea. He brought", " a cake! Did", " you know? It was 3.", "5 kilos", " heavy"] {
+            out += splitter.add(piece)
+        }
+        #expect(out == ["Mr. Pimkin came to tea.", "He brought a cake!", "Did you know?"])
+        #expect(splitter.finish() == "It was 3.5 kilos heavy")
+    }
+
+    @Test("closing quotes stay with their sentence; a line break ends one")
+    func quotesAndLines() {
+        var splitter = SentenceSplitter(minimumLength: 5)
+        #expect(splitter.add("She said “Go home.” Then\nleft. ") == ["She said “Go home.”", "Then", "left."])
+    }
+}
+
+/// A model that streams `reply` in a few pieces, in OpenAI's wire format.
+func streamingModel(_ server: LoopbackServer) -> RemoteLanguageModel {
+    RemoteLanguageModel(provider: .openaiCompatible, model: "test", baseURL: server.baseURL + "/v1", key: nil,
+                        retry: .none, limiter: ConcurrencyLimiter(limit: 1))
+}
+
+func sse(_ pieces: [String]) -> LoopbackReply {
+    func chunk(_ text: String?, finish: String? = nil) -> String {
+        let delta: JSONValue = text.map { ["content": .string($0)] } ?? [:]
+        return JSONValue.object(["choices": [["index": 0, "delta": delta, "finish_reason": finish.map { .string($0) } ?? .null]]]).canonicalText
+    }
+    return .events(pieces.map { chunk($0) } + [chunk(nil, finish: "stop"), "[DONE]"], pause: .milliseconds(30))
+}
+
+@Suite("A spoken turn", .serialized)
+struct VoicePipelineTests {
+    static let espeak = EspeakEngine()
+
+    /// `text` spoken by espeak-ng into a WAV file: the question a user would say.
+    static func recording(_ text: String) async throws -> URL {
+        let voices = try await espeak.voices()
+        let voice = try #require(voices.first { $0.id == "espeak-ng:en-us" } ?? voices.first)
+        let audio = try await espeak.synthesize(text, voice: voice, settings: SpeechSettings())
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("voice-\(UUID().uuidString).wav")
+        try WAV.encode(audio).write(to: file)
+        return file
+    }
+
+    static func speak(_ text: String) async throws -> Data {
+        let voices = try await espeak.voices()
+        let voice = try #require(voices.first)
+        return WAV.encode(try await espeak.synthesize(text, voice: voice, settings: SpeechSettings()))
+    }
+
+    static let whisper = WhisperTranscriber.Configuration.locate().map(WhisperTranscriber.init)
+
+    static func transcribe(_ file: URL) async throws -> String {
+        let whisper = try #require(whisper, "faster-whisper is not installed: run scripts/setup")
+        return try await whisper.transcribe(AudioDecoder().decode(file))
+    }
+
+    @Test("real speech in: transcribed, answered as it streams, each sentence spoken in order")
+    func endToEnd() async throws {
+        let question = try await Self.recording("What is the capital of France?")
+        defer { try? FileManager.default.removeItem(at: question) }
+        try await LoopbackServer.withServer { server in
+            server.enqueue(sse(["The capital", " of France is Paris.", " It lies on the river", " Seine, in the north."]))
+            let pipeline = VoicePipeline(transcribe: Self.transcribe, model: streamingModel(server), speak: Self.speak)
+            var events: [VoiceTurnEvent] = []
+            for await event in pipeline.run(.audio(question), history: [ChatTurn(.user, "Hello"), ChatTurn(.assistant, "Hi there!")]) {
+                events.append(event)
+            }
+            let names = events.map(\.name)
+            #expect(names.first == "run-start" && names.last == "run-end")
+            #expect(Array(names.prefix(3)) == ["run-start", "stt-start", "stt-end"])
+            guard case .sttEnd(let heard) = events[2] else { Issue.record("no transcript"); return }
+            #expect(heard.lowercased().contains("capital") && heard.lowercased().contains("france"), "\(heard)")
+            // Two sentences, each started, voiced and ended in order.
+            let spoken = events.compactMap { event -> String? in if case .ttsStart(_, let text) = event { text } else { nil } }
+            #expect(spoken == ["The capital of France is Paris.", "It lies on the river Seine, in the north."])
+            let audio = events.compactMap { event -> Data? in if case .ttsAudio(_, let wav) = event { wav } else { nil } }
+            #expect(audio.count == 2)
+            #expect(try audio.allSatisfy { try WAV.decode($0).samples.count > 1000 })
+            // Speech of the first sentence started before the model had finished writing.
+            let firstSpeech = try #require(names.firstIndex(of: "tts-start"))
+            let replyEnd = try #require(names.firstIndex(of: "llm-end"))
+            #expect(firstSpeech < replyEnd)
+            // The transcript went to the model after the earlier turns.
+            let messages = server.requests.first?.json?["messages"]?.arrayValue?.compactMap { $0["content"]?.stringValue }
+            #expect(messages?.suffix(3) == ["Hello", "Hi there!", heard])
+        }
+    }
+
+    @Test("a failed stage says which, and whether to retry; earlier stages keep their results")
+    func failuresPerStage() async throws {
+        try await LoopbackServer.withServer { server in
+            server.enqueue(LoopbackReply(status: 503, json: ["error": ["message": "overloaded"]]))
+            let failing = VoicePipeline(transcribe: Self.transcribe, model: streamingModel(server), speak: Self.speak)
+            var events: [VoiceTurnEvent] = []
+            for await event in failing.run(.text("Tell me a joke.")) { events.append(event) }
+            #expect(events.map(\.name) == ["run-start", "error", "run-end"])
+            if case .error(let stage, _, let retryable) = events[1] {
+                #expect(stage == .llm)
+                #expect(retryable)
+            }
+
+            // The retry sends the same text, without recording again; this time the voice fails.
+            server.enqueue(sse(["Why did the chicken cross the road?", " To get to the other side."]))
+            let mute = VoicePipeline(transcribe: Self.transcribe, model: streamingModel(server),
+                                     speak: { _ in throw SpeechError.engineFailed(engine: "test", status: "down", message: "no voice") })
+            events = []
+            for await event in mute.run(.text("Tell me a joke.")) { events.append(event) }
+            let errors = events.compactMap { event -> VoiceStage? in if case .error(let stage, _, _) = event { stage } else { nil } }
+            #expect(errors == [.tts])
+            #expect(events.contains(.llmEnd(text: "Why did the chicken cross the road? To get to the other side.")))
+        }
+    }
+
+    @Test("silence is not sent to the model: the user is told nothing was heard")
+    func silence() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("silence-\(UUID().uuidString).wav")
+        try WAV.encode(PCMAudio.silence(seconds: 1.5, sampleRate: 16_000)).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await LoopbackServer.withServer { server in
+            let pipeline = VoicePipeline(transcribe: Self.transcribe, model: streamingModel(server), speak: Self.speak)
+            var events: [VoiceTurnEvent] = []
+            for await event in pipeline.run(.audio(file)) { events.append(event) }
+            #expect(events.map(\.name) == ["run-start", "stt-start", "error", "run-end"])
+            #expect(server.requests.isEmpty)
+        }
+    }
+}
