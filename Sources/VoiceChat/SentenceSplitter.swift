@@ -1,3 +1,5 @@
+import Foundation
+
 /// Cuts a reply into sentences while it is still being written, so speech can start with the
 /// first sentence before the model has finished the rest.
 ///
@@ -18,7 +20,7 @@ public struct SentenceSplitter: Sendable {
         pending += text
         var sentences: [String] = []
         while let end = firstEnd(in: pending) {
-            let sentence = String(pending[..<end]).trimmed
+            let sentence = String(pending[..<end]).trimmingCharacters(in: .whitespacesAndNewlines)
             pending = String(pending[end...])
             if !sentence.isEmpty { sentences.append(sentence) }
         }
@@ -27,7 +29,7 @@ public struct SentenceSplitter: Sendable {
 
     /// What remains at the end of the reply.
     public mutating func finish() -> String? {
-        let rest = pending.trimmed
+        let rest = pending.trimmingCharacters(in: .whitespacesAndNewlines)
         pending = ""
         return rest.isEmpty ? nil : rest
     }
@@ -55,13 +57,4 @@ public struct SentenceSplitter: Sendable {
 
     static let terminators: Set<Character> = [".", "!", "?", "…"]
     static let closers: Set<Character> = ["\"", "'", "”", "’", ")", "]", "»"]
-}
-
-extension String {
-    fileprivate var trimmed: String {
-        var view = Substring(self)
-        while let first = view.first, first.isWhitespace { view.removeFirst() }
-        while let last = view.last, last.isWhitespace { view.removeLast() }
-        return String(view)
-    }
 }
