@@ -174,12 +174,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Voice chat for a signed-in user: transcriber, model and voice chosen, turns run. No Vapor.
+        .target(
+            name: "VoiceWorkflows",
+            dependencies: ["VoiceChat", "StoryWorkflows", "StoryModel", "LanguageModels", "Audio", "Speech"]
+        ),
         // The Vapor server: configure(app, config), auth, thin controllers, web assets.
         .target(
             name: "StoryServer",
             dependencies: [
                 "StoryModel", "StoryText", "Persistence", "Jobs", "Analysis", "LanguageModels", "VendorHTTP", "StoryWorkflows",
-                "Speech",
+                "Speech", "VoiceChat", "VoiceWorkflows",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
@@ -248,7 +253,7 @@ let package = Package(
         .testTarget(
             name: "StoryServerTests",
             dependencies: [
-                "StoryServer", "StoryWorkflows", "Persistence", "Jobs", "DatabaseTestSupport", "TestSupport", "LanguageModels", "VendorHTTP", "Analysis", "Speech", "StoryModel", "Narration",
+                "StoryServer", "StoryWorkflows", "Persistence", "Jobs", "DatabaseTestSupport", "TestSupport", "LanguageModels", "VendorHTTP", "Analysis", "Speech", "StoryModel", "Narration", "SpeechEngines",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQL", package: "fluent-kit"),

@@ -31,9 +31,11 @@ public struct LocalModelSetup: Sendable, Hashable {
     }
 
     /// The checkout's setup, or nil when there is no `.venv` with the script beside it (run
-    /// `scripts/setup`). `STORYVOICE_LOCAL_MODEL` names another GGUF file,
+    /// `scripts/setup`). `STORYVOICE_LOCAL_MODEL` names another GGUF file (or `off`),
     /// `STORYVOICE_LOCAL_MODEL_THREADS` the thread count.
     public static func located(environment: [String: String] = ProcessInfo.processInfo.environment) -> LocalModelSetup? {
+        // `off`: run without it (a test server that must answer fast, a machine short of memory).
+        if environment["STORYVOICE_LOCAL_MODEL"] == "off" { return nil }
         guard let project = ProjectDirectory.locate(containing: "scripts/local-model.py") else { return nil }
         let python = project.appendingPathComponent(".venv/bin/python").path
         guard FileManager.default.isExecutableFile(atPath: python) else { return nil }

@@ -1,4 +1,5 @@
 import Foundation
+import Speech
 import Jobs
 import LanguageModels
 import Persistence
@@ -42,6 +43,9 @@ public struct ServerConfig: Sendable {
     /// The narration pipeline (voices, casting, rendering). `storyvoice` supplies the local
     /// engines; without one, voice and audio routes answer 503 and no story jobs run.
     public var narration: (any NarrationService)?
+    /// Speech to text for voice chat (`storyvoice` supplies faster-whisper when installed);
+    /// without one, recordings answer 503 and only typed questions work.
+    public var transcriber: (any SpeechTranscriber)?
     /// A story file put in every new account's library and analysed, so a first visit has
     /// something to play (`storyvoice serve --welcome-story`; `make run` gives the sample).
     public var welcomeStory: URL?

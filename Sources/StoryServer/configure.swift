@@ -62,6 +62,7 @@ func routes(_ app: Application, _ config: ServerConfig) throws {
     CastController(config: config).register(routes: api)
     PlaybackController(config: config).register(routes: api)
     VoicesController(config: config).register(routes: api)
+    VoiceController(config: config).register(routes: api, uploads: uploads)
 }
 
 struct HealthResponse: Content {

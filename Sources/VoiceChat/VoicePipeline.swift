@@ -44,11 +44,13 @@ public struct VoicePipeline: Sendable {
 
     /// Runs one turn. Cancelling the consumer (the user spoke over the answer, or left) stops
     /// every stage.
-    public func run(_ input: Input, history: [ChatTurn] = []) -> AsyncStream<VoiceTurnEvent> {
+    /// - Parameter speaking: false leaves out speech (a client that reads the reply, or speaks
+    ///   it itself).
+    public func run(_ input: Input, history: [ChatTurn] = [], speaking: Bool = true) -> AsyncStream<VoiceTurnEvent> {
         AsyncStream { continuation in
             let task = Task {
                 continuation.yield(.runStart)
-                await turn(input, history: history) { continuation.yield($0) }
+                await turn(input, history: history, speaking: speaking) { continuation.yield($0) }
                 continuation.yield(.runEnd)
                 continuation.finish()
             }
@@ -56,7 +58,7 @@ public struct VoicePipeline: Sendable {
         }
     }
 
-    private func turn(_ input: Input, history: [ChatTurn], _ yield: @escaping @Sendable (VoiceTurnEvent) -> Void) async {
+    private func turn(_ input: Input, history: [ChatTurn], speaking: Bool, _ yield: @escaping @Sendable (VoiceTurnEvent) -> Void) async {
         let question: String
         switch input {
         case .text(let text):
@@ -77,7 +79,7 @@ public struct VoicePipeline: Sendable {
         }
         let (sentences, sentenceInput) = AsyncStream.makeStream(of: String.self)
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await speakAll(sentences, yield) }
+            group.addTask { speaking ? await speakAll(sentences, yield) : await Self.drain(sentences) }
             await think(question, history: history, sentences: sentenceInput, yield)
             sentenceInput.finish()
         }
@@ -127,6 +129,10 @@ public struct VoicePipeline: Sendable {
             }
             index += 1
         }
+    }
+
+    private static func drain(_ sentences: AsyncStream<String>) async {
+        for await _ in sentences {}
     }
 
     /// The most recent turns that fit beside the question and the reply.

@@ -4,6 +4,7 @@ import StoryWorkflows
 import Jobs
 import StoryServer
 import StoryText
+import SpeechEngines
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -42,6 +43,8 @@ struct Serve: AsyncParsableCommand {
         config.welcomeStory = welcomeStory.map { URL(fileURLWithPath: $0) }
         if let problem = config.dataDirectory.writeProblem() { throw UserFacingError(problem) }
         config.narration = try await LocalNarration.make(dataDirectory: config.dataDirectory.url)
+        // Voice chat's ears: faster-whisper when setup installed it (loaded on first use).
+        config.transcriber = WhisperTranscriber.Configuration.locate().map(WhisperTranscriber.init)
         // The model on this machine, free to every account; it loads on the first request.
         config.models = ModelAccess.make(
             environment: ProcessInfo.processInfo.environment, secret: config.secret, dataDirectory: config.dataDirectory,

@@ -1,0 +1,167 @@
+import Foundation
+import LanguageModels
+import StoryWorkflows
+import Vapor
+import VoiceChat
+import VoiceWorkflows
+
+/// `/api/voice/…`: spoken conversation. `turn` runs a whole turn (recording or text in, events
+/// out as server-sent events); `transcribe`, `reply` and `speak` are its stages alone, for a
+/// client that retries one stage, or does one itself.
+struct VoiceController: Sendable {
+    let config: ServerConfig
+
+    func register(routes: any RoutesBuilder, uploads: any RoutesBuilder) {
+        let voice = routes.grouped("voice")
+        voice.post("reply", use: reply)
+        voice.post("speak", use: speak)
+        let audio = uploads.grouped("voice")
+        audio.on(.POST, "transcribe", body: .collect(maxSize: ByteCount(value: config.maxUploadBytes)), use: transcribe)
+        audio.on(.POST, "turn", body: .collect(maxSize: ByteCount(value: config.maxUploadBytes)), use: turn)
+    }
+
+    /// A turn's choices, as JSON or as the fields of a multipart form beside the recording.
+    struct TurnRequest: Decodable {
+        var text: String?
+        var history: [ChatTurn]?
+        var model: String?
+        var voice: String?
+    }
+
+    struct SpeakRequest: Decodable {
+        var text: String
+        var voice: String?
+    }
+
+    struct Transcript: Content { var text: String }
+
+    func chats(_ request: Request) throws -> VoiceChats {
+        VoiceChats(user: try request.stories(config), transcriber: config.transcriber)
+    }
+
+    @Sendable
+    func transcribe(_ request: Request) async throws -> Response {
+        let recording = try Recording(request)
+        defer { recording.remove() }
+        guard let file = recording.file else {
+            throw APIError.badRequest("Send the recording as a multipart form with an 'audio' field, or as the body with its audio Content-Type.", code: "invalid_body")
+        }
+        let text = try await chats(request).transcribe(file)
+        return try Response.json(Transcript(text: text))
+    }
+
+    @Sendable
+    func reply(_ request: Request) async throws -> Response {
+        let body = try request.decodeJSON(TurnRequest.self)
+        let text = try Self.question(body.text)
+        let pipeline = try await chats(request).pipeline(model: body.model, voice: nil)
+        return Self.events(pipeline.run(.text(text), history: body.history ?? [], speaking: false))
+    }
+
+    @Sendable
+    func speak(_ request: Request) async throws -> Response {
+        let body = try request.decodeJSON(SpeakRequest.self)
+        let text = try Self.question(body.text, what: "text to speak")
+        return Response.wav(try await chats(request).speak(text, voice: body.voice))
+    }
+
+    /// A recording (multipart `audio`, or the body itself) or `text` in; the turn's events out.
+    @Sendable
+    func turn(_ request: Request) async throws -> Response {
+        let recording = try Recording(request)
+        let choices = try recording.choices ?? request.decodeJSON(TurnRequest.self)
+        let input: VoicePipeline.Input
+        if let file = recording.file {
+            input = .audio(file)
+        } else {
+            input = .text(try Self.question(choices.text))
+        }
+        let pipeline: VoicePipeline
+        do {
+            pipeline = try await chats(request).pipeline(model: choices.model, voice: choices.voice)
+        } catch {
+            recording.remove()
+            throw error
+        }
+        return Self.events(pipeline.run(input, history: choices.history ?? []), after: recording.remove)
+    }
+
+    static func question(_ text: String?, what: String = "question") throws -> String {
+        let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard !trimmed.isEmpty else {
+            throw APIError(status: .unprocessableEntity, code: "empty_text", message: "Send a \(what) (text), or a recording.")
+        }
+        guard trimmed.count <= 4000 else {
+            throw APIError(status: .payloadTooLarge, code: "text_too_long", message: "The \(what) is over 4,000 characters.")
+        }
+        return trimmed
+    }
+
+    /// `text/event-stream`: each event as `event: NAME` and its JSON. A client that hangs up
+    /// stops the turn (the stream's consumer goes away, which cancels every stage).
+    static func events(_ stream: AsyncStream<VoiceTurnEvent>, after finish: @escaping @Sendable () -> Void = {}) -> Response {
+        var headers = HTTPHeaders()
+        headers.contentType = HTTPMediaType(type: "text", subType: "event-stream")
+        headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
+        headers.replaceOrAdd(name: "X-Accel-Buffering", value: "no")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let body = Response.Body(managedAsyncStream: { writer in
+            defer { finish() }
+            for await event in stream {
+                let data = try encoder.encode(event)
+                try await writer.write(.buffer(ByteBuffer(string: "event: \(event.name)\ndata: \(String(decoding: data, as: UTF8.self))\n\n")))
+            }
+        })
+        return Response(status: .ok, headers: headers, body: body)
+    }
+}
+
+/// The recording a request carries, written to a temporary file for ffmpeg, and the turn's
+/// choices when they came as form fields beside it.
+struct Recording: Sendable {
+    var file: URL?
+    var choices: VoiceController.TurnRequest?
+
+    init(_ request: Request) throws {
+        let type = request.headers.contentType
+        let bytes = request.body.data.map { Array($0.readableBytesView) } ?? []
+        if type?.type == "multipart" {
+            guard let boundary = MultipartForm.boundary(in: type) else {
+                throw APIError.badRequest("The Content-Type names no usable multipart boundary.", code: "invalid_body")
+            }
+            let form: MultipartForm
+            do {
+                form = try MultipartForm(bytes: bytes, boundary: boundary)
+            } catch let failure as MultipartForm.Failure {
+                throw APIError.badRequest("The form could not be read: \(failure.description)", code: "invalid_body")
+            }
+            let history: [ChatTurn]? = try (form.part(named: "history")?.text).map { text in
+                do {
+                    return try JSONDecoder().decode([ChatTurn].self, from: Data(text.utf8))
+                } catch {
+                    throw APIError.badRequest("'history' must be a JSON array of {\"role\": \"user\"|\"assistant\", \"text\": …}.", code: "invalid_body")
+                }
+            }
+            choices = VoiceController.TurnRequest(
+                text: form.part(named: "text")?.text, history: history, model: form.part(named: "model")?.text,
+                voice: form.part(named: "voice")?.text)
+            file = try form.part(named: "audio").map { try Self.write($0.body) }
+        } else if type?.type == "audio" || type?.type == "video" {
+            file = try Self.write(bytes)
+        }
+    }
+
+    private static func write(_ bytes: [UInt8]) throws -> URL {
+        guard !bytes.isEmpty else {
+            throw APIError(status: .unprocessableEntity, code: "recording_too_short", message: "The recording is empty: hold the button while you speak.")
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-recording-\(UUID().uuidString)")
+        try Data(bytes).write(to: file)
+        return file
+    }
+
+    func remove() {
+        if let file { try? FileManager.default.removeItem(at: file) }
+    }
+}

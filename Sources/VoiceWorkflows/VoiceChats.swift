@@ -1,0 +1,81 @@
+import Audio
+import Foundation
+import LanguageModels
+import Speech
+import StoryModel
+import StoryWorkflows
+import VoiceChat
+
+/// Voice chat for one signed-in user: the server's transcriber, the user's own model (or, with
+/// none chosen, the one on this machine), and any voice the user can use. The server's
+/// controllers and the tests call these; every refusal is a `StoryError`.
+public struct VoiceChats: Sendable {
+    /// The user's context: their narration (voices their keys unlock) and model access.
+    public var user: Stories
+    public var transcriber: (any SpeechTranscriber)?
+    /// Recordings longer than this are refused.
+    public var maxRecordingSeconds: Double
+
+    public init(user: Stories, transcriber: (any SpeechTranscriber)?, maxRecordingSeconds: Double = 120) {
+        self.user = user
+        self.transcriber = transcriber
+        self.maxRecordingSeconds = maxRecordingSeconds
+    }
+
+    /// The words in a recording (any format ffmpeg reads).
+    public func transcribe(_ file: URL) async throws -> String {
+        guard let transcriber else {
+            throw StoryError(.unavailable, code: "no_transcriber",
+                             "This server cannot transcribe speech: run scripts/setup (it installs faster-whisper), or type instead.")
+        }
+        let audio: PCMAudio
+        do {
+            audio = try await AudioDecoder(maxSeconds: maxRecordingSeconds + 1).decode(file)
+        } catch {
+            throw StoryError(.unsupportedMedia, code: "unreadable_audio", "The recording could not be read as audio: \(error)")
+        }
+        guard audio.durationSeconds >= 0.3 else {
+            throw StoryError(.invalid, code: "recording_too_short", "The recording is too short: hold the button while you speak.")
+        }
+        guard audio.durationSeconds <= maxRecordingSeconds else {
+            throw StoryError(.tooLarge, code: "recording_too_long",
+                             "The recording is over \(Int(maxRecordingSeconds)) seconds: ask in shorter parts.")
+        }
+        return try await transcriber.transcribe(audio)
+    }
+
+    /// `text` as WAV bytes in `voice` (default: the best installed voice).
+    public func speak(_ text: String, voice: String? = nil) async throws -> Data {
+        let narration = try await user.userNarration().narration
+        let assignment = try await self.voice(voice, narration: narration)
+        return try await narration.preview(assignment, text: text)
+    }
+
+    /// The turn pipeline with the user's choices: `model` (`openai:gpt-4o-mini`; nil: the model
+    /// on this machine) and `voice` (nil: the best installed voice).
+    public func pipeline(model: String?, voice: String?) async throws -> VoicePipeline {
+        let narration = try await user.userNarration().narration
+        let assignment = try await self.voice(voice, narration: narration)
+        let spec = try model.map(ModelAccess.spec) ?? .local
+        let chosen: any LanguageModel
+        do {
+            chosen = try await user.models.model(spec, userID: user.ownerID, database: user.database)
+        } catch let error as LanguageModelError {
+            throw StoryError(.invalid, code: error.kind == .missingKey ? "missing_key" : "invalid_model", error.description)
+        }
+        let transcribe: @Sendable (URL) async throws -> String = { file in try await self.transcribe(file) }
+        return VoicePipeline(
+            transcribe: transcribe, model: CheckedModel(chosen, check: AnswerCheck(words: 1...400)),
+            speak: { text in try await narration.preview(assignment, text: text) })
+    }
+
+    /// The voice asked for, or the best one installed (highest quality, then name).
+    func voice(_ id: String?, narration: any NarrationService) async throws -> VoiceAssignment {
+        if let id { return try await VoiceChoice(voice: id).validated(against: narration) }
+        let voices = await narration.voices()
+        guard let best = voices.max(by: { ($0.quality, $1.id) < ($1.quality, $0.id) }) else {
+            throw StoryError(.unavailable, code: "no_voices", "No voice is installed: run scripts/setup.")
+        }
+        return VoiceAssignment(voice: best.id)
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import LanguageModels
+import NIOCore
+@testable import StoryServer
+import SpeechEngines
+import StoryWorkflows
+import Testing
+import TestSupport
+import VaporTesting
+import VendorHTTP
+
+/// Voice chat over HTTP: a real recording (spoken by espeak-ng) through the server's real
+/// transcriber (faster-whisper), the user's model in OpenAI's streaming wire format on a
+/// loopback server, and the test narration's voices speaking the reply.
+@Suite("Voice chat API", .serialized)
+struct VoiceAPITests {
+    static let key = "sk-user-stored-voice-0123456789"
+    static let whisper = WhisperTranscriber.Configuration.locate().map(WhisperTranscriber.init)
+
+    /// Answers every streamed request with `pieces`, in OpenAI's server-sent events.
+    static func streaming(_ pieces: [String]) -> LoopbackServer.Handler {
+        { _ in
+            func chunk(_ text: String?, finish: String? = nil) -> String {
+                let delta: JSONValue = text.map { ["content": .string($0)] } ?? [:]
+                return JSONValue.object(["choices": [["index": 0, "delta": delta, "finish_reason": finish.map { .string($0) } ?? .null]]]).canonicalText
+            }
+            return .events(pieces.map { chunk($0) } + [chunk(nil, finish: "stop"), "[DONE]"])
+        }
+    }
+
+    func withVoiceServer(_ handler: @escaping LoopbackServer.Handler, _ body: (Application, LoopbackServer, String) async throws -> Void) async throws {
+        let whisper = try #require(Self.whisper, "faster-whisper is not installed: run scripts/setup")
+        try await LoopbackServer.withServer(handler: handler) { model in
+            try await withNarrationServer(adjust: { config in
+                config.transcriber = whisper
+                config.models = ModelAccess(
+                    factory: LanguageModelFactory(environment: ["OPENAI_BASE_URL": model.baseURL + "/v1"], retry: RetryPolicy(maxAttempts: 1)),
+                    box: config.models.box, cacheDirectory: config.dataDirectory.url.appendingPathComponent("llm"))
+            }) { app, _, _ in
+                let ada = try await app.register("ada@example.com").access_token
+                _ = try await app.send(.PUT, "/api/settings", token: ada, json: #"{"api_keys":{"openai":"\#(Self.key)"}}"#)
+                try await body(app, model, ada)
+            }
+        }
+    }
+
+    /// `text` spoken by espeak-ng, as a WAV file's bytes.
+    static func spoken(_ text: String) throws -> [UInt8] {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("question-\(UUID().uuidString).wav")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let espeak = Process()
+        espeak.executableURL = URL(fileURLWithPath: "/usr/bin/espeak-ng")
+        espeak.arguments = ["-w", file.path, text]
+        try espeak.run()
+        espeak.waitUntilExit()
+        return Array(try Data(contentsOf: file))
+    }
+
+    /// The multipart body of a turn: the recording and the form's fields.
+    static func form(audio: [UInt8], fields: [String: String]) -> (HTTPHeaders, ByteBuffer) {
+        let boundary = "voice-boundary-42"
+        var bytes: [UInt8] = []
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+            bytes += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+        }
+        bytes += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"audio\"; filename=\"question.wav\"\r\nContent-Type: audio/wav\r\n\r\n".utf8)
+        bytes += audio + Array("\r\n--\(boundary)--\r\n".utf8)
+        var headers = HTTPHeaders()
+        headers.replaceOrAdd(name: .contentType, value: "multipart/form-data; boundary=\(boundary)")
+        return (headers, ByteBuffer(bytes: bytes))
+    }
+
+    /// The server-sent events of a reply, as (name, JSON object).
+    static func events(_ body: ByteBuffer) -> [(name: String, data: [String: Any])] {
+        String(buffer: body).components(separatedBy: "\n\n").compactMap { block in
+            let lines = block.split(separator: "\n")
+            guard let name = lines.first(where: { $0.hasPrefix("event: ") })?.dropFirst(7),
+                  let data = lines.first(where: { $0.hasPrefix("data: ") })?.dropFirst(6),
+                  let object = try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any] else { return nil }
+            return (String(name), object)
+        }
+    }
+
+    @Test("a spoken question: transcribed, answered with the user's model, and each sentence spoken, as events")
+    func spokenTurn() async throws {
+        try await withVoiceServer(Self.streaming(["Paris is the capital", " of France. It is on", " the Seine."])) { app, model, ada in
+            let (headers, body) = Self.form(
+                audio: try Self.spoken("What is the capital of France?"),
+                fields: ["model": "openai:gpt-4o-mini", "history": #"[{"role":"user","text":"Hi"},{"role":"assistant","text":"Hello!"}]"#])
+            let reply = try await app.send(.POST, "/api/voice/turn", token: ada, headers: headers, body: body)
+            #expect(reply.status == .ok, "\(reply.body.string)")
+            #expect(reply.headers.contentType?.subType == "event-stream")
+            let events = Self.events(reply.body)
+            let names = events.map(\.name)
+            #expect(names.first == "run-start" && names.last == "run-end", "\(names)")
+            #expect(!names.contains("error"), "\(events.filter { $0.name == "error" }.map(\.data))")
+            let heard = (events.first { $0.name == "stt-end" }?.data["text"] as? String ?? "").lowercased()
+            #expect(heard.contains("capital") && heard.contains("france"), "\(heard)")
+            #expect(events.filter { $0.name == "tts-start" }.compactMap { $0.data["text"] as? String } == ["Paris is the capital of France.", "It is on the Seine."])
+            let audio = events.filter { $0.name == "tts-audio" }.compactMap { ($0.data["audio"] as? String).flatMap { Data(base64Encoded: $0) } }
+            #expect(audio.count == 2 && audio.allSatisfy { $0.prefix(4) == Data("RIFF".utf8) })
+            // The user's stored key went to their provider, with the conversation so far.
+            #expect(model.requests.first?.header("authorization") == "Bearer \(Self.key)")
+            #expect(model.requests.first?.json?["messages"]?.arrayValue?.count == 4)
+        }
+    }
+
+    @Test("each stage alone: a typed reply streams, speech is a WAV, a recording becomes text")
+    func stagesAlone() async throws {
+        try await withVoiceServer(Self.streaming(["Because the sky scatters", " blue light most."])) { app, _, ada in
+            let reply = try await app.send(.POST, "/api/voice/reply", token: ada, json: #"{"text":"Why is the sky blue?","model":"openai:gpt-4o-mini"}"#)
+            let events = Self.events(reply.body)
+            #expect(events.map(\.name) == ["run-start", "llm-delta", "llm-delta", "llm-end", "run-end"])
+            #expect(events.first { $0.name == "llm-end" }?.data["text"] as? String == "Because the sky scatters blue light most.")
+
+            let speech = try await app.send(.POST, "/api/voice/speak", token: ada, json: #"{"text":"Because the sky scatters blue light most."}"#)
+            #expect(speech.status == .ok)
+            #expect(speech.headers.contentType?.subType == "wav")
+
+            var wav = HTTPHeaders()
+            wav.contentType = HTTPMediaType(type: "audio", subType: "wav")
+            let text = try await app.send(.POST, "/api/voice/transcribe", token: ada, headers: wav, body: ByteBuffer(bytes: try Self.spoken("Good morning to you.")))
+            #expect(text.status == .ok, "\(text.body.string)")
+            #expect((try text.content.decode(VoiceController.Transcript.self).text.lowercased()).contains("morning"))
+        }
+    }
+
+    @Test("bad input: no recording, noise that is not audio, a too-short one, an empty question; nothing reaches the model")
+    func badInput() async throws {
+        try await withVoiceServer(Self.streaming(["unused"])) { app, model, ada in
+            var wav = HTTPHeaders()
+            wav.contentType = HTTPMediaType(type: "audio", subType: "wav")
+            let garbage = try await app.send(.POST, "/api/voice/transcribe", token: ada, headers: wav, body: ByteBuffer(bytes: Array(repeating: 0x5A, count: 4000)))
+            #expect(garbage.status == .unsupportedMediaType)
+            #expect(garbage.errorCode == "unreadable_audio")
+            let empty = try await app.send(.POST, "/api/voice/transcribe", token: ada, headers: wav, body: ByteBuffer())
+            #expect(empty.errorCode == "recording_too_short" || empty.status == .badRequest)
+            let blank = try await app.send(.POST, "/api/voice/reply", token: ada, json: #"{"text":"   "}"#)
+            #expect(blank.status == .unprocessableEntity)
+            #expect(blank.errorCode == "empty_text")
+            let unknownModel = try await app.send(.POST, "/api/voice/reply", token: ada, json: #"{"text":"Hi","model":"anthropic:claude-3-5-haiku-latest"}"#)
+            #expect(unknownModel.errorCode == "missing_key")
+            #expect(try await app.send(.POST, "/api/voice/speak", token: ada, json: #"{"text":"Hi","voice":"nobody:none"}"#).errorCode == "unknown_voice")
+            #expect(try await app.send(.POST, "/api/voice/reply", json: #"{"text":"Hi"}"#).status == .unauthorized)
+            #expect(model.requests.isEmpty)
+        }
+    }
+}
