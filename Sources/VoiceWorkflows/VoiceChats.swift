@@ -48,7 +48,14 @@ public struct VoiceChats: Sendable {
     public func speak(_ text: String, voice: String? = nil) async throws -> Data {
         let narration = try await user.userNarration().narration
         let assignment = try await self.voice(voice, narration: narration)
-        return try await narration.preview(assignment, text: text)
+        guard text.unicodeScalars.contains(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) else {
+            throw StoryError(.invalid, code: "nothing_to_say", "The text has no words to speak.")
+        }
+        do {
+            return try await narration.preview(assignment, text: text)
+        } catch {
+            throw StoryError(.unavailable, code: "speech_failed", "The voice \(assignment.voice) could not speak this text: \(error)")
+        }
     }
 
     /// The turn pipeline with the user's choices: `model` (`openai:gpt-4o-mini`; nil: the model

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The web app in real headless Chromium over WebDriver (standard library only).
 
-Registers (and reaches the home page, which lists the app's areas), imports the sample story,
+Asks the voice chat a spoken question through a fake microphone and checks that the transcript,
+the answer (from the model on this machine) and its speech arrive. Registers (and reaches the
+home page, which lists the app's areas), imports the sample story,
 analyses it, changes a character's voice and previews it, plays and checks that the highlighted
 line advances, exports an M4B and checks the download with ffprobe, exports the story as a bundle
 and imports it back, checks that a story that cannot be loaded leaves nothing of the previous one
@@ -31,13 +33,13 @@ ENTER, TAB, SPACE = "\ue007", "\ue004", " "
 
 
 class Browser:
-    def __init__(self, driver, artifacts):
+    def __init__(self, driver, artifacts, extra_args=()):
         self.driver = driver
         self.artifacts = artifacts
         caps = {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {
             "binary": "/usr/bin/chromium",
             "args": ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1800",
-                     "--autoplay-policy=no-user-gesture-required", "--mute-audio"]},
+                     "--autoplay-policy=no-user-gesture-required", "--mute-audio", *extra_args]},
             "goog:loggingPrefs": {"browser": "ALL"}}}}
         self.session = self.call("POST", "/session", caps)["sessionId"]
 
@@ -268,6 +270,44 @@ def short_session_flow(options):
         browser.quit()
 
 
+def voice_flow(options):
+    """Voice chat with a fake microphone playing a question spoken by espeak-ng: holding the
+    button records it; the transcript appears as the user's message, the answer from the model
+    on this machine appears, and its sentences play."""
+    question = os.path.join(os.path.abspath(options.artifacts), "question.wav")
+    subprocess.run(["espeak-ng", "-w", question, "What is the capital of France?"], check=True)
+    browser = Browser(options.driver, options.artifacts, extra_args=[
+        "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", f"--use-file-for-fake-audio-capture={question}"])
+    try:
+        browser.go(options.app + "/")
+        register(browser, f"talker-{uuid.uuid4().hex[:8]}@example.com")
+        check(browser.js("return [...document.querySelectorAll('#home .area a')].some(a => a.textContent === 'Talk')"), "the home page offers Talk")
+        browser.go(options.app + "/#/talk")
+        hold = browser.find("#hold")
+        browser.wait_for("the idle state", "return document.querySelector('#talk-state')?.dataset.state === 'idle'")
+        started = time.time()
+        # Hold the button for 3.5 s: the fake microphone plays the question meanwhile.
+        browser.s("POST", "/actions", {"actions": [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": [
+            {"type": "pointerMove", "origin": {ELEMENT: hold}, "x": 0, "y": 0},
+            {"type": "pointerDown", "button": 0},
+            {"type": "pause", "duration": 3500},
+            {"type": "pointerUp", "button": 0}]}]})
+        browser.wait_for("the transcript as the user's message",
+                         "return [...document.querySelectorAll('#talk .message.user')].some(m => /capital/i.test(m.textContent))", timeout=180)
+        heard = browser.js("return document.querySelector('#talk .message.user').textContent")
+        check("france" in heard.lower(), f"the question was heard: {heard!r}")
+        browser.wait_for("the answer", "return document.querySelector('#talk .message.assistant')?.textContent.trim().length > 0", timeout=240)
+        browser.wait_for("the answer spoken", "return Number(document.querySelector('#talk .message.assistant')?.dataset.spoken || 0) > 0", timeout=240)
+        answer = browser.js("return document.querySelector('#talk .message.assistant').textContent")
+        check(len(answer.split()) >= 2, f"the model on this machine answered: {answer!r}")
+        print(f"voice turn: {time.time() - started:.1f} s from pressing the button to the first sentence spoken")
+        check(not browser.js("return document.querySelector('#talk-error').textContent"), "no error was shown")
+        browser.screenshot("voice-chat")
+        check_page_errors(browser)
+    finally:
+        browser.quit()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--app", required=True)
@@ -277,6 +317,7 @@ def main():
     parser.add_argument("--short-session-app",
                         help="a second server started with STORYVOICE_ACCESS_TOKEN_SECONDS set to a few seconds")
     options = parser.parse_args()
+    voice_flow(options)
     main_flow(options)
     if options.short_session_app:
         short_session_flow(options)

@@ -177,6 +177,32 @@ export function followJob(id, onProgress, { signal } = {}) {
   });
 }
 
+/**
+ * POSTs and reads the answer's server-sent events as they arrive (EventSource cannot POST):
+ * `onEvent(name, data)` for each, data parsed from JSON. Resolves when the stream ends; rejects
+ * with an APIError when the server refuses the request. `signal` stops reading and hangs up,
+ * which stops the work on the server.
+ */
+export async function postEvents(path, { json, body, signal } = {}, onEvent) {
+  const response = await request(path, { method: "POST", json, body, signal });
+  if (!response.ok) throw await errorFrom(response);
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let pending = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    pending += value;
+    let end;
+    while ((end = pending.indexOf("\n\n")) >= 0) {
+      const block = pending.slice(0, end);
+      pending = pending.slice(end + 2);
+      const name = block.match(/^event: (.*)$/m)?.[1];
+      const data = block.match(/^data: (.*)$/m)?.[1];
+      if (name && data) onEvent(name, JSON.parse(data));
+    }
+  }
+}
+
 /** True for the rejection of a request or job follow that was deliberately stopped. */
 export function isAbort(error) {
   return error?.name === "AbortError";

@@ -21,12 +21,19 @@ struct VoiceController: Sendable {
     }
 
     /// A turn's choices, as JSON or as the fields of a multipart form beside the recording.
+    /// An empty model or voice is no choice (a form's empty field).
     struct TurnRequest: Decodable {
         var text: String?
         var history: [ChatTurn]?
         var model: String?
         var voice: String?
+
+        var chosenModel: String? { model.flatMap { $0.isEmpty ? nil : $0 } }
+        var chosenVoice: String? { voice.flatMap { $0.isEmpty ? nil : $0 } }
     }
+
+    /// One request speaks a sentence or two: the slowest local voices take seconds for this.
+    static let maxSpokenCharacters = 300
 
     struct SpeakRequest: Decodable {
         var text: String
@@ -54,7 +61,7 @@ struct VoiceController: Sendable {
     func reply(_ request: Request) async throws -> Response {
         let body = try request.decodeJSON(TurnRequest.self)
         let text = try Self.question(body.text)
-        let pipeline = try await chats(request).pipeline(model: body.model, voice: nil)
+        let pipeline = try await chats(request).pipeline(model: body.chosenModel, voice: nil)
         return Self.events(pipeline.run(.text(text), history: body.history ?? [], speaking: false))
     }
 
@@ -62,7 +69,10 @@ struct VoiceController: Sendable {
     func speak(_ request: Request) async throws -> Response {
         let body = try request.decodeJSON(SpeakRequest.self)
         let text = try Self.question(body.text, what: "text to speak")
-        return Response.wav(try await chats(request).speak(text, voice: body.voice))
+        guard text.unicodeScalars.count <= Self.maxSpokenCharacters else {
+            throw APIError(status: .unprocessableEntity, code: "text_too_long", message: "Speak at most \(Self.maxSpokenCharacters) characters at once (a sentence or two).")
+        }
+        return Response.wav(try await chats(request).speak(text, voice: body.voice.flatMap { $0.isEmpty ? nil : $0 }))
     }
 
     /// A recording (multipart `audio`, or the body itself) or `text` in; the turn's events out.
@@ -78,7 +88,7 @@ struct VoiceController: Sendable {
         }
         let pipeline: VoicePipeline
         do {
-            pipeline = try await chats(request).pipeline(model: choices.model, voice: choices.voice)
+            pipeline = try await chats(request).pipeline(model: choices.chosenModel, voice: choices.chosenVoice)
         } catch {
             recording.remove()
             throw error
@@ -91,8 +101,8 @@ struct VoiceController: Sendable {
         guard !trimmed.isEmpty else {
             throw APIError(status: .unprocessableEntity, code: "empty_text", message: "Send a \(what) (text), or a recording.")
         }
-        guard trimmed.count <= 4000 else {
-            throw APIError(status: .payloadTooLarge, code: "text_too_long", message: "The \(what) is over 4,000 characters.")
+        guard trimmed.unicodeScalars.count <= 4000 else {
+            throw APIError(status: .unprocessableEntity, code: "text_too_long", message: "The \(what) is over 4,000 characters.")
         }
         return trimmed
     }
@@ -136,11 +146,13 @@ struct Recording: Sendable {
             } catch let failure as MultipartForm.Failure {
                 throw APIError.badRequest("The form could not be read: \(failure.description)", code: "invalid_body")
             }
-            let history: [ChatTurn]? = try (form.part(named: "history")?.text).map { text in
+            let history: [ChatTurn]? = try (form.part(named: "history")?.text).flatMap { text -> [ChatTurn]? in
+                guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
                 do {
                     return try JSONDecoder().decode([ChatTurn].self, from: Data(text.utf8))
                 } catch {
-                    throw APIError.badRequest("'history' must be a JSON array of {\"role\": \"user\"|\"assistant\", \"text\": …}.", code: "invalid_body")
+                    throw APIError(status: .unprocessableEntity, code: "invalid_history",
+                                   message: "'history' must be a JSON array of {\"role\": \"user\"|\"assistant\", \"text\": …}.")
                 }
             }
             choices = VoiceController.TurnRequest(

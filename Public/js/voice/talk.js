@@ -1,0 +1,268 @@
+// Voice chat: hold the button (or the space bar) and speak; the words appear as your message,
+// the answer is written as it comes and spoken sentence by sentence. Each stage that fails can be
+// retried alone: the transcript is sent again without recording, a reply is spoken again without
+// asking again. Speaking over the answer stops it, and the conversation keeps only what was said.
+import { api, apiBlob, isAbort, postEvents } from "../shared/api.js";
+import { $, el, markup } from "../shared/dom.js";
+
+const html = `
+<section id="talk" aria-labelledby="talk-title">
+  <h2 id="talk-title">Talk</h2>
+  <p class="hint" id="talk-model-hint">Answers come from the model on this machine (free; the first answer waits a few seconds for it to load), or from your own model with a key in Settings.</p>
+  <div class="row">
+    <label>Model
+      <select id="talk-model">
+        <option value="">This machine (free, private)</option>
+        <option value="openai:gpt-4o-mini">OpenAI gpt-4o-mini (your key)</option>
+        <option value="anthropic:claude-3-5-haiku-latest">Anthropic Claude Haiku (your key)</option>
+        <option value="gemini:gemini-2.0-flash">Gemini 2.0 Flash (your key)</option>
+      </select>
+    </label>
+    <label>Voice <select id="talk-voice"><option value="">The best installed</option></select></label>
+  </div>
+  <ol class="messages" id="talk-messages" aria-live="polite" aria-label="Conversation"></ol>
+  <p>State: <span class="state" id="talk-state" role="status" data-state="idle">idle</span>
+    <meter id="talk-level" min="0" max="1" value="0" aria-label="Input level"></meter></p>
+  <div class="actions">
+    <button type="button" id="hold" aria-pressed="false" aria-keyshortcuts="Space">Hold to talk</button>
+    <button type="button" id="talk-stop" class="secondary" disabled>Stop speaking</button>
+  </div>
+  <form id="talk-form" class="row">
+    <label>Or type <input id="talk-text" type="text" autocomplete="off" maxlength="4000"></label>
+    <button type="submit">Send</button>
+  </form>
+  <p class="status" role="alert" id="talk-error"></p>
+</section>`;
+
+export default function talkScreen() {
+  let recorder = null;
+  let stream = null;
+  let audioContext = null;
+  let turn = null; // { controller, reply, spoken[] } of the answer in progress
+  const history = []; // {role, text}: what was said, on both sides
+  const queue = []; // audio waiting to play: {url, index, message}
+  let playing = null;
+
+  return {
+    async mount(container, _params, { signal, setTitle }) {
+      container.replaceChildren(markup(html));
+      setTitle("Talk");
+      const q = (selector) => $(selector, container);
+      const setState = (state) => { q("#talk-state").textContent = state; q("#talk-state").dataset.state = state; };
+      const showError = (text, retry) => {
+        q("#talk-error").replaceChildren(text, retry ? el("button", { type: "button", className: "secondary", id: "talk-retry", onclick: retry }, "Retry") : "");
+      };
+
+      api("/api/voices", { signal }).then(({ voices }) => {
+        q("#talk-voice").append(...voices.map((voice) => el("option", { value: voice.id }, `${voice.name} (${voice.engine})`)));
+      }).catch(() => {});
+
+      function addMessage(role, text) {
+        const item = el("li", { className: `message ${role}` }, text);
+        q("#talk-messages").append(item);
+        item.scrollIntoView({ block: "nearest" });
+        return item;
+      }
+
+      // Playback: chunks in order, the message highlighted while its sentences play.
+      function playNext() {
+        if (playing || !queue.length) {
+          if (!playing && !queue.length && q("#talk-state").dataset.state === "speaking") setState("idle");
+          return;
+        }
+        const chunk = queue.shift();
+        const audio = new Audio(chunk.url);
+        playing = { audio, chunk };
+        chunk.message.classList.add("speaking");
+        setState("speaking");
+        q("#talk-stop").disabled = false;
+        const done = () => {
+          URL.revokeObjectURL(chunk.url);
+          chunk.message.classList.remove("speaking");
+          chunk.turn.spoken.push(chunk.text);
+          chunk.message.dataset.spoken = String(chunk.turn.spoken.length);
+          playing = null;
+          if (!queue.length) q("#talk-stop").disabled = true;
+          playNext();
+        };
+        audio.addEventListener("ended", done, { once: true });
+        audio.addEventListener("error", done, { once: true });
+        audio.play().catch(done);
+      }
+
+      /** Stops the answer: the fetch, the queue, the voice; history keeps what was said. */
+      function interrupt() {
+        if (!turn) return;
+        const current = turn;
+        turn = null;
+        current.controller.abort();
+        for (const chunk of queue.splice(0)) URL.revokeObjectURL(chunk.url);
+        if (playing) { playing.audio.pause(); playing.chunk.message.classList.remove("speaking"); playing = null; }
+        q("#talk-stop").disabled = true;
+        if (current.reply && current.spoken.length < current.sentences) {
+          const said = current.spoken.join(" ");
+          current.message.textContent = said ? `${said} …` : "(interrupted)";
+          if (history.at(-1)?.role === "assistant" && history.at(-1).turn === current) history.at(-1).text = said || "(interrupted)";
+        }
+      }
+
+      /** One turn: a recording, or the text of a question; shows and speaks the events. */
+      async function send({ recording, text }) {
+        interrupt();
+        showError("");
+        const controller = new AbortController();
+        const current = { controller, reply: "", spoken: [], sentences: 0, texts: [], message: null };
+        turn = current;
+        const past = history.map(({ role, text: said }) => ({ role, text: said }));
+        const model = q("#talk-model").value || null;
+        const voice = q("#talk-voice").value || null;
+        let question = text ?? null;
+        let questionItem = text ? addMessage("user", text) : null;
+        let failed = null;
+        let body;
+        let json;
+        if (recording) {
+          body = new FormData();
+          body.append("audio", recording, "question.webm");
+          body.append("history", JSON.stringify(past));
+          if (model) body.append("model", model);
+          if (voice) body.append("voice", voice);
+          setState("transcribing");
+        } else {
+          json = { text, history: past, model, voice };
+          setState("thinking");
+        }
+        try {
+          await postEvents("/api/voice/turn", { body, json, signal: controller.signal }, (name, data) => {
+            if (turn !== current) return;
+            if (name === "stt-end") {
+              question = data.text;
+              questionItem = addMessage("user", data.text);
+              setState("thinking");
+            } else if (name === "llm-delta") {
+              current.reply += data.text;
+              current.message ??= addMessage("assistant", "");
+              current.message.textContent = current.reply;
+            } else if (name === "llm-end") {
+              current.reply = data.text;
+              current.message ??= addMessage("assistant", "");
+              current.message.textContent = data.text;
+              history.push({ role: "user", text: question }, { role: "assistant", text: data.text, turn: current });
+            } else if (name === "tts-start") {
+              current.sentences += 1;
+              current.texts[data.index] = data.text;
+            } else if (name === "tts-audio") {
+              const bytes = Uint8Array.from(atob(data.audio), (c) => c.charCodeAt(0));
+              const url = URL.createObjectURL(new Blob([bytes], { type: "audio/wav" }));
+              queue.push({ url, text: current.texts[data.index] ?? "", message: current.message, turn: current });
+              playNext();
+            } else if (name === "error") {
+              failed = data;
+            }
+          });
+        } catch (error) {
+          if (isAbort(error)) return;
+          failed = { stage: recording && !question ? "stt" : "llm", message: error.message, retryable: error.status !== 422 };
+        }
+        if (turn === current && !queue.length && !playing) setState("idle");
+        if (failed) report(failed, current, question, questionItem);
+      }
+
+      /** Says what failed and offers to retry that stage alone. */
+      function report(failure, current, question, questionItem) {
+        setState("idle");
+        if (failure.stage === "stt") return showError(`${failure.message} Record again.`);
+        if (failure.stage === "llm") {
+          current.message?.classList.add("failed");
+          questionItem?.remove();
+          current.message?.remove();
+          return showError(failure.message, failure.retryable && question ? () => send({ text: question }) : null);
+        }
+        showError(failure.message, async () => {
+          try {
+            const voice = q("#talk-voice").value || null;
+            const wav = await apiBlob("/api/voice/speak", { method: "POST", json: { text: current.reply.slice(0, 300), voice }, signal });
+            queue.push({ url: URL.createObjectURL(wav), text: current.reply, message: current.message, turn: current });
+            showError("");
+            playNext();
+          } catch (error) {
+            if (!isAbort(error)) showError(error.message);
+          }
+        });
+      }
+
+      // Recording: hold to talk, with a live level.
+      async function startRecording() {
+        if (recorder) return;
+        interrupt();
+        showError("");
+        try {
+          stream ??= await navigator.mediaDevices.getUserMedia({ audio: true });
+        } catch (error) {
+          const message = error.name === "NotAllowedError"
+            ? "The microphone is blocked: allow it for this site in the browser, or type instead."
+            : "No microphone was found: connect one, or type instead.";
+          return showError(message);
+        }
+        audioContext ??= new AudioContext();
+        const analyser = audioContext.createAnalyser();
+        audioContext.createMediaStreamSource(stream).connect(analyser);
+        const samples = new Uint8Array(analyser.fftSize);
+        const chunks = [];
+        recorder = new MediaRecorder(stream);
+        recorder.ondataavailable = (event) => chunks.push(event.data);
+        const startedAt = performance.now();
+        recorder.onstop = () => {
+          q("#talk-level").value = 0;
+          const seconds = (performance.now() - startedAt) / 1000;
+          recorder = null;
+          q("#hold").setAttribute("aria-pressed", "false");
+          if (seconds < 0.4) { setState("idle"); return showError("That was too short: hold the button while you speak."); }
+          send({ recording: new Blob(chunks, { type: chunks[0]?.type || "audio/webm" }) });
+        };
+        recorder.start();
+        q("#hold").setAttribute("aria-pressed", "true");
+        setState("listening");
+        const meter = () => {
+          if (!recorder) return;
+          analyser.getByteTimeDomainData(samples);
+          let peak = 0;
+          for (const sample of samples) peak = Math.max(peak, Math.abs(sample - 128) / 128);
+          q("#talk-level").value = peak;
+          requestAnimationFrame(meter);
+        };
+        meter();
+      }
+      const stopRecording = () => { if (recorder?.state === "recording") recorder.stop(); };
+
+      const hold = q("#hold");
+      hold.addEventListener("pointerdown", (event) => { hold.setPointerCapture?.(event.pointerId); startRecording(); }, { signal });
+      hold.addEventListener("pointerup", stopRecording, { signal });
+      hold.addEventListener("pointercancel", stopRecording, { signal });
+      document.addEventListener("keydown", (event) => {
+        if (event.code !== "Space" || event.repeat || event.target.closest("input, select, textarea")) return;
+        event.preventDefault();
+        startRecording();
+      }, { signal });
+      document.addEventListener("keyup", (event) => {
+        if (event.code === "Space" && !event.target.closest("input, select, textarea")) stopRecording();
+      }, { signal });
+      q("#talk-stop").addEventListener("click", () => { interrupt(); setState("idle"); }, { signal });
+      q("#talk-form").addEventListener("submit", (event) => {
+        event.preventDefault();
+        const text = q("#talk-text").value.trim();
+        if (!text) return;
+        q("#talk-text").value = "";
+        send({ text });
+      }, { signal });
+    },
+    unmount() {
+      turn?.controller.abort();
+      if (recorder?.state === "recording") recorder.stop();
+      stream?.getTracks().forEach((track) => track.stop());
+      audioContext?.close();
+      for (const chunk of queue.splice(0)) URL.revokeObjectURL(chunk.url);
+      playing?.audio.pause();
+    },
+  };
+}
