@@ -113,7 +113,8 @@ struct AuthTests {
 
     @Test("login is rate limited per email and client address")
     func rateLimit() async throws {
-        try await withServer(adjust: { $0.trustForwardedFor = true }) { app, _, _ in
+        // A window far longer than the test, which a loaded machine may otherwise outlast.
+        try await withServer(adjust: { $0.trustForwardedFor = true; $0.loginRateWindow = 3600 }) { app, _, _ in
             _ = try await app.register("ada@example.com")
             let home: HTTPHeaders = ["X-Forwarded-For": "203.0.113.7"]
             for _ in 0..<5 {
@@ -123,7 +124,7 @@ struct AuthTests {
             #expect(limited.status == .tooManyRequests)
             #expect(limited.errorCode == "rate_limited")
             let retryAfter = try #require(limited.headers.first(name: "Retry-After").flatMap(Int.init))
-            #expect(retryAfter >= 1 && retryAfter <= 60)
+            #expect(retryAfter >= 1 && retryAfter <= 3600)
 
             // Another address, or another account from the same address, is not held back.
             let elsewhere = try await app.login("ada@example.com", "correct horse battery", headers: ["X-Forwarded-For": "198.51.100.2"])
