@@ -45,11 +45,12 @@ MODEL_DIR = os.path.join(PROJECT, ".models", "kokoro")
 LANGUAGES = ("en-us", "en-gb")
 
 # phonemizer keeps the full stop of "Mr." as punctuation, so Kokoro hears "Mister. Nuttel." and
-# drops its voice as at a sentence end. Titles before a capitalised word are spelt out instead.
+# drops its voice as at a sentence end. Titles before a capitalised word (or a [[...]] block) are
+# spelt out instead.
 TITLES = {"Mr": "Mister", "Mrs": "Missus", "Ms": "Miz", "Dr": "Doctor", "St": "Saint",
           "Prof": "Professor", "Capt": "Captain", "Sgt": "Sergeant", "Col": "Colonel",
           "Rev": "Reverend", "Lt": "Lieutenant", "Gen": "General", "Fr": "Father"}
-TITLE_PATTERN = re.compile(r"\b(" + "|".join(TITLES) + r")\.(?=\s+[A-Z])")
+TITLE_PATTERN = re.compile(r"\b(" + "|".join(TITLES) + r")\.(?=\s+(?:[A-Z]|\[\[))")
 PHONEME_BLOCK = re.compile(r"\[\[(.*?)\]\]", re.S)
 
 
@@ -119,11 +120,11 @@ def main() -> int:
             elif piece.strip():
                 pieces.append(kokoro.tokenizer.phonemize(expand_titles(piece), lang))
         joined = " ".join(piece for piece in pieces if piece)
-        return re.sub(r"\s+([,.;:!?…”])", r"\1", joined)
+        return re.sub(r"([“(])\s+", r"\1", re.sub(r"\s+([,.;:!?…”)])", r"\1", joined))
 
     def send(header: dict, body: bytes = b"") -> None:
         header["bytes"] = len(body)
-        protocol.write(json.dumps(header, ensure_ascii=False).encode("utf-8") + b"\n" + body)
+        protocol.write(json.dumps(header).encode("utf-8") + b"\n" + body)
 
     send({"ready": True, "sample_rate": sample_rate, "voices": sorted(names), "model": "kokoro-82m"})
 
