@@ -122,6 +122,11 @@ struct VoiceAPITests {
             let text = try await app.send(.POST, "/api/voice/transcribe", token: ada, headers: wav, body: ByteBuffer(bytes: try Self.spoken("Good morning to you.")))
             #expect(text.status == .ok, "\(text.body.string)")
             #expect((try text.content.decode(VoiceController.Transcript.self).text.lowercased()).contains("morning"))
+
+            // A whole turn from a bare recording (the body is the audio), as a phone app may send it.
+            let bare = try await app.send(.POST, "/api/voice/turn?model=openai:gpt-4o-mini", token: ada, headers: wav, body: ByteBuffer(bytes: try Self.spoken("Why is the sky blue?")))
+            #expect(bare.status == .ok, "\(bare.body.string)")
+            #expect(Self.events(bare.body).map(\.name).contains("stt-end"))
         }
     }
 

@@ -79,7 +79,10 @@ struct VoiceController: Sendable {
     @Sendable
     func turn(_ request: Request) async throws -> Response {
         let recording = try Recording(request)
-        let choices = try recording.choices ?? request.decodeJSON(TurnRequest.self)
+        // A bare recording (an audio body) takes its choices from the query; a JSON body is them.
+        let choices = try recording.choices ?? (recording.file == nil
+            ? request.decodeJSON(TurnRequest.self)
+            : TurnRequest(model: request.query[String.self, at: "model"], voice: request.query[String.self, at: "voice"]))
         let input: VoicePipeline.Input
         if let file = recording.file {
             input = .audio(file)
