@@ -123,6 +123,17 @@ struct OpenAPIShapeTests {
             try await walk.call(.POST, "/api/voices/preview", token: token, json: #"{"voice":"test:alto","rate":1.2,"name":"Vera"}"#, expect: .ok)
             try await walk.call(.POST, "/api/voices/preview", token: token, json: #"{"voice":"nobody:here"}"#, expect: .unprocessableEntity)
 
+            // Voice chat: this server has no model on the machine and no transcriber (VoiceAPITests
+            // has both); speech works with the test voices.
+            try await walk.call(.POST, "/api/voice/speak", token: token, json: #"{"text":"Hello there."}"#, expect: .ok)
+            try await walk.call(.POST, "/api/voice/speak", token: token, json: #"{"text":"?!"}"#, expect: .unprocessableEntity)
+            try await walk.call(.POST, "/api/voice/reply", token: token, json: #"{"text":"Hi"}"#, expect: .unprocessableEntity)
+            try await walk.call(.POST, "/api/voice/reply", token: token, json: #"{"text":["Hi"]}"#, expect: .badRequest)
+            try await walk.call(.POST, "/api/voice/turn", token: token, json: #"{"text":"   "}"#, expect: .unprocessableEntity)
+            var wav = HTTPHeaders()
+            wav.contentType = HTTPMediaType(type: "audio", subType: "wav")
+            try await walk.call(.POST, "/api/voice/transcribe", token: token, headers: wav, body: ByteBuffer(bytes: [1, 2, 3]), expect: .serviceUnavailable)
+
             // Stories: paste, upload, list, read, rename.
             let pasted = try await walk.call(.POST, "/api/stories", token: token,
                                              json: try String(decoding: JSONEncoder().encode(["text": sampleStory, "author": "Saki"]), as: UTF8.self), expect: .created)
