@@ -45,6 +45,9 @@ struct Ask: AsyncParsableCommand {
     @Option(help: "The longest answer, in tokens.")
     var maxTokens: Int = 512
 
+    @Option(help: "0 gives the same answer every time; higher, more varied ones.")
+    var temperature: Double = 0.7
+
     func run() async throws {
         let spec: ModelSpec
         do {
@@ -69,7 +72,7 @@ struct Ask: AsyncParsableCommand {
 
     private func stream(_ model: any LanguageModel) async throws {
         let request = CompletionRequest(
-            system: "You are a helpful assistant. Answer briefly and plainly.", user: question, temperature: 0.7, maxOutputTokens: maxTokens)
+            system: "You are a helpful assistant. Answer briefly and plainly.", user: question, temperature: temperature, maxOutputTokens: maxTokens)
         do {
             for try await event in model.stream(request) {
                 switch event {

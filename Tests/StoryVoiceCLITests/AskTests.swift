@@ -10,7 +10,7 @@ import Testing
         #expect(models.stdout.contains("✓ local:qwen2.5-coder-1.5b"), "\(models.stdout)")
         #expect(models.stdout.contains("set OPENAI_API_KEY"))
 
-        let ask = try await CLI.run(["ask", "What colour is a clear sky? Answer in one word.", "--max-tokens", "40"], environment: noKeys)
+        let ask = try await CLI.run(["ask", "What colour is a clear sky? Answer in one word.", "--max-tokens", "40", "--temperature", "0"], environment: noKeys)
         #expect(ask.status == 0, "\(ask.stderr)")
         #expect(ask.stdout.lowercased().contains("blue"), "\(ask.stdout)")
         #expect(ask.stderr.contains("on this machine"))
