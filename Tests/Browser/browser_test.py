@@ -299,7 +299,7 @@ def voice_flow(options):
         browser.wait_for("the answer", "return document.querySelector('#talk .message.assistant')?.textContent.trim().length > 0", timeout=240)
         browser.wait_for("the answer spoken", "return Number(document.querySelector('#talk .message.assistant')?.dataset.spoken || 0) > 0", timeout=240)
         answer = browser.js("return document.querySelector('#talk .message.assistant').textContent")
-        check(len(answer.split()) >= 2, f"the model on this machine answered: {answer!r}")
+        check(answer.strip() != "", f"the model on this machine answered: {answer!r}")
         print(f"voice turn: {time.time() - started:.1f} s from pressing the button to the first sentence spoken")
         check(not browser.js("return document.querySelector('#talk-error').textContent"), "no error was shown")
         browser.screenshot("voice-chat")
