@@ -124,7 +124,11 @@ public struct RemoteLanguageModel: LanguageModel, CustomStringConvertible {
         var logger = logger
         logger[metadataKey: "provider"] = "\(provider.rawValue)"
         logger[metadataKey: "model"] = "\(model)"
-        let outgoing = VendorRequest(url: format.url(base: baseURL, model: model), headers: format.headers(key: key), body: body.canonicalData)
+        var headers = format.headers(key: key)
+        // llama.cpp closes idle keep-alive connections; a POST sent on a pooled one it has just
+        // closed fails and cannot be retried safely. A new loopback connection costs nothing.
+        if provider == .local { headers.append(("connection", "close")) }
+        let outgoing = VendorRequest(url: format.url(base: baseURL, model: model), headers: headers, body: body.canonicalData)
         return (outgoing, logger)
     }
 

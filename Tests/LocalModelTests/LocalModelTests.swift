@@ -122,6 +122,7 @@ struct LocalModelTests {
         let endpoint = try await server.endpoint()
         var request = HTTPClientRequest(url: endpoint.baseURL.replacingOccurrences(of: "/v1", with: "") + "/metrics")
         request.headers.add(name: "Authorization", value: "Bearer \(endpoint.key.value)")
+        request.headers.add(name: "Connection", value: "close")
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
         let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("llamacpp:tokens_predicted_total") }, "no metrics: \(text.prefix(200))")
