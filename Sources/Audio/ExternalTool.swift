@@ -107,19 +107,7 @@ struct ExternalTool: Sendable {
 
     /// Runs the tool and returns its stdout (at most `limit` bytes) as a string.
     func output(_ arguments: [String], limit: Int = 64 << 20) async throws -> String {
-        let path = try requirePath()
-        let result = try await Subprocess.run(
-            .path(.init(path)),
-            arguments: Arguments(arguments),
-            input: .none,
-            output: .string(limit: limit),
-            error: .string(limit: 1 << 20)
-        )
-        guard result.terminationStatus.isSuccess else {
-            let lines = result.standardError.split(whereSeparator: \.isNewline).map(String.init)
-            throw AudioError.toolFailed(tool: name, status: Self.describe(result.terminationStatus), stderr: Array(lines.suffix(StderrTail.capacity)))
-        }
-        return result.standardOutput
+        String(decoding: try await outputBytes(arguments, limit: limit), as: UTF8.self)
     }
 
     /// Runs the tool and returns its stdout's bytes (at most `limit`).

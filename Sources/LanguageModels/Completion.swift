@@ -114,6 +114,12 @@ public enum CompletionEvent: Sendable, Hashable {
 extension LanguageModel {
     /// A model that cannot stream answers all at once.
     public func stream(_ request: CompletionRequest) -> AsyncThrowingStream<CompletionEvent, any Error> {
+        streamWhole(request)
+    }
+
+    /// The whole answer as one piece of text, then the response: streaming for a model (or a
+    /// wire format) that answers all at once.
+    public func streamWhole(_ request: CompletionRequest) -> AsyncThrowingStream<CompletionEvent, any Error> {
         .producing { yield in
             let response = try await complete(request)
             yield(.text(response.text))

@@ -63,13 +63,7 @@ public struct RemoteLanguageModel: LanguageModel, CustomStringConvertible {
     /// Streams the answer where the wire format can (OpenAI's and compatible servers'), as
     /// server-sent events; elsewhere the whole answer arrives at once.
     public func stream(_ request: CompletionRequest) -> AsyncThrowingStream<CompletionEvent, any Error> {
-        guard let format = format as? any StreamingWireFormat else {
-            return .producing { yield in
-                let response = try await complete(request)
-                yield(.text(response.text))
-                yield(.finished(response))
-            }
-        }
+        guard let format = format as? any StreamingWireFormat else { return streamWhole(request) }
         return .producing { yield in
             let response = try await streamEvents(request, format: format) { yield(.text($0)) }
             yield(.finished(response))
