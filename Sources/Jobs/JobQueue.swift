@@ -91,6 +91,25 @@ public struct JobQueue: Sendable {
             .all()
     }
 
+    /// Stops the owner's job if it has not finished: a queued job never runs, a running one
+    /// loses its lease (its worker notices within `cancelCheckInterval` and stops the handler).
+    /// Returns the job as it is now, or nil when `ownerID` has no such job.
+    public func cancel(id: UUID, ownerID: UUID) async throws -> JobRecord? {
+        let at = now()
+        try await database.requireSQL().update(JobRecord.schema)
+            .set("status", to: JobStatus.cancelled.rawValue)
+            .set("lease_owner", to: String?.none)
+            .set("lease_expires_at", to: Date?.none)
+            .set("last_error", to: "Cancelled.")
+            .set("finished_at", to: at)
+            .set("updated_at", to: at)
+            .where("id", .equal, id)
+            .where("owner_id", .equal, ownerID)
+            .where("status", .in, [JobStatus.queued.rawValue, JobStatus.running.rawValue])
+            .run()
+        return try await job(id: id, ownerID: ownerID)
+    }
+
     // MARK: Claim
 
     /// Claims the oldest due job of one of `kinds` (any kind when nil): a queued job whose time
@@ -125,11 +144,17 @@ public struct JobQueue: Sendable {
             ((status = \(bind: JobStatus.queued.rawValue) AND run_at <= \(bind: at)) \
             OR (status = \(bind: JobStatus.running.rawValue) AND lease_expires_at < \(bind: at)))
             """
+        // Fair between users: the due job of whoever has the fewest jobs running goes first, so
+        // one user's queue of long or failing jobs never holds up everyone else's.
+        let running: SQLQueryString = """
+            (SELECT COUNT(*) FROM jobs AS held WHERE held.owner_id = jobs.owner_id \
+            AND held.status = \(bind: JobStatus.running.rawValue) AND held.lease_expires_at >= \(bind: at))
+            """
         let query: SQLQueryString = """
             UPDATE jobs SET status = \(bind: JobStatus.running.rawValue), lease_owner = \(bind: token), \
             lease_expires_at = \(bind: at.addingTimeInterval(leaseDuration)), attempts = attempts + 1, \
             updated_at = \(bind: at) \
-            WHERE id = (SELECT id FROM jobs WHERE \(due)\(kindFilter) ORDER BY run_at, created_at LIMIT 1\(lock)) \
+            WHERE id = (SELECT id FROM jobs WHERE \(due)\(kindFilter) ORDER BY \(running), run_at, created_at LIMIT 1\(lock)) \
             AND \(due) \
             RETURNING id, kind, payload, owner_id, attempts, max_attempts
             """
@@ -163,6 +188,15 @@ public struct JobQueue: Sendable {
         try await updateHeld(lease) {
             $0.set("progress", to: clamped).set("progress_message", to: message).set("updated_at", to: at)
         }
+    }
+
+    /// Whether `lease` still holds the running job (false once it was cancelled or re-claimed).
+    public func isHeld(_ lease: JobLease) async throws -> Bool {
+        try await JobRecord.query(on: database)
+            .filter(\.$id == lease.jobID)
+            .filter(\.$leaseOwner == lease.token)
+            .filter(\.$statusRaw == JobStatus.running.rawValue)
+            .count() > 0
     }
 
     // MARK: Finish

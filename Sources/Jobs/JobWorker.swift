@@ -17,19 +17,23 @@ public struct JobWorker: Sendable {
         public var heartbeatInterval: Duration
         /// How long to wait before looking again when no job is due.
         public var pollInterval: Duration
+        /// How often a running job's row is read to see whether its owner cancelled it.
+        public var cancelCheckInterval: Duration
 
         public init(
             workerID: String = JobWorker.defaultWorkerID(),
             concurrency: Int = 1,
             leaseDuration: Duration = .seconds(60),
             heartbeatInterval: Duration = .seconds(15),
-            pollInterval: Duration = .seconds(1)
+            pollInterval: Duration = .seconds(1),
+            cancelCheckInterval: Duration = .seconds(1)
         ) {
             self.workerID = workerID
             self.concurrency = max(1, concurrency)
             self.leaseDuration = leaseDuration
             self.heartbeatInterval = heartbeatInterval
             self.pollInterval = pollInterval
+            self.cancelCheckInterval = cancelCheckInterval
         }
     }
 
@@ -97,6 +101,32 @@ public struct JobWorker: Sendable {
         case leaseLost
     }
 
+    /// Extends the lease every `heartbeatInterval` and looks for a cancellation in between.
+    /// Returns `.leaseLost` when the job is no longer ours, nil when the watch is cancelled.
+    private func watch(_ job: ClaimedJob, log: Logger) async -> Outcome? {
+        let tick = min(configuration.cancelCheckInterval, configuration.heartbeatInterval)
+        var sinceHeartbeat = Duration.zero
+        while true {
+            do {
+                try await Task.sleep(for: tick)
+                sinceHeartbeat += tick
+                if sinceHeartbeat >= configuration.heartbeatInterval {
+                    sinceHeartbeat = .zero
+                    try await queue.heartbeat(job.lease, leaseDuration: configuration.leaseDuration.timeInterval)
+                } else if try await !queue.isHeld(job.lease) {
+                    return .leaseLost
+                }
+            } catch is CancellationError {
+                return nil
+            } catch JobError.leaseLost {
+                return .leaseLost
+            } catch {
+                // A missed heartbeat is not fatal while the lease lasts; try again.
+                log.warning("heartbeat failed: \(error)")
+            }
+        }
+    }
+
     private func process(_ job: ClaimedJob) async {
         let log = logger.with(job: job)
         guard let handler = registry.handler(for: job.kind) else {
@@ -112,21 +142,7 @@ public struct JobWorker: Sendable {
                     return .failed(error)
                 }
             }
-            group.addTask {
-                while true {
-                    do {
-                        try await Task.sleep(for: configuration.heartbeatInterval)
-                        try await queue.heartbeat(job.lease, leaseDuration: configuration.leaseDuration.timeInterval)
-                    } catch is CancellationError {
-                        return nil
-                    } catch JobError.leaseLost {
-                        return .leaseLost
-                    } catch {
-                        // A missed heartbeat is not fatal while the lease lasts; try again.
-                        log.warning("heartbeat failed: \(error)")
-                    }
-                }
-            }
+            group.addTask { await watch(job, log: log) }
             // The heartbeat yields nil when cancelled; wait for the handler's outcome then.
             for await outcome in group {
                 if let outcome {
@@ -149,7 +165,7 @@ public struct JobWorker: Sendable {
                 let status = try await queue.fail(job.lease, error: String(describing: error), retryable: !permanent)
                 log.warning("job attempt failed: \(error); now \(status.rawValue)")
             case .leaseLost:
-                log.warning("job lease lost; another worker has it")
+                log.warning("job lease lost: cancelled, or another worker has it")
             }
         } catch JobError.leaseLost {
             log.warning("job lease lost before its result was recorded")

@@ -176,10 +176,14 @@ public struct Stories: Sendable {
 
     // MARK: Playback
 
-    /// The lines in reading order, with whether each is rendered yet, and their text.
-    public func playbackLines(_ story: StoryRecord) async throws -> (lines: [PlannedUtterance], content: StoryContent) {
+    /// The lines in reading order (those in `range`, or all), with whether each is rendered
+    /// yet. Only the returned lines are checked against the cache, so a page costs its size.
+    public func playbackLines(_ story: StoryRecord, range: Range<Int>? = nil) async throws -> PlaybackPage {
         let (pipeline, content, lines) = try await plan(story)
-        return (pipeline.markingCached(lines), content)
+        let wanted = (range ?? lines.indices).clamped(to: lines.indices)
+        return PlaybackPage(
+            lines: pipeline.markingCached(Array(lines[wanted])), total: lines.count, content: content,
+            chapters: PlaybackChapters(chapters: content.playbackChapters, lines: lines))
     }
 
     /// Line `n`'s audio as WAV, rendered through the shared cache.

@@ -67,9 +67,11 @@ public struct VendorFailure: Error, Sendable, Hashable {
 
 extension VendorFailure.Kind {
     /// Whether waiting and sending the same request again may succeed.
+    /// An unreachable server (DNS failure, no network, refused connection) is not: the user is
+    /// told at once and can try again, instead of waiting through minutes of backoff.
     public var isTransient: Bool {
         switch self {
-        case .rateLimited, .providerError, .timeout, .unreachable: true
+        case .rateLimited, .providerError, .timeout: true
         default: false
         }
     }

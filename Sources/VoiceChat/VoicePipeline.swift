@@ -107,7 +107,7 @@ public struct VoicePipeline: Sendable {
         } catch is CancellationError {
             return
         } catch {
-            let retryable = (error as? LanguageModelError).map { $0.isTransient || $0.kind == .unparseableAnswer } ?? true
+            let retryable = (error as? LanguageModelError).map { $0.isTransient || $0.kind == .unparseableAnswer || $0.kind == .unreachable } ?? true
             yield(.error(stage: .llm, message: "The reply could not be written: \(error)", retryable: retryable))
         }
     }

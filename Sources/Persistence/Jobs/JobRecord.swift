@@ -53,7 +53,9 @@ public enum JobStatus: String, Codable, Sendable, CaseIterable {
     case running
     case succeeded
     case failed
+    /// Stopped by its owner before it finished.
+    case cancelled
 
     /// Whether the job will change no more.
-    public var isFinished: Bool { self == .succeeded || self == .failed }
+    public var isFinished: Bool { self != .queued && self != .running }
 }

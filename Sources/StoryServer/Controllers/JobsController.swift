@@ -1,5 +1,6 @@
 import Foundation
 import Jobs
+import StoryWorkflows
 import Vapor
 
 /// `/api/jobs`: the signed-in user's jobs and their progress as server-sent events.
@@ -12,6 +13,7 @@ struct JobsController: Sendable {
         let jobs = routes.grouped("jobs")
         jobs.get(use: list)
         jobs.get(":id", use: show)
+        jobs.delete(":id", use: cancel)
         jobs.get(":id", "events", use: events)
     }
 
@@ -32,6 +34,21 @@ struct JobsController: Sendable {
         let id = try request.uuidParameter("id", what: "job")
         guard let record = try await JobQueue(database: request.db).job(id: id, ownerID: user.id) else {
             throw APIError.notFound("job")
+        }
+        return try Response.json(JobSnapshot(record))
+    }
+
+    /// Cancels a queued or running job: 200 with the job, now `cancelled`; 409 when it had
+    /// already finished.
+    @Sendable
+    func cancel(_ request: Request) async throws -> Response {
+        let user = try request.requireUser()
+        let id = try request.uuidParameter("id", what: "job")
+        guard let record = try await StoryJobs.cancel(jobID: id, ownerID: user.id, database: request.db) else {
+            throw APIError.notFound("job")
+        }
+        guard record.status == .cancelled else {
+            throw APIError(status: .conflict, code: "job_finished", message: "This job has already finished (\(record.status.rawValue)); there is nothing to cancel.")
         }
         return try Response.json(JobSnapshot(record))
     }

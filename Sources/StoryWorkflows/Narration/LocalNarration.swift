@@ -51,10 +51,8 @@ public struct LocalNarration: NarrationService {
 
     /// Automatic casting keeps to free voices; a paid voice is used only where the user chose it.
     public func cast(_ analysis: StoryAnalysis, overrides: CastOverrides) async -> Cast {
-        let director = CastingDirector()
-        let free = CastableVoices.automatic(catalog.voices)
-        let narrator = overrides.narrator ?? director.cast(analysis, voices: free).narrator
-        return director.cast(analysis, voices: free, overrides: Cast(narrator: narrator, characters: overrides.characters))
+        CastingDirector().stableCast(
+            analysis, voices: CastableVoices.automatic(catalog.voices), narrator: overrides.narrator, characters: overrides.characters)
     }
 
     public func plan(_ document: StoryDocument, analysis: StoryAnalysis, cast: Cast) -> [PlannedUtterance] {

@@ -63,21 +63,30 @@ struct CastController: Sendable {
         }
     }
 
-    /// Sets the voice of `narrator` or a character id.
+    /// Sets the voice of `narrator` or a character id; the reply lists any other role whose
+    /// voice changed with it (`also_changed`).
     @Sendable
     func setVoice(_ request: Request) async throws -> Response {
-        try await change(request) { stories, story in
-            let choice = try request.decodeJSON(VoiceChoice.self)
-            return try await stories.setVoice(story, role: request.parameters.get("role") ?? "", choice)
+        try await voiceChange(request) { stories, story, role in
+            try await stories.setVoice(story, role: role, try request.decodeJSON(VoiceChoice.self))
         }
     }
 
     /// Forgets the user's choice for a role: the automatic casting applies again.
     @Sendable
     func restoreVoice(_ request: Request) async throws -> Response {
-        try await change(request) { stories, story in
-            try await stories.restoreVoice(story, role: request.parameters.get("role") ?? "")
+        try await voiceChange(request) { stories, story, role in
+            try await stories.restoreVoice(story, role: role)
         }
+    }
+
+    private func voiceChange(_ request: Request, _ body: (Stories, StoryRecord, String) async throws -> StoryRecord) async throws -> Response {
+        let stories = try request.stories(config)
+        let story = try await request.story(stories)
+        let role = request.parameters.get("role") ?? ""
+        let before = try await stories.performance(story).cast
+        let saved = try await body(stories, story, role)
+        return try await PerformanceReply.response(saved, stories, changedFrom: (before, role))
     }
 
     /// Replaces the story's pronunciation lexicon (`{"entries": {}}` or `{"text": ""}` clears

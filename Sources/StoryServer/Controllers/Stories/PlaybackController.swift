@@ -12,6 +12,7 @@ struct PlaybackController: Sendable {
     func register(routes: any RoutesBuilder) {
         let story = routes.grouped("stories", ":id")
         story.get("segments", use: segments)
+        story.get("chapters", use: chapters)
         story.patch("segments", ":n", use: reassignSegment)
         story.get("segments", ":n", "audio", use: segmentAudio)
         story.post("render", use: render)
@@ -26,6 +27,7 @@ struct PlaybackController: Sendable {
         var kind: SegmentKind
         var speaker: String?
         var speaker_name: String
+        var chapter: Int?
         var voice: String
         var text: String
         var pause_before: Double
@@ -33,27 +35,70 @@ struct PlaybackController: Sendable {
         var audio_url: String
     }
 
-    struct PlaybackList: Encodable { var segments: [PlaybackLine] }
+    struct PlaybackList: Encodable {
+        var total: Int
+        var from: Int
+        var segments: [PlaybackLine]
+    }
+
+    struct ChapterLine: Encodable {
+        var index: Int
+        var title: String
+        var first_line: Int
+        var line_count: Int
+    }
+
+    struct ChapterList: Encodable { var chapters: [ChapterLine] }
     struct SpeakerChange: Decodable { var speaker: String? }
     struct RenderRequest: Decodable { var format: String? }
 
     /// The lines in reading order, with their speakers and audio URLs: what the player plays
-    /// and highlights. Each line's audio renders on first request and is cached.
+    /// and highlights. `?from=&count=` asks for a page of them (a novel has thousands); each
+    /// line's audio renders on first request and is cached.
     @Sendable
     func segments(_ request: Request) async throws -> Response {
         let stories = try request.stories(config)
-        let (lines, content) = try await stories.playbackLines(try await request.story(stories))
+        let range = try pageRange(request)
+        let page = try await stories.playbackLines(try await request.story(stories), range: range)
+        let content = page.content
         let names = Dictionary((content.analysis?.characters ?? []).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         let id = content.id.uuidString.lowercased()
         // Indexed once: slicing the String per line walked it from the start each time (quadratic).
         let text = ScalarText(content.document.text)
-        return try Response.json(PlaybackList(segments: lines.map { line in
+        return try Response.json(PlaybackList(total: page.total, from: page.lines.first?.index ?? range?.lowerBound ?? 0, segments: page.lines.map { line in
             PlaybackLine(
                 index: line.index, segment: line.segment, start: line.start, end: line.end, kind: line.kind, speaker: line.speaker,
                 speaker_name: line.speaker.flatMap { names[$0] } ?? (line.kind == .dialogue ? "Unattributed" : "Narrator"),
+                chapter: page.chapters.chapter(containing: line.start),
                 voice: line.voice.voice, text: text.string(line.start, line.end), pause_before: line.pauseBefore, cached: line.cached,
                 audio_url: "/api/stories/\(id)/segments/\(line.index)/audio")
         }))
+    }
+
+    /// The story's chapters with the line each starts at, for a chapter list and the player.
+    @Sendable
+    func chapters(_ request: Request) async throws -> Response {
+        let stories = try request.stories(config)
+        let page = try await stories.playbackLines(try await request.story(stories), range: 0..<0)
+        return try Response.json(ChapterList(chapters: page.chapters.entries.map {
+            ChapterLine(index: $0.index, title: $0.title, first_line: $0.firstLine, line_count: $0.lineCount)
+        }))
+    }
+
+    /// `?from=&count=` as a range of line indices; nil (every line) without them.
+    private func pageRange(_ request: Request) throws -> Range<Int>? {
+        let from = try optionalInt(request, "from"), count = try optionalInt(request, "count")
+        guard from != nil || count != nil else { return nil }
+        let start = from ?? 0
+        return start..<(start + min(count ?? Int(Int32.max), Int(Int32.max)))
+    }
+
+    private func optionalInt(_ request: Request, _ name: String) throws -> Int? {
+        guard let raw = request.query[String.self, at: name] else { return nil }
+        guard let value = Int(raw), value >= 0, value <= Int32.max else {
+            throw APIError.badRequest("Query parameter '\(name)' must be a whole number from 0.", code: "invalid_query")
+        }
+        return value
     }
 
     /// Gives line `:n`'s analysis segment another speaker (`null` makes it narration).

@@ -27,7 +27,30 @@ struct PerformanceReply: Encodable {
     var analysis: StoryAnalysis?
     var cast: Cast?
     var overrides: CastOverrides
+    var also_changed: [VoiceChange]?
     var render: RenderInfo?
+
+    /// Another role's voice that changed with the one the user chose.
+    struct VoiceChange: Encodable, Equatable {
+        var role: String
+        var name: String
+        var from: String
+        var to: String
+
+        /// The roles other than `role` whose voice differs between `before` and `after`.
+        static func between(_ before: Cast?, _ after: Cast?, except role: String) -> [VoiceChange] {
+            guard let before, let after else { return [] }
+            var changes: [VoiceChange] = []
+            if role != "narrator", before.narrator.voice != after.narrator.voice {
+                changes.append(VoiceChange(role: "narrator", name: "Narrator", from: before.narrator.voice, to: after.narrator.voice))
+            }
+            for (id, was) in before.characters.sorted(by: { $0.key < $1.key }) where id != role {
+                guard let now = after.characters[id], now.voice != was.voice else { continue }
+                changes.append(VoiceChange(role: id, name: now.name ?? id, from: was.voice, to: now.voice))
+            }
+            return changes
+        }
+    }
 
     struct RenderInfo: Encodable {
         var format: String
@@ -36,11 +59,16 @@ struct PerformanceReply: Encodable {
         var url: String
     }
 
-    static func response(_ story: StoryRecord, _ stories: Stories, status: HTTPResponseStatus = .ok) async throws -> Response {
+    /// The reply for `story`; `changedFrom` (the cast before a voice change of `role`) adds
+    /// `also_changed`.
+    static func response(
+        _ story: StoryRecord, _ stories: Stories, status: HTTPResponseStatus = .ok, changedFrom before: (cast: Cast?, role: String)? = nil
+    ) async throws -> Response {
         let (content, cast) = try await stories.performance(story)
         let id = content.id.uuidString.lowercased()
         let reply = PerformanceReply(
             state: story.analysisState, analysis: content.analysis, cast: cast, overrides: content.overrides,
+            also_changed: before.map { VoiceChange.between($0.cast, cast, except: $0.role) },
             render: content.render.map {
                 RenderInfo(format: $0.format, duration_seconds: $0.durationSeconds, rendered_at: $0.renderedAt, url: "/api/stories/\(id)/audio")
             })
