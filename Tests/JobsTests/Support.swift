@@ -44,4 +44,6 @@ final class Counter: Sendable {
     func next() -> Int {
         value.withLock { $0 += 1; return $0 }
     }
+
+    var current: Int { value.withLock { $0 } }
 }

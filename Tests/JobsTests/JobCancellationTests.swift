@@ -1,0 +1,83 @@
+import DatabaseTestSupport
+import FluentKit
+import Foundation
+import Jobs
+import Persistence
+import Testing
+
+@Suite("Job cancellation and fairness")
+struct JobCancellationTests {
+    @Test("a cancelled queued job never runs; another user cannot cancel it", arguments: Backend.available)
+    func cancelQueued(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database, _ in
+            let owner = try await makeOwner(database)
+            let stranger = try await makeOwner(database, email: "stranger@example.com")
+            let queue = JobQueue(database: database.database)
+            let id = try await queue.enqueue(kind: "work", ownerID: owner).requireID()
+
+            #expect(try await queue.cancel(id: id, ownerID: stranger) == nil)
+            #expect(try await queue.job(id: id)?.status == .queued)
+            #expect(try await queue.cancel(id: id, ownerID: owner)?.status == .cancelled)
+            #expect(try await queue.claim(workerID: "w", leaseDuration: 30) == nil)
+        }
+    }
+
+    @Test("a running job's handler is stopped once its owner cancels it", arguments: Backend.available)
+    func cancelRunning(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database, _ in
+            let owner = try await makeOwner(database)
+            let queue = JobQueue(database: database.database)
+            let id = try await queue.enqueue(kind: "long", ownerID: owner).requireID()
+            let stopped = Counter()
+            var registry = JobHandlerRegistry()
+            registry.register("long") { _, context in
+                try await context.reportProgress(0.1, message: "started")
+                do {
+                    try await Task.sleep(for: .seconds(3600))
+                } catch {
+                    _ = stopped.next()
+                    throw error
+                }
+                return nil
+            }
+            let configuration = JobWorker.Configuration(
+                workerID: "w", leaseDuration: .seconds(120), heartbeatInterval: .seconds(60), pollInterval: .milliseconds(20),
+                cancelCheckInterval: .milliseconds(50))
+            let worker = JobWorker(queue: queue, registry: registry, configuration: configuration)
+            let running = Task { await worker.run() }
+            #expect(try await eventually { try await queue.job(id: id)?.progressMessage == "started" })
+
+            #expect(try await queue.cancel(id: id, ownerID: owner)?.status == .cancelled)
+            // Well before the next heartbeat (60 s): the cancellation check stops the handler.
+            #expect(try await eventually { stopped.current == 1 })
+            running.cancel()
+            await running.value
+            let record = try #require(try await queue.job(id: id))
+            #expect(record.status == .cancelled)
+            #expect(record.finishedAt != nil)
+            // Finished jobs stay finished.
+            #expect(try await queue.cancel(id: id, ownerID: owner)?.status == .cancelled)
+        }
+    }
+
+    @Test("claims go to the user with the fewest running jobs, then the oldest", arguments: Backend.available)
+    func fairClaims(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database, _ in
+            let busy = try await makeOwner(database)
+            let patient = try await makeOwner(database, email: "patient@example.com")
+            let clock = TestClock()
+            let queue = JobQueue(database: database.database, now: clock.function)
+            let first = try await queue.enqueue(kind: "work", ownerID: busy).requireID()
+            clock.advance(by: 1)
+            let second = try await queue.enqueue(kind: "work", ownerID: busy).requireID()
+            clock.advance(by: 1)
+            let other = try await queue.enqueue(kind: "work", ownerID: patient).requireID()
+            clock.advance(by: 1)
+
+            #expect(try await queue.claim(workerID: "a", leaseDuration: 60)?.id == first)
+            // `busy` has a job running: `patient`'s younger job goes before `busy`'s second.
+            #expect(try await queue.claim(workerID: "b", leaseDuration: 60)?.id == other)
+            #expect(try await queue.claim(workerID: "c", leaseDuration: 60)?.id == second)
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import DatabaseTestSupport
+import Foundation
+import StoryModel
+@testable import StoryServer
+import Testing
+import VaporTesting
+
+@Suite("Novel-sized playback: pages of lines, chapters, cancelled jobs, voice changes")
+struct PlaybackPagingTests {
+    struct Page: Decodable {
+        struct Line: Decodable { var index: Int; var chapter: Int?; var text: String }
+        var total: Int
+        var from: Int
+        var segments: [Line]
+    }
+
+    struct Chapters: Decodable {
+        struct Entry: Decodable { var index: Int; var title: String; var first_line: Int; var line_count: Int }
+        var chapters: [Entry]
+    }
+
+    @Test("a page of lines is the same as that slice of the whole list, with its chapter")
+    func pages() async throws {
+        try await withNarrationServer { app, config, _ in
+            let ada = try await app.register("ada@example.com").access_token
+            let story = try await app.analyzedSample(ada, config)
+            let all = try await app.send(.GET, "/api/stories/\(story)/segments", token: ada).content.decode(Page.self)
+            #expect(all.total == all.segments.count)
+            #expect(all.total > 10)
+
+            let page = try await app.send(.GET, "/api/stories/\(story)/segments?from=5&count=4", token: ada).content.decode(Page.self)
+            #expect(page.total == all.total)
+            #expect(page.from == 5)
+            #expect(page.segments.map(\.index) == [5, 6, 7, 8])
+            #expect(page.segments.map(\.text) == all.segments[5..<9].map(\.text))
+
+            let tail = try await app.send(.GET, "/api/stories/\(story)/segments?from=\(all.total - 2)&count=50", token: ada)
+                .content.decode(Page.self)
+            #expect(tail.segments.count == 2)
+            let past = try await app.send(.GET, "/api/stories/\(story)/segments?from=\(all.total + 10)", token: ada).content.decode(Page.self)
+            #expect(past.segments.isEmpty)
+            #expect(try await app.send(.GET, "/api/stories/\(story)/segments?from=-1", token: ada).errorCode == "invalid_query")
+
+            // The sample is one chapter (its title): every line is in it.
+            let chapters = try await app.send(.GET, "/api/stories/\(story)/chapters", token: ada).content.decode(Chapters.self).chapters
+            #expect(chapters.count == 1)
+            #expect(chapters.first?.first_line == 0)
+            #expect(chapters.first?.line_count == all.total)
+            #expect(all.segments.allSatisfy { $0.chapter == 0 })
+        }
+    }
+
+    @Test("a cancelled export stops, and the story can be exported again")
+    func cancelExport() async throws {
+        try await withNarrationServer(stallAfter: 2) { app, config, narration in
+            let ada = try await app.register("ada@example.com").access_token
+            let bob = try await app.register("bob@example.com").access_token
+            let story = try await app.analyzedSample(ada, config)
+            let job = try await app.send(.POST, "/api/stories/\(story)/render", token: ada, json: "{}").content.decode(JobReply.self).id
+            let worker = app.startWorker(config)
+            defer { worker.cancel() }
+            while narration.synthesizedTexts.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
+
+            #expect(try await app.send(.DELETE, "/api/jobs/\(job)", token: bob).status == .notFound)
+            let cancelled = try await app.send(.DELETE, "/api/jobs/\(job)", token: ada)
+            #expect(cancelled.status == .ok)
+            #expect(try cancelled.content.decode(JobReply.self).status == "cancelled")
+            // The stalled handler is stopped: the worker is free for the next job.
+            narration.stall(after: nil)
+            let again = try await app.send(.POST, "/api/stories/\(story)/render", token: ada, json: "{}").content.decode(JobReply.self).id
+            #expect(try await app.waitForJob(again, token: ada).status == "succeeded")
+            #expect(try await app.waitForJob(job, token: ada) { _ in true }.status == "cancelled")
+            #expect(try await app.send(.DELETE, "/api/jobs/\(again)", token: ada).errorCode == "job_finished")
+        }
+    }
+
+    @Test("cancelling a first analysis leaves the story not analysed")
+    func cancelAnalysis() async throws {
+        try await withNarrationServer { app, _, _ in
+            let ada = try await app.register("ada@example.com").access_token
+            let story = try await app.createSample(ada)
+            // No worker runs: the job stays queued until cancelled.
+            let job = try await app.send(.POST, "/api/stories/\(story)/analyze", token: ada).content.decode(JobReply.self).id
+            #expect(try await app.analysis(story, ada).state == "analyzing")
+            #expect(try await app.send(.DELETE, "/api/jobs/\(job)", token: ada).status == .ok)
+            #expect(try await app.analysis(story, ada).state == "not_analyzed")
+        }
+    }
+
+    @Test("a voice change reports the other roles it moved")
+    func alsoChanged() {
+        let before = Cast(narrator: VoiceAssignment(voice: "n", name: "Narrator"), characters: [
+            "a": VoiceAssignment(voice: "x", name: "Ann"), "b": VoiceAssignment(voice: "y", name: "Ben"),
+            "c": VoiceAssignment(voice: "z", name: "Cy"),
+        ])
+        var after = before
+        after.characters["a"]?.voice = "y"
+        after.characters["b"]?.voice = "w"
+        let changes = PerformanceReply.VoiceChange.between(before, after, except: "a")
+        #expect(changes == [PerformanceReply.VoiceChange(role: "b", name: "Ben", from: "y", to: "w")])
+        #expect(PerformanceReply.VoiceChange.between(before, before, except: "a").isEmpty)
+    }
+}
