@@ -64,6 +64,9 @@ public struct ServerConfig: Sendable {
     public var models: ModelAccess
     /// Stories' plans, reused by every line the player fetches while the story is unchanged.
     public let plans = PlanCache()
+    /// Renders the lines after the one each listener is hearing, in the background.
+    /// Nil renders only the lines asked for.
+    public var ahead: RenderAhead? = RenderAhead()
 
     public init(
         dataDirectory: DataDirectory, database: DatabaseLocation, secret: ServerSecret, publicDirectory: URL,

@@ -18,6 +18,8 @@ public struct Stories: Sendable {
     public var narration: (any NarrationService)?
     public var models: ModelAccess
     public var plans: PlanCache
+    /// Renders ahead of each listener; nil renders only what is asked for.
+    public var ahead: RenderAhead?
     public var ownerID: UUID
     /// The story version the client last saw (`If-Match`), when it asks for edits to apply
     /// only to that version; nil applies them to whatever is latest, merged with others' edits.
@@ -179,39 +181,45 @@ public struct Stories: Sendable {
     /// The lines in reading order (those in `range`, or all), with whether each is rendered
     /// yet. Only the returned lines are checked against the cache, so a page costs its size.
     public func playbackLines(_ story: StoryRecord, range: Range<Int>? = nil) async throws -> PlaybackPage {
-        let (pipeline, content, lines) = try await plan(story)
-        let wanted = (range ?? lines.indices).clamped(to: lines.indices)
+        let (pipeline, plan) = try await self.plan(story)
+        let wanted = (range ?? plan.lines.indices).clamped(to: plan.lines.indices)
         return PlaybackPage(
-            lines: pipeline.markingCached(Array(lines[wanted])), total: lines.count, content: content,
-            chapters: PlaybackChapters(chapters: content.playbackChapters, lines: lines))
+            story: try story.requireID(), lines: pipeline.markingCached(Array(plan.lines[wanted])), texts: Array(plan.texts[wanted]),
+            total: plan.lines.count, speakerNames: plan.speakerNames, chapters: plan.chapters)
     }
 
     /// Line `n`'s audio as WAV, rendered through the shared cache.
     public func lineAudio(_ story: StoryRecord, line n: Int) async throws -> Data {
-        let (pipeline, _, lines) = try await plan(story)
-        guard lines.indices.contains(n) else { throw StoryError.notFound("segment") }
-        return try await pipeline.utteranceAudio(lines[n])
+        let (pipeline, plan) = try await self.plan(story)
+        guard plan.lines.indices.contains(n) else { throw StoryError.notFound("segment") }
+        // A jump stops rendering the old stretch first, so the line asked for has the engines.
+        let id = try story.requireID()
+        await ahead?.jumped(story: id, to: n)
+        let audio = try await pipeline.utteranceAudio(plan.lines[n])
+        await ahead?.follow(story: id, at: n, of: plan.lines, pipeline: pipeline)
+        return audio
     }
 
     private func plannedLine(_ story: StoryRecord, _ n: Int) async throws -> PlannedUtterance {
-        let lines = try await plan(story).lines
+        let lines = try await plan(story).plan.lines
         guard lines.indices.contains(n) else { throw StoryError.notFound("segment") }
         return lines[n]
     }
 
-    /// The story's pipeline and plan: one settings query, one decode, and the plan itself
-    /// reused while neither the story nor the user's voices change.
-    private func plan(_ story: StoryRecord) async throws -> (pipeline: any NarrationService, content: StoryContent, lines: [PlannedUtterance]) {
+    /// The story's pipeline and plan. The plan (and what the player shows of it) is kept while
+    /// neither the story nor the user's voices change, so a line's audio costs one settings
+    /// query and a look-up, not a decode and re-plan of the whole book.
+    private func plan(_ story: StoryRecord) async throws -> (pipeline: any NarrationService, plan: StoryPlan) {
         let (narration, voices) = try await userNarration()
+        let key = PlanCache.Key(story: try story.requireID(), version: story.updatedAt ?? .distantPast, voices: voices)
+        if let plan = await plans.plan(for: key) { return (narration.forStory(plan.overrides), plan) }
         let content = try self.content(story)
         guard let analysis = content.analysis else { throw StoryError.notAnalyzed }
         let pipeline = narration.forStory(content.overrides)
-        let key = PlanCache.Key(story: content.id, version: story.updatedAt ?? .distantPast, voices: voices)
-        if let lines = await plans.lines(for: key) { return (pipeline, content, lines) }
         let cast = await pipeline.cast(analysis, overrides: content.overrides)
-        let lines = pipeline.plan(content.document, analysis: analysis, cast: cast)
-        await plans.store(lines, for: key)
-        return (pipeline, content, lines)
+        let plan = StoryPlan(content, analysis: analysis, lines: pipeline.plan(content.document, analysis: analysis, cast: cast))
+        await plans.store(plan, for: key)
+        return (pipeline, plan)
     }
 
     // MARK: Jobs

@@ -9,7 +9,7 @@ import StoryWorkflows
 
 extension Bench {
     /// Line audio as the player asks for it, through the same use case the server's route
-    /// calls (`Stories.lineAudio`: the story row, one settings query, one decode, the plan, the
+    /// calls (`Stories.lineAudio`: the story row, one settings query, the kept plan, the
     /// cached WAV), on a real SQLite database and the local engines. The reference is the same
     /// requests with the plan cache off, which re-plans the whole book per line as the route
     /// did before.
@@ -74,7 +74,7 @@ extension Bench {
             print(String(format: "plan per request (before): %8.1f requests/s", before))
             print(String(format: "plan reused (after):       %8.1f requests/s", after))
             print(String(format: "ratio after / before: %.1f×", after / before))
-            print("per request now: 1 story query, 1 settings query, 1 content decode; the plan only when the story or the user's keys change")
+            print("per request now: 1 story query, 1 settings query; the decode and the plan only when the story or the user's keys change")
         }
 
         /// `count` tagged dialogue lines, each followed by a sentence of narration.

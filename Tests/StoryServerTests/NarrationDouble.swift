@@ -56,10 +56,16 @@ final class NarrationDouble: NarrationService {
         }.enumerated().map { position, item in
             let (index, segment, text) = item
             let voice = segment.kind == .dialogue ? cast.assignment(for: segment.speaker) : cast.narrator
-            var line = PlannedUtterance(index: position, segment: index, start: segment.start, end: segment.end, kind: segment.kind,
-                                        speaker: segment.speaker, voice: voice, spokenText: text, pauseBefore: 0.2, cached: false)
-            line.cached = FileManager.default.fileExists(atPath: url(for: line).path)
-            return line
+            return PlannedUtterance(index: position, segment: index, start: segment.start, end: segment.end, kind: segment.kind,
+                                    speaker: segment.speaker, voice: voice, spokenText: text, pauseBefore: 0.2, cached: false)
+        }
+    }
+
+    func markingCached(_ lines: [PlannedUtterance]) -> [PlannedUtterance] {
+        lines.map { line in
+            var marked = line
+            marked.cached = FileManager.default.fileExists(atPath: url(for: line).path)
+            return marked
         }
     }
 

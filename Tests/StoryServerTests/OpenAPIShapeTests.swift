@@ -208,6 +208,9 @@ struct OpenAPIShapeTests {
 
             // Lines.
             try await walk.call(.GET, "/api/stories/\(story)/segments", token: token, expect: .ok)
+            try await walk.call(.GET, "/api/stories/\(story)/segments?from=3&count=5", token: token, expect: .ok)
+            try await walk.call(.GET, "/api/stories/\(story)/segments?count=x", token: token, expect: .badRequest)
+            try await walk.call(.GET, "/api/stories/\(story)/chapters", token: token, expect: .ok)
             try await walk.call(.PATCH, "/api/stories/\(story)/segments/0", token: token, json: #"{"speaker":"\#(speaker)"}"#, expect: .ok)
             try await walk.call(.PATCH, "/api/stories/\(story)/segments/0", token: token, json: #"{"speaker":null}"#, expect: .ok)
             try await walk.call(.PATCH, "/api/stories/\(story)/segments/0", token: token, json: #"{"speaker":"c999"}"#, expect: .unprocessableEntity)
@@ -219,7 +222,10 @@ struct OpenAPIShapeTests {
             try await walk.call(.GET, "/api/stories/\(story)/audio", token: token, expect: .notFound)
             try await walk.call(.POST, "/api/stories/\(story)/render", token: token, json: #"{"format":"wav"}"#, expect: .unprocessableEntity)
             let render = try await walk.call(.POST, "/api/stories/\(story)/render", token: token, json: #"{"format":"mp3"}"#, expect: .accepted)
-            #expect(try await app.waitForJob(try render.content.decode(JobReply.self).id, token: token).status == "succeeded")
+            let renderJob = try render.content.decode(JobReply.self).id
+            #expect(try await app.waitForJob(renderJob, token: token).status == "succeeded")
+            try await walk.call(.DELETE, "/api/jobs/\(renderJob)", token: token, expect: .conflict)
+            try await walk.call(.DELETE, "/api/jobs/\(UUID())", token: token, expect: .notFound)
             worker.cancel()
             await worker.value
             try await walk.call(.GET, "/api/stories/\(story)/analysis", token: token, expect: .ok)

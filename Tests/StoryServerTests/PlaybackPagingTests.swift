@@ -87,6 +87,33 @@ struct PlaybackPagingTests {
         }
     }
 
+    @Test("the lines after the one asked for are rendered in the background, from wherever the listener jumps")
+    func rendersAhead() async throws {
+        try await withNarrationServer { app, config, narration in
+            let ada = try await app.register("ada@example.com").access_token
+            let story = try await app.analyzedSample(ada, config)
+            struct Cached: Decodable { struct Line: Decodable { var index: Int; var cached: Bool }; var segments: [Line] }
+            func cached(_ range: String) async throws -> [Bool] {
+                try await app.send(.GET, "/api/stories/\(story)/segments?\(range)", token: ada).content.decode(Cached.self).segments.map(\.cached)
+            }
+            let total = try await app.send(.GET, "/api/stories/\(story)/segments", token: ada).content.decode(Page.self).total
+            let jump = total - 8
+            #expect(try await cached("from=\(jump)&count=8").allSatisfy { !$0 })
+
+            // The listener jumps near the end and asks for one line: the rest follow unasked.
+            #expect(try await app.send(.GET, "/api/stories/\(story)/segments/\(jump)/audio", token: ada).status == .ok)
+            var rendered = false
+            for _ in 0..<1000 where !rendered {
+                rendered = try await cached("from=\(jump)&count=8").allSatisfy { $0 }
+                if !rendered { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(rendered)
+            // Nothing before the jump was rendered for it (only the opening lines the analysis prepared).
+            #expect(try await cached("from=10&count=\(jump - 10)").allSatisfy { !$0 })
+            #expect(Set(narration.synthesizedTexts).count == narration.synthesizedTexts.count)
+        }
+    }
+
     @Test("a voice change reports the other roles it moved")
     func alsoChanged() {
         let before = Cast(narrator: VoiceAssignment(voice: "n", name: "Narrator"), characters: [

@@ -1,11 +1,15 @@
+import Foundation
 import StoryModel
 
-/// A page of the player's lines, with what it needs to place them: the total, the story's text
-/// and the chapters over the whole plan.
+/// A page of the player's lines, with what it needs to show them: their texts, the total, the
+/// speakers' names and the chapters over the whole plan.
 public struct PlaybackPage: Sendable {
+    public var story: UUID
     public var lines: [PlannedUtterance]
+    /// `lines`' texts, in order.
+    public var texts: [String]
     public var total: Int
-    public var content: StoryContent
+    public var speakerNames: [String: String]
     public var chapters: PlaybackChapters
 }
 

@@ -60,17 +60,13 @@ struct PlaybackController: Sendable {
         let stories = try request.stories(config)
         let range = try pageRange(request)
         let page = try await stories.playbackLines(try await request.story(stories), range: range)
-        let content = page.content
-        let names = Dictionary((content.analysis?.characters ?? []).map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        let id = content.id.uuidString.lowercased()
-        // Indexed once: slicing the String per line walked it from the start each time (quadratic).
-        let text = ScalarText(content.document.text)
-        return try Response.json(PlaybackList(total: page.total, from: page.lines.first?.index ?? range?.lowerBound ?? 0, segments: page.lines.map { line in
+        let id = page.story.uuidString.lowercased()
+        return try Response.json(PlaybackList(total: page.total, from: page.lines.first?.index ?? range?.lowerBound ?? 0, segments: zip(page.lines, page.texts).map { line, text in
             PlaybackLine(
                 index: line.index, segment: line.segment, start: line.start, end: line.end, kind: line.kind, speaker: line.speaker,
-                speaker_name: line.speaker.flatMap { names[$0] } ?? (line.kind == .dialogue ? "Unattributed" : "Narrator"),
+                speaker_name: line.speaker.flatMap { page.speakerNames[$0] } ?? (line.kind == .dialogue ? "Unattributed" : "Narrator"),
                 chapter: page.chapters.chapter(containing: line.start),
-                voice: line.voice.voice, text: text.string(line.start, line.end), pause_before: line.pauseBefore, cached: line.cached,
+                voice: line.voice.voice, text: text, pause_before: line.pauseBefore, cached: line.cached,
                 audio_url: "/api/stories/\(id)/segments/\(line.index)/audio")
         }))
     }

@@ -10,6 +10,7 @@ extension Request {
         var stories = Stories(
             database: db, dataDirectory: config.dataDirectory, narration: config.narration, models: config.models,
             plans: config.plans, ownerID: try requireUser().id)
+        stories.ahead = config.ahead
         stories.expectedVersion = StoryVersionTag.expected(ifMatch: headers[.ifMatch])
         return stories
     }
