@@ -73,7 +73,8 @@ enum EPUBFixtures {
 
     /// A valid EPUB 3: title page, three chapters in two files (one with a space in its name),
     /// a nav document with relative, percent-encoded and fragment links.
-    static func epub3(chapterOne: String = chapterOne, extraFiles: [File] = []) throws -> Data {
+    /// `manifestExtras` and `spineFirst` add manifest items and spine entries before the title page.
+    static func epub3(chapterOne: String = chapterOne, extraFiles: [File] = [], manifestExtras: String = "", spineFirst: String = "") throws -> Data {
         let opf = """
             <?xml version="1.0" encoding="UTF-8"?>
             <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
@@ -89,8 +90,10 @@ enum EPUBFixtures {
                 <item id="c1" href="Text/chapter%20one.xhtml" media-type="application/xhtml+xml"/>
                 <item id="c2" href="Text/part2.xhtml" media-type="application/xhtml+xml"/>
                 <item id="css" href="Styles/book.css" media-type="text/css"/>
+                \(manifestExtras)
               </manifest>
               <spine>
+                \(spineFirst)
                 <itemref idref="title"/>
                 <itemref idref="c1"/>
                 <itemref idref="c2"/>

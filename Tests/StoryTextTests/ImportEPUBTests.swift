@@ -38,6 +38,35 @@ struct ImportEPUBTests {
         #expect(document.text.scalars(three.start, three.end) == "Chapter Three\n\nAt last the gate opened.")
     }
 
+    @Test("the navigation document, a cover and a table of contents in the spine are not read as the story")
+    func apparatusIsLeftOut() throws {
+        let cover = EPUBFixtures.File("OEBPS/Text/cover.xhtml", """
+            <?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops">
+            <head><title>Cover</title></head><body epub:type="cover"><p>Cover image description</p></body></html>
+            """)
+        let contents = EPUBFixtures.File("OEBPS/Text/contents.xhtml", """
+            <?xml version="1.0" encoding="UTF-8"?><html xmlns="http://www.w3.org/1999/xhtml">
+            <head><title>Contents</title></head><body><section role="doc-toc"><h1>Contents</h1><p>Chapter One</p><p>Chapter Two</p></section></body></html>
+            """)
+        let data = try EPUBFixtures.epub3(
+            extraFiles: [cover, contents],
+            manifestExtras: #"<item id="cover" href="Text/cover.xhtml" media-type="application/xhtml+xml"/><item id="contents" href="Text/contents.xhtml" media-type="application/xhtml+xml"/>"#,
+            spineFirst: #"<itemref idref="cover"/><itemref idref="nav"/><itemref idref="contents"/>"#)
+        let document = try StoryImporter.load(data: data, filename: "trials.epub")
+        let plain = try StoryImporter.load(data: try EPUBFixtures.epub3(), filename: "trials.epub")
+        #expect(document.text == plain.text)
+        #expect(document.chapters == plain.chapters)
+        #expect(!document.text.contains("Contents"))
+        #expect(!document.text.contains("Title Page"))
+    }
+
+    @Test("a document declares what it is on its body or its first element")
+    func declaredTypes() {
+        #expect(EPUBApparatus.outermostTypes(#"<html><body epub:type="frontmatter"><section epub:type="titlepage"><h1>T</h1>"#)
+            == ["frontmatter", "titlepage"])
+        #expect(EPUBApparatus.outermostTypes("<html><body><p>Text</p></body></html>").isEmpty)
+    }
+
     @Test func epub3FromDisk() throws {
         let folder = try TemporaryFolder()
         let url = try folder.write(try EPUBFixtures.epub3(), named: "trials.epub")

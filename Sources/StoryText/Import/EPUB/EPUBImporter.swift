@@ -23,7 +23,7 @@ enum EPUBImporter {
             throw ImportError.brokenEPUB(name: name, problem: .emptySpine)
         }
 
-        let book = try BookText(package.spine, from: &zip, name: name, limits: limits)
+        let book = try BookText(package.spine, skipping: { EPUBApparatus.isApparatus($0, xhtml: $1, package: package) }, from: &zip, name: name, limits: limits)
         guard book.text.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else {
             throw ImportError.emptyFile(name: name)
         }
@@ -61,15 +61,25 @@ private struct BookText {
     var documentStarts: [String: Int] = [:]
     var anchors: [String: [String: Int]] = [:]
 
-    init(_ spine: [EPUBPackage.Item], from zip: inout LimitedArchive, name: String, limits: ImportLimits) throws {
-        var count = 0, utf8Count = 0
-        var waitingForText: [String] = []
-        for item in spine where documentStarts[item.path] == nil {
+    /// `skipping` names documents that are not the book's text (its table of contents, title
+    /// page, cover); they are left out unless nothing else has text.
+    init(
+        _ spine: [EPUBPackage.Item], skipping: (EPUBPackage.Item, String) -> Bool, from zip: inout LimitedArchive, name: String,
+        limits: ImportLimits
+    ) throws {
+        var documents: [(item: EPUBPackage.Item, converted: ConvertedText, skipped: Bool)] = []
+        for item in spine where !documents.contains(where: { $0.item.path == item.path }) {
             guard let data = try zip.read(item.path) else {
                 throw ImportError.brokenEPUB(name: name, problem: .unreadableDocument(path: item.path))
             }
-            let converted = HTMLTextConverter.convert(TextDecoding.decode(data))
-            guard converted.scalarCount > 0 else {
+            let xhtml = TextDecoding.decode(data)
+            documents.append((item, HTMLTextConverter.convert(xhtml), skipping(item, xhtml)))
+        }
+        let anyStory = documents.contains { !$0.skipped && $0.converted.scalarCount > 0 }
+        var count = 0, utf8Count = 0
+        var waitingForText: [String] = []
+        for (item, converted, skipped) in documents {
+            guard converted.scalarCount > 0, !(skipped && anyStory) else {
                 // An image-only page: entries pointing at it mean the text that follows it.
                 waitingForText.append(item.path)
                 documentStarts[item.path] = count

@@ -26,6 +26,9 @@ struct EPUBPackage {
     var navigation: Item?
     /// The EPUB2 NCX table of contents, if any.
     var ncx: Item?
+    /// Archive paths the EPUB2 `<guide>` marks as apparatus: cover, title page, table of
+    /// contents, copyright page.
+    var apparatus: Set<String> = []
 
     /// The package path that `META-INF/container.xml` names, or nil.
     static func packagePath(fromContainer xml: String) -> String? {
@@ -60,6 +63,11 @@ struct EPUBPackage {
         let chosen = linear.isEmpty ? references : linear
         spine = chosen.compactMap { $0[attribute: "idref"].flatMap { items[$0] } }.filter(\.isDocument)
         navigation = items.values.first { $0.properties.contains("nav") }
+        let guideTypes: Set<String> = ["cover", "title-page", "toc", "copyright-page"]
+        for reference in root.firstDescendant(named: "guide")?.descendants(named: "reference") ?? []
+        where guideTypes.contains((reference[attribute: "type"] ?? "").lowercased()) {
+            if let href = reference[attribute: "href"] { apparatus.insert(EPUBPath.resolve(href, relativeTo: base).path) }
+        }
         if let tocID = spineElement?[attribute: "toc"], let item = items[tocID] {
             ncx = item
         } else {
