@@ -19,7 +19,7 @@ public enum CloudEngines {
     public static func configured(
         environment: [String: String] = ProcessInfo.processInfo.environment, keys: [CloudService: Secret] = [:],
         concurrency: [CloudService: Int] = [:], timeout: Double = 60, retry: RetryPolicy = .standard,
-        httpClient: HTTPClient = .shared, logger: Logger = Logger(label: "storyvoice.speech.cloud")
+        httpClient: HTTPClient = .vendors, logger: Logger = Logger(label: "storyvoice.speech.cloud")
     ) -> [any SpeechSynthesizer] {
         func value(_ name: String) -> String? {
             environment[name].flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }

@@ -21,7 +21,7 @@ public final class LanguageModelFactory: Sendable {
     /// - Parameter concurrency: requests in flight at once, per provider.
     public init(
         environment: [String: String] = ProcessInfo.processInfo.environment, concurrency: [Provider: Int] = [:],
-        timeout: Double = 60, retry: RetryPolicy = .standard, httpClient: HTTPClient = .shared,
+        timeout: Double = 60, retry: RetryPolicy = .standard, httpClient: HTTPClient = .vendors,
         logger: Logger = Logger(label: "storyvoice.llm"), local: (any LocalModelHost)? = nil
     ) {
         self.local = local

@@ -42,7 +42,7 @@ public struct LocalLanguageModel: LanguageModel, CustomStringConvertible {
     let httpClient: HTTPClient
     let logger: Logger
 
-    public init(host: any LocalModelHost, limiter: ConcurrencyLimiter, timeout: Double = 600, httpClient: HTTPClient = .shared,
+    public init(host: any LocalModelHost, limiter: ConcurrencyLimiter, timeout: Double = 600, httpClient: HTTPClient = .vendors,
                 logger: Logger = Logger(label: "storyvoice.llm")) {
         self.host = host
         self.limiter = limiter

@@ -26,7 +26,7 @@ public struct RemoteLanguageModel: LanguageModel, CustomStringConvertible {
     ///   - sleep: waits between attempts, in seconds (injected so tests can see the waits).
     public init(
         provider: Provider, model: String, baseURL: String, key: Secret?, timeout: Double = 60,
-        retry: RetryPolicy = .standard, limiter: ConcurrencyLimiter, httpClient: HTTPClient = .shared,
+        retry: RetryPolicy = .standard, limiter: ConcurrencyLimiter, httpClient: HTTPClient = .vendors,
         logger: Logger = Logger(label: "storyvoice.llm"),
         sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
     ) {

@@ -44,7 +44,7 @@ public struct VendorTransport: Sendable {
     /// - Parameter sleep: waits between attempts, in seconds (injected so tests can see the waits).
     public init(
         key: Secret?, timeout: Double = 60, retry: RetryPolicy = .standard, limiter: ConcurrencyLimiter,
-        httpClient: HTTPClient = .shared, maxReplyBytes: Int = 32 << 20,
+        httpClient: HTTPClient = .vendors, maxReplyBytes: Int = 32 << 20,
         sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
     ) {
         self.key = key
