@@ -79,7 +79,8 @@ export function analysisPart(view) {
     const provider = providerNames[llm?.split(":")[0]] ?? "your model's provider";
     const settings = ["Open Settings", "#/account"];
     if (error?.code === "missing_key" || /no .*key|api key is|key is (not )?set|missing.*key/i.test(message)) {
-      return [`${message.replace(/\.?$/, ".")} Add your ${provider} key in Settings, or choose “This machine” as the model.`, [settings]];
+      const what = /settings/i.test(message) ? "" : ` Add your ${provider} key in Settings.`;
+      return [`${message.replace(/\.?$/, ".")}${what} Or choose “This machine” as the model: free, and nothing leaves it.`, [settings]];
     }
     if (/\b(401|403)\b|unauthori[sz]ed|forbidden|invalid.*key|key.*(refused|invalid|rejected)|incorrect api key/i.test(message)) {
       return [`${message.replace(/\.?$/, ".")} ${provider} refused the key: check it in Settings.`, [settings]];

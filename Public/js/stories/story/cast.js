@@ -155,7 +155,7 @@ export function castPart(view) {
           reply = await api(`/api/stories/${view.id}/cast/${other.role}`, { method: "PUT", json: { ...choiceOf(now), voice: other.from }, signal });
         }
       }
-      const back = also.length ? ` ${also.map((other) => capitalise(other.name)).join(", ")} ${also.length === 1 ? "has its voice" : "have their voices"} back.` : "";
+      const back = also.length ? ` ${also.map((other) => `${capitalise(other.name)}'s`).join(" and ")} ${also.length === 1 ? "voice is" : "voices are"} back.` : "";
       notices.set(role, { text: `Undone: ${nameOf(reply, role)} speaks with ${voiceName(previous.choice.voice)} again.${back}` });
       for (const other of also) notices.delete(other.role);
       focusAfterRender = [role, "voice"];
@@ -166,6 +166,7 @@ export function castPart(view) {
   }
 
   function render() {
+    const started = performance.now();
     const { analysis, cast } = view.reply;
     // Focus inside the cards survives the rebuild (the same control of the same card).
     const active = document.activeElement?.closest?.("#cast-list .cast-card") ? document.activeElement : null;
@@ -179,6 +180,8 @@ export function castPart(view) {
     }
     cards.push(addCharacterCard());
     $("#cast-list").replaceChildren(...cards);
+    performance.measure("storyvoice:cast-render", { start: started, detail: { cards: cards.length - 1 } });
+    picker.prepare(view.voices);
     if (focusAfterRender) {
       const [role, key] = focusAfterRender;
       focusAfterRender = null;

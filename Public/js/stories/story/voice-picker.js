@@ -1,8 +1,8 @@
 // The voice picker: one dialog for the whole cast, built the first time a card opens it. A search
 // box (name, engine, accent, gender), the voices grouped by engine and then by gender and accent,
 // quality marked, a sample of any voice on demand (one sounds at a time), and the keyboard:
-// arrows move through the voices, Enter chooses, → reaches a voice's sample, Escape closes, and
-// focus returns to the card. Choosing a voice hands it to `onChoose` (which saves it at once).
+// arrows move through the voices, Enter chooses, → reaches a voice's sample, Escape closes (the
+// first Escape clears a search), and focus returns to the card. Choosing a voice hands it to `onChoose` (which saves it at once).
 import { apiBlob, isAbort } from "../../shared/api.js";
 import { el } from "../../shared/dom.js";
 
@@ -143,12 +143,44 @@ export function voicePicker(host, { signal }) {
       "aria-describedby": "voice-picker-count", oninput: filter, onkeydown: searchKeys });
     const count = el("p", { className: "hint", id: "voice-picker-count", "aria-live": "polite" });
     const list = el("div", { className: "picker-list", id: "voice-picker-list", onkeydown: listKeys, onclick: listClicks });
-    const close = el("button", { type: "button", className: "secondary icon", "aria-label": "Close the voice picker", onclick: () => dialog.close() }, "✕");
-    dialog = el("dialog", { className: "voice-picker", "aria-labelledby": "voice-picker-title", "aria-describedby": "voice-picker-now" },
-      el("div", { className: "picker-head" }, title, close), now, search, count, list);
-    dialog.addEventListener("close", closed);
+    const close = el("button", { type: "button", className: "secondary icon", "aria-label": "Close the voice picker", onclick: hide }, "✕");
+    // A modal dialog in the top layer as a popover: showModal() would make the rest of the page
+    // inert, which costs seconds on a novel's page; aria-modal, the focus kept inside and
+    // Escape or a click outside to close give the same dialog for a fraction of that.
+    dialog = el("div", { className: "voice-picker", role: "dialog", "aria-modal": "true", popover: "manual",
+      "aria-labelledby": "voice-picker-title", "aria-describedby": "voice-picker-now", onkeydown: dialogKeys },
+    el("div", { className: "picker-head" }, title, close), now, search, count, list);
+    dialog.addEventListener("toggle", (event) => { if (event.newState === "closed") closed(); });
     host.append(dialog);
+    // A click outside the picker closes it, as a click on a dialog's backdrop would.
+    document.addEventListener("pointerdown", (event) => {
+      if (isOpen() && !dialog.contains(event.target)) hide();
+    }, { signal, capture: true });
     parts = { title, now, search, count, list };
+  }
+
+  const isOpen = () => Boolean(dialog?.matches(":popover-open"));
+  function hide() {
+    if (isOpen()) dialog.hidePopover();
+  }
+
+  /** Escape closes; Tab and Shift+Tab stay inside the picker. */
+  function dialogKeys(event) {
+    if (event.key === "Escape" && !event.defaultPrevented) {
+      event.preventDefault();
+      hide();
+    } else if (event.key === "Tab") {
+      const stops = [...dialog.querySelectorAll("button, input")].filter((node) => node.tabIndex >= 0 && !node.disabled && node.checkVisibility());
+      const first = stops[0];
+      const last = stops.at(-1);
+      if (event.shiftKey && document.activeElement === first) {
+        event.preventDefault();
+        last.focus();
+      } else if (!event.shiftKey && document.activeElement === last) {
+        event.preventDefault();
+        first.focus();
+      }
+    }
   }
 
   /** One row per voice, made once per voice list; filtering only hides rows. */
@@ -273,7 +305,7 @@ export function voicePicker(host, { signal }) {
   function choose(voice) {
     const chosen = session;
     session = { ...session, chosen: voice };
-    dialog.close();
+    hide();
     chosen.onChoose(voice);
   }
 
@@ -287,6 +319,16 @@ export function voicePicker(host, { signal }) {
   }
 
   return {
+    /** Builds the picker's rows while the page is idle, so that the first open is quick. */
+    prepare(voices) {
+      const build_ = () => {
+        if (signal.aborted || isOpen()) return;
+        if (!dialog) build();
+        if (builtFor !== voices) fill(voices);
+      };
+      if (window.requestIdleCallback) requestIdleCallback(build_, { timeout: 2000 });
+      else setTimeout(build_, 200);
+    },
     /**
      * Opens the picker for one card: `name` the character's, `choice` its VoiceChoice (the
      * current voice, rate, pitch and volume), `opener` the button focus returns to.
@@ -306,14 +348,14 @@ export function voicePicker(host, { signal }) {
       }
       parts.search.value = "";
       filter();
-      dialog.showModal();
+      if (!isOpen()) dialog.showPopover();
       parts.search.focus();
       rows.find((entry) => entry.voice.id === choice.voice)?.row.scrollIntoView({ block: "center" });
       requestAnimationFrame(() => performance.mark("storyvoice:voice-picker-shown", { detail: { voices: rows.length } }));
     },
     /** Closes the picker (the screen is going away). */
     close() {
-      if (dialog?.open) dialog.close();
+      hide();
       stopSample();
     },
   };
