@@ -36,6 +36,23 @@ def role_named(browser, part):
         .find(c => c.querySelector('h4').textContent.includes({json.dumps(part)}))?.dataset.role""")
 
 
+def dark_screenshot(browser, name):
+    """A screenshot with the page in dark mode (prefers-color-scheme), where the driver can."""
+    def scheme(value):
+        browser.s("POST", "/goog/cdp/execute", {"cmd": "Emulation.setEmulatedMedia",
+                                                "params": {"features": [{"name": "prefers-color-scheme", "value": value}]}})
+    try:
+        scheme("dark")
+    except RuntimeError as error:
+        print(f"skipped: a dark-mode screenshot ({str(error)[:100]})")
+        return
+    try:
+        browser.wait_for("dark mode", "return matchMedia('(prefers-color-scheme: dark)').matches")
+        browser.screenshot(name)
+    finally:
+        scheme("light")
+
+
 def open_picker(browser, role):
     browser.click(f"{card(role)} .voice-button")
     browser.wait_for("the voice picker", "return document.querySelector('.voice-picker')?.matches(':popover-open') && document.activeElement?.id === 'voice-picker-search'")
@@ -76,6 +93,7 @@ def picker_flow(browser, role):
     current = browser.js("return document.querySelector('.voice-picker .picker-row.current .picker-choose')?.dataset.voice")
     check(current == voice_of(browser, role), f"the character's voice ({current}) is marked as current")
     browser.screenshot("2a-voice-picker")
+    dark_screenshot(browser, "2a-voice-picker-dark")
 
     # Filter, measured inside the page (input event to the next frame).
     browser.js("""performance.clearMarks('storyvoice:voice-picker-filtered'); performance.mark('test:filter');
@@ -168,6 +186,7 @@ def change_flow(browser, role):
           f"the niece's card is marked: {notice(browser, niece)!r}")
     browser.js(f"document.querySelector('{card(role)}').scrollIntoView({{block: 'center'}})")
     browser.screenshot("2b-voice-also-changed")
+    dark_screenshot(browser, "2b-voice-also-changed-dark")
     browser.click(f"{card(role)} .cast-notice button.undo")
     undone = browser.wait_for("the undo", f"return (document.querySelector('{card(role)} .cast-notice')?.textContent ?? '').startsWith('Undone') && document.querySelector('{card(role)} .cast-notice').textContent", timeout=60)
     restored = {r: voice_of(browser, r) for r in before}
@@ -233,6 +252,18 @@ def failure_flow(browser):
           f"a model with no key is refused in view with the way out: {alert!r}")
     check(browser.js("return document.querySelector('#story-alert').getAttribute('role')") == "alert", "the error is announced (role=alert)")
     browser.screenshot("1c-no-key-error")
+    browser.click("#story-alert button[aria-label='Dismiss this message']")
+    browser.wait_for("the alert to go", "return !document.querySelector('#story-alert').textContent")
+
+    # The same for voice suggestions, which start from inside the model's section.
+    browser.click("#suggest-voices")
+    browser.wait_for("the question", "return document.querySelector('#confirm').open")
+    browser.click("#confirm-ok")
+    alert = browser.wait_for("the missing key to be said", """
+        const alert = document.querySelector('#story-alert');
+        return alert.checkVisibility() && alert.textContent.includes('Voice suggestion') ? alert.textContent : null;""", timeout=15)
+    check("key" in alert and browser.js("return Boolean(document.querySelector('#story-alert a[href=\"#/account\"]'))"),
+          f"voice suggestions with no key are refused in view too: {alert!r}")
     browser.click("#story-alert button[aria-label='Dismiss this message']")
     browser.wait_for("the alert to go", "return !document.querySelector('#story-alert').textContent")
 

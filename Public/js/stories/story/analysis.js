@@ -78,18 +78,20 @@ export function analysisPart(view) {
     const message = error?.message ?? String(error ?? "unknown error");
     const provider = providerNames[llm?.split(":")[0]] ?? "your model's provider";
     const settings = ["Open Settings", "#/account"];
+    // The server's message may already say what to do; then only the buttons are added.
+    const guided = /check|add one|settings|try again/i.test(message);
+    const say = (advice) => `${message.replace(/\.?$/, ".")}${guided ? "" : ` ${advice}`}`;
     if (error?.code === "missing_key" || /no .*key|api key is|key is (not )?set|missing.*key/i.test(message)) {
-      const what = /settings/i.test(message) ? "" : ` Add your ${provider} key in Settings.`;
-      return [`${message.replace(/\.?$/, ".")}${what} Or choose “This machine” as the model: free, and nothing leaves it.`, [settings]];
+      return [`${say(`Add your ${provider} key in Settings.`)} Or choose “This machine” as the model: free, and nothing leaves it.`, [settings]];
     }
     if (/\b(401|403)\b|unauthori[sz]ed|forbidden|invalid.*key|key.*(refused|invalid|rejected)|incorrect api key/i.test(message)) {
-      return [`${message.replace(/\.?$/, ".")} ${provider} refused the key: check it in Settings.`, [settings]];
+      return [say(`${provider} refused the key: check it in Settings.`), [settings]];
     }
     if (/dns|resolve|host|network|offline|connect|unreachable|timed? ?out/i.test(message)) {
-      return [`${message.replace(/\.?$/, ".")} This machine could not reach ${provider}: check its internet connection, then try again.`, retry ? [["Try again", retry]] : []];
+      return [say(`This machine could not reach ${provider}: check its internet connection, then try again.`), retry ? [["Try again", retry]] : []];
     }
     if (/\b429\b|rate.?limit|quota|credit|billing/i.test(message)) {
-      return [`${message.replace(/\.?$/, ".")} Your ${provider} account is limited: wait a minute or check its billing, then try again.`, retry ? [["Try again", retry]] : []];
+      return [say(`Your ${provider} account is limited: wait a minute or check its billing, then try again.`), retry ? [["Try again", retry]] : []];
     }
     return [message, retry ? [["Try again", retry]] : []];
   }
@@ -176,7 +178,7 @@ export function analysisPart(view) {
   }
 
   async function followAnalysis(jobId, llm, retry) {
-    const done = await follow(jobId, llm ? `Analysis with ${llm}` : "Analysis");
+    const done = await follow(jobId, !llm ? "Analysis" : llm === "local" ? "Analysis with the model on this machine" : `Analysis with ${llm}`);
     const status = $("#analysis-status");
     if (done.status === "succeeded") {
       status.textContent = "Analysis finished." + modelReport(done.result);
@@ -185,6 +187,7 @@ export function analysisPart(view) {
       status.textContent = "Analysis cancelled. The story keeps its previous analysis.";
     } else {
       status.textContent = "Analysis failed.";
+      $("#analysis-progress").hidden = true; // the alert says it all
       fail("The analysis failed.", { message: done.error ?? "unknown error" }, llm, retry ?? (() => run(() => analyse(llm, $("#model-mode").value))));
     }
   }
@@ -231,7 +234,7 @@ export function analysisPart(view) {
       if (isAbort(error)) throw error;
       return fail("Voice suggestion did not start.", error, llm, retry);
     }
-    const done = await follow(job.id, `Voices from ${llm}`);
+    const done = await follow(job.id, llm === "local" ? "Voices from the model on this machine" : `Voices from ${llm}`);
     const status = $("#analysis-status");
     if (done.status === "succeeded") {
       const result = JSON.parse(done.result ?? "{}");
@@ -241,6 +244,7 @@ export function analysisPart(view) {
       status.textContent = "Voice suggestion cancelled. The cast is as it was.";
     } else {
       status.textContent = "Voice suggestion failed.";
+      $("#analysis-progress").hidden = true;
       fail("Voice suggestion failed.", { message: done.error ?? "unknown error" }, llm, retry);
     }
   }
