@@ -73,6 +73,9 @@ def picker_flow(browser, role):
     check(browser.js("return document.querySelectorAll('#cast-list select, #cast-list input[type=range]').length") == 0,
           "cast cards make no <select> or slider until a card is opened")
     voices = browser.js("return document.querySelectorAll('#cast-list .cast-card').length")
+    render = browser.js("return performance.getEntriesByName('storyvoice:cast-render').at(-1)?.duration")
+    if render is not None:
+        print(f"cast: {render:.0f} ms to build {voices} cards")
 
     # Open it with a click, measured inside the page (from the click to the first frame shown).
     browser.js("performance.clearMarks(); performance.mark('test:open-picker');"
