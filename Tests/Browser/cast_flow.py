@@ -292,10 +292,12 @@ def failure_flow(browser):
         browser.screenshot("1d-analysis-running")
         browser.click("#analysis-cancel")
         status = browser.wait_for("the analysis to end", """
-            const cancel = document.querySelector('#analysis-cancel');
-            return cancel.hidden ? document.querySelector('#analysis-status').textContent : null;""", timeout=60)
+            const status = document.querySelector('#analysis-status').textContent;
+            return document.querySelector('#analysis-cancel').hidden && /cancelled|failed|finished/i.test(status) ? status : null;""", timeout=60)
         cards = browser.js("return document.querySelectorAll('#cast-list .cast-card').length")
-        check("cancelled" in status and cards == cast_before and not browser.js("return document.querySelector('#analyze').disabled"),
+        check("cancelled" in status and "keeps its analysis" in status and cards == cast_before
+              and not browser.js("return document.querySelector('#analyze').disabled")
+              and browser.js("return document.activeElement.id") == "analyze",
               f"a running analysis is cancelled: '{status}', the cast ({cards} cards) is kept")
     browser.js("const p = document.querySelector('#model-provider'); p.value = ''; p.dispatchEvent(new Event('change'));")
     browser.click("#model-choice summary")

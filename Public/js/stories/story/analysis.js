@@ -156,10 +156,12 @@ export function analysisPart(view) {
     } finally {
       stop.abort();
       signal.removeEventListener("abort", stopFollowing);
+      const hadFocus = document.activeElement === cancel;
       cancel.hidden = true;
       cancel.onclick = null;
       $("#analyze").disabled = false;
       $("#suggest-voices").disabled = false;
+      if (hadFocus) $("#analyze").focus(); // not lost with the hidden button
       signal.throwIfAborted();
     }
   }
@@ -184,7 +186,8 @@ export function analysisPart(view) {
       status.textContent = "Analysis finished." + modelReport(done.result);
       await view.refresh();
     } else if (done.status === "cancelled") {
-      status.textContent = "Analysis cancelled. The story keeps its previous analysis.";
+      await view.refresh(); // what the server kept: the previous analysis, or the offline one if it had finished
+      status.textContent = view.reply?.analysis ? "Analysis cancelled. The story keeps its analysis." : "Analysis cancelled. The story is not analysed yet.";
     } else {
       status.textContent = "Analysis failed.";
       $("#analysis-progress").hidden = true; // the alert says it all
@@ -241,7 +244,8 @@ export function analysisPart(view) {
       status.textContent = `Your model chose voices for ${result.suggested ?? 0} of ${result.asked ?? 0} character(s); the others keep the offline casting.`;
       await view.refresh();
     } else if (done.status === "cancelled") {
-      status.textContent = "Voice suggestion cancelled. The cast is as it was.";
+      await view.refresh();
+      status.textContent = "Voice suggestion cancelled.";
     } else {
       status.textContent = "Voice suggestion failed.";
       $("#analysis-progress").hidden = true;
