@@ -125,7 +125,9 @@ export function analysisPart(view) {
     const stop = new AbortController();
     const stopFollowing = () => stop.abort();
     signal.addEventListener("abort", stopFollowing, { once: true });
+    let pressed = false; // Cancel was pressed: focus goes back to Analyse when it goes
     cancel.onclick = async () => {
+      pressed = true;
       cancel.disabled = true;
       status.textContent = "Cancelling…";
       try {
@@ -156,7 +158,7 @@ export function analysisPart(view) {
     } finally {
       stop.abort();
       signal.removeEventListener("abort", stopFollowing);
-      const hadFocus = document.activeElement === cancel;
+      const hadFocus = pressed || document.activeElement === cancel;
       cancel.hidden = true;
       cancel.onclick = null;
       $("#analyze").disabled = false;
