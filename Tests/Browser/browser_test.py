@@ -4,7 +4,8 @@
 Asks the voice chat a spoken question through a fake microphone and checks that the transcript,
 the answer (from the model on this machine) and its speech arrive. Registers (and reaches the
 home page, which lists the app's areas), imports the sample story,
-analyses it, changes a character's voice and previews it, plays and checks that the highlighted
+analyses it, goes through the cast (cast_flow.py: the voice picker, a change that says what it
+changed and undoes, a model failure shown at once, cancelling an analysis), plays and checks that the highlighted
 line advances, exports an M4B and checks the download with ffprobe, exports the story as a bundle
 and imports it back, checks that a story that cannot be loaded leaves nothing of the previous one
 on screen, and that signing out and in as someone else leaves nothing of the first user. With
@@ -327,6 +328,7 @@ def main():
 
 
 def main_flow(options):
+    from cast_flow import cast_flow  # here, not at the top: cast_flow imports this module's helpers
     browser = Browser(options.driver, options.artifacts)
     try:
         browser.go(options.app + "/")
@@ -388,28 +390,9 @@ def main_flow(options):
         browser.js("const p = document.querySelector('#model-provider'); p.value = ''; p.dispatchEvent(new Event('change'));")
         browser.click("#model-choice summary")
 
-        # Change Mrs. Sappleton's voice and pitch, save, then preview it.
-        card = f"#cast-list .cast-card[data-role={role}]"
-        before = browser.js(f"return document.querySelector('{card} select[name=voice]').value")
-        chosen = browser.js(f"""
-            const select = document.querySelector('{card} select[name=voice]');
-            const other = [...select.options].find(o => o.value !== select.value && o.value.startsWith('espeak'))
-                ?? [...select.options].find(o => o.value !== select.value);
-            select.value = other.value; select.dispatchEvent(new Event('change'));
-            const pitch = document.querySelector('{card} input[name=pitch]');
-            pitch.value = 2; pitch.dispatchEvent(new Event('input'));
-            return other.value;""")
-        browser.click(f"{card} .actions button:nth-of-type(2)")
-        browser.wait_for("the voice to be saved", f"return document.querySelector('{card} [role=status]')?.textContent.includes('now speaks with')")
-        saved = browser.js(f"return document.querySelector('{card} select[name=voice]').value")
-        check(saved == chosen and saved != before, f"voice changed from {before} to {saved}")
-        check(browser.js(f"return !document.querySelector('{card} .actions button:nth-of-type(3)').disabled"), "Restore default is offered")
-        browser.click(f"{card} .actions button:nth-of-type(1)")
-        status = browser.wait_for("the preview to play", f"""
-            const text = document.querySelector('{card} [role=status]').textContent;
-            return text.startsWith('Playing') || text.includes('failed') ? text : null;""", timeout=30)
-        check(status.startswith("Playing"), f"preview: {status}")
-        browser.screenshot("2-voice-changed")
+        # The cast: the voice picker, a change that says what it changed (and undoes), errors in
+        # view, cancelling an analysis (Tests/Browser/cast_flow.py).
+        role, chosen = cast_flow(browser)
 
         # Play: time to first audio, then the highlight must move on.
         browser.js("performance.clearMarks()")
@@ -583,7 +566,7 @@ def main_flow(options):
         browser.type("#upload-form [name=file]", os.path.abspath(bundle))
         browser.click("#upload-form button[type=submit]")
         browser.wait_for("the cast of the imported bundle", "return document.querySelectorAll('#cast-list .cast-card').length >= 3", timeout=60)
-        voice = browser.js(f"return document.querySelector('#cast-list .cast-card[data-role={role}] select[name=voice]')?.value")
+        voice = browser.js(f"return document.querySelector('#cast-list .cast-card[data-role={role}]')?.dataset.voice")
         check(voice == chosen, f"the imported story keeps the chosen voice ({voice})")
         browser.screenshot("7-imported-bundle")
 
@@ -594,9 +577,9 @@ def main_flow(options):
         browser.click("#cast-list li.card:not(.cast-card) button[type=submit]")
         browser.wait_for("the added character's card", f"return ({names.removeprefix('return ')}).includes('The Vicar')")
         vicar = browser.js("return [...document.querySelectorAll('#cast-list .cast-card')].find(c => c.querySelector('h4').textContent === 'The Vicar').dataset.role")
-        target = browser.js(f"return document.querySelector('#cast-list .cast-card[data-role={vicar}] select[name=into] option').textContent")
-        browser.js(f"document.querySelector('#cast-list .cast-card[data-role={vicar}] details').open = true")
-        browser.click(f"#cast-list .cast-card[data-role={vicar}] details button.secondary")
+        browser.click(f"#cast-list .cast-card[data-role={vicar}] details.more summary")
+        target = browser.wait_for("the merge choice", f"return document.querySelector('#cast-list .cast-card[data-role={vicar}] select[name=into] option')?.textContent")
+        browser.click(f"#cast-list .cast-card[data-role={vicar}] details.more button.merge-button")
         browser.wait_for("the merged card to go", f"return !document.querySelector('#cast-list .cast-card[data-role={vicar}]')")
         check(target in browser.js(names), f"merged The Vicar into {target}")
         line = browser.js("return [...document.querySelectorAll('#line-list .line.dialogue')][0].id")

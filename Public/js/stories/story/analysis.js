@@ -1,7 +1,9 @@
 // Analysis: the Analyse button, the optional AI model (cost shown and confirmed first), AI voice
-// suggestions, and the live progress of the analysis job.
+// suggestions, and the live progress of their jobs with a Cancel button. Every failure (a
+// request refused, a job that failed) is shown at once under the Analyse button with what to do
+// about it (Settings for a missing or refused key, Try again where that may help).
 import { api, followJob, isAbort } from "../../shared/api.js";
-import { confirmDialog } from "../../shared/dom.js";
+import { confirmDialog, el } from "../../shared/dom.js";
 
 const defaultModels = { openai: "gpt-4o-mini", anthropic: "claude-3-5-haiku-latest", gemini: "gemini-2.0-flash" };
 const localModel = "qwen2.5-coder-1.5b";
@@ -48,22 +50,160 @@ export function analysisPart(view) {
     return confirmDialog(text, "Send");
   }
 
-  async function follow(jobId) {
+  // ---- Failures, where the user is looking --------------------------------------------------
+
+  const providerNames = { openai: "OpenAI", anthropic: "Anthropic", gemini: "Google Gemini" };
+
+  /** Says what went wrong under the Analyse button, with what to do about it. */
+  function showAlert(heading, message, actions = []) {
+    const alert = $("#story-alert");
+    alert.replaceChildren(el("p", {}, el("strong", {}, heading), " ", message),
+      ...actions.map(([label, action]) => typeof action === "string"
+        ? el("a", { className: "button", href: action }, label)
+        : el("button", { type: "button", className: "secondary small", onclick: action }, label)),
+      el("button", { type: "button", className: "secondary small", "aria-label": "Dismiss this message", onclick: () => {
+        clearAlert();
+        $("#analyze").focus();
+      } }, "Dismiss"));
+    alert.scrollIntoView({ block: "nearest" });
+    performance.mark("storyvoice:story-alert", { detail: { heading } });
+  }
+
+  function clearAlert() {
+    $("#story-alert").replaceChildren();
+  }
+
+  /** What to do about a failure: a sentence and the actions that help (a retry where it may). */
+  function advice(error, llm, retry) {
+    const message = error?.message ?? String(error ?? "unknown error");
+    const provider = providerNames[llm?.split(":")[0]] ?? "your model's provider";
+    const settings = ["Open Settings", "#/account"];
+    // The server's message may already say what to do; then only the buttons are added.
+    const guided = /check|add one|settings|try again/i.test(message);
+    const say = (advice) => `${message.replace(/\.?$/, ".")}${guided ? "" : ` ${advice}`}`;
+    if (error?.code === "missing_key" || /no .*key|api key is|key is (not )?set|missing.*key/i.test(message)) {
+      return [`${say(`Add your ${provider} key in Settings.`)} Or choose “This machine” as the model: free, and nothing leaves it.`, [settings]];
+    }
+    if (/\b(401|403)\b|unauthori[sz]ed|forbidden|invalid.*key|key.*(refused|invalid|rejected)|incorrect api key/i.test(message)) {
+      return [say(`${provider} refused the key: check it in Settings.`), [settings]];
+    }
+    if (/dns|resolve|host|network|offline|connect|unreachable|timed? ?out/i.test(message)) {
+      return [say(`This machine could not reach ${provider}: check its internet connection, then try again.`), retry ? [["Try again", retry]] : []];
+    }
+    if (/\b429\b|rate.?limit|quota|credit|billing/i.test(message)) {
+      return [say(`Your ${provider} account is limited: wait a minute or check its billing, then try again.`), retry ? [["Try again", retry]] : []];
+    }
+    return [message, retry ? [["Try again", retry]] : []];
+  }
+
+  function fail(heading, error, llm, retry) {
+    const [text, actions] = advice(error, llm, retry);
+    showAlert(heading, text, actions);
+  }
+
+  // ---- Jobs: progress, cancel, outcome ---------------------------------------------------------
+
+  /**
+   * Follows a job in the progress box with a Cancel button until it ends; resolves with its
+   * final snapshot (status "cancelled" once the server says so).
+   */
+  async function follow(jobId, label) {
     const box = $("#analysis-progress");
     const bar = $("#analysis-bar");
     const status = $("#analysis-status");
+    const cancel = $("#analysis-cancel");
+    $("#analysis-label").textContent = label;
     box.hidden = false;
+    cancel.hidden = false;
+    cancel.disabled = false;
+    bar.value = 0;
+    status.textContent = "Waiting for a worker…";
     $("#analyze").disabled = true;
-    const job = await followJob(jobId, (snapshot) => {
-      bar.value = snapshot.progress;
-      status.textContent = snapshot.status === "queued" ? "Waiting for a worker…" : (snapshot.message ?? "Analysing…");
-    }, { signal });
-    $("#analyze").disabled = false;
-    if (job.status === "succeeded") {
-      status.textContent = "Analysis finished." + modelReport(job.result);
+    $("#suggest-voices").disabled = true;
+    let cancelled;
+    const whenCancelled = new Promise((resolve) => { cancelled = resolve; });
+    const stop = new AbortController();
+    const stopFollowing = () => stop.abort();
+    signal.addEventListener("abort", stopFollowing, { once: true });
+    let pressed = false; // Cancel was pressed: focus goes back to Analyse when it goes
+    cancel.onclick = async () => {
+      pressed = true;
+      cancel.disabled = true;
+      status.textContent = "Cancelling…";
+      try {
+        const job = await api(`/api/jobs/${jobId}`, { method: "DELETE", signal });
+        if (job?.status === "cancelled") cancelled(job);
+        else if (job?.status === "succeeded" || job?.status === "failed") status.textContent = "It had already finished.";
+      } catch (error) {
+        if (isAbort(error)) return;
+        if (error.status === 409) {
+          status.textContent = "It had already finished.";
+          return;
+        }
+        cancel.disabled = false;
+        status.textContent = "";
+        fail("Could not cancel.", error.status === 404 || error.status === 405
+          ? { message: "This server cannot cancel jobs yet (it is older than this page)." } : error);
+      }
+    };
+    try {
+      return await Promise.race([
+        followJob(jobId, (snapshot) => {
+          bar.value = snapshot.progress ?? 0;
+          if (snapshot.status === "queued") status.textContent = "Waiting for a worker…";
+          else if (snapshot.status === "running") status.textContent = snapshot.message ?? `${label}…`;
+        }, { signal: stop.signal }),
+        whenCancelled,
+      ]);
+    } finally {
+      stop.abort();
+      signal.removeEventListener("abort", stopFollowing);
+      const hadFocus = pressed || document.activeElement === cancel;
+      cancel.hidden = true;
+      cancel.onclick = null;
+      $("#analyze").disabled = false;
+      $("#suggest-voices").disabled = false;
+      if (hadFocus) $("#analyze").focus(); // not lost with the hidden button
+      signal.throwIfAborted();
+    }
+  }
+
+  /** Starts an analysis (a model's, once its cost was confirmed) and follows it to its end. */
+  async function analyse(llm, mode) {
+    const retry = () => run(() => analyse(llm, mode));
+    let job;
+    try {
+      job = await api(`/api/stories/${view.id}/analyze`, { method: "POST", json: llm ? { llm, mode } : {}, signal });
+    } catch (error) {
+      if (isAbort(error)) throw error;
+      return fail("The analysis did not start.", error, llm, retry);
+    }
+    await followAnalysis(job.id, llm, retry);
+  }
+
+  async function followAnalysis(jobId, llm, retry) {
+    const done = await follow(jobId, !llm ? "Analysis" : llm === "local" ? "Analysis with the model on this machine" : `Analysis with ${llm}`);
+    const status = $("#analysis-status");
+    if (done.status === "succeeded") {
+      status.textContent = "Analysis finished." + modelReport(done.result);
       await view.refresh();
+    } else if (done.status === "cancelled") {
+      await view.refresh(); // what the server kept: the previous analysis, or the offline one if it had finished
+      status.textContent = view.reply?.analysis ? "Analysis cancelled. The story keeps its analysis." : "Analysis cancelled. The story is not analysed yet.";
     } else {
-      status.textContent = `Analysis failed: ${job.error ?? "unknown error"}. Try again.`;
+      status.textContent = "Analysis failed.";
+      $("#analysis-progress").hidden = true; // the alert says it all
+      fail("The analysis failed.", { message: done.error ?? "unknown error" }, llm, retry ?? (() => run(() => analyse(llm, $("#model-mode").value))));
+    }
+  }
+
+  /** Runs a user's action; whatever escapes it is shown in the alert. */
+  async function run(action) {
+    clearAlert();
+    try {
+      await action();
+    } catch (error) {
+      if (!isAbort(error)) fail("Something went wrong.", error);
     }
   }
 
@@ -74,42 +214,55 @@ export function analysisPart(view) {
     $("#suggest-voices").hidden = !provider || !view.reply?.analysis;
   });
 
-  on("#analyze", "click", async () => {
-    try {
-      const llm = chosenModel();
-      const mode = $("#model-mode").value;
-      if (llm && !await confirmModelAnalysis(llm, mode)) return;
-      const job = await api(`/api/stories/${view.id}/analyze`, { method: "POST", json: llm ? { llm, mode } : {}, signal });
-      await follow(job.id);
-    } catch (error) {
-      if (!isAbort(error)) $("#analysis-status").textContent = error.message;
+  on("#analyze", "click", () => run(async () => {
+    const llm = chosenModel();
+    const mode = $("#model-mode").value;
+    if (llm) {
+      let confirmed;
+      try {
+        confirmed = await confirmModelAnalysis(llm, mode);
+      } catch (error) {
+        if (isAbort(error)) throw error;
+        return fail("Could not estimate the cost.", error, llm, () => $("#analyze").click());
+      }
+      if (!confirmed) return;
     }
-  });
+    await analyse(llm, mode);
+  }));
 
-  on("#suggest-voices", "click", async () => {
-    const status = $("#model-status");
+  async function suggestVoices(llm) {
+    const retry = () => run(() => suggestVoices(llm));
+    let job;
+    try {
+      job = await api(`/api/stories/${view.id}/cast/suggest`, { method: "POST", json: { llm }, signal });
+    } catch (error) {
+      if (isAbort(error)) throw error;
+      return fail("Voice suggestion did not start.", error, llm, retry);
+    }
+    const done = await follow(job.id, llm === "local" ? "Voices from the model on this machine" : `Voices from ${llm}`);
+    const status = $("#analysis-status");
+    if (done.status === "succeeded") {
+      const result = JSON.parse(done.result ?? "{}");
+      status.textContent = `Your model chose voices for ${result.suggested ?? 0} of ${result.asked ?? 0} character(s); the others keep the offline casting.`;
+      await view.refresh();
+    } else if (done.status === "cancelled") {
+      await view.refresh();
+      status.textContent = "Voice suggestion cancelled.";
+    } else {
+      status.textContent = "Voice suggestion failed.";
+      $("#analysis-progress").hidden = true;
+      fail("Voice suggestion failed.", { message: done.error ?? "unknown error" }, llm, retry);
+    }
+  }
+
+  on("#suggest-voices", "click", () => run(async () => {
     const llm = chosenModel();
     if (!llm) return;
     const speaking = view.reply.analysis.characters.filter((character) => character.lines > 0 && !view.reply.overrides.characters[character.id]);
     const who = llm === "local" ? `${localModel} (on this machine, free, roughly ${duration(speaking.length * 8)})` : llm;
     if (!await confirmDialog(`Ask ${who} to choose voices for ${speaking.length} character(s) (one short request each)? Voices you chose yourself are kept.`, "Ask")) return;
-    try {
-      $("#suggest-voices").disabled = true;
-      const job = await api(`/api/stories/${view.id}/cast/suggest`, { method: "POST", json: { llm }, signal });
-      const done = await followJob(job.id, (snapshot) => { status.textContent = snapshot.message ?? "Asking your model…"; }, { signal });
-      if (done.status === "succeeded") {
-        const result = JSON.parse(done.result ?? "{}");
-        status.textContent = `Your model chose voices for ${result.suggested ?? 0} of ${result.asked ?? 0} character(s); the others keep the offline casting.`;
-        await view.refresh();
-      } else {
-        status.textContent = `Voice suggestion failed: ${done.error ?? "unknown error"}.`;
-      }
-    } catch (error) {
-      if (!isAbort(error)) status.textContent = error.message;
-    } finally {
-      $("#suggest-voices").disabled = false;
-    }
-  });
+    await suggestVoices(llm);
+  }));
 
   return {
     /** Shows whether the story has an analysis yet. */
@@ -122,9 +275,9 @@ export function analysisPart(view) {
       try {
         const { jobs } = await api("/api/jobs", { signal });
         const running = jobs.find((job) => job.kind === "analyze" && (job.status === "queued" || job.status === "running"));
-        if (running) await follow(running.id);
+        if (running) await followAnalysis(running.id, null, null);
       } catch (error) {
-        if (!isAbort(error)) $("#analysis-status").textContent = error.message;
+        if (!isAbort(error)) fail("Could not follow the analysis.", error);
       }
     },
   };

@@ -19,6 +19,7 @@ const html = `
   <div class="actions">
     <button type="button" id="analyze">Analyse</button>
   </div>
+  <div id="story-alert" class="story-alert" role="alert"></div>
   <details id="model-choice">
     <summary>Use an AI model (on this machine, or your own with a key from Settings)</summary>
     <p class="hint">The offline analysis always runs first. The model only labels who speaks each line; it never rewrites the story. You see the cost (or, on this machine, the time) before anything is sent.</p>
@@ -44,7 +45,10 @@ const html = `
     <p role="status" id="model-status"></p>
   </details>
   <div id="analysis-progress" hidden>
-    <label>Analysis <progress id="analysis-bar" max="1" value="0"></progress></label>
+    <div class="job-row">
+      <label><span id="analysis-label">Analysis</span> <progress id="analysis-bar" max="1" value="0"></progress></label>
+      <button type="button" id="analysis-cancel" class="secondary small" hidden>Cancel</button>
+    </div>
     <p role="status" id="analysis-status"></p>
   </div>
 
