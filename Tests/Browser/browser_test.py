@@ -319,6 +319,8 @@ def main():
     options = parser.parse_args()
     voice_flow(options)
     main_flow(options)
+    from novel_flow import novel_flow  # a 300k-character novel on the story page (issue 24)
+    novel_flow(options)
     if options.short_session_app:
         short_session_flow(options)
     else:
