@@ -199,7 +199,9 @@ def novel_flow(options):
 
         # Changing a line's speaker: the control is made when asked for.
         check(browser.js("return document.querySelectorAll('#line-list select').length") == 0, "no per-line speaker controls until asked for")
-        line = browser.wait_for("a dialogue row", "return document.querySelector('#line-list .line.dialogue')?.id")
+        # (Back to everyone, the list returns to the current line; a dialogue row near it.)
+        line = browser.wait_for("a dialogue row by the current line", """
+            return document.querySelector('#line-list .current') && document.querySelector('#line-list .current ~ .line.dialogue')?.id""")
         browser.click(f"#{line} .speaker")
         other = browser.wait_for("the speaker control", f"""
             const select = document.querySelector('#{line} select');

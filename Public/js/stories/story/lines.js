@@ -65,13 +65,39 @@ export function linesPart(view) {
     return 22 + rows * 24;
   }
 
+  /**
+   * Recomputes where each row goes. The row at the top of the list's viewport stays where it is
+   * on screen, whatever changed above it (lines arriving, rows measured), so nothing jumps.
+   */
   function layout() {
     if (!state.dirty && state.offsets.length === count() + 1) return;
+    let anchor = null;
+    // A reader at the very end stays at the end; anyone else keeps the row at the top.
+    const atEnd = state.atEnd;
+    if (state.offsets.length > 1 && list.scrollTop > 0 && !atEnd) {
+      const position = positionAt(list.scrollTop);
+      const index = state.laidOrder ? state.laidOrder[position] : position;
+      anchor = { index, delta: list.scrollTop - state.offsets[position] };
+    }
     const n = count();
     const offsets = new Float64Array(n + 1);
     for (let position = 0; position < n; position += 1) offsets[position + 1] = offsets[position] + estimate(lineAt(position));
     state.offsets = offsets;
+    state.laidOrder = state.order;
     state.dirty = false;
+    if (atEnd) {
+      top.style.height = "0px";
+      bottom.style.height = `${offsets[n]}px`;
+      list.scrollTop = offsets[n];
+      return;
+    }
+    const position = anchor && positionOf(anchor.index);
+    if (position !== null && position !== undefined) {
+      // Room for the scroll position before it is set (render() sets the spacers right).
+      top.style.height = `${offsets[position]}px`;
+      bottom.style.height = `${offsets[n] - offsets[position]}px`;
+      list.scrollTop = offsets[position] + anchor.delta;
+    }
   }
 
   /** The position whose row covers `y` px from the top of the list. */
@@ -128,6 +154,7 @@ export function linesPart(view) {
     const row = el("li", { id: `line-${index}`, className: "line", "aria-posinset": index + 1, "aria-setsize": store()?.total ?? 0 });
     if (!line) {
       row.classList.add("loading");
+      row.style.height = `${unknownHeight}px`; // exactly what the layout assumed
       row.append(el("span", { className: "speaker" }, "…"), el("span", { className: "line-text" }, "Loading…"));
       return row;
     }
@@ -154,6 +181,8 @@ export function linesPart(view) {
   function render() {
     state.frame = 0;
     if (!store()) return;
+    // Whether the reader is at the very end, before anything here moves the rows.
+    state.atEnd = list.scrollTop > 0 && list.scrollTop + list.clientHeight >= list.scrollHeight - 2;
     layout();
     const n = count();
     const viewTop = list.scrollTop;
@@ -178,27 +207,21 @@ export function linesPart(view) {
     top.style.height = `${state.offsets[first] ?? 0}px`;
     bottom.style.height = `${Math.max(0, state.offsets[n] - (state.offsets[last + 1] ?? state.offsets[n]))}px`;
 
-    // Measure what is now in the page; rows above the viewport that changed height move the
-    // scroll position by as much, so what the reader looks at stays put.
-    const anchor = positionAt(viewTop);
-    let shift = 0;
+    // Measure what is now in the page; layout() keeps the row at the top where it is.
     for (let position = first; position <= last; position += 1) {
       const index = lineAt(position);
       const row = state.rows.get(index);
       if (row.classList.contains("loading")) continue;
       const measured = row.offsetHeight;
-      const before = estimate(index);
-      if (measured && Math.abs(measured - before) > 0.5) {
+      if (measured && Math.abs(measured - estimate(index)) > 0.5) {
         state.heights.set(index, measured);
         state.dirty = true;
-        if (position < anchor) shift += measured - before;
       }
     }
     if (state.dirty) {
       layout();
       top.style.height = `${state.offsets[first]}px`;
       bottom.style.height = `${Math.max(0, state.offsets[n] - state.offsets[last + 1])}px`;
-      if (shift) list.scrollTop = viewTop + shift;
     }
   }
 
@@ -253,8 +276,8 @@ export function linesPart(view) {
     schedule();
   }
   $("#line-filter").addEventListener("change", () => {
-    list.scrollTop = 0;
     refilter();
+    list.scrollTop = 0;
     if ($("#line-filter").value) store()?.loadAll().catch(() => {});
     if (state.current !== null) requestAnimationFrame(() => keepInView(state.current));
   }, { signal });

@@ -69,12 +69,12 @@ const html = `
       <p id="now-text" class="now-text"></p>
     </div>
     <div class="player-controls">
-      <button type="button" id="prev-chapter" class="icon secondary" aria-label="Previous chapter" aria-keyshortcuts="Shift+ArrowLeft" title="Previous chapter (Shift+←)">⏮</button>
+      <button type="button" id="prev-chapter" class="icon secondary" aria-label="Previous chapter" aria-keyshortcuts="Shift+ArrowLeft" title="Previous chapter (Shift+←)"><svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M5 5h2.5v14H5zM19 5v14L8.5 12z"/></svg></button>
       <button type="button" id="prev-line" class="icon secondary" aria-label="Previous line" aria-keyshortcuts="ArrowLeft" title="Previous line (←)">‹</button>
       <button type="button" id="play" aria-keyshortcuts="Space" title="Play or pause (Space)">▶ Play</button>
       <button type="button" id="next-line" class="icon secondary" aria-label="Next line" aria-keyshortcuts="ArrowRight" title="Next line (→)">›</button>
-      <button type="button" id="next-chapter" class="icon secondary" aria-label="Next chapter" aria-keyshortcuts="Shift+ArrowRight" title="Next chapter (Shift+→)">⏭</button>
-      <button type="button" id="stop" class="icon secondary" aria-label="Stop" title="Stop">■</button>
+      <button type="button" id="next-chapter" class="icon secondary" aria-label="Next chapter" aria-keyshortcuts="Shift+ArrowRight" title="Next chapter (Shift+→)"><svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M16.5 5H19v14h-2.5zM5 5v14l10.5-7z"/></svg></button>
+      <button type="button" id="stop" class="icon secondary" aria-label="Stop" title="Stop"><svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M6.5 6.5h11v11h-11z"/></svg></button>
       <label class="speed">Speed
         <select id="speed">
           <option value="0.75">0.75×</option><option value="1" selected>1×</option>
