@@ -424,7 +424,7 @@ def main_flow(options):
         print(f"time from pressing play to first audio: {latency:.0f} ms")
         first = browser.wait_for("a highlighted line", "return document.querySelector('#line-list .current')?.id")
         speaking = browser.js("return document.querySelector('#now-speaking').textContent")
-        check(speaking.startswith("Now speaking: "), f"'{speaking}' while {first} is highlighted")
+        check(speaking.startswith(("Now speaking: ", "Preparing audio…")), f"'{speaking}' while {first} is highlighted")
         later = browser.wait_for("the highlight to advance", f"""
             const id = document.querySelector('#line-list .current')?.id;
             return id && id !== '{first}' ? id : null;""", timeout=90)
@@ -602,6 +602,8 @@ def main_flow(options):
         browser.wait_for("the merged card to go", f"return !document.querySelector('#cast-list .cast-card[data-role={vicar}]')")
         check(target in browser.js(names), f"merged The Vicar into {target}")
         line = browser.js("return [...document.querySelectorAll('#line-list .line.dialogue')][0].id")
+        browser.click(f"#{line} .speaker")  # the speaker control is made when asked for
+        browser.wait_for("the speaker control", f"return document.querySelector('#{line} select')")
         speaker = browser.js(f"""
             const select = document.querySelector('#{line} select');
             const other = [...select.options].find(o => o.value && o.value !== select.value);

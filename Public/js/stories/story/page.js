@@ -75,6 +75,8 @@ const html = `
       <button type="button" id="next-line" class="icon secondary" aria-label="Next line" aria-keyshortcuts="ArrowRight" title="Next line (→)">›</button>
       <button type="button" id="next-chapter" class="icon secondary" aria-label="Next chapter" aria-keyshortcuts="Shift+ArrowRight" title="Next chapter (Shift+→)"><svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M16.5 5H19v14h-2.5zM5 5v14l10.5-7z"/></svg></button>
       <button type="button" id="stop" class="icon secondary" aria-label="Stop" title="Stop"><svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M6.5 6.5h11v11h-11z"/></svg></button>
+    </div>
+    <div class="player-extras">
       <label class="speed">Speed
         <select id="speed">
           <option value="0.75">0.75×</option><option value="1" selected>1×</option>
