@@ -602,6 +602,7 @@ def main_flow(options):
         browser.wait_for("the merged card to go", f"return !document.querySelector('#cast-list .cast-card[data-role={vicar}]')")
         check(target in browser.js(names), f"merged The Vicar into {target}")
         line = browser.js("return [...document.querySelectorAll('#line-list .line.dialogue')][0].id")
+        browser.js(f"document.querySelector('#{line}').scrollIntoView({{block: 'center'}})")  # not under the sticky player
         browser.click(f"#{line} .speaker")  # the speaker control is made when asked for
         browser.wait_for("the speaker control", f"return document.querySelector('#{line} select')")
         speaker = browser.js(f"""

@@ -202,6 +202,7 @@ def novel_flow(options):
         # (Back to everyone, the list returns to the current line; a dialogue row near it.)
         line = browser.wait_for("a dialogue row by the current line", """
             return document.querySelector('#line-list .current') && document.querySelector('#line-list .current ~ .line.dialogue')?.id""")
+        browser.js(f"document.querySelector('#{line}').scrollIntoView({{block: 'center'}})")  # not under the sticky player
         browser.click(f"#{line} .speaker")
         other = browser.wait_for("the speaker control", f"""
             const select = document.querySelector('#{line} select');
