@@ -31,7 +31,7 @@ export class LineStore {
     if (this.loaded.has(number)) return Promise.resolve();
     if (!this.pending.has(number)) {
       const from = number * chunk;
-      const promise = api(`/api/stories/${this.id}/segments?from=${from}&count=${chunk}`, { signal: this.signal })
+      const promise = api(`/api/stories/${encodeURIComponent(this.id)}/segments?from=${from}&count=${chunk}`, { signal: this.signal })
         .then((reply) => this.take(reply, from))
         .finally(() => this.pending.delete(number));
       this.pending.set(number, promise);

@@ -125,6 +125,10 @@ export default function storyScreen() {
   return {
     async mount(container, { id }, { signal, setTitle, showProblem }) {
       container.replaceChildren(markup(`<p class="hint" role="status">Loading the story…</p>`));
+      // The lines around the remembered position are asked for at once, beside the story and
+      // its analysis (a story not analysed yet answers no lines; that answer is dropped).
+      const remembered = Number(localStorage.getItem(`storyvoice:position:${id}`)) || 0;
+      let early = newStore(remembered);
       let story;
       try {
         story = await api(`/api/stories/${encodeURIComponent(id)}`, { signal });
@@ -174,9 +178,6 @@ export default function storyScreen() {
         store.first.catch(() => {});
         return store;
       }
-      // The lines around the remembered position are asked for at once, beside the analysis.
-      const remembered = Number(localStorage.getItem(`storyvoice:position:${id}`)) || 0;
-      let early = story.analysis_state === "analyzed" ? newStore(remembered) : null;
 
       /** Reloads analysis, cast and lines, and rebuilds what shows them. */
       async function refresh() {
@@ -187,7 +188,7 @@ export default function storyScreen() {
         for (const section of ["#player", "#cast", "#pronunciation", "#lines", "#export"]) view.$(section).hidden = !analyzed;
         if (!analyzed) return;
         // The new lines replace the old ones once their first range is in (no flash of empty rows).
-        const store = early ?? newStore(view.player?.index ?? remembered);
+        const store = (early && await early.first.then(() => early, () => null)) ?? newStore(view.player?.index ?? remembered);
         early = null;
         await store.first;
         view.store?.stop();
