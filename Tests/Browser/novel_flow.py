@@ -19,7 +19,7 @@ from browser_test import Browser, check, check_page_errors, register
 
 def roman(number):
     out = ""
-    for value, numeral in ((10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+    for value, numeral in ((100, "C"), (90, "XC"), (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
         while number >= value:
             out += numeral
             number -= value

@@ -186,8 +186,11 @@ export class Player {
     if (!this.length) return;
     performance.mark("storyvoice:play-pressed");
     this.playing = true;
+    const resume = this.audio.src && this.audio.paused && this.audio.currentTime > 0 && !this.audio.ended;
+    // A line not fetched yet: "preparing" from the start, never a "Pause" with nothing playing.
+    if (!resume && !this.entries.get(this.index)?.done) this.setWaiting(true);
     this.hooks.onState("playing");
-    if (this.audio.src && this.audio.paused && this.audio.currentTime > 0 && !this.audio.ended) {
+    if (resume) {
       const generation = this.generation;
       try {
         await this.audio.play();
