@@ -37,6 +37,7 @@ export function chaptersPart(view) {
   function playChapter(number) {
     const chapter = chapters[number];
     if (!chapter || !view.player) return;
+    view.followPlayhead?.();
     view.player.jump(chapter.first_line);
     if (!view.player.playing) view.player.play();
   }

@@ -50,6 +50,7 @@ export function linesPart(view) {
     preparing: false,
     frame: 0,
     charsPerRow: 70,
+    readerScrolledAt: -Infinity,
   };
 
   const store = () => view.store;
@@ -164,7 +165,7 @@ export function linesPart(view) {
       "aria-label": `${line.speaker_name}: change the speaker of line ${index + 1}`,
       onclick: () => row.querySelector("select") ? row.querySelector("select").focus() : changeSpeaker(line, row) }, line.speaker_name);
     const jump = el("button", { type: "button", className: "line-text", "aria-label": `Play from line ${index + 1}: ${line.speaker_name}`,
-      onclick: () => { view.player?.jump(index); if (view.player && !view.player.playing) view.player.play(); } }, ...prose(line.text));
+      onclick: () => { follow(); view.player?.jump(index); if (view.player && !view.player.playing) view.player.play(); } }, ...prose(line.text));
     row.append(speaker, jump);
     mark(row, index);
     return row;
@@ -230,6 +231,12 @@ export function linesPart(view) {
   }
 
   list.addEventListener("scroll", schedule, { signal, passive: true });
+  // A reader who scrolls the list away from the line being read is not pulled back to it for a
+  // while (until a jump, "Show in the text", or a few seconds of leaving it alone).
+  const scrolledByReader = () => { state.readerScrolledAt = performance.now(); };
+  list.addEventListener("wheel", scrolledByReader, { signal, passive: true });
+  list.addEventListener("touchmove", scrolledByReader, { signal, passive: true });
+  list.addEventListener("pointerdown", (event) => { if (event.target === list) scrolledByReader(); }, { signal });
   const resize = new ResizeObserver(() => {
     const width = list.clientWidth;
     const chars = Math.max(20, Math.floor((width - 180) / 8));
@@ -327,9 +334,13 @@ export function linesPart(view) {
     state.current = index;
     state.preparing = preparing;
     for (const [line, row] of state.rows) mark(row, line);
-    if (index !== null && moved) keepInView(index);
+    if (index !== null && moved && performance.now() - state.readerScrolledAt > 8000) keepInView(index);
   }
 
+  /** The list follows the line being read again (after a jump the reader asked for). */
+  function follow() { state.readerScrolledAt = -Infinity; }
+
   view.highlight = highlight;
-  return { attach, highlight, keepInView, render };
+  view.followPlayhead = follow;
+  return { attach, highlight, keepInView, render, follow };
 }

@@ -98,6 +98,7 @@ export function playbackPart(view, chapters) {
   function stepLine(step) {
     const player = view.player;
     if (!player?.length) return;
+    view.followPlayhead?.();
     player.jump(player.index + step);
   }
 
@@ -109,6 +110,7 @@ export function playbackPart(view, chapters) {
     let target = number + step;
     if (step < 0 && chapters.chapter(number) && player.index > chapters.chapter(number).first_line + 1) target = number;
     const chapter = chapters.chapter(Math.max(0, Math.min(chapters.count - 1, target)));
+    view.followPlayhead?.();
     if (chapter) player.jump(chapter.first_line);
   }
 
@@ -122,6 +124,7 @@ export function playbackPart(view, chapters) {
   $("#show-current").addEventListener("click", () => {
     const index = view.player?.index;
     if (index === undefined) return;
+    view.followPlayhead?.();
     $("#lines").scrollIntoView({ block: "start" });
     view.keepInView?.(index)?.querySelector(".line-text")?.focus({ preventScroll: true });
   }, { signal });
