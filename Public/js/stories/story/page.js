@@ -186,7 +186,10 @@ export default function storyScreen() {
         const analyzed = Boolean(reply.analysis);
         parts.analysis.render(analyzed);
         for (const section of ["#player", "#cast", "#pronunciation", "#lines", "#export"]) view.$(section).hidden = !analyzed;
-        if (!analyzed) return;
+        if (!analyzed) {
+          early = null; // lines asked for before an analysis are not the analysis' lines
+          return;
+        }
         // The new lines replace the old ones once their first range is in (no flash of empty rows).
         const store = (early && await early.first.then(() => early, () => null)) ?? newStore(view.player?.index ?? remembered);
         early = null;
