@@ -7,6 +7,7 @@ import { el } from "../../shared/dom.js";
 export function chaptersPart(view) {
   const { $, signal } = view;
   let chapters = [];
+  let current = null; // the chapter being played
   const listeners = new Set();
 
   /** The index of the chapter holding line `index` (null: none). */
@@ -30,6 +31,7 @@ export function chaptersPart(view) {
         onclick: () => playChapter(chapter.index) },
       el("span", { className: "chapter-title" }, chapter.title),
       el("span", { className: "chapter-lines" }, `${chapter.line_count.toLocaleString()} lines`)))));
+    delete $("#chapter-list").dataset.current;
     for (const listener of listeners) listener();
   }
 
@@ -72,7 +74,14 @@ export function chaptersPart(view) {
   }
 
 
-  return {
+  // Opening the list shows the chapter being played.
+  $("#chapters").addEventListener("toggle", () => {
+    if (!$("#chapters").open) return;
+    delete $("#chapter-list").dataset.current;
+    part.markCurrent(current);
+  }, { signal });
+
+  const part = {
     load,
     chapterOf,
     chapter: (number) => chapters[number] ?? null,
@@ -81,10 +90,21 @@ export function chaptersPart(view) {
     onChange: (listener) => listeners.add(listener),
     /** Marks the chapter being played in the list. */
     markCurrent(number) {
-      for (const button of $("#chapter-list").querySelectorAll("button.chapter")) {
-        if (Number(button.dataset.chapter) === number) button.setAttribute("aria-current", "true");
-        else button.removeAttribute("aria-current");
+      current = number;
+      const list = $("#chapter-list");
+      if (list.dataset.current === String(number)) return;
+      list.dataset.current = String(number);
+      for (const button of list.querySelectorAll("button.chapter")) {
+        if (Number(button.dataset.chapter) === number) {
+          button.setAttribute("aria-current", "true");
+          // Scrolls the chapter list (not the page) to it.
+          const item = button.parentElement;
+          if (item.offsetTop < list.scrollTop || item.offsetTop + item.offsetHeight > list.scrollTop + list.clientHeight) {
+            list.scrollTop = item.offsetTop - list.clientHeight / 3;
+          }
+        } else button.removeAttribute("aria-current");
       }
     },
   };
+  return part;
 }
