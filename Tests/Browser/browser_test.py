@@ -10,7 +10,8 @@ and imports it back, checks that a story that cannot be loaded leaves nothing of
 on screen, and that signing out and in as someone else leaves nothing of the first user. With
 --short-session-app (a server whose access cookie lasts seconds), a second browser checks that
 playback carries on past the expiry of the access cookie without the listener noticing. Prints
-the time from pressing play to the first audio, and saves screenshots. Exits non-zero on the
+the time from pressing play to the first audio, and saves screenshots. novel_flow.py then opens a
+generated 300k-character novel: how soon its page is usable, its chapters, player bar and lines. Exits non-zero on the
 first failed check.
 
 Everything waits for conditions (the test runs on a loaded two-core machine): elements are found
