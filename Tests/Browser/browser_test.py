@@ -11,7 +11,8 @@ and imports it back, checks that a story that cannot be loaded leaves nothing of
 on screen, and that signing out and in as someone else leaves nothing of the first user. With
 --short-session-app (a server whose access cookie lasts seconds), a second browser checks that
 playback carries on past the expiry of the access cookie without the listener noticing. Prints
-the time from pressing play to the first audio, and saves screenshots. Exits non-zero on the
+the time from pressing play to the first audio, and saves screenshots. novel_flow.py then opens a
+generated 300k-character novel: how soon its page is usable, its chapters, player bar and lines. Exits non-zero on the
 first failed check.
 
 Everything waits for conditions (the test runs on a loaded two-core machine): elements are found
@@ -320,6 +321,8 @@ def main():
     options = parser.parse_args()
     voice_flow(options)
     main_flow(options)
+    from novel_flow import novel_flow  # a 300k-character novel on the story page (issue 24)
+    novel_flow(options)
     if options.short_session_app:
         short_session_flow(options)
     else:
@@ -405,7 +408,7 @@ def main_flow(options):
         print(f"time from pressing play to first audio: {latency:.0f} ms")
         first = browser.wait_for("a highlighted line", "return document.querySelector('#line-list .current')?.id")
         speaking = browser.js("return document.querySelector('#now-speaking').textContent")
-        check(speaking.startswith("Now speaking: "), f"'{speaking}' while {first} is highlighted")
+        check(speaking.startswith(("Now speaking: ", "Preparing audio…")), f"'{speaking}' while {first} is highlighted")
         later = browser.wait_for("the highlight to advance", f"""
             const id = document.querySelector('#line-list .current')?.id;
             return id && id !== '{first}' ? id : null;""", timeout=90)
@@ -583,6 +586,9 @@ def main_flow(options):
         browser.wait_for("the merged card to go", f"return !document.querySelector('#cast-list .cast-card[data-role={vicar}]')")
         check(target in browser.js(names), f"merged The Vicar into {target}")
         line = browser.js("return [...document.querySelectorAll('#line-list .line.dialogue')][0].id")
+        browser.js(f"document.querySelector('#{line}').scrollIntoView({{block: 'center'}})")  # not under the sticky player
+        browser.click(f"#{line} .speaker")  # the speaker control is made when asked for
+        browser.wait_for("the speaker control", f"return document.querySelector('#{line} select')")
         speaker = browser.js(f"""
             const select = document.querySelector('#{line} select');
             const other = [...select.options].find(o => o.value && o.value !== select.value);

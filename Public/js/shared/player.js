@@ -1,29 +1,80 @@
-// Plays a list of lines, each with an `audio_url` (for a story, /api/stories/:id/segments/:n/audio).
-// Each line renders on the server on first request, so playback starts as soon as the first
-// line exists; the next few lines are fetched ahead while one plays. Audio is fetched through
-// the API helper, so an expired access cookie is refreshed instead of stopping playback.
+// Plays a story's lines one after another, each from its own audio URL (for a story,
+// /api/stories/:id/segments/:n/audio, rendered on the server on first request).
+//
+// It buffers by time, not by lines: it keeps about `bufferSeconds` of fetched audio ahead of the
+// line playing (durations read from the WAV header, or from the media metadata of other
+// formats), with at most `maxFetches` requests in flight. A jump fetches its line first: fetches
+// for lines far from the new place are cancelled. While the line to play is not ready the player
+// says so (`onWaiting(true)`), rather than pretending to play. Audio is fetched through the API
+// helper, so an expired access cookie is refreshed instead of stopping playback.
 import { apiBlob } from "./api.js";
 
-const prefetchAhead = 3;
+const bufferSeconds = 30;
+const maxFetches = 2;
+const keepBehind = 2; // lines kept behind the playhead (a quick "previous line")
+const lookAhead = 120; // never fetch further ahead than this many lines
+
+/** Seconds of audio in a WAV blob, from its header; null when the blob is not a plain WAV. */
+async function wavDuration(blob) {
+  const head = new DataView(await blob.slice(0, Math.min(blob.size, 4096)).arrayBuffer());
+  const tag = (at) => String.fromCharCode(...[0, 1, 2, 3].map((i) => head.getUint8(at + i)));
+  if (head.byteLength < 12 || tag(0) !== "RIFF" || tag(8) !== "WAVE") return null;
+  let byteRate = 0;
+  for (let at = 12; at + 8 <= head.byteLength;) {
+    const id = tag(at);
+    const size = head.getUint32(at + 4, true);
+    if (id === "fmt " && at + 20 <= head.byteLength) byteRate = head.getUint32(at + 16, true);
+    if (id === "data") {
+      const available = blob.size - (at + 8);
+      const bytes = size === 0 || size === 0xFFFFFFFF || size > available ? available : size;
+      return byteRate ? bytes / byteRate : null;
+    }
+    at += 8 + size + (size % 2);
+  }
+  return null;
+}
+
+/** Seconds of audio in any blob the browser can play (reads its metadata only). */
+function mediaDuration(url) {
+  return new Promise((resolve) => {
+    const probe = new Audio();
+    probe.preload = "metadata";
+    const done = (value) => { probe.removeAttribute("src"); resolve(value); };
+    probe.addEventListener("loadedmetadata", () => done(Number.isFinite(probe.duration) ? probe.duration : null), { once: true });
+    probe.addEventListener("error", () => done(null), { once: true });
+    probe.src = url;
+  });
+}
+
+/** Lines given as an array get the same interface as a story's line store. */
+function sourceOf(lines) {
+  if (!Array.isArray(lines)) return lines;
+  return { get length() { return lines.length; }, get: (index) => lines[index], line: async (index) => lines[index],
+    audioUrl: (index) => lines[index].audio_url };
+}
 
 export class Player {
   /**
-   * @param {Array} lines  each with `audio_url` and optionally `pause_before` (seconds)
-   * @param {{positionKey: string, onLine: (index: number|null) => void, onState: (state: string) => void, onError: (message: string) => void}} options
+   * @param lines  an array of lines (each with `audio_url` and optionally `pause_before`, in
+   *   seconds), or a source: {length, get(index), line(index) -> Promise<line>, audioUrl(index)}
+   * @param {{positionKey: string, onLine: (index: number|null) => void, onState: (state: string) => void,
+   *   onError: (message: string) => void, onWaiting?: (waiting: boolean) => void}} options
    *   positionKey: the localStorage key that remembers the position
    */
   constructor(lines, { positionKey, ...hooks }) {
-    this.lines = lines;
+    this.source = sourceOf(lines);
     this.positionKey = positionKey;
-    this.hooks = hooks;
+    this.hooks = { onWaiting: () => {}, ...hooks };
     this.audio = new Audio();
     this.audio.preload = "auto";
-    this.blobs = new Map(); // index -> Promise<object URL>
-    this.fetches = new AbortController(); // aborts every audio request on dispose
+    this.entries = new Map(); // index -> {promise, url, duration, controller, done}
+    this.inFlight = new Set(); // entries being fetched (at most maxFetches)
+    this.disposed = false;
     this.timer = null; // the pause between two lines
     this.index = this.savedPosition();
     this.speed = 1;
     this.playing = false;
+    this.waiting = false;
     this.generation = 0; // bumps on every jump/stop so stale callbacks do nothing
     this.onEnded = () => this.advance();
     // User Timing marks: how long from pressing play to hearing audio, and which line it was
@@ -33,36 +84,113 @@ export class Player {
     this.audio.addEventListener("playing", this.onPlaying);
   }
 
+  get length() { return this.source.length; }
+
   savedPosition() {
     const saved = Number(localStorage.getItem(this.positionKey));
-    return Number.isInteger(saved) && saved >= 0 && saved < this.lines.length ? saved : 0;
+    return Number.isInteger(saved) && saved >= 0 && saved < this.length ? saved : 0;
   }
 
-  /** Starts fetching the line at the current position so pressing play is immediate. */
+  /** Starts fetching around the current position so pressing play is immediate. */
   warmUp() {
-    if (this.lines.length) this.fetchLine(this.index).catch(() => {});
+    if (this.length) this.schedule();
   }
 
-  fetchLine(index) {
-    if (!this.blobs.has(index)) {
-      const promise = apiBlob(this.lines[index].audio_url, { signal: this.fetches.signal })
-        .catch((error) => {
-          // An answer without an error body of its own gets the line's number in its message.
-          throw error.generic ? new Error(`Line ${index + 1} could not be rendered (${error.status}).`) : error;
-        })
-        .then((blob) => URL.createObjectURL(blob));
-      promise.catch(() => this.blobs.delete(index));
-      this.blobs.set(index, promise);
+  /** Seconds a line is expected to last before its audio is in (from its text, if known). */
+  guess(index) {
+    const text = this.source.get(index)?.text;
+    return text ? Math.max(1, text.length / 15) : 3;
+  }
+
+  /** Starts the fetch of line `index` (once); answers its entry. */
+  start(index) {
+    let entry = this.entries.get(index);
+    if (entry) return entry;
+    const controller = new AbortController();
+    entry = { index, controller, url: null, duration: null, done: false };
+    entry.promise = (async () => {
+      try {
+        const blob = await apiBlob(this.source.audioUrl(index), { signal: controller.signal });
+        entry.url = URL.createObjectURL(blob);
+        entry.duration = await wavDuration(blob).catch(() => null) ?? await mediaDuration(entry.url);
+        if (this.disposed || this.entries.get(index) !== entry) URL.revokeObjectURL(entry.url);
+        entry.done = true;
+        return entry.url;
+      } catch (error) {
+        if (this.entries.get(index) === entry) this.entries.delete(index);
+        // An answer without an error body of its own gets the line's number in its message.
+        throw error.generic ? new Error(`Line ${index + 1} could not be rendered (${error.status}).`) : error;
+      } finally {
+        this.inFlight.delete(entry);
+        if (!this.disposed) this.schedule();
+      }
+    })();
+    entry.promise.catch(() => {});
+    this.entries.set(index, entry);
+    this.inFlight.add(entry);
+    return entry;
+  }
+
+  /** Forgets a line's audio (cancelling its fetch): it is fetched again when needed. */
+  drop(index) {
+    const entry = this.entries.get(index);
+    if (!entry) return;
+    this.entries.delete(index);
+    if (this.inFlight.delete(entry)) entry.controller.abort();
+    if (entry.url) URL.revokeObjectURL(entry.url);
+  }
+
+  /** Forgets line `index`'s audio (it changed on the server). */
+  invalidate(index) { this.drop(index); this.schedule(); }
+
+  /**
+   * Keeps ~bufferSeconds of audio fetched ahead of the playhead, nearest first, with at most
+   * maxFetches requests at once; lets go of what is far behind or far ahead.
+   */
+  schedule() {
+    if (this.disposed || !this.length) return;
+    const from = this.index;
+    for (const index of [...this.entries.keys()]) {
+      if (index < from - keepBehind || index > from + lookAhead) this.drop(index);
     }
-    return this.blobs.get(index);
+    // The line to play comes first, even if that means cancelling a fetch further ahead.
+    if (!this.entries.has(from) && this.inFlight.size >= maxFetches) {
+      const furthest = [...this.inFlight].sort((a, b) => b.index - a.index)[0];
+      this.drop(furthest.index);
+    }
+    let ahead = 0;
+    for (let index = from; index < this.length && index <= from + lookAhead && ahead < bufferSeconds; index += 1) {
+      let entry = this.entries.get(index);
+      if (!entry) {
+        if (this.inFlight.size >= maxFetches) break;
+        entry = this.start(index);
+      }
+      if (index > from) ahead += (this.source.get(index)?.pause_before ?? 0) + (entry.duration ?? this.guess(index));
+    }
+  }
+
+  /** Seconds of fetched audio ready after the line playing (the buffer). */
+  buffered() {
+    let ahead = 0;
+    for (let index = this.index + 1; this.entries.get(index)?.done; index += 1) ahead += this.entries.get(index).duration ?? 0;
+    return ahead;
+  }
+
+  setWaiting(waiting) {
+    if (this.waiting === waiting) return;
+    this.waiting = waiting;
+    this.hooks.onWaiting(waiting);
   }
 
   async play() {
-    if (!this.lines.length) return;
+    if (!this.length) return;
     performance.mark("storyvoice:play-pressed");
     this.playing = true;
+    const resume = this.audio.src && this.audio.paused && this.audio.currentTime > 0 && !this.audio.ended;
+    // A line not fetched yet: "preparing" from the start, never a "Pause" with nothing playing.
+    if (!resume && !this.entries.get(this.index)?.done) this.setWaiting(true);
     this.hooks.onState("playing");
-    if (this.audio.src && this.audio.paused && this.audio.currentTime > 0 && !this.audio.ended) {
+    if (resume) {
       const generation = this.generation;
       try {
         await this.audio.play();
@@ -80,6 +208,7 @@ export class Player {
     this.generation += 1;
     clearTimeout(this.timer);
     this.audio.pause();
+    this.setWaiting(false);
     this.hooks.onState("paused");
   }
 
@@ -98,8 +227,10 @@ export class Player {
     this.audio.playbackRate = speed;
   }
 
-  /** Moves to a line; keeps playing if playing. */
+  /** Moves to a line; keeps playing if playing. Its audio is fetched before anything else. */
   async jump(index) {
+    if (!this.length) return;
+    index = Math.max(0, Math.min(this.length - 1, index));
     this.generation += 1;
     clearTimeout(this.timer);
     this.audio.pause();
@@ -107,6 +238,7 @@ export class Player {
     this.index = index;
     this.remember();
     this.hooks.onLine(index);
+    this.schedule();
     if (this.playing) await this.playLine(index);
   }
 
@@ -117,12 +249,12 @@ export class Player {
     this.index = index;
     this.remember();
     this.hooks.onLine(index);
-    for (let ahead = 1; ahead <= prefetchAhead && index + ahead < this.lines.length; ahead += 1) {
-      this.fetchLine(index + ahead).catch(() => {});
-    }
+    this.schedule();
+    const entry = this.entries.get(index) ?? this.start(index);
+    if (!entry.done) this.setWaiting(true);
     let url;
     try {
-      url = await this.fetchLine(index);
+      url = await entry.promise;
     } catch (error) {
       if (generation !== this.generation || error.name === "AbortError") return;
       this.pause();
@@ -130,24 +262,25 @@ export class Player {
       return;
     }
     if (generation !== this.generation || !this.playing) return;
+    this.setWaiting(false);
     this.audio.src = url;
     this.audio.playbackRate = this.speed;
     try {
       await this.audio.play();
     } catch (error) {
-      if (generation === this.generation) { this.pause(); this.hooks.onError(`The browser would not play: ${error.message}`); }
+      if (generation === this.generation && error.name !== "AbortError") { this.pause(); this.hooks.onError(`The browser would not play: ${error.message}`); }
     }
   }
 
   advance() {
     const next = this.index + 1;
-    if (next >= this.lines.length) {
+    if (next >= this.length) {
       this.stop();
       this.hooks.onState("finished");
       return;
     }
     const generation = this.generation;
-    const pause = (this.lines[next].pause_before ?? 0) / this.speed;
+    const pause = (this.source.get(next)?.pause_before ?? 0) / this.speed;
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       if (generation === this.generation && this.playing) this.playLine(next);
@@ -157,15 +290,14 @@ export class Player {
   /** Stops for good: no sound, no timers, no requests, no callbacks, no object URLs left. */
   dispose() {
     const none = () => {};
-    this.hooks = { onLine: none, onState: none, onError: none };
+    this.hooks = { onLine: none, onState: none, onError: none, onWaiting: none };
     this.pause();
-    this.fetches.abort();
+    this.disposed = true;
+    for (const index of [...this.entries.keys()]) this.drop(index);
     this.audio.removeEventListener("ended", this.onEnded);
     this.audio.removeEventListener("playing", this.onPlaying);
     this.audio.removeAttribute("src");
     this.audio.load();
-    for (const promise of this.blobs.values()) promise.then((url) => URL.revokeObjectURL(url)).catch(() => {});
-    this.blobs.clear();
-    this.lines = [];
+    this.source = sourceOf([]);
   }
 }

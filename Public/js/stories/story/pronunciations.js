@@ -16,9 +16,11 @@ export function pronunciationsPart(view) {
   $("#lexicon-save").addEventListener("click", async () => {
     const status = $("#lexicon-status");
     try {
+      await view.store?.loadAll(); // every line, to count those the change renders again
       const before = new Set((view.lines ?? []).filter((line) => line.cached).map((line) => line.index));
       await api(`/api/stories/${view.id}/lexicon`, { method: "PUT", json: { text: $("#lexicon").value }, signal });
       await view.refresh();
+      await view.store.loadAll();
       const stale = view.lines.filter((line) => before.has(line.index) && !line.cached).length;
       const saved = Object.keys(view.reply.overrides.lexicon ?? {}).length;
       status.textContent = `Saved ${saved} pronunciation(s); ${stale} rendered line(s) will be rendered again.`;
