@@ -270,6 +270,8 @@ def failure_flow(browser):
     browser.click("#story-alert button[aria-label='Dismiss this message']")
     browser.wait_for("the alert to go", "return !document.querySelector('#story-alert').textContent")
 
+    unreachable_flow(browser)
+
     # Cancel: the model on this machine is slow enough to cancel during its pass.
     cast_before = browser.js("return document.querySelectorAll('#cast-list .cast-card').length")
     browser.js("const p = document.querySelector('#model-provider'); p.value = 'local'; p.dispatchEvent(new Event('change'));")
@@ -301,6 +303,31 @@ def failure_flow(browser):
               f"a running analysis is cancelled: '{status}', the cast ({cards} cards) is kept")
     browser.js("const p = document.querySelector('#model-provider'); p.value = ''; p.dispatchEvent(new Event('change'));")
     browser.click("#model-choice summary")
+
+
+def unreachable_flow(browser):
+    """A key, but a provider that cannot be reached (the server's Gemini address does not resolve,
+    as with no network): the analysis fails at once, without retries, and says so in view."""
+    browser.js("""return fetch('/api/settings', {method: 'PUT', headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({api_keys: {gemini: 'test-key-that-goes-nowhere'}})}).then((r) => r.status)""")
+    browser.js("const p = document.querySelector('#model-provider'); p.value = 'gemini'; p.dispatchEvent(new Event('change'));")
+    browser.js("const n = document.querySelector('#model-name'); n.value = 'gemini-2.0-flash'; n.dispatchEvent(new Event('input'));")
+    browser.click("#analyze")
+    browser.wait_for("the cost confirmation", "return document.querySelector('#confirm').open")
+    started = time.time()
+    browser.click("#confirm-ok")
+    alert = browser.wait_for("the unreachable provider to be said", """
+        const alert = document.querySelector('#story-alert');
+        return alert.checkVisibility() && /reach/i.test(alert.textContent) ? alert.textContent : null;""", timeout=60)
+    wall = time.time() - started
+    # Before, the shared HTTP client retried connecting until the request's deadline: 61 s.
+    print(f"unreachable provider: the failure was shown {wall:.1f} s after Send (issue 24: within 5 s)")
+    check(wall < 30, f"an unreachable provider fails without waiting out retries ({wall:.1f} s): {alert!r}")
+    browser.screenshot("1c-unreachable-provider")
+    browser.click("#story-alert button[aria-label='Dismiss this message']")
+    browser.wait_for("the alert to go", "return !document.querySelector('#story-alert').textContent")
+    browser.js("""return fetch('/api/settings', {method: 'PUT', headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({api_keys: {gemini: null}})}).then((r) => r.status)""")
 
 
 def cast_flow(browser):
