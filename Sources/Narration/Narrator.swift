@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Speech
 import StoryModel
+import Synchronization
 
 /// Settings of one narration.
 public struct NarrationOptions: Sendable {
@@ -10,6 +11,9 @@ public struct NarrationOptions: Sendable {
     public var sampleRate = 22_050
     /// Syntheses running at once (each is its own engine process).
     public var jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Encoders running at once on the finished book (AAC and MP3; each uses one core), each on
+    /// a part of it cut at a pause.
+    public var encoders = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
     public var loudness = LoudnessTarget.audiobook
     public var planner = NarrationPlanner()
     /// The story's pronunciation fixes, applied to the text engines are given (never to the
@@ -72,7 +76,7 @@ public struct Narrator: Sendable {
     public func narrate(
         document: StoryDocument, analysis: StoryAnalysis, cast: Cast, to output: URL,
         options: NarrationOptions = NarrationOptions(),
-        progress: @Sendable (NarrationProgress) -> Void = { _ in }
+        progress: @escaping @Sendable (NarrationProgress) -> Void = { _ in }
     ) async throws -> NarrationResult {
         let utterances = options.planner.plan(text: document.text, analysis: analysis, cast: cast)
         guard !utterances.isEmpty else { throw NarrationError.nothingToSay }
@@ -86,11 +90,22 @@ public struct Narrator: Sendable {
                                    audioSeconds: rendered.audioSeconds, cacheHits: rendered.cacheHits, synthesized: rendered.synthesized))
         let assembly = try layout(utterances: utterances, keys: jobs.keys, analysis: analysis, sampleRate: options.sampleRate)
 
-        progress(NarrationProgress(phase: .encoding, completed: rendered.total, total: rendered.total,
-                                   audioSeconds: rendered.audioSeconds, cacheHits: rendered.cacheHits, synthesized: rendered.synthesized))
         let metadata = AudioMetadata(title: document.title, author: document.author, chapters: assembly.chapters)
-        try await encoder.encode(sampleRate: options.sampleRate, to: output, metadata: metadata) { sink in
-            try await write(utterances: utterances, keys: jobs.keys, to: sink, expecting: assembly.totalSamples)
+        let parts = assembly.parts(count: options.encoders, pauses: utterances.map(\.pauseBefore), sampleRate: options.sampleRate)
+        let written = Mutex(0)
+        let keys = jobs.keys
+        // Encoding progress counts lines written into the encoders, every part together.
+        let encoding = { @Sendable (lines: Int) in
+            progress(NarrationProgress(phase: .encoding, completed: lines, total: utterances.count,
+                                       audioSeconds: rendered.audioSeconds, cacheHits: rendered.cacheHits, synthesized: rendered.synthesized))
+        }
+        encoding(0)
+        try await encoder.encode(sampleRate: options.sampleRate, to: output, metadata: metadata, pieces: parts.count) { piece, sink in
+            let part = parts[piece]
+            try await write(utterances: utterances, keys: keys, lines: part.lines, closing: piece == parts.count - 1, to: sink, expecting: part.samples) {
+                let lines = written.withLock { $0 += 1; return $0 }
+                if lines % max(1, utterances.count / 100) == 0 { encoding(lines) }
+            }
         }
 
         let base = output.deletingPathExtension()
@@ -297,6 +312,36 @@ public struct Narrator: Sendable {
         var timing: [TimedSegment]
         var chapters: [ChapterMark]
         var totalSamples: Int
+        /// Where each line's pause begins, in samples.
+        var lineStarts: [Int]
+
+        /// A part of the book for one encoder: its lines and how many samples they make.
+        struct Part {
+            var lines: Range<Int>
+            var samples: Int
+        }
+
+        /// The book cut into up to `count` parts of about equal length, each cut at the longest
+        /// pause near its ideal place (where a join's codec delay is inaudible). Books under two
+        /// minutes stay whole.
+        func parts(count: Int, pauses: [Double], sampleRate: Int) -> [Part] {
+            let lines = lineStarts.count
+            guard count > 1, lines > count, totalSamples > 120 * sampleRate else {
+                return [Part(lines: 0..<lines, samples: totalSamples)]
+            }
+            var cuts: [Int] = []
+            for k in 1..<count {
+                let target = totalSamples * k / count, slack = totalSamples / (4 * count)
+                let near = (1..<lines).filter { abs(lineStarts[$0] - target) <= slack && $0 > (cuts.last ?? 0) }
+                if let cut = near.max(by: { a, b in
+                    pauses[a] != pauses[b] ? pauses[a] < pauses[b] : abs(lineStarts[a] - target) > abs(lineStarts[b] - target)
+                }) { cuts.append(cut) }
+            }
+            let bounds = [0] + cuts + [lines]
+            return zip(bounds, bounds.dropFirst()).map { start, end in
+                Part(lines: start..<end, samples: (end < lines ? lineStarts[end] : totalSamples) - lineStarts[start])
+            }
+        }
     }
 
     /// Where each line and chapter falls in the book, from the cached lines' lengths, before a
@@ -306,9 +351,12 @@ public struct Narrator: Sendable {
         timing.reserveCapacity(utterances.count)
         var chapterStarts: [Int: Int] = [:]
         var position = 0
+        var lineStarts: [Int] = []
+        lineStarts.reserveCapacity(utterances.count)
         func ms(_ samples: Int) -> Int { Int((Double(samples) * 1000 / Double(sampleRate)).rounded()) }
         for (index, utterance) in utterances.enumerated() {
             if chapterStarts[utterance.chapter] == nil { chapterStarts[utterance.chapter] = position }
+            lineStarts.append(position)
             position += PCMSink.samples(seconds: utterance.pauseBefore, sampleRate: sampleRate)
             guard let length = cache.sampleCount(for: keys[index]) else { throw NarrationError.segmentMissing(index: utterance.segment) }
             timing.append(TimedSegment(
@@ -324,19 +372,24 @@ public struct Narrator: Sendable {
             let title = chapter < analysis.chapters.count ? analysis.chapters[chapter].title : "Chapter \(index + 1)"
             return ChapterMark(title: title, startMs: ms(chapterStarts[chapter]!), endMs: ms(end))
         }
-        return Assembly(timing: timing, chapters: chapters, totalSamples: total)
+        return Assembly(timing: timing, chapters: chapters, totalSamples: total, lineStarts: lineStarts)
     }
 
-    /// Streams the cached lines, with their pauses, into `sink`, exactly as `layout` placed them.
-    func write(utterances: [Utterance], keys: [String], to sink: PCMSink, expecting total: Int) async throws {
-        for (index, utterance) in utterances.enumerated() {
+    /// Streams the cached `lines`, with their pauses (and the book's closing silence when
+    /// `closing`), into `sink`, exactly as `layout` placed them.
+    func write(
+        utterances: [Utterance], keys: [String], lines: Range<Int>, closing: Bool, to sink: PCMSink, expecting total: Int,
+        wrote: () -> Void = {}
+    ) async throws {
+        for index in lines {
             try Task.checkCancellation()
-            try await sink.appendSilence(seconds: utterance.pauseBefore)
+            try await sink.appendSilence(seconds: utterances[index].pauseBefore)
             try await sink.append(cache.load(keys[index]).samples)
+            wrote()
         }
-        try await sink.appendSilence(seconds: Self.closingSilence)
+        if closing { try await sink.appendSilence(seconds: Self.closingSilence) }
         // A cached line replaced between layout and write would shift every later timing.
-        guard sink.samplesWritten == total else { throw NarrationError.segmentMissing(index: utterances.last?.segment ?? 0) }
+        guard sink.samplesWritten == total else { throw NarrationError.segmentMissing(index: utterances[max(lines.lowerBound, lines.upperBound - 1)].segment) }
     }
 
     /// Silence after the last line, so players do not clip its end.

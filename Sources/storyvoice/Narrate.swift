@@ -27,6 +27,9 @@ struct Narrate: AsyncParsableCommand {
     @Option(help: "Syntheses to run at once (default: one per core).")
     var jobs: Int?
 
+    @Option(help: "Encoders to run at once on the finished book, each on a part cut at a pause (AAC and MP3; default: one per core, up to 4).")
+    var encoders: Int?
+
     @Flag(help: "Render every line anew instead of reusing earlier renders.")
     var noCache = false
 
@@ -63,6 +66,7 @@ struct Narrate: AsyncParsableCommand {
         request.castFile = try cast.map { try CastFile.read(URL(fileURLWithPath: $0)) }
         request.includePaidVoices = cloudVoices
         if let jobs { request.options.jobs = jobs }
+        if let encoders { request.options.encoders = max(1, encoders) }
         if let lexicon {
             // A bad lexicon or a missing transcriber is reported before any work (or any file) is done.
             do {
@@ -124,7 +128,8 @@ struct Narrate: AsyncParsableCommand {
         case .assembling:
             bar.update(fraction: 1, label: "Assembling", detail: "\(Format.duration(progress.audioSeconds)) of audio", force: true)
         case .encoding:
-            bar.update(fraction: 1, label: "Encoding", detail: output.lastPathComponent, force: true)
+            bar.update(fraction: progress.fraction, label: "Encoding",
+                       detail: "\(output.lastPathComponent) · \(progress.completed)/\(progress.total) lines", force: progress.completed == 0)
         case .finished:
             bar.finish()
         }

@@ -35,6 +35,37 @@ import Testing
         #expect(try scratch.contents() == ["book.\(format.rawValue)", "book.wav"].sorted())
     }
 
+    @Test("parts encoded at once join into one book, in order, with its chapters and tags", arguments: [AudioFormat.m4b, .mp3, .opus])
+    func encodesInParts(format: AudioFormat) async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let output = scratch.file("book.\(format.rawValue)")
+        // Tone, silence, tone: the middle part must stay in the middle.
+        let parts = [TestSignals.sine(frequency: 330, seconds: 2, sampleRate: 22050, amplitude: 0.3),
+                     PCMAudio.silence(seconds: 2, sampleRate: 22050),
+                     TestSignals.sine(frequency: 550, seconds: 2, sampleRate: 22050, amplitude: 0.3)]
+        try await AudioEncoder().encode(sampleRate: 22050, to: output, metadata: Self.metadata, pieces: 3) { piece, sink in
+            try await sink.append(parts[piece].samples)
+        }
+
+        let probe = try await AudioProber.probe(output)
+        // Each join adds at most one codec delay of near-silence.
+        #expect(probe.durationSeconds >= 5.95 && probe.durationSeconds <= 6.3, "\(probe.durationSeconds)")
+        #expect(probe.chapters.map(\.title) == Self.chapters.map(\.title))
+        #expect(probe.tags["title"] == "The Gift of the Magi")
+        #expect(probe.tags["artist"] == "O. Henry")
+        #expect(probe.codec == ["m4b": "aac", "mp3": "mp3", "opus": "opus"][format.rawValue])
+        let audio = try await AudioDecoder().decode(output, sampleRate: 22050)
+        func loudness(_ from: Double, _ to: Double) -> Double {
+            let slice = audio.samples[Int(from * 22050)..<min(audio.samples.count, Int(to * 22050))]
+            return (slice.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(1, slice.count))).squareRoot()
+        }
+        #expect(loudness(0.3, 1.7) > 3000)
+        #expect(loudness(2.4, 3.6) < 300)
+        #expect(loudness(4.4, 5.7) > 3000)
+        #expect(try scratch.contents() == ["book.\(format.rawValue)"])
+    }
+
     @Test func m4bIsBrandedAsAnAudiobook() async throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }

@@ -193,7 +193,6 @@ def short_session_flow(options):
         browser.type("#upload-form [name=file]", options.story)
         browser.click("#upload-form button[type=submit]")
         browser.wait_for("the story page", "return document.querySelector('#story-title')?.textContent.includes('Open Window')", timeout=120)
-        browser.click("#analyze")
         browser.wait_for("the cast", "return document.querySelectorAll('#cast-list .cast-card').length >= 3 && document.querySelector('#line-list .line')", timeout=180)
 
         # Count the refreshes the page sends, and how many are ever in flight at once.
@@ -368,7 +367,7 @@ def main_flow(options):
         check("Open Window" in browser.js("return document.querySelector('#story-title').textContent"), "imported the sample story")
         check(browser.js("return document.title") == "The Open Window · StoryVoice", f"the story page is titled '{browser.js('return document.title')}'")
 
-        browser.click("#analyze")
+        # An upload starts the analysis by itself.
         browser.wait_for("the cast", "return document.querySelectorAll('#cast-list .cast-card').length >= 3", timeout=120)
         cards = browser.js("return [...document.querySelectorAll('#cast-list .cast-card h4')].map(h => h.textContent)")
         check("Narrator" in cards and len(cards) >= 3, f"analysed: cast {cards}")

@@ -119,3 +119,37 @@ import StoryModel
         #expect(SpokenText.isSpeakable(spoken("\"1914\"")))
     }
 }
+
+@Suite("Cutting a book into parts for parallel encoders")
+struct EncoderPartsTests {
+    /// 100 lines of 3 s at 10 Hz (30 samples each), with a long pause before every 7th line.
+    func assembly(lines: Int = 100) -> (Narrator.Assembly, [Double]) {
+        let pauses = (0..<lines).map { $0 % 7 == 0 ? 2.0 : 0.5 }
+        var starts: [Int] = [], position = 0
+        for pause in pauses {
+            starts.append(position)
+            position += Int(pause * 10) + 30
+        }
+        return (Narrator.Assembly(timing: [], chapters: [], totalSamples: position + 8, lineStarts: starts), pauses)
+    }
+
+    @Test("parts cover every line once, their samples add up, and each cut is at a long pause")
+    func cuts() {
+        let (assembly, pauses) = assembly()
+        let parts = assembly.parts(count: 3, pauses: pauses, sampleRate: 10)
+        #expect(parts.count == 3)
+        #expect(parts.map(\.lines.lowerBound) == [0] + parts.dropLast().map(\.lines.upperBound))
+        #expect(parts.last?.lines.upperBound == 100)
+        #expect(parts.map(\.samples).reduce(0, +) == assembly.totalSamples)
+        for part in parts.dropFirst() { #expect(pauses[part.lines.lowerBound] == 2.0) }
+        // About a third each.
+        for part in parts { #expect(abs(part.samples - assembly.totalSamples / 3) < assembly.totalSamples / 8) }
+    }
+
+    @Test("a short book, or one encoder, stays whole")
+    func whole() {
+        let (assembly, pauses) = assembly()
+        #expect(assembly.parts(count: 1, pauses: pauses, sampleRate: 10).count == 1)
+        #expect(assembly.parts(count: 4, pauses: pauses, sampleRate: 22_050).count == 1)
+    }
+}

@@ -93,6 +93,7 @@ export default function libraryScreen() {
           const story = await upload("/api/stories", new FormData(event.target), { signal });
           event.target.reset();
           status().textContent = "";
+          await startAnalysis(story, signal);
           location.hash = href(`/stories/${story.id}`);
         } catch (error) {
           if (!signal.aborted) status().textContent = error.message;
@@ -108,6 +109,7 @@ export default function libraryScreen() {
           const story = await api("/api/stories", { method: "POST", json, signal });
           form.reset();
           status().textContent = "";
+          await startAnalysis(story, signal);
           location.hash = href(`/stories/${story.id}`);
         } catch (error) {
           if (!signal.aborted) status().textContent = error.message;
@@ -120,4 +122,15 @@ export default function libraryScreen() {
       // Everything registered in mount stops with the shell's signal; the screen keeps nothing else.
     },
   };
+}
+
+/** A new story is analysed at once (offline, free): its page opens on the analysis' progress.
+ * A bundle that brought its analysis, or a refusal, leaves the page's Analyse button to it. */
+async function startAnalysis(story, signal) {
+  if (story.analysis_state !== "not_analyzed") return;
+  try {
+    await api(`/api/stories/${story.id}/analyze`, { method: "POST", json: {}, signal });
+  } catch (error) {
+    if (signal.aborted) throw error;
+  }
 }

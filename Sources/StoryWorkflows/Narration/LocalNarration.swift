@@ -93,9 +93,10 @@ public struct LocalNarration: NarrationService {
             case .synthesizing:
                 progress(RenderProgress(fraction: 0.9 * update.fraction, message: "Rendering line \(update.completed) of \(update.total)"))
             case .assembling:
-                progress(RenderProgress(fraction: 0.92, message: "Assembling the book"))
+                progress(RenderProgress(fraction: 0.9, message: "Assembling the book"))
             case .encoding:
-                progress(RenderProgress(fraction: 0.95, message: "Encoding \(output.pathExtension.uppercased())"))
+                progress(RenderProgress(fraction: 0.9 + 0.1 * update.fraction,
+                                        message: "Encoding \(output.pathExtension.uppercased()): line \(update.completed) of \(update.total)"))
             case .finished:
                 progress(RenderProgress(fraction: 1, message: "Done"))
             }
