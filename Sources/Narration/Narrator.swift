@@ -381,6 +381,8 @@ public struct Narrator: Sendable {
         utterances: [Utterance], keys: [String], lines: Range<Int>, closing: Bool, to sink: PCMSink, expecting total: Int,
         wrote: () -> Void = {}
     ) async throws {
+        // A format encoded in one stream hands every part the same sink, one after the other.
+        let before = sink.samplesWritten
         for index in lines {
             try Task.checkCancellation()
             try await sink.appendSilence(seconds: utterances[index].pauseBefore)
@@ -389,7 +391,7 @@ public struct Narrator: Sendable {
         }
         if closing { try await sink.appendSilence(seconds: Self.closingSilence) }
         // A cached line replaced between layout and write would shift every later timing.
-        guard sink.samplesWritten == total else { throw NarrationError.segmentMissing(index: utterances[max(lines.lowerBound, lines.upperBound - 1)].segment) }
+        guard sink.samplesWritten - before == total else { throw NarrationError.segmentMissing(index: utterances[max(lines.lowerBound, lines.upperBound - 1)].segment) }
     }
 
     /// Silence after the last line, so players do not clip its end.

@@ -200,6 +200,12 @@ public struct Stories: Sendable {
         return audio
     }
 
+    /// Line `n`'s audio as Ogg Opus (about a tenth of the WAV's size), for listeners whose
+    /// connection is not local.
+    public func compressedLineAudio(_ story: StoryRecord, line n: Int) async throws -> Data {
+        try await LineCompression.opus(fromWAV: try await lineAudio(story, line: n))
+    }
+
     private func plannedLine(_ story: StoryRecord, _ n: Int) async throws -> PlannedUtterance {
         let lines = try await plan(story).plan.lines
         guard lines.indices.contains(n) else { throw StoryError.notFound("segment") }

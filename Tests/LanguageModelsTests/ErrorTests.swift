@@ -145,10 +145,11 @@ struct ErrorTests {
 
     @Test("A refused connection says the server could not be reached")
     func connectionRefused() async throws {
-        // A port that was just free: nothing listens there any more.
-        let port = try await LoopbackServer.withServer { $0.port }
+        // Port 1 (tcpmux): nothing listens there, and no test server is ever given it. A port
+        // that was just free could be handed to another test's loopback server meanwhile, which
+        // then answered this request with the reply that test had queued for its own.
         let model = RemoteLanguageModel(
-            provider: .openaiCompatible, model: "llama3", baseURL: "http://127.0.0.1:\(port)/v1", key: nil, timeout: 2,
+            provider: .openaiCompatible, model: "llama3", baseURL: "http://127.0.0.1:1/v1", key: nil, timeout: 2,
             retry: RetryPolicy(maxAttempts: 1), limiter: ConcurrencyLimiter(limit: 1)
         )
         let error = try await #require(throws: LanguageModelError.self) { try await model.complete(structuredRequest) }

@@ -216,6 +216,8 @@ struct OpenAPIShapeTests {
             try await walk.call(.PATCH, "/api/stories/\(story)/segments/0", token: token, json: #"{"speaker":"c999"}"#, expect: .unprocessableEntity)
             try await walk.call(.PATCH, "/api/stories/\(story)/segments/100000", token: token, json: #"{"speaker":null}"#, expect: .notFound)
             try await walk.call(.GET, "/api/stories/\(story)/segments/0/audio", token: token, expect: .ok)
+            try await walk.call(.GET, "/api/stories/\(story)/segments/0/audio?format=opus", token: token, expect: .ok)
+            try await walk.call(.GET, "/api/stories/\(story)/segments/0/audio?format=flac", token: token, expect: .badRequest)
             try await walk.call(.GET, "/api/stories/\(story)/segments/100000/audio", token: token, expect: .notFound)
 
             // Export, then the download and the reply that names it.

@@ -114,6 +114,21 @@ struct PlaybackPagingTests {
         }
     }
 
+    @Test("a line travels as Ogg Opus when asked, a fraction of its WAV")
+    func compressedLine() async throws {
+        try await withNarrationServer(adjust: { $0.ahead = nil }) { app, config, _ in
+            let ada = try await app.register("ada@example.com").access_token
+            let story = try await app.analyzedSample(ada, config)
+            let wav = try await app.send(.GET, "/api/stories/\(story)/segments/4/audio", token: ada)
+            let opus = try await app.send(.GET, "/api/stories/\(story)/segments/4/audio?format=opus", token: ada)
+            #expect(opus.status == .ok)
+            #expect(opus.headers.contentType?.type == "audio" && opus.headers.contentType?.subType == "ogg")
+            #expect(opus.body.string.hasPrefix("OggS"))
+            #expect(opus.body.readableBytes < wav.body.readableBytes)
+            #expect(try await app.send(.GET, "/api/stories/\(story)/segments/4/audio?format=flac", token: ada).errorCode == "invalid_query")
+        }
+    }
+
     @Test("a voice change reports the other roles it moved")
     func alsoChanged() {
         let before = Cast(narrator: VoiceAssignment(voice: "n", name: "Narrator"), characters: [

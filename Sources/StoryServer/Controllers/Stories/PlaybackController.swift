@@ -111,7 +111,17 @@ struct PlaybackController: Sendable {
     func segmentAudio(_ request: Request) async throws -> Response {
         let stories = try request.stories(config)
         let story = try await request.story(stories)
-        return Response.wav(try await stories.lineAudio(story, line: try lineNumber(request)))
+        let line = try lineNumber(request)
+        switch request.query[String.self, at: "format"] ?? "wav" {
+        case "wav":
+            return Response.wav(try await stories.lineAudio(story, line: line))
+        case "opus":
+            let response = Response(status: .ok, body: .init(data: try await stories.compressedLineAudio(story, line: line)))
+            response.headers.contentType = HTTPMediaType(type: "audio", subType: "ogg", parameters: ["codecs": "opus"])
+            return response
+        default:
+            throw APIError.badRequest("Ask for format 'wav' or 'opus'.", code: "invalid_query")
+        }
     }
 
     @Sendable
