@@ -60,6 +60,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ALL_SECTIONS = ["segments", "audio", "page", "playback", "text", "cast", "chapters", "export", "errors"]
 DEFAULT_SECTIONS = [s for s in ALL_SECTIONS if s != "errors"]
 PASSWORD = "correct horse battery"
+FINISHED = ("succeeded", "failed", "cancelled")
 RESULTS = {}
 
 
@@ -231,7 +232,7 @@ class Client:
             if snapshot != last and on_change:
                 on_change(job)
             last = snapshot
-            return job if job["status"] in ("succeeded", "failed") else None
+            return job if job["status"] in FINISHED else None
         return wait_until(f"job {job_id}", finished, timeout, 0.5)
 
     def analyse(self, story_id, timeout):
@@ -285,11 +286,30 @@ def section_segments(options, library):
                 raise HTTPFailure(status, payload[:300])
             times.append(took)
             size = len(payload)
-        count = len(json.loads(payload)["segments"])
-        say(f"  {name}: GET /segments median {ms(median(times))} (min {ms(min(times))}, max {ms(max(times))}, n={len(times)}), "
+        reply = json.loads(payload)
+        count = len(reply["segments"])
+        say(f"  {name}: GET /segments (all) median {ms(median(times))} (min {ms(min(times))}, max {ms(max(times))}, n={len(times)}), "
             f"{size:,} bytes, {count:,} lines")
-        record("segments", name, {"median_s": median(times), "min_s": min(times), "max_s": max(times), "bytes": size,
-                                  "lines": count, "characters": story["character_count"]})
+        figures = {"median_s": median(times), "min_s": min(times), "max_s": max(times), "bytes": size,
+                   "lines": count, "characters": story["character_count"]}
+        if "total" in reply:  # the server pages lines (?from=&count=)
+            pages = {}
+            for label, fraction in (("start", 0.0), ("middle", 0.5), ("end", 0.98)):
+                first = int(fraction * count)
+                page_times = []
+                for _ in range(options.repeats):
+                    status, page, took = library.client.request(
+                        "GET", f"/api/stories/{story['id']}/segments?from={first}&count={options.page_size}", timeout=options.request_timeout)
+                    if status != 200:
+                        raise HTTPFailure(status, page[:300])
+                    page_times.append(took)
+                pages[label] = {"from": first, "median_s": median(page_times), "bytes": len(page)}
+            say(f"    pages of {options.page_size} lines: " + ", ".join(
+                f"{label} (from {p['from']}) {ms(p['median_s'])}, {p['bytes']:,} bytes" for label, p in pages.items()))
+            figures["pages"] = pages
+        else:
+            say("    (this server does not page lines: no `total` in the reply)")
+        record("segments", name, figures)
 
 
 def pick_lines(segments, fraction, count, used):
@@ -369,9 +389,14 @@ def section_cast(options, library):
                 changed.append(f"{names.get(role, role)}: {old} -> {assignment['voice']}")
         if before["cast"]["narrator"]["voice"] != after["cast"]["narrator"]["voice"]:
             changed.append(f"Narrator: {before['cast']['narrator']['voice']} -> {after['cast']['narrator']['voice']}")
+        reported = after.get("also_changed")
+        said = "no also_changed in the reply" if reported is None else \
+            f"the reply's also_changed names {len(reported)}: {[(r['name'], r['from'], r['to']) for r in reported]}"
         say(f"  {name}: gave {target['name']} {new_voice} (was {current['voice']}); "
-            + (f"{len(changed)} other role(s) changed too: {'; '.join(changed)}" if changed else "no other role changed"))
-        record("cast", name, {"character": target["name"], "voice": new_voice, "others_changed": changed})
+            + (f"{len(changed)} other role(s) changed too: {'; '.join(changed)}" if changed else "no other role changed")
+            + f"; {said}")
+        record("cast", name, {"character": target["name"], "voice": new_voice, "others_changed": changed,
+                              "also_changed": reported})
 
 
 # --- EPUB -------------------------------------------------------------------------------------
@@ -465,6 +490,14 @@ def section_chapters(options, library):
         analysis = library.client.call("GET", f"/api/stories/{story['id']}/analysis")["analysis"]
         chapters = analysis["chapters"]
         cli = cli_chapters(options, path)
+        status, payload, _ = library.client.request("GET", f"/api/stories/{story['id']}/chapters")
+        if status == 200:
+            listed = json.loads(payload)["chapters"]
+            say(f"  {label}: GET /chapters lists {len(listed)}: "
+                + ", ".join(f"{c['title']} (line {c['first_line']}, {c['line_count']} lines)" for c in listed[:4]) + ("…" if len(listed) > 4 else ""))
+            record("chapters", f"{label}_endpoint", [(c["title"], c["first_line"], c["line_count"]) for c in listed])
+        else:
+            say(f"  {label}: GET /chapters answers {status}")
         titles = [c["title"] for c in chapters]
         say(f"  {label}: the API reports {len(chapters)} chapter(s), the CLI finds {cli}"
             + (f" (made {made} in the EPUB)" if label == "epub" else "") + f": {titles[:6]}{'…' if len(titles) > 6 else ''}")
@@ -546,7 +579,7 @@ def section_export(options, library, server):
             job = client.job(job["id"])
             if job.get("message") and (not messages or messages[-1][1] != job["message"]):
                 messages.append((round(time.time() - started, 1), job["message"]))
-            if job["status"] in ("succeeded", "failed"):
+            if job["status"] in FINISHED:
                 break
             if time.time() > deadline:
                 raise Deadline(f"the {run} export did not finish in {options.export_timeout} s ({job['progress']:.2f})")
@@ -584,7 +617,10 @@ def section_export(options, library, server):
 
 
 def section_errors(options):
-    """A second server whose OpenAI base URL does not resolve, as with no network."""
+    """A second server whose OpenAI base URL does not resolve, as with no network: a model
+    analysis without a key; one with a key (how long until the job fails, and until its first
+    error can be seen through the API; how long another reader's analysis queued behind it
+    waits); then cancelling one (DELETE /api/jobs/{id}) and how soon the worker is free again."""
     server = Server(options, {"OPENAI_BASE_URL": "https://api.openai.invalid/v1", "OPENAI_API_KEY": ""}, "errors")
     try:
         reader, other = Client(server.url), Client(server.url)
@@ -597,43 +633,82 @@ def section_errors(options):
         say(f"  no key: POST analyze answers {status} in {ms(took)}: {payload[:160].decode(errors='replace')}")
         record("errors", "no_key", {"status": status, "seconds": took})
         reader.call("PUT", "/api/settings", {"api_keys": {"openai": "sk-flagship-0123456789abcdef"}})
+
+        def other_reader_analysis():
+            theirs = other.upload("the-open-window.txt", sample)
+            return time.time(), other.call("POST", f"/api/stories/{theirs['id']}/analyze", {})
+
+        # 1. A model analysis with a key and no network, and another reader's analysis behind it.
         started = time.time()
         job = reader.call("POST", f"/api/stories/{story['id']}/analyze", model)
-        for path, method in ((f"/api/jobs/{job['id']}", "DELETE"), (f"/api/jobs/{job['id']}/cancel", "POST")):
-            code, _, _ = reader.request(method, path)
-            say(f"  cancel: {method} {path.replace(job['id'], '{id}')} answers {code}")
-            record("errors", f"cancel_{method}", code)
         time.sleep(2)
-        theirs = other.upload("the-open-window.txt", sample)
-        their_started = time.time()
-        their_job = other.call("POST", f"/api/stories/{theirs['id']}/analyze", {})
-        waits = {}
+        their_started, their_job = other_reader_analysis()
+        seen = {}
 
         def both_done():
-            for label, client, job_id, since in (("model", reader, job["id"], started), ("other", other, their_job["id"], their_started)):
-                if label not in waits:
-                    current = client.job(job_id)
-                    if label == "model" and options.verbose:
-                        say(f"    {time.time() - started:6.1f} s  {current['status']} attempt {current['attempts']}: {current.get('message')}")
-                    if current["status"] in ("succeeded", "failed"):
-                        waits[label] = (time.time() - since, current)
-            return len(waits) == 2
+            current = reader.job(job["id"])
+            if current.get("error") and "first_error" not in seen:
+                seen["first_error"] = (time.time() - started, current["status"], current["error"])
+            if options.verbose:
+                say(f"    {time.time() - started:6.1f} s  {current['status']} attempt {current['attempts']}: {current.get('message')}"
+                    + (" (error set)" if current.get("error") else ""))
+            if current["status"] in FINISHED and "model" not in seen:
+                seen["model"] = (time.time() - started, current)
+            if "other" not in seen:
+                theirs = other.job(their_job["id"])
+                if theirs["status"] in FINISHED:
+                    seen["other"] = time.time() - their_started
+            return "model" in seen and "other" in seen
         try:
             wait_until("the failing model analysis", both_done, options.error_timeout, 2)
         except Deadline:
             pass
-        if "model" in waits:
-            took, current = waits["model"]
-            say(f"  key, no network: the job {current['status']} after {took:.1f} s, {current['attempts']} attempt(s): {current.get('error')!r:.200}")
+        if "first_error" in seen:
+            at, state, error = seen["first_error"]
+            say(f"  key, no network: the job's first error is visible through the API after {at:.1f} s (job then {state!r}): {error!r:.160}")
+            record("errors", "first_error_s", at)
+        if "model" in seen:
+            took, current = seen["model"]
+            say(f"  key, no network: the job {current['status']} after {took:.1f} s, {current['attempts']} attempt(s)")
             record("errors", "no_network", {"seconds": took, "status": current["status"], "attempts": current["attempts"]})
         else:
-            say(f"  key, no network: no failure within {options.error_timeout} s")
-            record("errors", "no_network", {"seconds": None, "timeout": options.error_timeout})
-        if "other" in waits:
-            say(f"  another reader's offline analysis of the sample, queued 2 s later, finished after {waits['other'][0]:.1f} s")
-            record("errors", "other_reader_wait_s", waits["other"][0])
+            current = reader.job(job["id"])
+            say(f"  key, no network: not finished within {options.error_timeout:.0f} s ({current['status']}, attempt {current['attempts']})")
+            record("errors", "no_network", {"seconds": None, "timeout": options.error_timeout, "attempts": current["attempts"]})
+        if "other" in seen:
+            say(f"  another reader's offline analysis, queued 2 s after it, finished after {seen['other']:.1f} s")
+            record("errors", "other_reader_wait_s", seen["other"])
         else:
-            say(f"  another reader's offline analysis did not finish within {options.error_timeout} s")
+            say(f"  another reader's offline analysis did not finish within {options.error_timeout:.0f} s")
+        if "model" not in seen:
+            reader.request("DELETE", f"/api/jobs/{job['id']}")
+
+        # 2. Cancelling a running model analysis: the answer, how soon it stops, the next job.
+        job = reader.call("POST", f"/api/stories/{story['id']}/analyze", model)
+        try:
+            wait_until("the model analysis to run", lambda: reader.job(job["id"])["status"] == "running", 60, 0.2)
+        except Deadline:
+            pass
+        cancelled_at = time.time()
+        status, payload, took = reader.request("DELETE", f"/api/jobs/{job['id']}")
+        say(f"  cancel: DELETE /api/jobs/{{id}} of a running job answers {status} in {ms(took)}")
+        record("errors", "cancel_status", status)
+        if status == 200:
+            try:
+                wait_until("the job to be cancelled", lambda: reader.job(job["id"])["status"] == "cancelled", 60, 0.2)
+                say(f"  cancel: the job reads 'cancelled' after {time.time() - cancelled_at:.1f} s")
+            except Deadline as error:
+                say(f"  cancel: {error}")
+        their_started, their_job = other_reader_analysis()
+        try:
+            other.wait_job(their_job["id"], options.analysis_timeout)
+            say(f"  another reader's analysis started after the cancel finished after {time.time() - their_started:.1f} s")
+            record("errors", "after_cancel_wait_s", time.time() - their_started)
+        except Deadline as error:
+            say(f"  another reader's analysis after the cancel: {error}")
+        for leftover in reader.call("GET", "/api/jobs")["jobs"]:
+            if leftover["status"] in ("queued", "running"):
+                reader.request("DELETE", f"/api/jobs/{leftover['id']}")
     finally:
         server.stop()
 
@@ -657,6 +732,8 @@ class Browser:
             "args": ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000",
                      "--autoplay-policy=no-user-gesture-required", "--mute-audio"]}}}}
         self.session = self.call("POST", "/session", caps)["sessionId"]
+        # A novel's page can keep the main thread busy for longer than WebDriver's 30 s default.
+        self.s("POST", "/timeouts", {"script": 300_000, "pageLoad": 300_000})
         self.artifacts = options.artifacts
 
     def ready(self):
@@ -689,7 +766,7 @@ class Browser:
             try:
                 return self.js(script)
             except RuntimeError as error:
-                if "javascript error" in str(error):
+                if "javascript error" in str(error) or "script timeout" in str(error):
                     return None
                 raise
         return wait_until(description, probe, timeout, interval)
@@ -779,7 +856,8 @@ def open_story(browser, app, story_id, line_count, timeout):
     browser.go("about:blank")
     started = time.time()
     browser.go(f"{app}/#/stories/{story_id}")
-    in_page = browser.wait_for("the lines and the Play button", LINES_SHOWN.replace("arguments[0]", str(line_count)), timeout)
+    # One line is enough: today's page adds all of them at once, a virtualised one shows a window.
+    in_page = browser.wait_for("the lines and the Play button", LINES_SHOWN.replace("arguments[0]", "1"), timeout)
     return time.time() - started, in_page
 
 
@@ -982,6 +1060,7 @@ def main():
     parser.add_argument("--novels", default=None, help="folder of <Name>/novel_text.txt (default ../shared/eval/pdnc-dev beside --repo)")
     parser.add_argument("--engines", default="espeak-ng,flite")
     parser.add_argument("--repeats", type=int, default=5, help="requests per figure (medians)")
+    parser.add_argument("--page-size", type=int, default=100, help="lines per page when the server pages /segments")
     parser.add_argument("--segment-novels", default="DaisyMiller,TheGambler,OliverTwist")
     parser.add_argument("--audio-novels", default="OliverTwist")
     parser.add_argument("--text-novels", default="TheGambler")
@@ -1005,6 +1084,10 @@ def main():
     parser.add_argument("--keep", action="store_true", help="keep the servers' data directories")
     parser.add_argument("--verbose", action="store_true")
     options = parser.parse_args()
+    # Stopped by SIGTERM or SIGINT (even when started in the background, where the shell
+    # ignores SIGINT for it), the servers, engines and chromedriver started here still go.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     options.repo = os.path.abspath(options.repo)
     if not options.binary:
         options.binary = next((p for p in (os.path.join(options.repo, ".build", kind, "storyvoice") for kind in ("release", "debug"))
@@ -1018,9 +1101,15 @@ def main():
     if unknown:
         parser.error(f"unknown section(s) {unknown}; choose from {ALL_SECTIONS}")
 
-    say(f"flagship bench: {options.binary} (cwd {options.repo}), engines {options.engines}; load average {load()}; "
-        f"{os.cpu_count()} cores; sections {sections}")
-    RESULTS["meta"] = {"binary": options.binary, "engines": options.engines, "load_before": load(), "started": time.strftime("%Y-%m-%d %H:%M:%S")}
+    built = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(os.path.getmtime(options.binary)))
+    head = subprocess.run(["git", "-C", options.repo, "log", "-1", "--format=%h %ci"], capture_output=True, text=True).stdout.strip()
+    public_changes = subprocess.run(["git", "-C", options.repo, "status", "--porcelain", "--", "Public"],
+                                    capture_output=True, text=True).stdout.strip()
+    say(f"flagship bench: {options.binary} (built {built}); {options.repo} at {head or '?'}"
+        f"{', Public/ has uncommitted changes' if public_changes else ''}; engines {options.engines}; "
+        f"load average {load()}; {os.cpu_count()} cores; sections {sections}")
+    RESULTS["meta"] = {"binary": options.binary, "binary_mtime": built, "repo_head": head, "public_uncommitted": bool(public_changes),
+                       "engines": options.engines, "load_before": load(), "started": time.strftime("%Y-%m-%d %H:%M:%S")}
     failures = 0
     server = None
     try:
