@@ -10,14 +10,19 @@ its own timeouts; choose some with --only. Sections:
   segments  GET /api/stories/{id}/segments (the whole line list): time (median) and size, per novel  (items 4, 10)
   audio     GET .../segments/{n}/audio at the start, middle and end of a novel: an uncached line
             (first request) and a cached one (repeated), medians                                     (items 1, 10)
-  page      the story page of a ~300k-character novel in headless Chromium: time until the lines
-            show and until Play gives sound, DOM nodes/<option>s/<select>s, chapter view, title,
-            favicon, how far down the lines are, the voice picker, a voice dropdown changed alone,
-            a model analysis without a key (where the error shows), a bad story id, sign-out and a
-            second reader on the same tab                                                          (items 2, 3, 4, 5, 7, 8, 9)
+  page      the story page of a ~300k-character novel in headless Chromium: time until a line
+            and Play show and until Play gives sound, DOM nodes/<option>s/<select>s, line rows
+            (virtualised or not), chapters listed, title, favicon, how far down the lines are,
+            raw line breaks or _italics_ in the rows, the voice picker (a <select> or the picker
+            dialog), a voice that clashes with another character's (what changed, what the card
+            says), a model analysis without a key (where the error shows), whether an upload
+            starts the analysis, a bad story id, sign-out and a second reader on the same tab.
+            Works with the page before and after the virtualised story page (44cf7bf).            (items 2, 3, 4, 5, 7, 8, 9)
   playback  in the browser: plays from the start for --playback-seconds, then jumps to unrendered
             lines; silence between lines beyond the planned pauses, share of the window with
-            sound, jump latency, what the page says while it waits                                 (item 1)
+            sound, jump latency, what the play button and status say while it waits. Slow
+            engines make the gaps: compare --engines espeak-ng,flite with
+            --engines espeak-ng,flite,festival,piper                                               (item 1)
   text      line text with hard wraps or raw _italics_, from the line list                         (item 8)
   cast      one character's voice changed through PUT /api/stories/{id}/cast/{role} (as the web
             app does): whose voices changed                                                        (item 7)
@@ -818,7 +823,7 @@ def register_in_browser(browser, app, email):
 
 
 LINES_SHOWN = """
-    const lines = document.querySelectorAll('#line-list .line').length;
+    const lines = document.querySelectorAll('#line-list .line:not(.loading) .line-text').length;
     const play = document.querySelector('#play');
     return lines >= arguments[0] && play && play.checkVisibility() && !play.disabled ? performance.now() : null;"""
 
@@ -839,9 +844,16 @@ PAGE_FACTS = """
         selects: document.getElementsByTagName('select').length,
         cards: document.querySelectorAll('#cast-list .cast-card').length,
         lines: document.querySelectorAll('#line-list .line').length,
+        row_texts_with_newline: [...document.querySelectorAll('#line-list .line:not(.loading) .line-text')].filter(t => t.textContent.trim().includes('\\n')).length,
+        row_texts_with_underscores: [...document.querySelectorAll('#line-list .line:not(.loading) .line-text')].filter(t => /(^|\\W)_[^_]+_(\\W|$)/.test(t.textContent)).length,
+        row_italics: document.querySelectorAll('#line-list .line-text em, #line-list .line-text i').length,
+        chapter_items: document.querySelectorAll('#chapter-list button.chapter').length || document.querySelectorAll('#chapter-list li').length,
+        player_sticky: getComputedStyle(document.querySelector('#player')).position,
+        now_text: !!document.querySelector('#now-text'),
         title: document.title,
         favicon: icon ? icon.getAttribute('href') : null,
         chapter_view: document.querySelectorAll('#story [id*=chapter i], #story [class*=chapter i]').length,
+        cancel_button: !!document.querySelector('#story [id*=cancel i]'),
         tabs_play_to_first_line: play >= 0 && firstLine >= 0 ? firstLine - play : null,
         first_line_top: firstLineTop, export_top: exportTop, viewport: innerHeight, page_height: document.scrollingElement.scrollHeight,
         picker_options: picker ? picker.options.length : null,
@@ -859,6 +871,11 @@ def open_story(browser, app, story_id, line_count, timeout):
     # One line is enough: today's page adds all of them at once, a virtualised one shows a window.
     in_page = browser.wait_for("the lines and the Play button", LINES_SHOWN.replace("arguments[0]", "1"), timeout)
     return time.time() - started, in_page
+
+
+def own_mark(browser):
+    """The page's own 'storyvoice:story-interactive' mark, if it sets one (ms since navigation)."""
+    return browser.js("return performance.getEntriesByName('storyvoice:story-interactive')[0]?.startTime ?? null")
 
 
 def play_latency(browser, timeout):
@@ -883,27 +900,58 @@ def section_page(options, library, server):
         loads = []
         for attempt in range(options.page_repeats):
             wall, in_page = open_story(browser, server.url, story["id"], len(lines), options.page_timeout)
+            mark = own_mark(browser)
             pressed, sound = play_latency(browser, options.page_timeout)
             browser.js("document.querySelector('#stop').click()")
-            loads.append({"wall_s": wall, "in_page_ms": in_page, "play_pressed_ms": pressed, "sound_ms": sound})
+            loads.append({"wall_s": wall, "in_page_ms": in_page, "own_mark_ms": mark, "play_pressed_ms": pressed, "sound_ms": sound})
             say(f"  {options.page_novel} story page load {attempt + 1}: lines and Play shown after {wall:.2f} s "
-                f"({in_page / 1000:.2f} s since navigation in the page); Play answered in {pressed:.0f} ms, sound after {sound:.0f} ms")
+                f"({in_page / 1000:.2f} s since navigation in the page"
+                + (f"; the page's own story-interactive mark {mark / 1000:.2f} s" if mark is not None else "")
+                + f"); Play answered in {pressed:.0f} ms, sound after {sound:.0f} ms")
+        # Let the page finish what it builds after it is usable (cast, chapters) before counting.
+        try:
+            browser.wait_for("the cast and chapters", """
+                const chapters = document.querySelector('#chapters');
+                return document.querySelector('#cast-list .cast-card') && (!chapters || !chapters.hidden);""", 60)
+        except Deadline:
+            say("  (the cast or the chapter list did not show within 60 s)")
+        time.sleep(2)
         facts = browser.js(PAGE_FACTS)
         record("page", "loads", loads)
         record("page", "facts", facts)
         say(f"  DOM: {facts['nodes']:,} nodes, {facts['options']:,} <option>s, {facts['selects']:,} <select>s; "
-            f"{facts['cards']} cast cards, {facts['lines']:,} lines; chapter view elements: {facts['chapter_view']}")
+            f"{facts['cards']} cast cards, {facts['lines']:,} line rows for {len(lines):,} lines; chapters listed: {facts['chapter_items']}; "
+            f"a Cancel control: {facts['cancel_button']}")
+        say(f"  line rows: {facts['row_texts_with_newline']} with raw line breaks, {facts['row_texts_with_underscores']} with raw _underscores_, "
+            f"{facts['row_italics']} italic elements; player position: {facts['player_sticky']}, line text in the player: {facts['now_text']}")
         screens = (facts["first_line_top"] or 0) / 844
         say(f"  layout (1280×1000): first line at y={facts['first_line_top']:.0f} px (~{screens:.1f} phone screens of 844 px), "
             f"Export at y={facts['export_top']:.0f} px of {facts['page_height']:,}; {facts['tabs_play_to_first_line']} Tab presses from Play to the first line")
         say(f"  title {facts['title']!r}; favicon {facts['favicon']!r}")
-        say(f"  voice picker: {facts['picker_options']} options, {facts['picker_groups']} groups, search box: {bool(facts['picker_search'])}; "
-            f"first: {facts['picker_sample']}")
+        if facts["picker_options"] is not None:
+            say(f"  voice picker: a <select> of {facts['picker_options']} options, {facts['picker_groups']} groups, search box: {bool(facts['picker_search'])}; "
+                f"first: {facts['picker_sample']}")
+        elif browser.js("return !!document.querySelector('#cast-list .cast-card .voice-button')"):
+            browser.js("document.querySelector('#cast-list .cast-card .voice-button').click()")
+            picker = browser.wait_for("the voice picker", """
+                const list = document.querySelector('#voice-picker-list');
+                const rows = list ? list.querySelectorAll('.picker-choose').length : 0;
+                return rows ? {rows, engines: list.querySelectorAll('h4').length, groups: list.querySelectorAll('h5, .picker-group, section').length,
+                               search: !!document.querySelector('#voice-picker-search'), samples: list.querySelectorAll('.picker-sample').length,
+                               quality: list.querySelectorAll('.quality').length} : null;""", 60)
+            browser.js("document.querySelector('#voice-picker-search').value = 'scot'; document.querySelector('#voice-picker-search').dispatchEvent(new Event('input'))")
+            time.sleep(0.5)
+            found = browser.js("return [...document.querySelectorAll('#voice-picker-list .picker-row')].filter(r => r.checkVisibility()).length")
+            browser.screenshot("page-voice-picker")
+            browser.js("document.querySelector('.voice-picker .picker-head button')?.click()")
+            say(f"  voice picker: a dialog of {picker['rows']} voices under {picker['engines']} engine headings ({picker['groups']} groups), "
+                f"search box: {picker['search']} ('scot' leaves {found}), {picker['samples']} sample buttons, {picker['quality']} quality marks")
+            record("page", "picker", {**picker, "search_scot": found})
         browser.screenshot("page-story")
 
         # A voice dropdown changed alone (no 'Use this voice'): saved? said?
         role = browser.js("return document.querySelectorAll('#cast-list .cast-card')[1]?.dataset.role")
-        if role:
+        if role and browser.js(f"return !!document.querySelector('#cast-list .cast-card[data-role=\"{role}\"] select[name=voice]')"):
             before = client.call("GET", f"/api/stories/{story['id']}/analysis")["overrides"]["characters"].get(role)
             browser.js(f"""
                 const select = document.querySelector('#cast-list .cast-card[data-role="{role}"] select[name=voice]');
@@ -915,20 +963,56 @@ def section_page(options, library, server):
             say(f"  voice dropdown changed without pressing 'Use this voice': saved={before != after}, the card says {said!r}")
             record("page", "dropdown_alone", {"saved": before != after, "said": said})
 
+        # Through the new picker: give the top speaker the second speaker's voice; what does the card say?
+        cards = browser.js("return [...document.querySelectorAll('#cast-list .cast-card')].map(c => c.dataset.role)")
+        if len(cards) > 2 and browser.js("return !!document.querySelector('#cast-list .cast-card .voice-button')"):
+            first, second = cards[1], cards[2]
+            before = client.call("GET", f"/api/stories/{story['id']}/analysis")
+            wanted = before["cast"]["characters"][second]["voice"]
+            browser.js(f"document.querySelector('#cast-list .cast-card[data-role=\"{first}\"] .voice-button').click()")
+            browser.wait_for("the picker", f"return document.querySelector('#voice-picker-list .picker-choose[data-voice=\"{wanted}\"]')", 60)
+            browser.js(f"document.querySelector('#voice-picker-list .picker-choose[data-voice=\"{wanted}\"]').click()")
+            said = browser.wait_for("the card's notice", f"""
+                const notice = document.querySelector('#cast-list .cast-card[data-role="{first}"] .cast-notice');
+                return notice && notice.textContent.trim() && !notice.querySelector('.hint:only-child') ? notice.innerText : null;""", 60)
+            after = client.call("GET", f"/api/stories/{story['id']}/analysis")
+            names = {c["id"]: c["name"] for c in after["analysis"]["characters"]}
+            moved = [f"{names.get(r, r)}: {before['cast']['characters'][r]['voice']} -> {a['voice']}" for r, a in after["cast"]["characters"].items()
+                     if r != first and before["cast"]["characters"].get(r, {}).get("voice") != a["voice"]]
+            say(f"  picker: gave {names.get(first)} {wanted} ({names.get(second)}'s voice); others that changed: {moved}; the card says {' '.join(said.split())[:200]!r}")
+            record("page", "clash", {"others_changed": moved, "said": said})
+
         # A model analysis with no key: where does the error land?
         browser.js("document.querySelector('#model-choice').open = true; const p = document.querySelector('#model-provider'); "
                    "p.value = 'openai'; p.dispatchEvent(new Event('change'));")
         started = time.time()
         browser.click("#analyze")
-        browser.wait_for("the cost confirmation", "return document.querySelector('#confirm')?.open", 60)
-        browser.click("#confirm-ok")
-        shown = browser.wait_for("an error", """
+        find_error = """
             for (const node of document.querySelectorAll('#story [role=status], #story [role=alert]')) {
                 if (/key/i.test(node.textContent)) return [node.id || node.className, node.checkVisibility(), node.textContent];
             }
-            return null;""", 60)
-        say(f"  model analysis with no key: error in #{shown[0]} after {time.time() - started:.1f} s, visible={shown[1]}: {shown[2][:120]!r}")
+            return null;"""
+        first = browser.wait_for("the cost confirmation or an error", f"if (document.querySelector('#confirm')?.open) return 'confirm'; {find_error}", 60)
+        if first == "confirm":
+            browser.click("#confirm-ok")
+        shown = browser.wait_for("an error", find_error, 60)
+        say(f"  model analysis with no key: error in #{shown[0]} after {time.time() - started:.1f} s"
+            f"{' (after the cost confirmation)' if first == 'confirm' else ''}, visible={shown[1]}: {shown[2][:120]!r}")
         record("page", "no_key_error", {"element": shown[0], "visible": shown[1], "text": shown[2]})
+
+        # An upload from the library: does the analysis start by itself?
+        browser.go(f"{server.url}/#/stories")
+        browser.wait_for("the library", "return document.querySelector('#upload-form [name=file]')", 60)
+        browser.type("#upload-form [name=file]", os.path.join(options.repo, "examples", "the-open-window.txt"))
+        browser.click("#upload-form button[type=submit]")
+        browser.wait_for("the uploaded story's page", "return document.querySelector('#story-title')?.textContent", 120)
+        try:
+            started_by_itself = browser.wait_for("the analysis to start by itself", """
+                return document.querySelector('#analysis-progress')?.checkVisibility() || document.querySelector('#line-list .line:not(.loading)') ? true : null;""", 10)
+        except Deadline:
+            started_by_itself = False
+        say(f"  an upload starts the analysis by itself: {bool(started_by_itself)}")
+        record("page", "upload_starts_analysis", bool(started_by_itself))
 
         # A story that cannot be loaded, then sign-out and a second reader on the same tab.
         browser.go(f"{server.url}/#/stories/00000000-0000-4000-8000-000000000000")
@@ -980,6 +1064,33 @@ def gaps_from(events, marks, lines, speed):
     return gaps
 
 
+def jump_target(library, novel, fraction, used):
+    """A line nobody has asked for yet (100-400 characters) near `fraction` of the book."""
+    fresh = library.segments(novel)
+    chosen = pick_lines(fresh, fraction, 1, used)
+    if not chosen:
+        raise RuntimeError(f"no unrendered line near {fraction:.0%} of {novel}")
+    return chosen[0]
+
+
+def show_row(browser, target, total, timeout):
+    """Brings line `target`'s row on screen: scrolls the list towards it by the rows' mean height
+    until a virtualised list has made it (and tells the list a reader scrolled, so that it does
+    not follow the playing line back meanwhile)."""
+    browser.wait_for(f"line {target}'s row", f"""
+        const list = document.querySelector('#line-list');
+        list.dispatchEvent(new WheelEvent('wheel'));
+        const row = document.querySelector('#line-{target}:not(.loading) .line-text');
+        if (row) {{ row.closest('.line').scrollIntoView({{block: 'center'}}); return true; }}
+        const rows = [...list.querySelectorAll('.line')];
+        if (!rows.length) {{ list.scrollTop = list.scrollHeight * {target / max(1, total)}; return null; }}
+        const ids = rows.map(r => Number(r.id.slice(5)));
+        const height = rows.reduce((sum, r) => sum + r.offsetHeight, 0) / rows.length || 40;
+        const middle = (Math.min(...ids) + Math.max(...ids)) / 2;
+        list.scrollTop += ({target} - middle) * height;
+        return null;""", timeout, 0.3)
+
+
 def section_playback(options, library, server):
     browser = Browser(options)
     try:
@@ -1029,20 +1140,35 @@ def section_playback(options, library, server):
             used = set()
             jumps = []
             for label, fraction in (("middle", 0.5), ("end", 0.9)):
-                fresh = [line for line in listener.segments(novel)]
-                target = pick_lines(fresh, fraction, 1, used)[0]
-                clicked = browser.js(f"""
-                    performance.clearMarks('storyvoice:audio-playing');
-                    const t = performance.now(); document.querySelector('#line-{target} .line-text').click(); return t;""")
+                target = jump_target(listener, novel, fraction, used)
+                for _ in range(10):
+                    show_row(browser, target, len(lines), options.page_timeout)
+                    clicked = browser.js(f"""
+                        const row = document.querySelector('#line-{target}:not(.loading) .line-text');
+                        if (!row) return null;
+                        performance.clearMarks('storyvoice:audio-playing');
+                        window.seenStates = [];
+                        const note = () => seenStates.push(document.querySelector('#play').textContent.trim() + ' / ' + document.querySelector('#player-status').textContent);
+                        window.stateWatch?.disconnect();
+                        window.stateWatch = new MutationObserver(note);
+                        for (const node of [document.querySelector('#play'), document.querySelector('#player-status')])
+                            stateWatch.observe(node, {{childList: true, characterData: true, subtree: true}});
+                        const t = performance.now(); row.click(); return t;""")
+                    if clicked is not None:
+                        break
+                else:
+                    raise RuntimeError(f"line {target}'s row kept going away")
                 time.sleep(0.5)
-                meanwhile = browser.js("return [document.querySelector('#play').textContent, document.querySelector('#player-status').textContent, "
+                meanwhile = browser.js("return [document.querySelector('#play').textContent.trim(), document.querySelector('#player-status').textContent, "
                                        "document.querySelector('#line-list .current')?.id]")
                 heard = browser.wait_for("the jump's sound", f"return performance.getEntriesByName('storyvoice:audio-playing').find(m => m.detail.line === {target})?.startTime",
                                          options.page_timeout)
+                states = list(dict.fromkeys(browser.js("stateWatch.disconnect(); return seenStates")))
                 jumps.append({"line": target, "chars": len(lines[target]["text"]), "latency_ms": heard - clicked,
-                              "button": meanwhile[0], "status": meanwhile[1], "highlight": meanwhile[2]})
+                              "button": meanwhile[0], "status": meanwhile[1], "highlight": meanwhile[2], "states": states})
                 say(f"  jump to unrendered line {target} ({label}, {len(lines[target]['text'])} chars): sound after {(heard - clicked) / 1000:.2f} s; "
-                    f"meanwhile the button said {meanwhile[0]!r}, status {meanwhile[1]!r}, highlight on {meanwhile[2]}")
+                    f"0.5 s in the button said {meanwhile[0]!r}, status {meanwhile[1]!r}, highlight on {meanwhile[2]}; "
+                    f"button / status seen: {states[:4]}")
             record("playback", f"{novel} jumps", jumps)
             browser.js("document.querySelector('#stop').click()")
     finally:
