@@ -380,6 +380,9 @@ def main_flow(options):
         # With a model chosen, Analyse first shows what would be sent and what it costs; cancel sends nothing.
         browser.click("#model-choice summary")
         browser.js("const p = document.querySelector('#model-provider'); p.value = 'openai'; p.dispatchEvent(new Event('change'));")
+        # The upload's own analysis may have ended before or after the page opened: whatever the
+        # status says now, cancelling the question must leave it so.
+        status_before = browser.js("return document.querySelector('#analysis-status').textContent")
         browser.click("#analyze")
         question = browser.wait_for("the cost confirmation", "return document.querySelector('#confirm').open && document.querySelector('#confirm-text').textContent")
         check("openai:gpt-4o-mini" in question and "tokens" in question and "$" in question, f"asks first: {question}")
@@ -387,7 +390,8 @@ def main_flow(options):
         browser.screenshot("1b-model-confirmation")
         browser.click("#confirm button[value=cancel]")
         browser.wait_for("the dialog to close", "return !document.querySelector('#confirm').open")
-        check(browser.js("return document.querySelector('#analysis-status').textContent") == "Analysis finished.",
+        check(browser.js("return document.querySelector('#analysis-status').textContent") == status_before
+              and not browser.js("return document.querySelector('#analysis-cancel')?.checkVisibility() ?? false"),
               "cancelling started no analysis")
         browser.js("const p = document.querySelector('#model-provider'); p.value = ''; p.dispatchEvent(new Event('change'));")
         browser.click("#model-choice summary")
