@@ -226,8 +226,8 @@ struct OpenAPIShapeTests {
             let render = try await walk.call(.POST, "/api/stories/\(story)/render", token: token, json: #"{"format":"mp3"}"#, expect: .accepted)
             let renderJob = try render.content.decode(JobReply.self).id
             #expect(try await app.waitForJob(renderJob, token: token).status == "succeeded")
-            try await walk.call(.DELETE, "/api/jobs/\(renderJob)", token: token, expect: .conflict)
-            try await walk.call(.DELETE, "/api/jobs/\(UUID())", token: token, expect: .notFound)
+            try await walk.call(.POST, "/api/jobs/\(renderJob)/cancel", token: token, expect: .conflict)
+            try await walk.call(.POST, "/api/jobs/\(UUID())/cancel", token: token, expect: .notFound)
             worker.cancel()
             await worker.value
             try await walk.call(.GET, "/api/stories/\(story)/analysis", token: token, expect: .ok)

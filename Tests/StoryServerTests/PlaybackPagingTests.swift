@@ -61,8 +61,8 @@ struct PlaybackPagingTests {
             defer { worker.cancel() }
             while narration.synthesizedTexts.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
 
-            #expect(try await app.send(.DELETE, "/api/jobs/\(job)", token: bob).status == .notFound)
-            let cancelled = try await app.send(.DELETE, "/api/jobs/\(job)", token: ada)
+            #expect(try await app.send(.POST, "/api/jobs/\(job)/cancel", token: bob).status == .notFound)
+            let cancelled = try await app.send(.POST, "/api/jobs/\(job)/cancel", token: ada)
             #expect(cancelled.status == .ok)
             #expect(try cancelled.content.decode(JobReply.self).status == "cancelled")
             // The stalled handler is stopped: the worker is free for the next job.
@@ -70,7 +70,7 @@ struct PlaybackPagingTests {
             let again = try await app.send(.POST, "/api/stories/\(story)/render", token: ada, json: "{}").content.decode(JobReply.self).id
             #expect(try await app.waitForJob(again, token: ada).status == "succeeded")
             #expect(try await app.waitForJob(job, token: ada) { _ in true }.status == "cancelled")
-            #expect(try await app.send(.DELETE, "/api/jobs/\(again)", token: ada).errorCode == "job_finished")
+            #expect(try await app.send(.POST, "/api/jobs/\(again)/cancel", token: ada).errorCode == "job_finished")
         }
     }
 
@@ -82,7 +82,7 @@ struct PlaybackPagingTests {
             // No worker runs: the job stays queued until cancelled.
             let job = try await app.send(.POST, "/api/stories/\(story)/analyze", token: ada).content.decode(JobReply.self).id
             #expect(try await app.analysis(story, ada).state == "analyzing")
-            #expect(try await app.send(.DELETE, "/api/jobs/\(job)", token: ada).status == .ok)
+            #expect(try await app.send(.POST, "/api/jobs/\(job)/cancel", token: ada).status == .ok)
             #expect(try await app.analysis(story, ada).state == "not_analyzed")
         }
     }

@@ -13,7 +13,8 @@ struct JobsController: Sendable {
         let jobs = routes.grouped("jobs")
         jobs.get(use: list)
         jobs.get(":id", use: show)
-        jobs.delete(":id", use: cancel)
+        // An action on the job, not its deletion: the job stays, cancelled, in the list.
+        jobs.post(":id", "cancel", use: cancel)
         jobs.get(":id", "events", use: events)
     }
 

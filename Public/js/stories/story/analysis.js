@@ -131,7 +131,7 @@ export function analysisPart(view) {
       cancel.disabled = true;
       status.textContent = "Cancelling…";
       try {
-        const job = await api(`/api/jobs/${jobId}`, { method: "DELETE", signal });
+        const job = await api(`/api/jobs/${jobId}/cancel`, { method: "POST", signal });
         if (job?.status === "cancelled") cancelled(job);
         else if (job?.status === "succeeded" || job?.status === "failed") status.textContent = "It had already finished.";
       } catch (error) {
