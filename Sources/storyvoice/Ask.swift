@@ -55,18 +55,16 @@ struct Ask: AsyncParsableCommand {
         } catch {
             throw ValidationError("--model \(model): \(error)")
         }
-        try await HTTPClient.withInteractive { client in
-            let chosen: any LanguageModel
-            do {
-                chosen = try LocalModels.factory(httpClient: client).makeModel(spec)
-            } catch let error as LanguageModelError {
-                throw UserFacingError(error.description)
-            }
-            if spec.provider.isLocal {
-                FileHandle.standardError.write(Data("Asking \(spec) on this machine (the first answer waits a few seconds for the model to load)…\n".utf8))
-            }
-            try await stream(chosen)
+        let chosen: any LanguageModel
+        do {
+            chosen = try LocalModels.factory(httpClient: .vendors).makeModel(spec)
+        } catch let error as LanguageModelError {
+            throw UserFacingError(error.description)
         }
+        if spec.provider.isLocal {
+            FileHandle.standardError.write(Data("Asking \(spec) on this machine (the first answer waits a few seconds for the model to load)…\n".utf8))
+        }
+        try await stream(chosen)
         await LocalModels.server?.stop()
     }
 

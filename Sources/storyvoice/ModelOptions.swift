@@ -74,15 +74,7 @@ struct ModelLabelling {
     }
 
     func label(document: StoryDocument, analysis: StoryAnalysis) async throws -> LabelledAnalysis {
-        let client = HTTPClient.interactive()
-        do {
-            let result = try await label(document: document, analysis: analysis, client: client)
-            try await client.shutdown()
-            return result
-        } catch {
-            try? await client.shutdown()
-            throw error
-        }
+        try await label(document: document, analysis: analysis, client: .vendors)
     }
 
     private func label(document: StoryDocument, analysis: StoryAnalysis, client: HTTPClient) async throws -> LabelledAnalysis {

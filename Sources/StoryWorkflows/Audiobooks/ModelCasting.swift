@@ -36,15 +36,7 @@ public struct ModelCasting: Sendable {
         let cast = overrides ?? Cast(narrator: narrator, characters: [:])
         let speaking = analysis.characters.filter { cast.characters[$0.id] == nil }
         let options = voices.map { VoiceOption(id: $0.id, gender: $0.gender, age: $0.age, accent: $0.accent, style: $0.style) }
-        let client = HTTPClient.interactive()
-        do {
-            let result = try await suggest(speaking, cast: cast, spec: modelSpec, title: title, options: options, client: client)
-            try await client.shutdown()
-            return result
-        } catch {
-            try? await client.shutdown()
-            throw error
-        }
+        return try await suggest(speaking, cast: cast, spec: modelSpec, title: title, options: options, client: .vendors)
     }
 
     private func suggest(
