@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Speech
 import StoryModel
+import Synchronization
 
 /// Renders one line exactly as a narration does, so every renderer of lines (whole books, the
 /// server's line-by-line playback, previews) produces the same audio under the same cache key.
@@ -23,6 +24,9 @@ public struct LineRenderer: Sendable {
     public let options: NarrationOptions
     /// Each engine's version, part of every key.
     public let engineVersions: [String: String]
+    /// Each voice's alternates, worked out once: sorting the catalogue per line made listing a
+    /// novel's lines cost over a millisecond a line.
+    private let alternatesByVoice = AlternatesMemo()
 
     public init(catalog: VoiceCatalog, options: NarrationOptions, engineVersions: [String: String]) {
         self.catalog = catalog
@@ -57,11 +61,18 @@ public struct LineRenderer: Sendable {
     public func line(spokenText: String, assignment: VoiceAssignment) -> Line? {
         guard let voice = catalog.voice(id: assignment.voice) else { return nil }
         let engineText = options.lexicon.apply(to: spokenText, engine: voice.engine)
-        let alternates = Self.alternates(for: voice, in: catalog.voices, limit: options.maximumAlternates)
+        let alternates = alternates(for: voice)
         let key = Narrator.cacheKey(engineText: engineText, voice: voice, assignment: assignment,
                                     engineVersion: engineVersions[voice.engine] ?? "unknown", options: options, alternates: alternates)
         return Line(key: key, spokenText: spokenText, engineText: engineText, voice: voice, alternates: alternates,
                     settings: SpeechSettings(rate: assignment.rate, pitch: assignment.pitch, volume: 1, delivery: assignment.delivery), volume: assignment.volume)
+    }
+
+    private func alternates(for voice: Voice) -> [Voice] {
+        if let known = alternatesByVoice.voices.withLock({ $0[voice.id] }) { return known }
+        let found = Self.alternates(for: voice, in: catalog.voices, limit: options.maximumAlternates)
+        alternatesByVoice.voices.withLock { $0[voice.id] = found }
+        return found
     }
 
     /// Other voices of `voice`'s engine of the same gender (a character never changes gender
@@ -146,4 +157,9 @@ public struct LineRecord: Codable, Sendable, Hashable {
         /// Whether the line was re-synthesized because the first rendering failed the check.
         public var retried: Bool
     }
+}
+
+/// Alternates by voice id, shared by copies of one renderer (a `Mutex` cannot be copied).
+private final class AlternatesMemo: Sendable {
+    let voices = Mutex<[String: [Voice]]>([:])
 }

@@ -78,6 +78,19 @@ public struct SegmentCache: Sendable {
         try encoder.encode(record).write(to: recordURL(for: key), options: .atomic)
     }
 
+    /// The line under `key` as Ogg Opus, if it was stored.
+    public func compressed(for key: String) -> Data? {
+        try? Data(contentsOf: compressedURL(for: key))
+    }
+
+    public func storeCompressed(_ opus: Data, for key: String) throws {
+        try opus.write(to: compressedURL(for: key), options: .atomic)
+    }
+
+    func compressedURL(for key: String) -> URL {
+        url(for: key).deletingPathExtension().appendingPathExtension("opus")
+    }
+
     func recordURL(for key: String) -> URL {
         url(for: key).deletingPathExtension().appendingPathExtension("json")
     }

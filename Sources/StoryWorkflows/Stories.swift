@@ -190,20 +190,27 @@ public struct Stories: Sendable {
 
     /// Line `n`'s audio as WAV, rendered through the shared cache.
     public func lineAudio(_ story: StoryRecord, line n: Int) async throws -> Data {
-        let (pipeline, plan) = try await self.plan(story)
-        guard plan.lines.indices.contains(n) else { throw StoryError.notFound("segment") }
-        // A jump stops rendering the old stretch first, so the line asked for has the engines.
-        let id = try story.requireID()
-        await ahead?.jumped(story: id, to: n)
-        let audio = try await pipeline.utteranceAudio(plan.lines[n])
-        await ahead?.follow(story: id, at: n, of: plan.lines, pipeline: pipeline)
-        return audio
+        try await playedLine(story, n, compressed: false) { pipeline, line in try await pipeline.utteranceAudio(line) }
     }
 
     /// Line `n`'s audio as Ogg Opus (about a tenth of the WAV's size), for listeners whose
     /// connection is not local.
     public func compressedLineAudio(_ story: StoryRecord, line n: Int) async throws -> Data {
-        try await LineCompression.opus(fromWAV: try await lineAudio(story, line: n))
+        try await playedLine(story, n, compressed: true) { pipeline, line in try await pipeline.compressedUtteranceAudio(line) }
+    }
+
+    /// Line `n` served to a listener: a jump stops rendering the old stretch first, so the line
+    /// asked for has the engines, and rendering then goes on ahead of the listener.
+    private func playedLine(
+        _ story: StoryRecord, _ n: Int, compressed: Bool, audio: (any NarrationService, PlannedUtterance) async throws -> Data
+    ) async throws -> Data {
+        let (pipeline, plan) = try await self.plan(story)
+        guard plan.lines.indices.contains(n) else { throw StoryError.notFound("segment") }
+        let id = try story.requireID()
+        await ahead?.jumped(story: id, to: n)
+        let data = try await audio(pipeline, plan.lines[n])
+        await ahead?.follow(story: id, at: n, of: plan.lines, pipeline: pipeline, compressed: compressed)
+        return data
     }
 
     private func plannedLine(_ story: StoryRecord, _ n: Int) async throws -> PlannedUtterance {

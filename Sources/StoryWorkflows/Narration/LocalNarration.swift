@@ -83,6 +83,16 @@ public struct LocalNarration: NarrationService {
         return WAV.encode(rendered.audio)
     }
 
+    /// Kept beside the WAV once made: encoding takes longer than reading either file.
+    public func compressedUtteranceAudio(_ utterance: PlannedUtterance) async throws -> Data {
+        let wav = try await utteranceAudio(utterance)
+        guard let key = key(for: utterance) else { return try await LineCompression.opus(fromWAV: wav) }
+        if let stored = cache.compressed(for: key) { return stored }
+        let opus = try await LineCompression.opus(fromWAV: wav)
+        try? cache.storeCompressed(opus, for: key)
+        return opus
+    }
+
     public func render(
         _ document: StoryDocument, analysis: StoryAnalysis, cast: Cast, to output: URL,
         progress: @escaping @Sendable (RenderProgress) -> Void

@@ -16,6 +16,8 @@ public protocol NarrationService: Sendable {
     func markingCached(_ lines: [PlannedUtterance]) -> [PlannedUtterance]
     /// One utterance as WAV, rendered through the shared cache (so a later render reuses it).
     func utteranceAudio(_ utterance: PlannedUtterance) async throws -> Data
+    /// One utterance as Ogg Opus (about a tenth of the WAV), for listeners off this machine.
+    func compressedUtteranceAudio(_ utterance: PlannedUtterance) async throws -> Data
     /// The whole book to `output` (its extension picks the format); resumes from the cache.
     func render(
         _ document: StoryDocument, analysis: StoryAnalysis, cast: Cast, to output: URL,
@@ -36,6 +38,9 @@ extension NarrationService {
     public func including(cloudKeys: [String: String]) async -> any NarrationService { self }
     public func speaking(with lexicon: PronunciationLexicon) -> any NarrationService { self }
     public func markingCached(_ lines: [PlannedUtterance]) -> [PlannedUtterance] { lines }
+    public func compressedUtteranceAudio(_ utterance: PlannedUtterance) async throws -> Data {
+        try await LineCompression.opus(fromWAV: try await utteranceAudio(utterance))
+    }
 }
 
 /// A voice as the API lists it.

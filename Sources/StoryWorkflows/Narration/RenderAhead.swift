@@ -30,8 +30,8 @@ public actor RenderAhead {
     }
 
     /// The listener of `story` is at `line` of `lines`: render what follows, unless a run
-    /// already covers it.
-    public func follow(story: UUID, at line: Int, of lines: [PlannedUtterance], pipeline: any NarrationService) {
+    /// already covers it. A listener who takes `compressed` (Opus) audio gets it encoded ahead too.
+    public func follow(story: UUID, at line: Int, of lines: [PlannedUtterance], pipeline: any NarrationService, compressed: Bool = false) {
         let end = Self.horizonEnd(after: line, in: lines, characters: horizonCharacters)
         // Still inside the stretch being rendered, and far from its end: let it go on.
         if let run = runs[story], line >= run.position, line < run.end, end - run.end < 8 { return }
@@ -42,8 +42,11 @@ public actor RenderAhead {
         let task = Task.detached(priority: .utility) { [weak self] in
             for utterance in ahead {
                 if Task.isCancelled { return }
-                guard pipeline.markingCached([utterance]).first?.cached == false else { continue }
-                _ = try? await pipeline.utteranceAudio(utterance)
+                if compressed {
+                    _ = try? await pipeline.compressedUtteranceAudio(utterance)
+                } else if pipeline.markingCached([utterance]).first?.cached == false {
+                    _ = try? await pipeline.utteranceAudio(utterance)
+                }
             }
             await self?.finished(story, started: started)
         }
