@@ -65,12 +65,12 @@ public final class JSONLinesWorker: @unchecked Sendable {
         do {
             first = try Self.decode(try readLine())
         } catch {
-            if process.isRunning { process.terminate() }
+            Self.end(process, input: input, grace: .seconds(2))
             process.waitUntilExit()
             throw Died(message: "it did not start. \(errorTail())")
         }
         guard first["ready"] as? Bool == true else {
-            if process.isRunning { process.terminate() }
+            Self.end(process, input: input, grace: .seconds(2))
             // A worker that knows why it cannot start says so in place of its ready line.
             if let reason = first["error"] as? String { throw Died(message: reason) }
             throw Died(message: "unexpected first line. \(errorTail())")
@@ -79,15 +79,27 @@ public final class JSONLinesWorker: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        Self.end(process, input: input, grace: .seconds(5))
         try? FileManager.default.removeItem(atPath: logPath)
     }
 
     public var isRunning: Bool { process.isRunning }
 
-    /// Stops the process (SIGTERM) without waiting for it.
-    public func stop() {
-        queue.async { [process] in if process.isRunning { process.terminate() } }
+    /// Stops the process without waiting for it: its standard input is closed (every worker
+    /// exits at the end of its input), then SIGTERM, then SIGKILL if it is still there after
+    /// `grace`. SIGTERM alone is not enough: children started from a dispatch thread inherit
+    /// that thread's blocked signals, SIGTERM among them.
+    public func stop(grace: DispatchTimeInterval = .seconds(5)) {
+        queue.async { [process, input] in Self.end(process, input: input, grace: grace) }
+    }
+
+    private static func end(_ process: Process, input: FileHandle, grace: DispatchTimeInterval) {
+        try? input.close()
+        guard process.isRunning else { return }
+        process.terminate()
+        DispatchQueue.global().asyncAfter(deadline: .now() + grace) {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
     }
 
     /// Sends `request` as one line and reads the answer.

@@ -21,6 +21,8 @@ public enum AccentCatalog {
         Accent(tag: "en-GB-x-gbclan", name: "Lancastrian",
                keywords: ["lancaster", "lancashire", "lancastrian", "northern", "north of england", "manchester", "yorkshire"]),
         Accent(tag: "en-GB-x-gbcwmd", name: "West Midlands", keywords: ["west midlands", "midlands", "brummie", "birmingham"]),
+        // English with a Japanese speaker's colouring (Kokoro's voices were recorded from Japanese speakers).
+        Accent(tag: "en-x-ja", name: "Japanese", keywords: ["japanese", "japan", "tokyo", "osaka", "kyoto"]),
         Accent(tag: "en-029", name: "Caribbean", keywords: ["caribbean", "jamaican", "jamaica", "west indian", "trinidad", "barbad", "bajan"]),
         Accent(tag: "en-US", name: "American", keywords: ["american", "america", "usa", "us", "u.s.", "yankee", "texan"]),
         Accent(tag: "en-GB", name: "British", keywords: ["british", "english", "england", "uk", "london", "cockney", "britain"]),

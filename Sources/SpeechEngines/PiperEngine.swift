@@ -9,7 +9,7 @@ import StoryModel
 /// `scripts/setup` from `requirements-piper.txt` (every wheel pinned by hash).
 ///
 /// Loading the model takes seconds, so synthesis goes to a pool of long-lived
-/// `scripts/piper-worker.py` processes (`PiperWorkerPool`), each with the model loaded once.
+/// `scripts/piper-worker.py` processes (`SpeechWorkerPool`), each with the model loaded once.
 /// Rate is Piper's `length_scale`; pitch uses the resampling trick festival uses (synthesize
 /// `k` times slower, resample by `k`). The catalogue adds derived voices: Joe shifted in
 /// pitch and tempo, styled "derived", so casting can give several characters Piper voices.
@@ -69,17 +69,17 @@ public final class PiperEngine: SpeechSynthesizer {
     ]
 
     public let configuration: Configuration?
-    private let pool: PiperWorkerPool?
+    private let pool: SpeechWorkerPool?
 
     /// `configuration` nil (no project found) makes the engine report itself not installed.
     public init(configuration: Configuration? = Configuration.locate()) {
         self.configuration = configuration
         self.pool = configuration.map { configuration in
             let cores = ProcessInfo.processInfo.activeProcessorCount
-            return PiperWorkerPool(
-                launch: PiperWorker.Launch(
-                    python: configuration.python, script: configuration.workerScript, voicePackage: Self.voicePackage,
-                    threads: max(1, cores / configuration.poolSize)),
+            return SpeechWorkerPool(
+                launch: SpeechWorker.Launch(
+                    engine: Self.id, name: "Piper", python: configuration.python, script: configuration.workerScript,
+                    arguments: ["--voice-package", Self.voicePackage, "--threads", String(max(1, cores / configuration.poolSize))]),
                 size: configuration.poolSize)
         }
     }
@@ -154,16 +154,10 @@ public final class PiperEngine: SpeechSynthesizer {
               FileManager.default.isExecutableFile(atPath: configuration.python),
               FileManager.default.fileExists(atPath: configuration.workerScript)
         else { return nil }
-        // .venv/bin/python → .venv/lib/python3.x/site-packages
-        let lib = URL(fileURLWithPath: configuration.python).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("lib")
-        for python in (try? FileManager.default.contentsOfDirectory(atPath: lib.path)) ?? [] where python.hasPrefix("python") {
-            let sitePackages = lib.appendingPathComponent(python).appendingPathComponent("site-packages")
+        for sitePackages in SitePackages.directories(python: configuration.python) {
             let model = sitePackages.appendingPathComponent("\(Self.voicePackage)/data/\(Self.modelName).onnx").path
-            guard FileManager.default.fileExists(atPath: model),
-                  let entries = try? FileManager.default.contentsOfDirectory(atPath: sitePackages.path),
-                  let distInfo = entries.first(where: { $0.hasPrefix("piper_tts-") && $0.hasSuffix(".dist-info") })
-            else { continue }
-            return String(distInfo.dropFirst("piper_tts-".count).dropLast(".dist-info".count))
+            guard FileManager.default.fileExists(atPath: model), let version = SitePackages.version(of: "piper_tts", in: sitePackages) else { continue }
+            return version
         }
         return nil
     }

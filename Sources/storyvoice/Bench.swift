@@ -27,7 +27,7 @@ struct Bench: AsyncParsableCommand {
             let document = try input.load()
             let analysis = StoryAnalyzer().analyze(document)
             let catalog = await VoiceCatalog.load(from: Engines.available())
-            let cast = CastingDirector().cast(analysis, voices: catalog.voices)
+            let cast = CastingDirector().cast(analysis, voices: CastableVoices.automatic(catalog.voices))
             let utterances = NarrationPlanner().plan(text: document.text, analysis: analysis, cast: cast)
 
             // Reference: every line synthesized by its engine, one after another, nothing else.
@@ -70,7 +70,7 @@ struct Bench: AsyncParsableCommand {
             let analysis = StoryAnalyzer().analyze(document)
             let analyzed = clock.now - started
             let catalog = await VoiceCatalog.load(from: [EspeakEngine()])
-            let cast = CastingDirector().cast(analysis, voices: catalog.voices)
+            let cast = CastingDirector().cast(analysis, voices: CastableVoices.automatic(catalog.voices))
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-bench-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: scratch) }

@@ -40,6 +40,11 @@ struct Narrate: AsyncParsableCommand {
     var cloudVoices = false
 
     @Option(help: ArgumentHelp(
+        "Which voices automatic casting prefers: fastest (voices that render faster than they play) or best (neural voices such as Kokoro wherever the cast allows; slower than real time on a small machine).",
+        valueName: "fastest|best"))
+    var voices: CastingPreference = .fastest
+
+    @Option(help: ArgumentHelp(
         "Ask a language model to suggest each character's voice: openai:MODEL, anthropic:MODEL or gemini:MODEL.",
         discussion: "Keys from OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY. Voices from --cast win; a voice the model invents falls back to the automatic casting."))
     var castWithLlm: String?
@@ -65,6 +70,7 @@ struct Narrate: AsyncParsableCommand {
         var request = AudiobookNarration.Request(document: try input.load(), output: URL(fileURLWithPath: output).standardizedFileURL)
         request.castFile = try cast.map { try CastFile.read(URL(fileURLWithPath: $0)) }
         request.includePaidVoices = cloudVoices
+        request.preference = voices
         if let jobs { request.options.jobs = jobs }
         if let encoders { request.options.encoders = max(1, encoders) }
         if let lexicon {
@@ -142,3 +148,5 @@ extension Duration {
         return Double(s) + Double(attoseconds) / 1e18
     }
 }
+
+extension CastingPreference: ExpressibleByArgument {}

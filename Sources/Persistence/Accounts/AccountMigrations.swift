@@ -63,6 +63,21 @@ struct CreateUserSettings: AsyncMigration {
     }
 }
 
+/// The user's choice between the fastest voices and the best (`CastingPreference`).
+struct AddNarrationVoices: AsyncMigration {
+    var name: String { "storyvoice-010-add-narration-voices" }
+
+    func prepare(on database: any Database) async throws {
+        try await database.schema(SettingsRecord.schema)
+            .field("narration_voices", .custom(SQLRaw("TEXT")))
+            .update()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(SettingsRecord.schema).deleteField("narration_voices").update()
+    }
+}
+
 struct CreateProviderKeys: AsyncMigration {
     var name: String { "storyvoice-004-create-provider-keys" }
 

@@ -1,13 +1,27 @@
+import StoryModel
+
 /// A user's default narration rate, pitch and volume, as multipliers of each voice's own.
 public struct NarrationDefaults: Codable, Sendable, Hashable {
     public var rate: Double
     public var pitch: Double
     public var volume: Double
+    /// Which voices automatic casting prefers: the fastest, or the best (slower than real time).
+    public var voices: CastingPreference
 
-    public init(rate: Double = 1.0, pitch: Double = 1.0, volume: Double = 1.0) {
+    public init(rate: Double = 1.0, pitch: Double = 1.0, volume: Double = 1.0, voices: CastingPreference = .fastest) {
         self.rate = rate
         self.pitch = pitch
         self.volume = volume
+        self.voices = voices
+    }
+
+    /// Settings saved before `voices` existed read as the fastest.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            rate: try container.decode(Double.self, forKey: .rate), pitch: try container.decode(Double.self, forKey: .pitch),
+            volume: try container.decode(Double.self, forKey: .volume),
+            voices: try container.decodeIfPresent(CastingPreference.self, forKey: .voices) ?? .fastest)
     }
 
     public static let standard = NarrationDefaults()

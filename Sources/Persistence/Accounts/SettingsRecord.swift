@@ -10,6 +10,8 @@ public final class SettingsRecord: Model, @unchecked Sendable {
     @Field(key: "narration_rate") public var narrationRate: Double
     @Field(key: "narration_pitch") public var narrationPitch: Double
     @Field(key: "narration_volume") public var narrationVolume: Double
+    /// `CastingPreference`'s raw value; null (rows from before it existed) is the fastest.
+    @OptionalField(key: "narration_voices") public var narrationVoices: String?
     @Timestamp(key: "updated_at", on: .update) public var updatedAt: Date?
 
     public init() {}
@@ -20,5 +22,6 @@ public final class SettingsRecord: Model, @unchecked Sendable {
         self.narrationRate = defaults.rate
         self.narrationPitch = defaults.pitch
         self.narrationVolume = defaults.volume
+        self.narrationVoices = defaults.voices.rawValue
     }
 }

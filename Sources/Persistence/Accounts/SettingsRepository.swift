@@ -1,6 +1,7 @@
 import FluentKit
 import VendorHTTP
 import Foundation
+import StoryModel
 
 /// Per-user narration defaults and provider API keys (sealed at rest).
 public struct SettingsRepository: Sendable {
@@ -14,7 +15,9 @@ public struct SettingsRepository: Sendable {
 
     public func narrationDefaults(userID: UUID) async throws -> NarrationDefaults {
         guard let row = try await settingsRow(userID: userID) else { return .standard }
-        return NarrationDefaults(rate: row.narrationRate, pitch: row.narrationPitch, volume: row.narrationVolume)
+        return NarrationDefaults(
+            rate: row.narrationRate, pitch: row.narrationPitch, volume: row.narrationVolume,
+            voices: row.narrationVoices.flatMap(CastingPreference.init(rawValue:)) ?? .fastest)
     }
 
     public func setNarrationDefaults(_ defaults: NarrationDefaults, userID: UUID) async throws {
@@ -22,6 +25,7 @@ public struct SettingsRepository: Sendable {
             row.narrationRate = defaults.rate
             row.narrationPitch = defaults.pitch
             row.narrationVolume = defaults.volume
+            row.narrationVoices = defaults.voices.rawValue
             try await row.update(on: database)
         } else {
             try await SettingsRecord(userID: userID, defaults: defaults).create(on: database)

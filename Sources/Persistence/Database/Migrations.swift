@@ -17,6 +17,7 @@ public enum DatabaseMigrations {
             AddStoryRenders(),
             AddStoryVersions(),
             AddStoryChapters(),
+            AddNarrationVoices(),
         ]
     }
 }

@@ -25,8 +25,13 @@ public struct CastingDirector: Sendable {
     public static let minimumPitchSeparation = 3.0
     /// Pitch shifts casting will use; beyond these the local engines sound unnatural or clamp.
     static let pitchLimits = -4.5...8.0
+    /// What one quality tier is worth in a voice's fit. For `best`, three tiers (formant to
+    /// neural) come close to a gender mismatch (8) without outweighing it.
+    let qualityWeight: Double
 
-    public init() {}
+    public init(preference: CastingPreference = .fastest) {
+        qualityWeight = preference == .best ? 2.5 : 1.2
+    }
 
     /// Deterministic. `overrides` (an edited cast file) always win for the ids they name.
     public func cast(_ analysis: StoryAnalysis, voices: [Voice], overrides: Cast? = nil) -> Cast {
@@ -223,7 +228,7 @@ public struct CastingDirector: Sendable {
         }
         // Personality to style ranks below accent: it chooses among voices that already fit.
         score += 2 * temperament.affinity(style: voice.style)
-        score += 1.2 * Double(voice.quality - 1)
+        score += qualityWeight * Double(voice.quality - 1)
         return score
     }
 

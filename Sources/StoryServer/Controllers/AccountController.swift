@@ -1,5 +1,6 @@
 import Foundation
 import Persistence
+import StoryModel
 import Vapor
 import VendorHTTP
 
@@ -41,6 +42,8 @@ struct AccountController: Sendable {
             var rate: Double?
             var pitch: Double?
             var volume: Double?
+            /// "fastest" or "best".
+            var voices: String?
         }
         var narration: Narration?
         /// provider → new key; null or "" removes the stored key.
@@ -85,6 +88,13 @@ struct AccountController: Sendable {
             defaults.rate = change.rate ?? defaults.rate
             defaults.pitch = change.pitch ?? defaults.pitch
             defaults.volume = change.volume ?? defaults.volume
+            if let voices = change.voices {
+                guard let preference = CastingPreference(rawValue: voices) else {
+                    throw APIError(status: .unprocessableEntity, code: "invalid_narration",
+                                   message: "Narration voices must be 'fastest' or 'best'.")
+                }
+                defaults.voices = preference
+            }
             if let problem = defaults.invalidField {
                 throw APIError(status: .unprocessableEntity, code: "invalid_narration", message: "Narration \(problem).")
             }

@@ -17,6 +17,8 @@ public struct AudiobookNarration: Sendable {
         public var castFile: Cast?
         /// Let automatic casting choose paid cloud voices too.
         public var includePaidVoices = false
+        /// Fastest voices, or the best (neural wherever possible, slower than real time).
+        public var preference: CastingPreference = .fastest
         /// A model that suggests the voices the cast file leaves open.
         public var modelCasting: ModelCasting?
         public var options = NarrationOptions()
@@ -70,15 +72,16 @@ public struct AudiobookNarration: Sendable {
         var overrides = request.castFile
         var modelSummary: String?
         // Paid voices are cast only when asked for; a cast file may still name them.
-        let castable = CastableVoices.automatic(catalog.voices, includingPaid: request.includePaidVoices)
+        let castable = CastableVoices.automatic(catalog.voices, includingPaid: request.includePaidVoices, preference: request.preference)
+        let director = CastingDirector(preference: request.preference)
         if let modelCasting = request.modelCasting {
             let suggested = try await modelCasting.suggest(
                 analysis: analysis, title: request.document.title, voices: castable, overrides: overrides,
-                narrator: CastingDirector().cast(analysis, voices: castable).narrator)
+                narrator: director.cast(analysis, voices: castable).narrator)
             overrides = suggested.cast
             modelSummary = suggested.summary
         }
-        let cast = CastingDirector().cast(analysis, voices: castable, overrides: overrides)
+        let cast = director.cast(analysis, voices: castable, overrides: overrides)
         let castFile = request.output.deletingPathExtension().appendingPathExtension("cast.json")
         try CastFile.write(cast, to: castFile)
         return Plan(

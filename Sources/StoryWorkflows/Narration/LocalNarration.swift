@@ -18,6 +18,8 @@ public struct LocalNarration: NarrationService {
     var options: NarrationOptions { lines.options }
     /// Cloud voices per set of user keys, so a user's ElevenLabs list is not fetched per request.
     var cloudCatalogs = CloudCatalogs()
+    /// The user's choice between the fastest voices and the best.
+    var preference: CastingPreference = .fastest
 
     /// Finds the installed local engines and opens the cache at `<data dir>/segments`.
     public static func make(dataDirectory: URL, options: NarrationOptions = NarrationOptions()) async throws -> LocalNarration {
@@ -32,14 +34,20 @@ public struct LocalNarration: NarrationService {
         let merged = catalog.merging(cloud.catalog)
         let versions = lines.engineVersions.merging(cloud.engineVersions) { local, _ in local }
         return LocalNarration(catalog: merged, cache: cache, lines: LineRenderer(catalog: merged, options: options, engineVersions: versions),
-                              cloudCatalogs: cloudCatalogs)
+                              cloudCatalogs: cloudCatalogs, preference: preference)
     }
 
     public func speaking(with lexicon: PronunciationLexicon) -> any NarrationService {
         var options = options
         options.lexicon = lexicon
         return LocalNarration(catalog: catalog, cache: cache, lines: LineRenderer(catalog: catalog, options: options, engineVersions: lines.engineVersions),
-                              cloudCatalogs: cloudCatalogs)
+                              cloudCatalogs: cloudCatalogs, preference: preference)
+    }
+
+    public func preferring(_ preference: CastingPreference) -> any NarrationService {
+        var preferring = self
+        preferring.preference = preference
+        return preferring
     }
 
     public func voices() async -> [VoiceSummary] {
@@ -49,10 +57,11 @@ public struct LocalNarration: NarrationService {
         }
     }
 
-    /// Automatic casting keeps to free voices; a paid voice is used only where the user chose it.
+    /// Automatic casting keeps to free voices (and to fast ones unless the user prefers the
+    /// best); a paid voice is used only where the user chose it.
     public func cast(_ analysis: StoryAnalysis, overrides: CastOverrides) async -> Cast {
-        CastingDirector().stableCast(
-            analysis, voices: CastableVoices.automatic(catalog.voices), narrator: overrides.narrator, characters: overrides.characters)
+        CastingDirector(preference: preference).stableCast(
+            analysis, voices: CastableVoices.automatic(catalog.voices, preference: preference), narrator: overrides.narrator, characters: overrides.characters)
     }
 
     public func plan(_ document: StoryDocument, analysis: StoryAnalysis, cast: Cast) -> [PlannedUtterance] {

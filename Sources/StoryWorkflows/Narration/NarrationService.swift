@@ -32,11 +32,14 @@ public protocol NarrationService: Sendable {
     /// phonemes for the engines that read them). Only lines whose engine text changes get new
     /// cache keys, so only they re-render.
     func speaking(with lexicon: PronunciationLexicon) -> any NarrationService
+    /// The same pipeline casting for a user's preference (fastest or best voices).
+    func preferring(_ preference: CastingPreference) -> any NarrationService
 }
 
 extension NarrationService {
     public func including(cloudKeys: [String: String]) async -> any NarrationService { self }
     public func speaking(with lexicon: PronunciationLexicon) -> any NarrationService { self }
+    public func preferring(_ preference: CastingPreference) -> any NarrationService { self }
     public func markingCached(_ lines: [PlannedUtterance]) -> [PlannedUtterance] { lines }
     public func compressedUtteranceAudio(_ utterance: PlannedUtterance) async throws -> Data {
         try await LineCompression.opus(fromWAV: try await utteranceAudio(utterance))

@@ -3,6 +3,7 @@ import FluentKit
 import Foundation
 import Speech
 import Persistence
+import StoryModel
 
 /// The narration pipeline as one user sees it: the server's local voices plus the cloud voices
 /// their own stored keys unlock (never the server's keys, so no account spends another's money).
@@ -18,13 +19,15 @@ public struct UserNarration: Sendable {
     /// The user's pipeline and a fingerprint of the voices it offers (which keys unlock them),
     /// so a plan cast from it can be reused while neither story nor keys change.
     public func forUser(_ userID: UUID, database: any Database) async throws -> (narration: any NarrationService, voices: String) {
-        // One query per request: this runs for every line the player fetches.
-        let stored = try await SettingsRepository(database: database, box: box)
-            .keys(for: [.openai, .elevenlabs, .gemini], userID: userID)
+        // Two small queries per request: this runs for every line the player fetches.
+        let settings = SettingsRepository(database: database, box: box)
+        let stored = try await settings.keys(for: [.openai, .elevenlabs, .gemini], userID: userID)
+        let preference = try await settings.narrationDefaults(userID: userID).voices
         let keys = Dictionary(uniqueKeysWithValues: stored.map { ($0.key.rawValue, $0.value) })
-        guard !keys.isEmpty else { return (base, "local") }
+        let preferring = base.preferring(preference)
+        guard !keys.isEmpty else { return (preferring, "local-\(preference.rawValue)") }
         let digest = SHA256.hash(data: Data(keys.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "\n").utf8))
-        return (await base.including(cloudKeys: keys), digest.map { String(format: "%02x", $0) }.joined())
+        return (await preferring.including(cloudKeys: keys), "\(preference.rawValue)-" + digest.map { String(format: "%02x", $0) }.joined())
     }
 }
 

@@ -1,31 +1,35 @@
 import Speech
 
-/// Up to `size` Piper workers, started on demand and kept alive between requests so the
-/// model is loaded once per worker, not once per line.
+/// Up to `size` speech workers, started on demand and kept alive between requests so the
+/// model is loaded once per worker, not once per line. Workers left idle for `idleLifetime`
+/// are stopped (a neural model holds hundreds of megabytes) and start again when needed.
 ///
 /// A worker that dies mid-request (crash, out of memory, killed) is replaced and the request
 /// is retried once on the new worker; a second death is reported as an engine failure.
-actor PiperWorkerPool {
-    let launch: PiperWorker.Launch
+actor SpeechWorkerPool {
+    let launch: SpeechWorker.Launch
     let size: Int
+    let idleLifetime: Duration
+    private var idleSweep: Task<Void, Never>?
 
-    private var idle: [PiperWorker] = []
-    private var busy: [Int32: PiperWorker] = [:]
+    private var idle: [SpeechWorker] = []
+    private var busy: [Int32: SpeechWorker] = [:]
     /// Workers running or starting.
     private var started = 0
     /// Requests waiting for a worker: handed an idle worker, or nil when a slot is free to start one.
-    private var waiters: [CheckedContinuation<PiperWorker?, Never>] = []
+    private var waiters: [CheckedContinuation<SpeechWorker?, Never>] = []
     private var nextRequestID = 0
     /// Workers replaced after dying, since the pool was created.
     private(set) var restarts = 0
 
-    init(launch: PiperWorker.Launch, size: Int) {
+    init(launch: SpeechWorker.Launch, size: Int, idleLifetime: Duration = .seconds(120)) {
         self.launch = launch
         self.size = max(1, size)
+        self.idleLifetime = idleLifetime
     }
 
     /// Synthesizes `request` (its id is assigned here) and returns samples at the worker's rate.
-    func synthesize(_ request: PiperRequest) async throws -> (samples: [Int16], sampleRate: Int) {
+    func synthesize<Request: SpeechWorkerRequest>(_ request: Request) async throws -> (samples: [Int16], sampleRate: Int) {
         var request = request
         nextRequestID += 1
         request.id = nextRequestID
@@ -35,18 +39,18 @@ actor PiperWorkerPool {
                 let samples = try await worker.synthesize(request)
                 release(worker)
                 return (samples, worker.sampleRate)
-            } catch let PiperWorker.Failure.died(reason) {
+            } catch let SpeechWorker.Failure.died(reason) {
                 busy[worker.processID] = nil
                 worker.stop()
                 restarts += 1
                 guard attempt == 1 else {
                     slotFreed()
                     throw SpeechError.engineFailed(
-                        engine: PiperEngine.id, status: "the Piper worker died twice on one line",
+                        engine: launch.engine, status: "the \(launch.name) worker died twice on one line",
                         message: "\(reason). Try the line again; if it keeps failing, rerun scripts/setup.")
                 }
                 do {
-                    worker = try await PiperWorker.start(launch)
+                    worker = try await SpeechWorker.start(launch)
                     busy[worker.processID] = worker
                 } catch {
                     slotFreed()
@@ -72,7 +76,7 @@ actor PiperWorkerPool {
         idle.removeAll()
     }
 
-    private func acquire() async throws -> PiperWorker {
+    private func acquire() async throws -> SpeechWorker {
         while true {
             if let worker = idle.popLast() {
                 if worker.isRunning {
@@ -84,7 +88,7 @@ actor PiperWorkerPool {
             } else if started < size {
                 started += 1
                 do {
-                    let worker = try await PiperWorker.start(launch)
+                    let worker = try await SpeechWorker.start(launch)
                     busy[worker.processID] = worker
                     return worker
                 } catch {
@@ -99,13 +103,31 @@ actor PiperWorkerPool {
         }
     }
 
-    private func release(_ worker: PiperWorker) {
+    private func release(_ worker: SpeechWorker) {
         busy[worker.processID] = nil
         if !waiters.isEmpty {
             waiters.removeFirst().resume(returning: worker)
         } else {
             idle.append(worker)
+            scheduleIdleSweep()
         }
+    }
+
+    /// Stops the workers once all have been idle for `idleLifetime`; any request in between
+    /// pushes that back.
+    private func scheduleIdleSweep() {
+        idleSweep?.cancel()
+        let lifetime = idleLifetime
+        idleSweep = Task { [weak self] in
+            try? await Task.sleep(for: lifetime)
+            guard !Task.isCancelled else { return }
+            await self?.stopIfIdle()
+        }
+    }
+
+    private func stopIfIdle() {
+        guard busy.isEmpty, waiters.isEmpty else { return }
+        shutdown()
     }
 
     private func slotFreed() {
