@@ -27,17 +27,21 @@ public final class PiperEngine: SpeechSynthesizer {
         public var python: String
         /// `scripts/piper-worker.py`.
         public var workerScript: String
-        /// Worker processes kept alive; each loads the model (≈ 130 MB resident).
+        /// Worker processes kept alive; each loads the model (≈ 130 MB resident, up to ≈ 680 MB
+        /// on long lines).
         public var poolSize: Int
 
-        public init(python: String, workerScript: String, poolSize: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        /// One worker per core, as far as the memory available allows.
+        public static var defaultPoolSize: Int { MachineResources.workerCount(bytesPerWorker: 700 << 20) }
+
+        public init(python: String, workerScript: String, poolSize: Int = defaultPoolSize) {
             self.python = python
             self.workerScript = workerScript
             self.poolSize = max(1, poolSize)
         }
 
         /// The project at `directory` (holding `.venv/` and `scripts/`).
-        public init(projectDirectory directory: URL, poolSize: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        public init(projectDirectory directory: URL, poolSize: Int = defaultPoolSize) {
             self.init(
                 python: directory.appendingPathComponent(".venv/bin/python").path,
                 workerScript: directory.appendingPathComponent("scripts/piper-worker.py").path,
@@ -46,7 +50,7 @@ public final class PiperEngine: SpeechSynthesizer {
 
         /// The first directory holding `scripts/piper-worker.py`, searching up from the current
         /// directory, then up from the running executable (a `.build/debug/storyvoice`).
-        public static func locate(poolSize: Int = ProcessInfo.processInfo.activeProcessorCount) -> Configuration? {
+        public static func locate(poolSize: Int = defaultPoolSize) -> Configuration? {
             ProjectDirectory.locate(containing: "scripts/piper-worker.py").map { Configuration(projectDirectory: $0, poolSize: poolSize) }
         }
     }

@@ -62,7 +62,11 @@ struct Say: AsyncParsableCommand {
         guard let format = AudioFormat(fileExtension: outputURL.pathExtension) else {
             throw ValidationError("'\(output)': the output must end in .wav, .m4a, .m4b, .mp3 or .opus.")
         }
-        let catalog = await VoiceCatalog.load(from: Engines.available())
+        // Only the engine the voice id names is asked for its voices: listing them all would
+        // start festival and check every installation for one line.
+        let engines = Engines.available()
+        let named = engines.filter { voice.hasPrefix("\($0.engineID):") }
+        let catalog = await VoiceCatalog.load(from: named.isEmpty ? engines : named)
         guard let chosen = catalog.voice(id: voice), let engine = catalog.engine(for: chosen) else {
             throw ValidationError("There is no installed voice '\(voice)'. Run 'storyvoice voices' to list them.")
         }

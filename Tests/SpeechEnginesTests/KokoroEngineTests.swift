@@ -1,5 +1,6 @@
 import Audio
 import Foundation
+import ProcessWorkers
 import Speech
 import SpeechEngines
 import StoryModel
@@ -85,5 +86,16 @@ import Glibc
         let voice = try #require(KokoroEngine.catalogue.first)
         await #expect(throws: SpeechError.self) { try await engine.synthesize("Hello.", voice: voice, settings: SpeechSettings()) }
         #expect(await engine.info().installHint?.contains("scripts/setup") == true)
+    }
+}
+
+@Suite struct MachineResourcesTests {
+    @Test func workersFitTheMemoryAvailable() {
+        let gigabyte: UInt64 = 1 << 30
+        #expect(MachineResources.workerCount(bytesPerWorker: gigabyte, cores: 4, available: 24 * gigabyte) == 4)
+        #expect(MachineResources.workerCount(bytesPerWorker: gigabyte, cores: 4, available: 2 * gigabyte + 1) == 2)
+        #expect(MachineResources.workerCount(bytesPerWorker: gigabyte, cores: 4, available: gigabyte / 2) == 1)
+        #expect(MachineResources.workerCount(bytesPerWorker: gigabyte, cores: 2, available: nil) == 2)
+        #expect((MachineResources.availableMemory() ?? 0) > 0)
     }
 }

@@ -56,6 +56,29 @@ import Testing
         #expect(cast.characters["extra"]?.voice.hasPrefix("espeak-ng:") == true)
     }
 
+    /// Preferring the best voices, every character who can have a neural voice of their gender
+    /// gets one, most talkative first.
+    @Test func preferringTheBestGivesNeuralVoicesToEveryCharacterItCan() throws {
+        let neural = [
+            ("kumo", Gender.male, -0.5, "en-US"), ("kumo-light", .male, 2.6, "en-US"), ("kumo-young", .male, 5.9, "en-US"),
+            ("gongitsune", .female, 3.4, "en-US"), ("nezumi", .female, 5.2, "en-x-ja"), ("alpha", .female, 6.4, "en-x-ja"),
+        ].map { name, gender, pitch, accent in
+            Voice(id: "kokoro:\(name)", engine: "kokoro", engineVoice: name, displayName: name, gender: gender, accent: accent,
+                  pitch: pitch, quality: VoiceQuality.neural.rawValue, speaker: "kokoro:\(name)")
+        }
+        let analysis = Fixtures.analysis((0..<8).map { index in
+            (Character(id: "c\(index)", name: "Person \(index)", gender: index % 2 == 0 ? .male : .female, lines: 40 - index), chapters: [0])
+        }, chapterCount: 1)
+        let voices = Fixtures.catalogue + neural
+        let best = CastingDirector(preference: .best).cast(analysis, voices: voices)
+        #expect(best.narrator.voice.hasPrefix("kokoro:"))
+        // Six neural voices for eight characters and a narrator sharing a chapter: the five most
+        // talkative characters get the five the narrator left; the last three cannot.
+        let neuralCast = (0..<8).filter { best.characters["c\($0)"]?.voice.hasPrefix("kokoro:") == true }
+        #expect(neuralCast == [0, 1, 2, 3, 4], "\(best.characters.mapValues(\.voice))")
+        #expect(Fixtures.clashes(best, analysis).isEmpty)
+    }
+
     @Test func accentIsMatchedWhenTheCatalogueHasIt() {
         let analysis = Fixtures.analysis([
             (Character(id: "scot", name: "Angus", gender: .male, accent: "Scottish", lines: 5), chapters: [0]),

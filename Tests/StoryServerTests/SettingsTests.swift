@@ -3,6 +3,7 @@ import FluentKit
 import FluentSQL
 import Foundation
 import Persistence
+import Speech
 @testable import StoryServer
 import StoryWorkflows
 import Testing
@@ -51,6 +52,40 @@ struct SettingsTests {
             let removed = try await app.send(.PUT, "/api/settings", token: tokens.access_token, json: #"{"api_keys": {"openai": ""}}"#)
             #expect(removed.body.string.contains(#""openai":null"#))
         }
+    }
+
+    @Test("the choice between the fastest voices and the best is kept per user", arguments: Backend.available)
+    func voicesPreference(_ backend: Backend) async throws {
+        try await withServer(backend) { app, _, _ in
+            let ada = try await app.register("ada@example.com").access_token
+            let bob = try await app.register("bob@example.com").access_token
+            #expect(try await app.send(.GET, "/api/settings", token: ada).body.string.contains(#""voices":"fastest""#))
+            let best = try await app.send(.PUT, "/api/settings", token: ada, json: #"{"narration": {"voices": "best"}}"#)
+            #expect(best.status == .ok, "\(best.body.string)")
+            #expect(best.body.string.contains(#""voices":"best""#))
+            #expect(best.body.string.contains(#""rate":1"#))
+            #expect(try await app.send(.GET, "/api/settings", token: ada).body.string.contains(#""voices":"best""#))
+            #expect(try await app.send(.GET, "/api/settings", token: bob).body.string.contains(#""voices":"fastest""#))
+
+            let unknown = try await app.send(.PUT, "/api/settings", token: ada, json: #"{"narration": {"voices": "loudest"}}"#)
+            #expect(unknown.status == .unprocessableEntity)
+            #expect(unknown.errorCode == "invalid_narration")
+            #expect(try await app.send(.GET, "/api/settings", token: ada).body.string.contains(#""voices":"best""#))
+        }
+    }
+
+    @Test("automatic casting keeps to real-time voices unless the best are preferred")
+    func castableVoices() {
+        let voices = [
+            Voice(id: "kokoro:kumo", engine: "kokoro", engineVoice: "kumo", displayName: "Kumo", gender: .male, quality: 4),
+            Voice(id: "piper:joe", engine: "piper", engineVoice: "joe", displayName: "Joe", gender: .male, quality: 4),
+            Voice(id: "openai:tts-1:alloy", engine: "openai", engineVoice: "alloy", displayName: "Alloy", gender: .female, quality: 4,
+                  costPer1000Characters: 0.015),
+        ]
+        #expect(CastableVoices.automatic(voices).map(\.id) == ["piper:joe"])
+        #expect(CastableVoices.automatic(voices, preference: .best).map(\.id) == ["kokoro:kumo", "piper:joe"])
+        #expect(CastableVoices.automatic(voices, includingPaid: true, preference: .best).count == 3)
+        #expect(!CastableVoices.rendersInRealTime(engine: "kokoro") && CastableVoices.rendersInRealTime(engine: "piper"))
     }
 
     @Test("invalid settings are refused and change nothing")

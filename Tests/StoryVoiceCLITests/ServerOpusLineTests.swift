@@ -4,9 +4,6 @@ import Testing
 /// Lines sent as Ogg Opus (to listeners off this machine) are encoded once and kept beside the
 /// line's WAV in the segment cache.
 @Suite struct ServerOpusLineTests {
-    struct Story: Decodable { var id: UUID; var analysis_state: String }
-    struct StoryList: Decodable { var stories: [Story] }
-
     @Test func anOpusLineIsEncodedOnceAndKept() async throws {
         let scratch = try CLI.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -14,13 +11,9 @@ import Testing
         let server = ServerProcess(dataDirectory: data)
         try await server.start()
         defer { server.kill() }
-        let token = try await server.register("listener@example.com")
-        let story = try #require(try await server.get("/api/stories", token: token, as: StoryList.self).stories.first)
-        try await server.waitUntil("the welcome story is analysed") {
-            try await server.get("/api/stories/\(story.id)", token: token, as: Story.self).analysis_state == "analyzed"
-        }
+        let (token, story) = try await server.readerWithAnalysedWelcomeStory("listener@example.com")
 
-        let path = "/api/stories/\(story.id)/segments/3/audio?format=opus"
+        let path = "/api/stories/\(story)/segments/3/audio?format=opus"
         let (first, status) = try await server.request("GET", path, token: token)
         #expect(status == 200)
         #expect(first.starts(with: Data("OggS".utf8)))

@@ -201,6 +201,20 @@ final class ServerProcess: @unchecked Sendable {
         try data.write(to: file)
     }
 
+    /// A new reader's welcome story, once its analysis has finished: (token, story id).
+    func readerWithAnalysedWelcomeStory(_ email: String) async throws -> (token: String, story: UUID) {
+        struct Story: Decodable { var id: UUID; var analysis_state: String }
+        struct StoryList: Decodable { var stories: [Story] }
+        let token = try await register(email)
+        guard let story = try await get("/api/stories", token: token, as: StoryList.self).stories.first else {
+            throw UnexpectedStatus(path: "/api/stories", status: 200, body: "no welcome story")
+        }
+        try await waitUntil("the welcome story is analysed") {
+            try await get("/api/stories/\(story.id)", token: token, as: Story.self).analysis_state == "analyzed"
+        }
+        return (token, story.id)
+    }
+
     func waitUntil(_ what: String, timeout: Duration = .seconds(300), _ condition: () async throws -> Bool) async throws {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {

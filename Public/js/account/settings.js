@@ -14,6 +14,12 @@ const html = `
       <label>Pitch <input name="pitch" type="range" min="0.5" max="2" step="0.05"><output name="pitch-out"></output></label>
       <label>Volume <input name="volume" type="range" min="0" max="2" step="0.05"><output name="volume-out"></output></label>
     </fieldset>
+    <fieldset id="voices-choice">
+      <legend>Voices for new casts</legend>
+      <label><input type="radio" name="voices" value="fastest"> Fastest: voices that render faster than they play, so playback never waits</label>
+      <label><input type="radio" name="voices" value="best"> Best: neural voices (Kokoro) for as many characters as possible; slower than real time on this machine, so lines take longer to be ready</label>
+      <p class="hint">Roles you gave a voice by hand keep it.</p>
+    </fieldset>
     <fieldset id="keys">
       <legend>Provider API keys</legend>
       <p class="hint">Keys are encrypted on the server and never shown again; leave a field empty to keep the stored key.</p>
@@ -36,6 +42,7 @@ export default function settingsScreen() {
           form.elements[name].value = settings.narration[name];
           form.elements[`${name}-out`].value = `${Number(settings.narration[name]).toFixed(2)}×`;
         }
+        form.elements.voices.value = settings.narration.voices ?? "fastest";
         const keys = $("#keys", container);
         keys.querySelectorAll("label").forEach((label) => label.remove());
         for (const [id, name] of Object.entries(providers)) {
@@ -54,7 +61,10 @@ export default function settingsScreen() {
       form.addEventListener("submit", async (event) => {
         event.preventDefault();
         const body = {
-          narration: Object.fromEntries(["rate", "pitch", "volume"].map((name) => [name, Number(form.elements[name].value)])),
+          narration: {
+            ...Object.fromEntries(["rate", "pitch", "volume"].map((name) => [name, Number(form.elements[name].value)])),
+            voices: form.elements.voices.value,
+          },
           api_keys: {},
         };
         for (const id of Object.keys(providers)) {
