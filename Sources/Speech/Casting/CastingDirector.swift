@@ -28,9 +28,12 @@ public struct CastingDirector: Sendable {
     /// What one quality tier is worth in a voice's fit. For `best`, three tiers (formant to
     /// neural) come close to a gender mismatch (8) without outweighing it.
     let qualityWeight: Double
+    /// Whether each character first gets the best free neural voice of their gender, if any.
+    let neuralFirst: Bool
 
     public init(preference: CastingPreference = .fastest) {
         qualityWeight = preference == .best ? 2.5 : 1.2
+        neuralFirst = preference == .best
     }
 
     /// Deterministic. `overrides` (an edited cast file) always win for the ids they name.
@@ -75,8 +78,10 @@ public struct CastingDirector: Sendable {
                     performances[id].map { Rival(performance: $0, interplay: presence.interplay(character.id, with: id)) }
                 }
             let usedElsewhere = Set(castOrder.compactMap { performances[$0]?.voiceID })
-            let (performance, rate) = choose(
-                for: character, pool: pool, rivals: rivals, lines: presence.lines[character.id] ?? 0, usedElsewhere: usedElsewhere)
+            let lines = presence.lines[character.id] ?? 0
+            let neural = neuralFirst ? pool.filter { $0.quality >= VoiceQuality.neural.rawValue } : []
+            let (performance, rate) = freeChoice(for: character, pool: neural, rivals: rivals, lines: lines, usedElsewhere: usedElsewhere)
+                ?? choose(for: character, pool: pool, rivals: rivals, lines: lines, usedElsewhere: usedElsewhere)
             performances[character.id] = performance
             assignments[character.id] = VoiceAssignment(
                 voice: performance.voiceID, rate: Self.rounded(rate), pitch: Self.rounded(performance.pitch), volume: 1, name: character.name,
@@ -102,31 +107,13 @@ public struct CastingDirector: Sendable {
     /// The best performance for `character` that no rival in their chapters already uses;
     /// failing that, a rival's voice moved in pitch far enough to be told apart.
     private func choose(for character: Character, pool: [Voice], rivals: [Rival], lines: Int, usedElsewhere: Set<String>) -> (Performance, Double) {
-        let wantedAccent = character.accent.flatMap(AccentCatalog.tag(forDescription:)).flatMap { tag in
-            pool.contains { AccentCatalog.similarity(wanted: tag, voice: $0.accent) > 0 } ? tag : nil
-        }
-        let temperament = StyleAffinity(personality: character.personality)
-        let takenIDs = Set(rivals.map(\.performance.voiceID))
-        var best: (score: Double, performance: Performance, rate: Double)?
-        for voice in pool where !takenIDs.contains(voice.id) {
-            let delivery = ageDelivery(for: character, voice: voice)
-            let performance = Performance(voiceID: voice.id, voice: voice, pitch: delivery.pitch.clamped(to: Self.pitchLimits))
-            // Another voice of a speaker already heard here, at nearly the same pitch, is the same voice to a listener.
-            if rivals.contains(where: { performance.isConfusable(with: $0.performance) }) { continue }
-            // Another voice of a speaker heard here (at a safe pitch distance) costs in
-            // proportion to how much the two are heard together: most for the narrator and
-            // the character's main partners, little for a passing exchange.
-            let familyInterplay = rivals.filter { $0.performance.family == voice.family }.map(\.interplay).max() ?? 0
-            let score = suitability(of: voice, for: character, accent: wantedAccent, temperament: temperament)
-                + distinctness(performance, rivals: rivals)
-                - (usedElsewhere.contains(voice.id) ? 2 : 0)
-                - 3 * Double(min(familyInterplay, max(lines, 1))) / Double(max(lines, 1))
-            if best == nil || score > best!.score { best = (score, performance, delivery.rate) }
-        }
+        let best = bestFree(for: character, pool: pool, rivals: rivals, lines: lines, usedElsewhere: usedElsewhere)
         if let best, let voice = best.performance.voice, fitsGender(voice, character) { return (best.performance, best.rate) }
 
         // No free voice of the right gender in these chapters: share one, moved in pitch away
         // from its other uses. A shared voice of the right gender beats a free one of the wrong gender.
+        let wantedAccent = accent(wantedBy: character, in: pool)
+        let temperament = StyleAffinity(personality: character.personality)
         var fallback: (score: Double, performance: Performance, rate: Double)?
         let offsets = [0.0, 3, -3, 6, -6, 9, -9, 12]
         for voice in pool {
@@ -146,6 +133,45 @@ public struct CastingDirector: Sendable {
         let voice = pool[0]
         let delivery = ageDelivery(for: character, voice: voice)
         return (Performance(voiceID: voice.id, voice: voice, pitch: delivery.pitch.clamped(to: Self.pitchLimits)), delivery.rate)
+    }
+
+    /// The best free voice of `pool` of the character's gender, if there is one.
+    private func freeChoice(for character: Character, pool: [Voice], rivals: [Rival], lines: Int, usedElsewhere: Set<String>) -> (Performance, Double)? {
+        let fitting = pool.filter { fitsGender($0, character) }
+        return bestFree(for: character, pool: fitting, rivals: rivals, lines: lines, usedElsewhere: usedElsewhere).map { ($0.performance, $0.rate) }
+    }
+
+    /// The best-scoring voice of `pool` that no rival in the character's chapters uses or sounds like.
+    private func bestFree(
+        for character: Character, pool: [Voice], rivals: [Rival], lines: Int, usedElsewhere: Set<String>
+    ) -> (score: Double, performance: Performance, rate: Double)? {
+        let wantedAccent = accent(wantedBy: character, in: pool)
+        let temperament = StyleAffinity(personality: character.personality)
+        let takenIDs = Set(rivals.map(\.performance.voiceID))
+        var best: (score: Double, performance: Performance, rate: Double)?
+        for voice in pool where !takenIDs.contains(voice.id) {
+            let delivery = ageDelivery(for: character, voice: voice)
+            let performance = Performance(voiceID: voice.id, voice: voice, pitch: delivery.pitch.clamped(to: Self.pitchLimits))
+            // Another voice of a speaker already heard here, at nearly the same pitch, is the same voice to a listener.
+            if rivals.contains(where: { performance.isConfusable(with: $0.performance) }) { continue }
+            // Another voice of a speaker heard here (at a safe pitch distance) costs in
+            // proportion to how much the two are heard together: most for the narrator and
+            // the character's main partners, little for a passing exchange.
+            let familyInterplay = rivals.filter { $0.performance.family == voice.family }.map(\.interplay).max() ?? 0
+            let score = suitability(of: voice, for: character, accent: wantedAccent, temperament: temperament)
+                + distinctness(performance, rivals: rivals)
+                - (usedElsewhere.contains(voice.id) ? 2 : 0)
+                - 3 * Double(min(familyInterplay, max(lines, 1))) / Double(max(lines, 1))
+            if best == nil || score > best!.score { best = (score, performance, delivery.rate) }
+        }
+        return best
+    }
+
+    /// The accent `character` asks for, when some voice in `pool` has something of it.
+    private func accent(wantedBy character: Character, in pool: [Voice]) -> String? {
+        character.accent.flatMap(AccentCatalog.tag(forDescription:)).flatMap { tag in
+            pool.contains { AccentCatalog.similarity(wanted: tag, voice: $0.accent) > 0 } ? tag : nil
+        }
     }
 
     /// The character as a direction for engines that take one: personality, then who they are
