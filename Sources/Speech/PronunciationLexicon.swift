@@ -28,10 +28,14 @@ public struct PronunciationLexicon: Codable, Sendable, Hashable {
         public init(stringLiteral respelling: String) { self.init(respelling: respelling) }
 
         /// What `engine` is given for this word: its phonemes when it takes phonemes and has
-        /// some, else the respelling, else nil (the word stays as written).
+        /// some (its own, else those given for another engine of the same notation: Piper's IPA
+        /// serves Kokoro), else the respelling, else nil (the word stays as written).
         func form(for engine: String) -> Form? {
-            if let notation = PronunciationLexicon.phonemeEngines[engine], let phonemes = phonemes[engine] {
-                return .phonemes(phonemes, notation)
+            if let notation = PronunciationLexicon.phonemeEngines[engine] {
+                let sameNotation = PronunciationLexicon.phonemeEngines.filter { $0.value == notation }.keys.sorted()
+                if let phonemes = phonemes[engine] ?? sameNotation.lazy.compactMap({ phonemes[$0] }).first {
+                    return .phonemes(phonemes, notation)
+                }
             }
             return respelling.map(Form.respelling)
         }
@@ -51,10 +55,11 @@ public struct PronunciationLexicon: Codable, Sendable, Hashable {
     }
 
     /// The engines that read `[[phonemes]]` inline in their text, by engine id. espeak-ng does
-    /// so by default; Piper (piper-tts 1.8) passes `[[ ]]` blocks to the model as raw IPA.
+    /// so by default; Piper (piper-tts 1.8) passes `[[ ]]` blocks to the model as raw IPA, and
+    /// Kokoro's worker does the same.
     /// flite, festival and the cloud engines would read the brackets aloud, so they get the
     /// respelling. (Ids as `EspeakEngine` and `PiperEngine` name themselves.)
-    public static let phonemeEngines: [String: PhonemeNotation] = ["espeak-ng": .espeakMnemonics, "piper": .ipa]
+    public static let phonemeEngines: [String: PhonemeNotation] = ["espeak-ng": .espeakMnemonics, "piper": .ipa, "kokoro": .ipa]
 
     /// A lexicon of respellings only.
     public init(_ respellings: [String: String] = [:]) {

@@ -85,7 +85,7 @@ extension PronunciationLexicon {
             }
             let engine = part[..<open.lowerBound].trimmingCharacters(in: .whitespaces)
             if engine.isEmpty || engine.contains(where: \.isWhitespace) {
-                throw ValueProblem(description: "needs one engine name before '[[' (espeak-ng or piper)")
+                throw ValueProblem(description: "needs one engine name before '[[' (espeak-ng, piper or kokoro)")
             }
             if phonemes[engine] != nil { throw ValueProblem(description: "gives phonemes for \(engine) twice") }
             phonemes[engine] = String(part[open.upperBound..<part.index(part.endIndex, offsetBy: -2)]).trimmingCharacters(in: .whitespaces)

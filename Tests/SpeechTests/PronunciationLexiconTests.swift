@@ -80,6 +80,12 @@ import Testing
         #expect(phonemic.apply(to: text, engine: "piper") == "[[ˈfɹæmtən]] met Vera.")
         #expect(phonemic.apply(to: text, engine: "flite") == "FRAM-tun met Vera.")
         #expect(phonemic.apply(to: [text, "Vera"], engine: "openai") == ["FRAM-tun met Vera.", "Vera"])
+        // Kokoro reads IPA as Piper does: Piper's phonemes serve it unless it has its own.
+        #expect(phonemic.apply(to: text, engine: "kokoro") == "[[ˈfɹæmtən]] met Vera.")
+        var own = phonemic
+        own["Framton"]?.phonemes["kokoro"] = "fɹˈæmtn"
+        #expect(own.apply(to: text, engine: "kokoro") == "[[fɹˈæmtn]] met Vera.")
+        #expect(own.apply(to: text, engine: "piper") == "[[ˈfɹæmtən]] met Vera.")
     }
 
     @Test func aPossessiveJoinsThePhonemesVoicedAsEnglishVoicesIt() {
