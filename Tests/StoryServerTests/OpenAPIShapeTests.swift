@@ -204,6 +204,9 @@ struct OpenAPIShapeTests {
             try await walk.call(.PUT, "/api/stories/\(story)/cast/\(speaker)", token: token, json: #"{"voice":"test:bass","pitch":40}"#, expect: .unprocessableEntity)
             try await walk.call(.PUT, "/api/stories/\(story)/cast/c999", token: token, json: #"{"voice":"test:bass"}"#, expect: .notFound)
             try await walk.call(.GET, "/api/stories/\(story)/analysis", token: token, expect: .ok)
+            try await walk.call(.GET, "/api/stories/\(story)/analysis?segments=false", token: token, expect: .ok)
+            try await walk.call(.GET, "/api/stories/\(story)?text=false", token: token, expect: .ok)
+            try await walk.call(.GET, "/api/stories/\(story)?text=maybe", token: token, expect: .badRequest)
             try await walk.call(.DELETE, "/api/stories/\(story)/cast/narrator", token: token, expect: .ok)
 
             // Lines.
@@ -300,9 +303,12 @@ struct OpenAPIShapeTests {
             "analysis_state": .string("analyzed"), "character_count": .number(3), "text": .string("abc"),
         ]
         #expect(contract.validate(.object(summary), against: story, at: "story") == [])
-        var noText = summary
-        noText["text"] = nil
-        #expect(contract.validate(.object(noText), against: story, at: "story") == ["story.text: required, but missing"])
+        var noTitle = summary
+        noTitle["title"] = nil
+        #expect(contract.validate(.object(noTitle), against: story, at: "story") == ["story.title: required, but missing"])
+        var withBody = summary
+        withBody["body"] = .string("abc")
+        #expect(!contract.validate(.object(withBody), against: story, at: "story").isEmpty)
 
         // Replies: an undocumented status or content type is drift too.
         let show = try #require(contract.operation(method: "GET", path: "/api/stories/\(UUID())"))

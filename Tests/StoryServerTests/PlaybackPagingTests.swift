@@ -114,6 +114,25 @@ struct PlaybackPagingTests {
         }
     }
 
+    @Test("a novel's page asks for the story without its text and the analysis without its segments")
+    func lighterReplies() async throws {
+        try await withNarrationServer { app, config, _ in
+            let ada = try await app.register("ada@example.com").access_token
+            let story = try await app.analyzedSample(ada, config)
+            let full = try await app.send(.GET, "/api/stories/\(story)", token: ada).body.string
+            let light = try await app.send(.GET, "/api/stories/\(story)?text=false", token: ada).body.string
+            #expect(full.contains(#""text":"#) && !light.contains(#""text":"#))
+            #expect(light.contains(#""character_count":"#))
+
+            let analysis = try await app.send(.GET, "/api/stories/\(story)/analysis", token: ada).body.string
+            let lean = try await app.send(.GET, "/api/stories/\(story)/analysis?segments=false", token: ada).body.string
+            #expect(analysis.contains(#""segments":"#) && !lean.contains(#""segments":"#))
+            #expect(lean.contains(#""characters":"#) && lean.contains(#""cast":"#))
+            #expect(lean.utf8.count < analysis.utf8.count)
+            #expect(try await app.send(.GET, "/api/stories/\(story)/analysis?segments=no", token: ada).errorCode == "invalid_query")
+        }
+    }
+
     @Test("a line travels as Ogg Opus when asked, a fraction of its WAV")
     func compressedLine() async throws {
         try await withNarrationServer(adjust: { $0.ahead = nil }) { app, config, _ in

@@ -74,7 +74,9 @@ enum EPUBFixtures {
     /// A valid EPUB 3: title page, three chapters in two files (one with a space in its name),
     /// a nav document with relative, percent-encoded and fragment links.
     /// `manifestExtras` and `spineFirst` add manifest items and spine entries before the title page.
-    static func epub3(chapterOne: String = chapterOne, extraFiles: [File] = [], manifestExtras: String = "", spineFirst: String = "") throws -> Data {
+    static func epub3(
+        chapterOne: String = chapterOne, extraFiles: [File] = [], manifestExtras: String = "", spineFirst: String = "", tocFirst: String = ""
+    ) throws -> Data {
         let opf = """
             <?xml version="1.0" encoding="UTF-8"?>
             <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
@@ -103,6 +105,7 @@ enum EPUBFixtures {
         let nav = xhtml("""
             <nav epub:type="toc" id="toc"><h1>Contents</h1>
               <ol>
+                \(tocFirst)
                 <li><a href="chapter%20one.xhtml">Chapter One</a></li>
                 <li><a href="part2.xhtml">Chapter <em>Two</em></a>
                   <ol><li><a href="part2.xhtml#c3">Chapter Three</a></li></ol>

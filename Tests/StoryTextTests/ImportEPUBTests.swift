@@ -51,7 +51,9 @@ struct ImportEPUBTests {
         let data = try EPUBFixtures.epub3(
             extraFiles: [cover, contents],
             manifestExtras: #"<item id="cover" href="Text/cover.xhtml" media-type="application/xhtml+xml"/><item id="contents" href="Text/contents.xhtml" media-type="application/xhtml+xml"/>"#,
-            spineFirst: #"<itemref idref="cover"/><itemref idref="nav"/><itemref idref="contents"/>"#)
+            spineFirst: #"<itemref idref="cover"/><itemref idref="nav"/><itemref idref="contents"/>"#,
+            // As publishers' contents do: entries for the pages that are not narrated.
+            tocFirst: #"<li><a href="cover.xhtml">Cover</a></li><li><a href="nav.xhtml">Table of Contents</a></li><li><a href="contents.xhtml">Contents</a></li>"#)
         let document = try StoryImporter.load(data: data, filename: "trials.epub")
         let plain = try StoryImporter.load(data: try EPUBFixtures.epub3(), filename: "trials.epub")
         #expect(document.text == plain.text)

@@ -17,6 +17,16 @@ extension Request {
         }
     }
 
+    /// A `true`/`false` query parameter; `fallback` when absent, 400 for anything else.
+    func booleanQuery(_ name: String, default fallback: Bool) throws -> Bool {
+        guard let raw = query[String.self, at: name] else { return fallback }
+        switch raw.lowercased() {
+        case "true", "1": return true
+        case "false", "0": return false
+        default: throw APIError.badRequest("Query parameter '\(name)' must be true or false.", code: "invalid_query")
+        }
+    }
+
     /// The id in the path parameter `name`; a malformed id is simply not found.
     func uuidParameter(_ name: String, what: String) throws -> UUID {
         guard let raw = parameters.get(name), let id = UUID(uuidString: raw) else {

@@ -77,10 +77,12 @@ struct AnalysisController: Sendable {
         return try Response.json(JobSnapshot(try await stories.suggestVoices(story, llm: llm)), status: .accepted)
     }
 
+    /// `?segments=false` leaves the analysis's segments out (the story page pages lines instead).
     @Sendable
     func analysis(_ request: Request) async throws -> Response {
         let stories = try request.stories(config)
-        return try await PerformanceReply.response(try await request.story(stories), stories)
+        return try await PerformanceReply.response(
+            try await request.story(stories), stories, segments: try request.booleanQuery("segments", default: true))
     }
 
     private static func requireModel(_ choice: ModelRequest, _ ask: String) throws -> String {

@@ -38,7 +38,8 @@ struct StoriesController: Sendable {
         var analysis_state: AnalysisState
         var duration_seconds: Double?
         var character_count: Int
-        var text: String
+        /// Left out when asked for without it (`?text=false`).
+        var text: String?
     }
 
     struct StoryList: Codable {
@@ -92,7 +93,8 @@ struct StoriesController: Sendable {
     @Sendable
     func show(_ request: Request) async throws -> Response {
         let story = try await find(request)
-        let response = try Response.json(try detail(story))
+        // `?text=false`: the story without its text (a novel's is hundreds of kilobytes).
+        let response = try Response.json(try detail(story, withText: try request.booleanQuery("text", default: true)))
         response.headers.replaceOrAdd(name: .eTag, value: StoryVersionTag.tag(story.version))
         return response
     }
@@ -176,9 +178,11 @@ struct StoriesController: Sendable {
         )
     }
 
-    private func detail(_ story: StoryRecord) throws -> StoryDetail {
-        let text: String
-        if let inline = story.text {
+    private func detail(_ story: StoryRecord, withText: Bool = true) throws -> StoryDetail {
+        let text: String?
+        if !withText {
+            text = nil
+        } else if let inline = story.text {
             text = inline
         } else if let path = story.textPath {
             text = String(decoding: try ContentStore(dataDirectory: config.dataDirectory).read(path), as: UTF8.self)

@@ -25,7 +25,7 @@ extension Request {
 /// endpoint answers.
 struct PerformanceReply: Encodable {
     var state: AnalysisState
-    var analysis: StoryAnalysis?
+    var analysis: AnalysisBody?
     var cast: Cast?
     var overrides: CastOverrides
     var also_changed: [VoiceChange]?
@@ -53,6 +53,24 @@ struct PerformanceReply: Encodable {
         }
     }
 
+    /// The analysis, optionally without its segments: a page that lists lines by range
+    /// (`/segments?from=&count=`) need not download a novel's thousands of them again.
+    struct AnalysisBody: Encodable {
+        var analysis: StoryAnalysis
+        var includesSegments: Bool
+
+        enum CodingKeys: String, CodingKey { case title, author, characters, chapters, segments }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(analysis.title, forKey: .title)
+            try container.encode(analysis.author, forKey: .author)
+            try container.encode(analysis.characters, forKey: .characters)
+            try container.encode(analysis.chapters, forKey: .chapters)
+            if includesSegments { try container.encode(analysis.segments, forKey: .segments) }
+        }
+    }
+
     struct RenderInfo: Encodable {
         var format: String
         var duration_seconds: Double
@@ -61,14 +79,15 @@ struct PerformanceReply: Encodable {
     }
 
     /// The reply for `story`; `changedFrom` (the cast before a voice change of `role`) adds
-    /// `also_changed`.
+    /// `also_changed`; `segments: false` leaves the analysis's segments out.
     static func response(
-        _ story: StoryRecord, _ stories: Stories, status: HTTPResponseStatus = .ok, changedFrom before: (cast: Cast?, role: String)? = nil
+        _ story: StoryRecord, _ stories: Stories, status: HTTPResponseStatus = .ok, changedFrom before: (cast: Cast?, role: String)? = nil,
+        segments: Bool = true
     ) async throws -> Response {
         let (content, cast) = try await stories.performance(story)
         let id = content.id.uuidString.lowercased()
         let reply = PerformanceReply(
-            state: story.analysisState, analysis: content.analysis, cast: cast, overrides: content.overrides,
+            state: story.analysisState, analysis: content.analysis.map { AnalysisBody(analysis: $0, includesSegments: segments) }, cast: cast, overrides: content.overrides,
             also_changed: before.map { VoiceChange.between($0.cast, cast, except: $0.role) },
             render: content.render.map {
                 RenderInfo(format: $0.format, duration_seconds: $0.durationSeconds, rendered_at: $0.renderedAt, url: "/api/stories/\(id)/audio")

@@ -60,6 +60,8 @@ private struct BookText {
     /// Start offset of each spine document, by archive path.
     var documentStarts: [String: Int] = [:]
     var anchors: [String: [String: Int]] = [:]
+    /// Documents left out as apparatus: table-of-contents entries for them name no chapter.
+    var skippedDocuments: Set<String> = []
 
     /// `skipping` names documents that are not the book's text (its table of contents, title
     /// page, cover); they are left out unless nothing else has text.
@@ -80,6 +82,7 @@ private struct BookText {
         var waitingForText: [String] = []
         for (item, converted, skipped) in documents {
             guard converted.scalarCount > 0, !(skipped && anyStory) else {
+                if skipped && anyStory { skippedDocuments.insert(item.path) }
                 // An image-only page: entries pointing at it mean the text that follows it.
                 waitingForText.append(item.path)
                 documentStarts[item.path] = count
@@ -104,10 +107,11 @@ private struct BookText {
         }
     }
 
-    /// Table-of-contents entries placed in the text; entries outside the spine are dropped.
+    /// Table-of-contents entries placed in the text; entries outside the spine, and those for
+    /// apparatus that is not narrated (title page, contents, copyright), are dropped.
     func boundaries(for toc: EPUBTableOfContents?) -> [ChapterBoundary] {
         (toc?.entries ?? []).compactMap { entry in
-            guard let start = documentStarts[entry.path] else { return nil }
+            guard let start = documentStarts[entry.path], !skippedDocuments.contains(entry.path) else { return nil }
             let offset = entry.fragment.flatMap { anchors[entry.path]?[$0] } ?? start
             return ChapterBoundary(start: offset, title: entry.title)
         }
