@@ -3,10 +3,11 @@
 //
 // It buffers by time, not by lines: it keeps about `bufferSeconds` of listening ahead of the
 // line playing (durations read from the WAV header, or from the media metadata of other
-// formats, divided by the speed), with at most `maxFetches` requests in flight. A jump fetches its line first: fetches
-// for lines far from the new place are cancelled. While the line to play is not ready the player
-// says so (`onWaiting(true)`), rather than pretending to play. Audio is fetched through the API
-// helper, so an expired access cookie is refreshed instead of stopping playback.
+// formats, divided by the speed), with at most `maxFetches` requests in flight. A jump fetches
+// its line first, alone: other fetches are cancelled, and nothing else is asked for until it is
+// in. While the line to play is not ready the player says so (`onWaiting(true)`), rather than
+// pretending to play. Audio is fetched through the API helper, so an expired access cookie is
+// refreshed instead of stopping playback.
 import { apiBlob } from "./api.js";
 
 const bufferSeconds = 30;
@@ -160,8 +161,10 @@ export class Player {
     for (const index of [...this.entries.keys()]) {
       if (index < from - keepBehind || index > from + lookAhead) this.drop(index);
     }
-    // The line to play comes first, even if that means cancelling a fetch further ahead.
-    if (!this.entries.has(from) && this.inFlight.size >= maxFetches) {
+    // The line to play comes first, even if that means cancelling a fetch further ahead; until
+    // it is in, nothing else is asked for (it may be rendering, and has the server to itself).
+    const limit = this.entries.get(from)?.done ? maxFetches : 1;
+    while (!this.entries.has(from) && this.inFlight.size >= limit) {
       const furthest = [...this.inFlight].sort((a, b) => b.index - a.index)[0];
       this.drop(furthest.index);
     }
@@ -169,7 +172,7 @@ export class Player {
     for (let index = from; index < this.length && index <= from + lookAhead && ahead < bufferSeconds; index += 1) {
       let entry = this.entries.get(index);
       if (!entry) {
-        if (this.inFlight.size >= maxFetches) break;
+        if (this.inFlight.size >= limit) break;
         entry = this.start(index);
       }
       if (index > from) ahead += ((this.source.get(index)?.pause_before ?? 0) + (entry.duration ?? this.guess(index))) / this.speed;
