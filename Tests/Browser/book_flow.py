@@ -62,6 +62,11 @@ def split_chapters(text):
     return front, chapters
 
 
+def first_paragraph(text):
+    """The first paragraph of `text`, hard wraps joined."""
+    return " ".join(re.split(r"\n\s*\n", text.strip())[0].split())
+
+
 def paragraphs(text):
     """Blank-line paragraphs, hard wraps joined, as escaped <p>s."""
     found = [" ".join(part.split()) for part in re.split(r"\n\s*\n", text)]
@@ -302,7 +307,7 @@ def epub_flow(browser, options, path, title, author, front, built):
     opening = browser.wait_for("the first lines", """
         const texts = [0, 1, 2, 3, 4, 5].map(n => document.querySelector(`#line-${n}:not(.loading) .line-text`)?.textContent);
         return texts.every(Boolean) ? texts : null""", timeout=60)
-    story_start = " ".join(built[0][1].split())[:40]
+    story_start = first_paragraph(built[0][1])[:40]
     apparatus = [text for text in opening if re.search(r"Title Page|Table of Contents|Copyright|public-domain|Translated by", text)
                  or sum(name in text for name, _ in built) > 1]
     check(not apparatus and any(text.startswith(story_start[:30]) for text in opening[:3]),
@@ -367,7 +372,7 @@ def book_flow(options):
         took = upload(browser, path, title)
         total = line_count(browser)
         print(f"{title} ({len(text):,} characters, {total:,} lines): page usable {took:.1f} s after Upload (upload and analysis included)")
-        check(True, f"uploaded {os.path.basename(os.path.dirname(path)) or os.path.basename(path)} from the file input; the analysis started by itself")
+        check(True, f"uploaded {os.path.join(os.path.basename(os.path.dirname(path)), os.path.basename(path))} from the file input; the analysis started by itself")
         novel_url = browser.js("return location.href")
         timings = interactive_after_navigation(browser, title)
         print(f"{title}: page interactive {min(timings):.0f} ms after navigation (runs: {', '.join(f'{t:.0f}' for t in timings)} ms)")
@@ -385,7 +390,7 @@ def book_flow(options):
 
         epub_flow(browser, options, path, title, author, front, built)
         check_page_errors(browser)
-        sign_out_flow(browser, options, novel_url, [title, built[1][0], " ".join(built[0][1].split())[:30]])
+        sign_out_flow(browser, options, novel_url, [title, first_paragraph(built[0][1])[:30], first_paragraph(built[1][1])[:30]])
         check_page_errors(browser)
         print(f"book flow: {time.time() - began:.0f} s")
     except Exception:
