@@ -12,8 +12,10 @@ on screen, and that signing out and in as someone else leaves nothing of the fir
 --short-session-app (a server whose access cookie lasts seconds), a second browser checks that
 playback carries on past the expiry of the access cookie without the listener noticing. Prints
 the time from pressing play to the first audio, and saves screenshots. novel_flow.py then opens a
-generated 300k-character novel: how soon its page is usable, its chapters, player bar and lines. Exits non-zero on the
-first failed check.
+generated 300k-character novel: how soon its page is usable, its chapters, player bar and lines.
+book_flow.py uploads a real novel (../shared/eval/pdnc-dev beside the repository) and an EPUB it
+builds of it: chapters, 50 lines played without a wait, the time position, jump and model-failure
+latency, signing out with the novel playing. Exits non-zero on the first failed check.
 
 Everything waits for conditions (the test runs on a loaded two-core machine): elements are found
 again inside each wait, and clicks retry when the element was re-rendered under them.
@@ -322,6 +324,8 @@ def main():
     main_flow(options)
     from novel_flow import novel_flow  # a 300k-character novel on the story page (issue 24)
     novel_flow(options)
+    from book_flow import book_flow  # a real novel from ../shared/eval/pdnc-dev and an EPUB of it (issue 24)
+    book_flow(options)
     if options.short_session_app:
         short_session_flow(options)
     else:

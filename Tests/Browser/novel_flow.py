@@ -66,6 +66,35 @@ def current_line(browser):
     return int(found.split("-")[1]) if found else None
 
 
+def new_reader_in_library(browser, options, who):
+    """Registers a new reader (`who`-…@example.com) and opens their library."""
+    browser.go(options.app + "/")
+    register(browser, f"{who}-{uuid.uuid4().hex[:8]}@example.com")
+    browser.go(options.app + "/#/stories")
+    browser.wait_for("the library", "return document.querySelector('#library')?.checkVisibility()")
+
+
+def line_count(browser):
+    """How many lines the player bar says the story has."""
+    return browser.wait_for("the line count", "return Number((document.querySelector('#position').textContent.match(/of ([\\d,]+)/) || [])[1]?.replace(/,/g, '')) || null")
+
+
+def interactive_after_navigation(browser, title, runs=2):
+    """Reloads the story page `runs` times (nothing remembered) and answers the times (ms)
+    from the navigation to the page's storyvoice:story-interactive mark: its title, first lines
+    and Play usable."""
+    timings = []
+    for _ in range(runs):
+        browser.js("localStorage.clear(); location.reload()")
+        browser.wait_for("the story page after a reload", f"""
+            return document.querySelector('#story-title')?.textContent.includes({json.dumps(title)})
+                && document.querySelector('#line-list .line:not(.loading) .line-text')
+                && document.querySelector('#play')?.checkVisibility() && !document.querySelector('#play').disabled
+                && performance.getEntriesByName('storyvoice:story-interactive').length > 0""", timeout=120)
+        timings.append(browser.js("return performance.getEntriesByName('storyvoice:story-interactive')[0].startTime"))
+    return timings
+
+
 def novel_flow(options):
     path = os.path.join(os.path.abspath(options.artifacts), "a-northern-story.txt")
     text = novel_text()
@@ -73,10 +102,7 @@ def novel_flow(options):
         file.write(text)
     browser = Browser(options.driver, options.artifacts)
     try:
-        browser.go(options.app + "/")
-        register(browser, f"novel-{uuid.uuid4().hex[:8]}@example.com")
-        browser.go(options.app + "/#/stories")
-        browser.wait_for("the library", "return document.querySelector('#library')?.checkVisibility()")
+        new_reader_in_library(browser, options, "novel")
         browser.type("#upload-form [name=file]", path)
         browser.click("#upload-form button[type=submit]")
         browser.wait_for("the novel's page", "return document.querySelector('#story-title')?.textContent.includes('Northern')", timeout=120)
@@ -88,16 +114,8 @@ def novel_flow(options):
 
         # The page of an analysed novel, from a navigation: interactive when the title, the
         # first lines and Play are there.
-        timings = []
-        for attempt in range(2):
-            browser.js("localStorage.clear(); location.reload()")
-            browser.wait_for("the novel's page after a reload", """
-                return document.querySelector('#story-title')?.textContent.includes('Northern')
-                    && document.querySelector('#line-list .line:not(.loading) .line-text')
-                    && document.querySelector('#play')?.checkVisibility() && !document.querySelector('#play').disabled
-                    && performance.getEntriesByName('storyvoice:story-interactive').length > 0""", timeout=120)
-            timings.append(browser.js("return performance.getEntriesByName('storyvoice:story-interactive')[0].startTime"))
-        total = browser.wait_for("the line count", "return Number((document.querySelector('#position').textContent.match(/of ([\\d,]+)/) || [])[1]?.replace(/,/g, '')) || null")
+        timings = interactive_after_navigation(browser, "Northern")
+        total = line_count(browser)
         interactive = min(timings)
         print(f"novel page interactive: {interactive:.0f} ms after navigation (runs: {', '.join(f'{t:.0f}' for t in timings)} ms; "
               f"{len(text):,} characters, {total:,} lines)")

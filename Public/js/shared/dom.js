@@ -45,8 +45,10 @@ export function dismissDialog() {
   if (dialog) $("#confirm-text").textContent = "";
 }
 
+/** "4:05", or "1:02:05" from an hour on. */
 export function formatDuration(seconds) {
   if (!Number.isFinite(seconds)) return "";
   const s = Math.round(seconds);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  const two = (n) => String(n).padStart(2, "0");
+  return s < 3600 ? `${Math.floor(s / 60)}:${two(s % 60)}` : `${Math.floor(s / 3600)}:${two(Math.floor(s / 60) % 60)}:${two(s % 60)}`;
 }

@@ -1,12 +1,13 @@
 // Plays a story's lines one after another, each from its own audio URL (for a story,
 // /api/stories/:id/segments/:n/audio, rendered on the server on first request).
 //
-// It buffers by time, not by lines: it keeps about `bufferSeconds` of fetched audio ahead of the
+// It buffers by time, not by lines: it keeps about `bufferSeconds` of listening ahead of the
 // line playing (durations read from the WAV header, or from the media metadata of other
-// formats), with at most `maxFetches` requests in flight. A jump fetches its line first: fetches
-// for lines far from the new place are cancelled. While the line to play is not ready the player
-// says so (`onWaiting(true)`), rather than pretending to play. Audio is fetched through the API
-// helper, so an expired access cookie is refreshed instead of stopping playback.
+// formats, divided by the speed), with at most `maxFetches` requests in flight. A jump fetches
+// its line first, alone: other fetches are cancelled, and nothing else is asked for until it is
+// in. While the line to play is not ready the player says so (`onWaiting(true)`), rather than
+// pretending to play. Audio is fetched through the API helper, so an expired access cookie is
+// refreshed instead of stopping playback.
 import { apiBlob } from "./api.js";
 
 const bufferSeconds = 30;
@@ -58,13 +59,15 @@ export class Player {
    * @param lines  an array of lines (each with `audio_url` and optionally `pause_before`, in
    *   seconds), or a source: {length, get(index), line(index) -> Promise<line>, audioUrl(index)}
    * @param {{positionKey: string, onLine: (index: number|null) => void, onState: (state: string) => void,
-   *   onError: (message: string) => void, onWaiting?: (waiting: boolean) => void}} options
-   *   positionKey: the localStorage key that remembers the position
+   *   onError: (message: string) => void, onWaiting?: (waiting: boolean) => void,
+   *   onDuration?: (index: number, seconds: number) => void}} options
+   *   positionKey: the localStorage key that remembers the position; onDuration: a line's
+   *   audio was fetched and lasts `seconds` (at 1×)
    */
   constructor(lines, { positionKey, ...hooks }) {
     this.source = sourceOf(lines);
     this.positionKey = positionKey;
-    this.hooks = { onWaiting: () => {}, ...hooks };
+    this.hooks = { onWaiting: () => {}, onDuration: () => {}, ...hooks };
     this.audio = new Audio();
     this.audio.preload = "auto";
     this.entries = new Map(); // index -> {promise, url, duration, controller, done}
@@ -76,10 +79,13 @@ export class Player {
     this.playing = false;
     this.waiting = false;
     this.generation = 0; // bumps on every jump/stop so stale callbacks do nothing
-    this.onEnded = () => this.advance();
-    // User Timing marks: how long from pressing play to hearing audio, and which line it was
-    // (read by the browser test).
+    // User Timing marks (read by the browser test): each line's audio starting and ending, with
+    // its line; also "storyvoice:play-pressed", "storyvoice:jump" and "storyvoice:waiting".
     this.onPlaying = () => performance.mark("storyvoice:audio-playing", { detail: { line: this.index } });
+    this.onEnded = () => {
+      performance.mark("storyvoice:audio-ended", { detail: { line: this.index } });
+      this.advance();
+    };
     this.audio.addEventListener("ended", this.onEnded);
     this.audio.addEventListener("playing", this.onPlaying);
   }
@@ -115,6 +121,7 @@ export class Player {
         entry.duration = await wavDuration(blob).catch(() => null) ?? await mediaDuration(entry.url);
         if (this.disposed || this.entries.get(index) !== entry) URL.revokeObjectURL(entry.url);
         entry.done = true;
+        if (entry.duration) this.hooks.onDuration(index, entry.duration);
         return entry.url;
       } catch (error) {
         if (this.entries.get(index) === entry) this.entries.delete(index);
@@ -144,8 +151,9 @@ export class Player {
   invalidate(index) { this.drop(index); this.schedule(); }
 
   /**
-   * Keeps ~bufferSeconds of audio fetched ahead of the playhead, nearest first, with at most
-   * maxFetches requests at once; lets go of what is far behind or far ahead.
+   * Keeps ~bufferSeconds of listening (at the current speed) fetched ahead of the playhead,
+   * nearest first, with at most maxFetches requests at once; lets go of what is far behind or
+   * far ahead.
    */
   schedule() {
     if (this.disposed || !this.length) return;
@@ -153,8 +161,10 @@ export class Player {
     for (const index of [...this.entries.keys()]) {
       if (index < from - keepBehind || index > from + lookAhead) this.drop(index);
     }
-    // The line to play comes first, even if that means cancelling a fetch further ahead.
-    if (!this.entries.has(from) && this.inFlight.size >= maxFetches) {
+    // The line to play comes first, even if that means cancelling a fetch further ahead; until
+    // it is in, nothing else is asked for (it may be rendering, and has the server to itself).
+    const limit = this.entries.get(from)?.done ? maxFetches : 1;
+    while (!this.entries.has(from) && this.inFlight.size >= limit) {
       const furthest = [...this.inFlight].sort((a, b) => b.index - a.index)[0];
       this.drop(furthest.index);
     }
@@ -162,10 +172,10 @@ export class Player {
     for (let index = from; index < this.length && index <= from + lookAhead && ahead < bufferSeconds; index += 1) {
       let entry = this.entries.get(index);
       if (!entry) {
-        if (this.inFlight.size >= maxFetches) break;
+        if (this.inFlight.size >= limit) break;
         entry = this.start(index);
       }
-      if (index > from) ahead += (this.source.get(index)?.pause_before ?? 0) + (entry.duration ?? this.guess(index));
+      if (index > from) ahead += ((this.source.get(index)?.pause_before ?? 0) + (entry.duration ?? this.guess(index))) / this.speed;
     }
   }
 
@@ -179,6 +189,7 @@ export class Player {
   setWaiting(waiting) {
     if (this.waiting === waiting) return;
     this.waiting = waiting;
+    if (waiting) performance.mark("storyvoice:waiting", { detail: { line: this.index } });
     this.hooks.onWaiting(waiting);
   }
 
@@ -222,15 +233,23 @@ export class Player {
     this.hooks.onState("stopped");
   }
 
+  /** Plays faster or slower (the planned pauses between lines too). */
   setSpeed(speed) {
     this.speed = speed;
     this.audio.playbackRate = speed;
+    this.schedule();
+  }
+
+  /** Seconds into the current line's audio (0 before it plays). */
+  get lineTime() {
+    return this.audio.src && !this.audio.ended ? this.audio.currentTime : 0;
   }
 
   /** Moves to a line; keeps playing if playing. Its audio is fetched before anything else. */
   async jump(index) {
     if (!this.length) return;
     index = Math.max(0, Math.min(this.length - 1, index));
+    performance.mark("storyvoice:jump", { detail: { line: index } });
     this.generation += 1;
     clearTimeout(this.timer);
     this.audio.pause();
@@ -290,7 +309,7 @@ export class Player {
   /** Stops for good: no sound, no timers, no requests, no callbacks, no object URLs left. */
   dispose() {
     const none = () => {};
-    this.hooks = { onLine: none, onState: none, onError: none, onWaiting: none };
+    this.hooks = { onLine: none, onState: none, onError: none, onWaiting: none, onDuration: none };
     this.pause();
     this.disposed = true;
     for (const index of [...this.entries.keys()]) this.drop(index);

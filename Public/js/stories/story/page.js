@@ -55,7 +55,6 @@ const html = `
       </label>
     </div>
     <div class="actions"><button type="button" id="suggest-voices" class="secondary" hidden>Suggest voices with AI</button></div>
-    <p role="status" id="model-status"></p>
   </details>
   <div id="analysis-progress" hidden>
     <div class="job-row">
@@ -80,11 +79,18 @@ const html = `
       <button type="button" id="next-chapter" class="icon secondary" aria-label="Next chapter" aria-keyshortcuts="Shift+ArrowRight" title="Next chapter (Shift+→)"><svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M16.5 5H19v14h-2.5zM5 5v14l10.5-7z"/></svg></button>
       <button type="button" id="stop" class="icon secondary" aria-label="Stop" title="Stop"><svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d="M6.5 6.5h11v11h-11z"/></svg></button>
     </div>
+    <div id="time-position" class="time-position" hidden>
+      <span id="time-elapsed" class="time"></span><span id="time-elapsed-label" class="visually-hidden"></span>
+      <progress id="time-bar" max="1" value="0"></progress>
+      <span id="time-remaining" class="time"></span><span id="time-remaining-label" class="visually-hidden"></span>
+      <span id="time-book" class="time-book"></span>
+    </div>
     <div class="player-extras">
       <label class="speed">Speed
         <select id="speed">
           <option value="0.75">0.75×</option><option value="1" selected>1×</option>
           <option value="1.25">1.25×</option><option value="1.5">1.5×</option>
+          <option value="2">2×</option><option value="3">3×</option>
         </select>
       </label>
       <button type="button" id="show-current" class="link">Show in the text</button>
@@ -129,10 +135,12 @@ export default function storyScreen() {
   return {
     async mount(container, { id }, { signal, setTitle, showProblem }) {
       container.replaceChildren(markup(`<p class="hint" role="status">Loading the story…</p>`));
-      // The lines around the remembered position are asked for at once, beside the story and
-      // its analysis (a story not analysed yet answers no lines; that answer is dropped).
+      // The lines around the remembered position and the analysis are asked for at once, beside
+      // the story (a story not analysed yet answers no lines; that answer is dropped).
       const remembered = Number(localStorage.getItem(`storyvoice:position:${id}`)) || 0;
       let early = newStore(remembered);
+      let earlyReply = api(`/api/stories/${encodeURIComponent(id)}/analysis`, { signal });
+      earlyReply.catch(() => {}); // a story that cannot be loaded says so below
       let story;
       try {
         story = await api(`/api/stories/${encodeURIComponent(id)}`, { signal });
@@ -185,7 +193,8 @@ export default function storyScreen() {
 
       /** Reloads analysis, cast and lines, and rebuilds what shows them. */
       async function refresh() {
-        const reply = await api(`/api/stories/${id}/analysis`, { signal });
+        const reply = await (earlyReply ?? api(`/api/stories/${id}/analysis`, { signal }));
+        earlyReply = null;
         view.reply = reply;
         const analyzed = Boolean(reply.analysis);
         parts.analysis.render(analyzed);

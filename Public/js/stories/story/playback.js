@@ -1,13 +1,20 @@
-// The player bar: Play/Pause, previous/next line and chapter, Stop, speed, the line being read
-// (speaker, text, chapter, "line 120 of 2,224"), keyboard shortcuts (Space, ←/→, Shift+←/→),
-// "Preparing audio…" while the line to play is not ready, and the remembered position per
-// story. The Player itself (js/shared/player.js) fetches and plays.
+// The player bar: Play/Pause, previous/next line and chapter, Stop, speed (remembered in this
+// browser), the line being read (speaker, text, chapter, "line 120 of 2,224"), the time position
+// (timeline.js), keyboard shortcuts (Space, ←/→, Shift+←/→), "Preparing audio…" while the line
+// to play is not ready, and the remembered position per story. The Player itself
+// (js/shared/player.js) fetches and plays.
 import { Player } from "../../shared/player.js";
 import { prose } from "./lines.js";
+import { timelinePart } from "./timeline.js";
+
+const speedKey = "storyvoice:speed";
 
 export function playbackPart(view, chapters) {
   const { $, signal } = view;
   const speaking = { index: null, state: "stopped", waiting: false }; // a paused voice is not "now speaking"
+  const timeline = timelinePart(view, chapters);
+  const speed = $("#speed");
+  if ([...speed.options].some((option) => option.value === localStorage.getItem(speedKey))) speed.value = localStorage.getItem(speedKey);
 
   function showLine() {
     const player = view.player;
@@ -32,6 +39,7 @@ export function playbackPart(view, chapters) {
     const play = $("#play");
     play.classList.toggle("preparing", speaking.waiting);
     play.textContent = speaking.waiting ? "Preparing…" : speaking.state === "playing" ? "❚❚ Pause" : "▶ Play";
+    timeline.update();
   }
   chapters.onChange(showLine);
 
@@ -40,6 +48,7 @@ export function playbackPart(view, chapters) {
     const resumeAt = view.player?.index;
     view.player?.dispose();
     Object.assign(speaking, { index: null, state: "stopped", waiting: false });
+    timeline.reset();
     const store = view.store;
     const player = new Player({
       get length() { return store.total ?? 0; },
@@ -66,9 +75,12 @@ export function playbackPart(view, chapters) {
         showLine();
       },
       onError: (message) => { $("#player-status").textContent = message; },
+      onDuration: (index, seconds) => timeline.measuredLine(index, seconds),
     });
+    player.audio.addEventListener("timeupdate", timeline.update, { signal });
+    store.onChange(() => timeline.update()); // lines arriving make the estimates better
     if (resumeAt !== undefined && resumeAt < player.length) player.index = resumeAt;
-    player.setSpeed(Number($("#speed").value));
+    player.setSpeed(Number(speed.value));
     view.player = player;
     $("#play").setAttribute("aria-pressed", "false");
     player.warmUp();
@@ -120,7 +132,11 @@ export function playbackPart(view, chapters) {
   $("#next-line").addEventListener("click", () => stepLine(1), { signal });
   $("#prev-chapter").addEventListener("click", () => stepChapter(-1), { signal });
   $("#next-chapter").addEventListener("click", () => stepChapter(1), { signal });
-  $("#speed").addEventListener("change", (event) => view.player?.setSpeed(Number(event.target.value)), { signal });
+  speed.addEventListener("change", () => {
+    localStorage.setItem(speedKey, speed.value);
+    view.player?.setSpeed(Number(speed.value));
+    timeline.update();
+  }, { signal });
   $("#show-current").addEventListener("click", () => {
     const index = view.player?.index;
     if (index === undefined) return;
