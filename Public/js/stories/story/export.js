@@ -32,7 +32,7 @@ export function exportPart(view) {
       }, { signal });
       $("#export-start").disabled = false;
       status.textContent = done.status === "succeeded" ? "Export finished." : `Export failed: ${done.error ?? "unknown error"}.`;
-      view.reply = await api(`/api/stories/${view.id}/analysis`, { signal });
+      view.reply = await api(`/api/stories/${view.id}/analysis?segments=false`, { signal });
       render();
     } catch (error) {
       if (isAbort(error)) return;

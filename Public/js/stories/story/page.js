@@ -139,11 +139,11 @@ export default function storyScreen() {
       // the story (a story not analysed yet answers no lines; that answer is dropped).
       const remembered = Number(localStorage.getItem(`storyvoice:position:${id}`)) || 0;
       let early = newStore(remembered);
-      let earlyReply = api(`/api/stories/${encodeURIComponent(id)}/analysis`, { signal });
+      let earlyReply = api(`/api/stories/${encodeURIComponent(id)}/analysis?segments=false`, { signal });
       earlyReply.catch(() => {}); // a story that cannot be loaded says so below
       let story;
       try {
-        story = await api(`/api/stories/${encodeURIComponent(id)}`, { signal });
+        story = await api(`/api/stories/${encodeURIComponent(id)}?text=false`, { signal });
       } catch (error) {
         if (!(error instanceof APIError) || error.code === "session_ended") throw error;
         // Nothing of another story stays on screen: the reason takes the page's place.
@@ -193,7 +193,7 @@ export default function storyScreen() {
 
       /** Reloads analysis, cast and lines, and rebuilds what shows them. */
       async function refresh() {
-        const reply = await (earlyReply ?? api(`/api/stories/${id}/analysis`, { signal }));
+        const reply = await (earlyReply ?? api(`/api/stories/${id}/analysis?segments=false`, { signal }));
         earlyReply = null;
         view.reply = reply;
         const analyzed = Boolean(reply.analysis);
