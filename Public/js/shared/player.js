@@ -68,8 +68,13 @@ export class Player {
     this.source = sourceOf(lines);
     this.positionKey = positionKey;
     this.hooks = { onWaiting: () => {}, onDuration: () => {}, ...hooks };
+    // Two elements: the line playing, and the next one loaded and decoded in the spare, so a
+    // line follows the pause at once instead of after the browser opens new media (seconds,
+    // on a busy machine).
     this.audio = new Audio();
-    this.audio.preload = "auto";
+    this.spare = new Audio();
+    this.spareIndex = null;
+    for (const element of [this.audio, this.spare]) element.preload = "auto";
     this.entries = new Map(); // index -> {promise, url, duration, controller, done}
     this.inFlight = new Set(); // entries being fetched (at most maxFetches)
     this.disposed = false;
@@ -81,13 +86,20 @@ export class Player {
     this.generation = 0; // bumps on every jump/stop so stale callbacks do nothing
     // User Timing marks (read by the browser test): each line's audio starting and ending, with
     // its line; also "storyvoice:play-pressed", "storyvoice:jump" and "storyvoice:waiting".
-    this.onPlaying = () => performance.mark("storyvoice:audio-playing", { detail: { line: this.index } });
-    this.onEnded = () => {
+    this.onPlaying = (event) => {
+      if (event.target !== this.audio) return;
+      performance.mark("storyvoice:audio-playing", { detail: { line: this.index } });
+      this.preloadNext();
+    };
+    this.onEnded = (event) => {
+      if (event.target !== this.audio) return;
       performance.mark("storyvoice:audio-ended", { detail: { line: this.index } });
       this.advance();
     };
-    this.audio.addEventListener("ended", this.onEnded);
-    this.audio.addEventListener("playing", this.onPlaying);
+    for (const element of [this.audio, this.spare]) {
+      element.addEventListener("ended", this.onEnded);
+      element.addEventListener("playing", this.onPlaying);
+    }
   }
 
   get length() { return this.source.length; }
@@ -122,6 +134,7 @@ export class Player {
         if (this.disposed || this.entries.get(index) !== entry) URL.revokeObjectURL(entry.url);
         entry.done = true;
         if (entry.duration) this.hooks.onDuration(index, entry.duration);
+        if (index === this.index + 1 && this.playing) this.preloadNext();
         return entry.url;
       } catch (error) {
         if (this.entries.get(index) === entry) this.entries.delete(index);
@@ -138,10 +151,29 @@ export class Player {
     return entry;
   }
 
+  /** Loads the next line into the spare element, once its audio is in. */
+  preloadNext() {
+    const next = this.index + 1;
+    const entry = this.entries.get(next);
+    if (this.disposed || !entry?.done || this.spareIndex === next) return;
+    this.spare.src = entry.url;
+    this.spare.playbackRate = this.speed;
+    this.spare.load();
+    this.spareIndex = next;
+  }
+
+  /** Empties the spare element (its line is no longer next). */
+  clearSpare() {
+    this.spareIndex = null;
+    this.spare.removeAttribute("src");
+    this.spare.load();
+  }
+
   /** Forgets a line's audio (cancelling its fetch): it is fetched again when needed. */
   drop(index) {
     const entry = this.entries.get(index);
     if (!entry) return;
+    if (index === this.spareIndex) this.clearSpare();
     this.entries.delete(index);
     if (this.inFlight.delete(entry)) entry.controller.abort();
     if (entry.url) URL.revokeObjectURL(entry.url);
@@ -227,6 +259,7 @@ export class Player {
     this.pause();
     this.audio.removeAttribute("src");
     this.audio.load();
+    this.clearSpare();
     this.index = 0;
     localStorage.removeItem(this.positionKey);
     this.hooks.onLine(null);
@@ -237,6 +270,7 @@ export class Player {
   setSpeed(speed) {
     this.speed = speed;
     this.audio.playbackRate = speed;
+    this.spare.playbackRate = speed;
     this.schedule();
   }
 
@@ -254,6 +288,7 @@ export class Player {
     clearTimeout(this.timer);
     this.audio.pause();
     this.audio.removeAttribute("src");
+    if (this.spareIndex !== index) this.clearSpare();
     this.index = index;
     this.remember();
     this.hooks.onLine(index);
@@ -282,7 +317,12 @@ export class Player {
     }
     if (generation !== this.generation || !this.playing) return;
     this.setWaiting(false);
-    this.audio.src = url;
+    if (this.spareIndex === index) {
+      [this.audio, this.spare] = [this.spare, this.audio];
+      this.spareIndex = null;
+    } else {
+      this.audio.src = url;
+    }
     this.audio.playbackRate = this.speed;
     try {
       await this.audio.play();
@@ -313,10 +353,13 @@ export class Player {
     this.pause();
     this.disposed = true;
     for (const index of [...this.entries.keys()]) this.drop(index);
-    this.audio.removeEventListener("ended", this.onEnded);
-    this.audio.removeEventListener("playing", this.onPlaying);
-    this.audio.removeAttribute("src");
-    this.audio.load();
+    for (const element of [this.audio, this.spare]) {
+      element.removeEventListener("ended", this.onEnded);
+      element.removeEventListener("playing", this.onPlaying);
+      element.removeAttribute("src");
+      element.load();
+    }
+    this.spareIndex = null;
     this.source = sourceOf([]);
   }
 }
