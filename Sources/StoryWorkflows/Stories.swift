@@ -213,6 +213,23 @@ public struct Stories: Sendable {
         return data
     }
 
+    /// How long an export would render with the fastest voices and with the best, and which
+    /// of the two the user has chosen.
+    public func renderEstimates(_ story: StoryRecord) async throws -> (chosen: CastingPreference, estimates: [RenderEstimate]) {
+        let (narration, _) = try await userNarration()
+        let content = try self.content(story)
+        guard let analysis = content.analysis else { throw StoryError.notAnalyzed }
+        let chosen = try await SettingsRepository(database: database, box: models.box).narrationDefaults(userID: ownerID).voices
+        var estimates: [RenderEstimate] = []
+        for preference in CastingPreference.allCases {
+            let pipeline = narration.preferring(preference).forStory(content.overrides)
+            let cast = await pipeline.cast(analysis, overrides: content.overrides)
+            let lines = pipeline.markingCached(pipeline.plan(content.document, analysis: analysis, cast: cast))
+            estimates.append(RenderEstimate(preference: preference, lines: lines))
+        }
+        return (chosen, estimates)
+    }
+
     private func plannedLine(_ story: StoryRecord, _ n: Int) async throws -> PlannedUtterance {
         let lines = try await plan(story).plan.lines
         guard lines.indices.contains(n) else { throw StoryError.notFound("segment") }

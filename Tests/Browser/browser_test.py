@@ -526,6 +526,11 @@ def main_flow(options):
         check_phone("library", [("4d-phone-library", "header"), ("4e-phone-library-list", "#story-list")])
         browser.click("#story-list .card a.title")
         browser.wait_for("the story page", "return document.querySelector('#export') && !document.querySelector('#export').hidden")
+        # Before exporting: how long it would take with the fastest voices and with the best.
+        estimate = browser.wait_for("the export estimate", """
+            const text = document.querySelector('#export-estimate').textContent;
+            return (text.includes('the fastest voices') && text.includes('the best voices')) || text.includes('Every line is rendered') ? text : null;""", timeout=60)
+        check(True, f"the export estimate is shown: {estimate!r}")
         # Export an M4B in the background with live progress, then download it and ask ffprobe.
         browser.js("document.querySelector('#export').scrollIntoView()")
         browser.js("document.querySelector('#export-format').value = 'm4b'")

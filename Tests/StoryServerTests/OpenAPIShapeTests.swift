@@ -223,6 +223,8 @@ struct OpenAPIShapeTests {
             try await walk.call(.GET, "/api/stories/\(story)/segments/0/audio?format=flac", token: token, expect: .badRequest)
             try await walk.call(.GET, "/api/stories/\(story)/segments/100000/audio", token: token, expect: .notFound)
 
+            try await walk.call(.GET, "/api/stories/\(story)/render/estimate", token: token, expect: .ok)
+
             // Export, then the download and the reply that names it.
             try await walk.call(.GET, "/api/stories/\(story)/audio", token: token, expect: .notFound)
             try await walk.call(.POST, "/api/stories/\(story)/render", token: token, json: #"{"format":"wav"}"#, expect: .unprocessableEntity)

@@ -2,6 +2,7 @@ import DatabaseTestSupport
 import Foundation
 import StoryModel
 @testable import StoryServer
+import StoryWorkflows
 import Testing
 import VaporTesting
 
@@ -130,6 +131,29 @@ struct PlaybackPagingTests {
             #expect(lean.contains(#""characters":"#) && lean.contains(#""cast":"#))
             #expect(lean.utf8.count < analysis.utf8.count)
             #expect(try await app.send(.GET, "/api/stories/\(story)/analysis?segments=no", token: ada).errorCode == "invalid_query")
+        }
+    }
+
+    @Test("an export's estimate counts only lines still to render, each at its engine's speed")
+    func renderEstimate() async throws {
+        func line(_ index: Int, _ voice: String, cached: Bool = false) -> PlannedUtterance {
+            PlannedUtterance(index: index, segment: index, start: 0, end: 150, kind: .narration, speaker: nil,
+                             voice: VoiceAssignment(voice: voice), spokenText: String(repeating: "a", count: 150), pauseBefore: 0, cached: cached)
+        }
+        let fast = RenderEstimate(preference: .fastest, lines: [line(0, "espeak-ng:en-us"), line(1, "espeak-ng:en-us", cached: true)], cores: 2)
+        #expect(fast.lines == 2 && fast.cachedLines == 1 && fast.linesByEngine == ["espeak-ng": 2])
+        #expect(abs(fast.audioSeconds - 10) < 0.001)
+        let best = RenderEstimate(preference: .best, lines: [line(0, "kokoro:kumo"), line(1, "espeak-ng:en-us", cached: true)], cores: 2)
+        // Kokoro (one worker: 0.5x real time on a core, 1.6 cores on two) against espeak-ng (hundreds of times real time, every core).
+        #expect(abs(best.renderSeconds - 12.5) < 0.01 && fast.renderSeconds < 0.1)
+
+        try await withNarrationServer { app, config, _ in
+            let ada = try await app.register("ada@example.com").access_token
+            let story = try await app.analyzedSample(ada, config)
+            let reply = try await app.send(.GET, "/api/stories/\(story)/render/estimate", token: ada)
+            #expect(reply.status == .ok)
+            #expect(reply.body.string.contains(#""chosen":"fastest""#))
+            #expect(reply.body.string.contains(#""voices":"best""#))
         }
     }
 

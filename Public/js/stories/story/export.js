@@ -1,8 +1,15 @@
 // Export: render the whole story to an M4B or MP3 in the background, with live progress, then
 // offer the download.
 import { api, followJob, isAbort } from "../../shared/api.js";
-import { formatDuration } from "../../shared/dom.js";
+import { el, formatDuration } from "../../shared/dom.js";
 import { downloadLink } from "../download.js";
+
+/** 40 s, 12 min, 2 h 10 min: how long, roughly. */
+function approximately(seconds) {
+  if (seconds < 60) return `${Math.max(1, Math.round(seconds))} s`;
+  const minutes = Math.round(seconds / 60);
+  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ""}`;
+}
 
 export function exportPart(view) {
   const { $, signal } = view;
@@ -11,7 +18,26 @@ export function exportPart(view) {
     onError: (message) => { status.textContent = message; } }, "Download the audiobook");
   $("#export-download-row").append(link);
 
+  /** "About 4 min with the fastest voices (yours) · about 2 h with the best": before exporting. */
+  async function estimate() {
+    const line = $("#export-estimate");
+    try {
+      const { chosen, estimates } = await api(`/api/stories/${view.id}/render/estimate`, { signal });
+      const names = { fastest: "the fastest voices", best: "the best voices" };
+      if (estimates.every((entry) => entry.seconds < 1)) {
+        line.textContent = "Every line is rendered: an export only has to encode.";
+        return;
+      }
+      line.replaceChildren("Rendering what is not ready yet takes " + estimates.map((entry) =>
+        `about ${approximately(entry.seconds)} with ${names[entry.voices]}${entry.voices === chosen ? " (your setting)" : ""}`).join(" · ")
+        + ". Choose in ", el("a", { href: "#/account" }, "Settings"), ".");
+    } catch (error) {
+      if (!isAbort(error)) line.textContent = "";
+    }
+  }
+
   function render() {
+    estimate();
     const render = view.reply.render;
     link.hidden = !render;
     if (render) {

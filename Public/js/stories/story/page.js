@@ -32,6 +32,7 @@ const html = `
       <span id="export-download-row"></span>
     </div>
     <p role="status" id="export-status" class="hint"></p>
+    <p id="export-estimate" class="hint"></p>
   </section>
   <details id="model-choice">
     <summary>Use an AI model (on this machine, or your own with a key from Settings)</summary>

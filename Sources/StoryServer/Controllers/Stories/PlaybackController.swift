@@ -16,6 +16,7 @@ struct PlaybackController: Sendable {
         story.patch("segments", ":n", use: reassignSegment)
         story.get("segments", ":n", "audio", use: segmentAudio)
         story.post("render", use: render)
+        story.get("render", "estimate", use: renderEstimate)
         story.get("audio", use: download)
     }
 
@@ -122,6 +123,31 @@ struct PlaybackController: Sendable {
         default:
             throw APIError.badRequest("Ask for format 'wav' or 'opus'.", code: "invalid_query")
         }
+    }
+
+    struct EstimateList: Encodable {
+        struct Entry: Encodable {
+            var voices: CastingPreference
+            var seconds: Double
+            var audio_seconds: Double
+            var lines: Int
+            var cached_lines: Int
+            var engines: [String: Int]
+        }
+        var chosen: CastingPreference
+        var estimates: [Entry]
+    }
+
+    /// How long an export would take with the fastest voices and with the best (an estimate
+    /// from each engine's speed here), before the user starts one.
+    @Sendable
+    func renderEstimate(_ request: Request) async throws -> Response {
+        let stories = try request.stories(config)
+        let (chosen, estimates) = try await stories.renderEstimates(try await request.story(stories))
+        return try Response.json(EstimateList(chosen: chosen, estimates: estimates.map {
+            EstimateList.Entry(voices: $0.preference, seconds: ($0.renderSeconds * 10).rounded() / 10, audio_seconds: ($0.audioSeconds * 10).rounded() / 10,
+                               lines: $0.lines, cached_lines: $0.cachedLines, engines: $0.linesByEngine)
+        }))
     }
 
     @Sendable
