@@ -100,10 +100,13 @@ public struct LineRenderer: Sendable {
         do {
             outcome = try await synthesizer.synthesize(line.engineText, voice: line.voice, settings: line.settings, alternates: line.alternates)
         } catch {
+            // A line nobody wants any more (a listener jumped away) is not retried.
+            try Task.checkCancellation()
             logger.warning("synthesis failed, retrying once", metadata: ["voice": "\(line.voice.id)", "error": "\(error)"])
             do {
                 outcome = try await synthesizer.synthesize(line.engineText, voice: line.voice, settings: line.settings, alternates: line.alternates)
             } catch {
+                try Task.checkCancellation()
                 guard options.shortLines.applies(to: line.engineText) else {
                     throw NarrationError.synthesisFailed(text: line.spokenText, voice: line.voice.id, underlying: "\(error)")
                 }

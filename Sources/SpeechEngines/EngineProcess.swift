@@ -32,21 +32,16 @@ struct EngineProcess: Sendable {
     /// Subprocess reserves this much per run, so it stays modest.
     static let errorLimit = 256 * 1024
 
-    /// Runs the executable with `arguments`, writing `input` (if any) to its standard input.
-    /// A launch failure, or a non-zero exit when `requireSuccess` (flite exits 1 after printing
-    /// its version), throws `SpeechError.engineFailed` with the tail of standard error.
-    func run(_ arguments: [String], input: String? = nil, outputLimit: Int = defaultOutputLimit, requireSuccess: Bool = true) async throws -> Output {
+    /// Runs the executable with `arguments` and no standard input (text goes in files: a pipe
+    /// writer left unfinished by a cancelled run makes swift-subprocess trap). A launch
+    /// failure, or a non-zero exit when `requireSuccess` (flite exits 1 after printing its
+    /// version), throws `SpeechError.engineFailed` with the tail of standard error.
+    func run(_ arguments: [String], outputLimit: Int = defaultOutputLimit, requireSuccess: Bool = true) async throws -> Output {
         let result: ExecutionResult<Void, BytesOutput, StringOutput<UTF8>>
         do {
-            if let input {
-                result = try await Subprocess.run(
-                    .path(.init(executable)), arguments: Arguments(arguments), input: .string(input),
-                    output: .bytes(limit: outputLimit), error: .string(limit: Self.errorLimit))
-            } else {
-                result = try await Subprocess.run(
-                    .path(.init(executable)), arguments: Arguments(arguments),
-                    output: .bytes(limit: outputLimit), error: .string(limit: Self.errorLimit))
-            }
+            result = try await Subprocess.run(
+                .path(.init(executable)), arguments: Arguments(arguments),
+                output: .bytes(limit: outputLimit), error: .string(limit: Self.errorLimit))
         } catch let error as SubprocessError {
             throw SpeechError.engineFailed(engine: engine, status: "could not run \(executable)", message: "\(error)")
         }

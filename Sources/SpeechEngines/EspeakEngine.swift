@@ -9,7 +9,7 @@ import StoryModel
 ///
 /// Its voices are every English accent espeak-ng lists (MBROLA ones excepted: they need the
 /// non-free mbrola program) combined with a curated set of its human-sounding variants. Each
-/// synthesis runs `espeak-ng` as its own process, text on standard input, WAV on standard output.
+/// synthesis runs `espeak-ng` as its own process, text from a file, WAV on standard output.
 public actor EspeakEngine: SpeechSynthesizer {
     public nonisolated let engineID = "espeak-ng"
     public static let installHint = "Install it with 'sudo apt-get install espeak-ng' or run scripts/setup."
@@ -104,9 +104,16 @@ public actor EspeakEngine: SpeechSynthesizer {
             "-p", String(EspeakPitchScale.value(forSemitones: settings.pitch)),
             "-a", String(Int((100 * min(max(settings.volume, 0), 2)).rounded())),
             "-b", "1",  // the text is UTF-8
-            "--stdin", "--stdout",
+            "--stdout",
         ]
-        let output = try await process.run(arguments, input: text, outputLimit: EngineProcess.audioLimit(forText: text))
+        // The text goes in a file, not down a pipe: a run cancelled mid-write (a listener who
+        // jumps) would leave swift-subprocess's pipe writer unclosed, which it traps on
+        // (swift-subprocess issue 367), taking the server down.
+        let output = try await TemporaryDirectory.with(prefix: "espeak") { directory in
+            let file = directory.path("text.txt")
+            try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+            return try await process.run(arguments + ["-f", file], outputLimit: EngineProcess.audioLimit(forText: text))
+        }
         let audio: PCMAudio
         do {
             audio = try WAV.decode(Data(output.standardOutput))
