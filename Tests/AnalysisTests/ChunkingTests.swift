@@ -58,13 +58,17 @@ struct ChunkingTests {
 
             let uncertain = book.analysis.segments.indices.filter { (book.analysis.segments[$0].confidence ?? 1) < 0.6 }
             #expect(uncertain.count == 12 * 8)
-            let sent = sentSpans(server.requests)
+            // A request that fails for a transient reason is sent once more, the same bytes:
+            // on a loaded machine the loopback connection can fail so. Count distinct requests.
+            var seen = Set<Data>()
+            let requests = server.requests.filter { seen.insert($0.body).inserted }
+            let sent = sentSpans(requests)
             #expect(sent.count == uncertain.count)
             #expect(Set(sent) == Set(uncertain.map { "S\($0)" }))
             // 8 uncertain spans a chapter, 5 a request: two requests per chapter.
-            #expect(server.requests.count == 24)
+            #expect(requests.count == 24)
             #expect(plan.requests == 24)
-            for request in server.requests {
+            for request in requests {
                 let user = try #require(VendorWire.prompt(of: request, provider: .openai)?.user)
                 let spans = listedIDs(user, after: "Label these spans: ").map { Int($0.dropFirst())! }
                 #expect(spans.count <= 5)

@@ -28,6 +28,7 @@ struct MigrationTests {
                 "storyvoice-007-add-story-renders",
                 "storyvoice-008-add-story-versions",
                 "storyvoice-009-add-story-chapters",
+                "storyvoice-010-add-narration-voices",
             ])
             #expect(DatabaseMigrations.all.map(\.name) == names)
         }

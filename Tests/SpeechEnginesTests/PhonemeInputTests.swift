@@ -14,7 +14,7 @@ import Testing
     ])
 
     @Test func theEnginesThatReadPhonemesAreTheOnesTheLexiconNames() {
-        #expect(PronunciationLexicon.phonemeEngines.keys.sorted() == [EspeakEngine().engineID, PiperEngine.id].sorted())
+        #expect(PronunciationLexicon.phonemeEngines.keys.sorted() == [EspeakEngine().engineID, PiperEngine.id, KokoroEngine.id].sorted())
     }
 
     @Test func espeakSpeaksThePhonemesNotTheBracketsOrTheWord() async throws {
