@@ -20,9 +20,9 @@ extension Request {
     /// A `true`/`false` query parameter; `fallback` when absent, 400 for anything else.
     func booleanQuery(_ name: String, default fallback: Bool) throws -> Bool {
         guard let raw = query[String.self, at: name] else { return fallback }
-        switch raw.lowercased() {
-        case "true", "1": return true
-        case "false", "0": return false
+        switch raw {
+        case "true": return true
+        case "false": return false
         default: throw APIError.badRequest("Query parameter '\(name)' must be true or false.", code: "invalid_query")
         }
     }
