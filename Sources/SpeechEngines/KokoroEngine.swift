@@ -146,14 +146,7 @@ public final class KokoroEngine: SpeechSynthesizer {
         // Spoken slower by the pitch factor, then resampled up to pitch: the tempo comes back.
         let speed = min(max(settings.rate / pitchFactor, 0.5), 2)
         let request = KokoroRequest(id: 0, text: PiperPhonemeBlocks.prepared(text), voice: entry.blend, speed: speed, lang: entry.lang)
-        let result = try await pool.synthesize(request)
-        var audio = PCMAudio(sampleRate: result.sampleRate, samples: result.samples)
-        try EngineProcess.requireSpeech(audio, engine: engineID, text: text)
-        if pitchFactor != 1 {
-            let sampleRate = Double(audio.sampleRate)
-            audio.samples = AudioAdjustments.resample(audio.samples, from: sampleRate * pitchFactor, to: sampleRate)
-        }
-        return AudioAdjustments.applyingGain(min(max(settings.volume, 0), 4), to: audio)
+        return try await pool.speech(request, text: text, pitchFactor: pitchFactor, volume: settings.volume)
     }
 
     /// Process ids of the worker (idle, busy): for diagnostics and tests.

@@ -127,14 +127,8 @@ public final class PiperEngine: SpeechSynthesizer {
         let semitones = min(max(settings.pitch + variant.semitones, -12), 12)
         let pitchFactor = pow(2, semitones / 12)
         let rate = min(max(settings.rate * variant.tempo, 0.25), 4)
-        let result = try await pool.synthesize(PiperRequest(id: 0, text: PiperPhonemeBlocks.prepared(text), length_scale: pitchFactor / rate))
-        var audio = PCMAudio(sampleRate: result.sampleRate, samples: result.samples)
-        try EngineProcess.requireSpeech(audio, engine: engineID, text: text)
-        if pitchFactor != 1 {
-            let sampleRate = Double(audio.sampleRate)
-            audio.samples = AudioAdjustments.resample(audio.samples, from: sampleRate * pitchFactor, to: sampleRate)
-        }
-        return AudioAdjustments.applyingGain(min(max(settings.volume, 0), 4), to: audio)
+        let request = PiperRequest(id: 0, text: PiperPhonemeBlocks.prepared(text), length_scale: pitchFactor / rate)
+        return try await pool.speech(request, text: text, pitchFactor: pitchFactor, volume: settings.volume)
     }
 
     /// Process ids of the pool's workers (idle, busy): for diagnostics and tests.

@@ -1,3 +1,4 @@
+import Audio
 import Speech
 
 /// Up to `size` speech workers, started on demand and kept alive between requests so the
@@ -62,6 +63,20 @@ actor SpeechWorkerPool {
             }
         }
         preconditionFailure("the loop above returns or throws on its second attempt")
+    }
+
+    /// `request` spoken and finished as every worker engine's audio is: checked for speech,
+    /// raised by `pitchFactor` (the request was spoken that much slower, so resampling brings
+    /// the tempo back) and set to `volume`.
+    func speech<Request: SpeechWorkerRequest>(_ request: Request, text: String, pitchFactor: Double, volume: Double) async throws -> PCMAudio {
+        let result = try await synthesize(request)
+        var audio = PCMAudio(sampleRate: result.sampleRate, samples: result.samples)
+        try EngineProcess.requireSpeech(audio, engine: launch.engine, text: text)
+        if pitchFactor != 1 {
+            let sampleRate = Double(audio.sampleRate)
+            audio.samples = AudioAdjustments.resample(audio.samples, from: sampleRate * pitchFactor, to: sampleRate)
+        }
+        return AudioAdjustments.applyingGain(min(max(volume, 0), 4), to: audio)
     }
 
     /// Process ids of the workers, for diagnostics and tests.
