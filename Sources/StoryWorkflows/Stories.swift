@@ -59,13 +59,14 @@ public struct Stories: Sendable {
         return (content, await pipeline.cast(analysis, overrides: content.overrides))
     }
 
-    /// The user's narration pipeline: local voices plus those their own keys unlock.
-    public func userNarration() async throws -> (narration: any NarrationService, voices: String) {
+    /// The user's narration pipeline: local voices plus those their own keys unlock, casting
+    /// for their choice of voices (or for `preference`, when given).
+    public func userNarration(preference: CastingPreference? = nil) async throws -> (narration: any NarrationService, voices: String) {
         guard let narration else {
             throw StoryError(.unavailable, code: "narration_unavailable",
                              "This server has no speech engines configured; start it with 'storyvoice serve'.")
         }
-        return try await UserNarration(base: narration, box: models.box).forUser(ownerID, database: database)
+        return try await UserNarration(base: narration, box: models.box).forUser(ownerID, database: database, preference: preference)
     }
 
     // MARK: Editing
@@ -216,16 +217,12 @@ public struct Stories: Sendable {
     /// How long an export would render with the fastest voices and with the best, and which
     /// of the two the user has chosen.
     public func renderEstimates(_ story: StoryRecord) async throws -> (chosen: CastingPreference, estimates: [RenderEstimate]) {
-        let (narration, _) = try await userNarration()
-        let content = try self.content(story)
-        guard let analysis = content.analysis else { throw StoryError.notAnalyzed }
         let chosen = try await SettingsRepository(database: database, box: models.box).narrationDefaults(userID: ownerID).voices
         var estimates: [RenderEstimate] = []
+        // Both plans come from the plan cache (the chosen one is the player's own).
         for preference in CastingPreference.allCases {
-            let pipeline = narration.preferring(preference).forStory(content.overrides)
-            let cast = await pipeline.cast(analysis, overrides: content.overrides)
-            let lines = pipeline.markingCached(pipeline.plan(content.document, analysis: analysis, cast: cast))
-            estimates.append(RenderEstimate(preference: preference, lines: lines))
+            let (pipeline, plan) = try await self.plan(story, preference: preference)
+            estimates.append(RenderEstimate(preference: preference, lines: pipeline.markingCached(plan.lines)))
         }
         return (chosen, estimates)
     }
@@ -239,8 +236,8 @@ public struct Stories: Sendable {
     /// The story's pipeline and plan. The plan (and what the player shows of it) is kept while
     /// neither the story nor the user's voices change, so a line's audio costs one settings
     /// query and a look-up, not a decode and re-plan of the whole book.
-    private func plan(_ story: StoryRecord) async throws -> (pipeline: any NarrationService, plan: StoryPlan) {
-        let (narration, voices) = try await userNarration()
+    private func plan(_ story: StoryRecord, preference: CastingPreference? = nil) async throws -> (pipeline: any NarrationService, plan: StoryPlan) {
+        let (narration, voices) = try await userNarration(preference: preference)
         let key = PlanCache.Key(story: try story.requireID(), version: story.updatedAt ?? .distantPast, voices: voices)
         if let plan = await plans.plan(for: key) { return (narration.forStory(plan.overrides), plan) }
         let content = try self.content(story)

@@ -526,7 +526,9 @@ def main_flow(options):
         check_phone("library", [("4d-phone-library", "header"), ("4e-phone-library-list", "#story-list")])
         browser.click("#story-list .card a.title")
         browser.wait_for("the story page", "return document.querySelector('#export') && !document.querySelector('#export').hidden")
-        # Before exporting: how long it would take with the fastest voices and with the best.
+        # Before exporting (once the user reaches for Export): how long it would take with the
+        # fastest voices and with the best.
+        browser.js("document.querySelector('#export-format').focus()")
         estimate = browser.wait_for("the export estimate", """
             const text = document.querySelector('#export-estimate').textContent;
             return (text.includes('the fastest voices') && text.includes('the best voices')) || text.includes('Every line is rendered') ? text : null;""", timeout=60)

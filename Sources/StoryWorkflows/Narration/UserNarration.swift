@@ -18,11 +18,14 @@ public struct UserNarration: Sendable {
 
     /// The user's pipeline and a fingerprint of the voices it offers (which keys unlock them),
     /// so a plan cast from it can be reused while neither story nor keys change.
-    public func forUser(_ userID: UUID, database: any Database) async throws -> (narration: any NarrationService, voices: String) {
+    /// `preference` replaces the user's own choice of voices (an estimate asks for both).
+    public func forUser(
+        _ userID: UUID, database: any Database, preference: CastingPreference? = nil
+    ) async throws -> (narration: any NarrationService, voices: String) {
         // Two small queries per request: this runs for every line the player fetches.
         let settings = SettingsRepository(database: database, box: box)
         let stored = try await settings.keys(for: [.openai, .elevenlabs, .gemini], userID: userID)
-        let preference = try await settings.narrationDefaults(userID: userID).voices
+        let preference = if let preference { preference } else { try await settings.narrationDefaults(userID: userID).voices }
         let keys = Dictionary(uniqueKeysWithValues: stored.map { ($0.key.rawValue, $0.value) })
         let preferring = base.preferring(preference)
         guard !keys.isEmpty else { return (preferring, "local-\(preference.rawValue)") }

@@ -36,8 +36,19 @@ export function exportPart(view) {
     }
   }
 
+  // The estimate plans the book both ways on the server: asked for only when the user reaches
+  // for Export (pointer or focus), not on every page load where it would slow a first jump.
+  let estimated = false;
+  for (const type of ["pointerenter", "focusin"]) {
+    $("#export").addEventListener(type, () => {
+      if (estimated) return;
+      estimated = true;
+      estimate();
+    }, { signal });
+  }
+
   function render() {
-    estimate();
+    estimated = false;
     const render = view.reply.render;
     link.hidden = !render;
     if (render) {
