@@ -13,11 +13,9 @@ public enum CastableVoices {
         }
     }
 
-    /// Whether an engine's voices render faster than they play here (what live speech needs).
+    /// Whether an engine's voices render faster than they play here (what live speech needs),
+    /// by the speeds measured for estimates; engines not measured (cloud voices) are taken to.
     public static func rendersInRealTime(engine: String) -> Bool {
-        !slowerThanRealTime.contains(engine)
+        (RenderEstimate.realTime[engine] ?? RenderEstimate.cloudRealTime) >= 1
     }
-
-    /// Engines measured slower than real time here (docs/voices.md).
-    static let slowerThanRealTime: Set<String> = [KokoroEngine.id]
 }

@@ -94,10 +94,10 @@ public struct LocalNarration: NarrationService {
 
     /// Kept beside the WAV once made: encoding takes longer than reading either file.
     public func compressedUtteranceAudio(_ utterance: PlannedUtterance) async throws -> Data {
-        let wav = try await utteranceAudio(utterance)
-        guard let key = key(for: utterance) else { return try await LineCompression.opus(fromWAV: wav) }
-        if let stored = cache.compressed(for: key) { return stored }
-        let opus = try await LineCompression.opus(fromWAV: wav)
+        let key = key(for: utterance)
+        if let key, let stored = cache.compressed(for: key) { return stored }
+        let opus = try await LineCompression.opus(fromWAV: try await utteranceAudio(utterance))
+        guard let key else { return opus }
         try? cache.storeCompressed(opus, for: key)
         return opus
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SpeechEngines
 import StoryModel
 
 /// How long rendering a story's lines not yet in the cache will take on this machine, for one
@@ -19,10 +20,13 @@ public struct RenderEstimate: Sendable, Equatable {
     public var linesByEngine: [String: Int]
 
     /// × real time on one core, by engine; cloud engines (network-bound) use `cloudRealTime`.
-    static let realTime: [String: Double] = ["espeak-ng": 284, "flite": 78, "festival": 22, "piper": 4.4, "kokoro": 0.5]
+    /// Below 1, an engine is slower than real time: `CastableVoices` keeps it for "best".
+    static let realTime: [String: Double] = [
+        "espeak-ng": 284, "flite": 78, "festival": 22, PiperEngine.id: 4.4, KokoroEngine.id: 0.5,
+    ]
     static let cloudRealTime = 5.0
     /// Engines that render with one worker whatever the cores (threads inside it).
-    static let singleWorker: Set<String> = ["kokoro"]
+    static let singleWorker: Set<String> = [KokoroEngine.id]
     /// Narration runs at about 15 characters of text a second (~175 words a minute).
     static let charactersPerSecond = 15.0
 
