@@ -177,7 +177,10 @@ let package = Package(
         // Voice chat for a signed-in user: transcriber, model and voice chosen, turns run. No Vapor.
         .target(
             name: "VoiceWorkflows",
-            dependencies: ["VoiceChat", "StoryWorkflows", "StoryModel", "LanguageModels", "Audio", "Speech"]
+            dependencies: [
+                "VoiceChat", "StoryWorkflows", "StoryModel", "LanguageModels", "Audio", "Speech", "Persistence",
+                .product(name: "FluentKit", package: "fluent-kit"),
+            ]
         ),
         // The Vapor server: configure(app, config), auth, thin controllers, web assets.
         .target(

@@ -16,6 +16,8 @@ public enum VoiceStage: String, Sendable, Codable, Hashable {
 /// Speech of the first sentence starts while the model still writes (events interleave).
 public enum VoiceTurnEvent: Sendable, Hashable {
     case runStart
+    /// The turn is kept in this conversation (sent after `run-start` when it is).
+    case conversation(id: String)
     case sttStart
     case sttEnd(text: String)
     case llmDelta(text: String)
@@ -31,6 +33,7 @@ public enum VoiceTurnEvent: Sendable, Hashable {
     public var name: String {
         switch self {
         case .runStart: "run-start"
+        case .conversation: "conversation"
         case .sttStart: "stt-start"
         case .sttEnd: "stt-end"
         case .llmDelta: "llm-delta"
@@ -47,7 +50,7 @@ public enum VoiceTurnEvent: Sendable, Hashable {
 
 extension VoiceTurnEvent: Encodable {
     private enum Key: String, CodingKey {
-        case type, text, index, audio, format, stage, message, retryable
+        case type, text, index, audio, format, stage, message, retryable, id
     }
 
     /// `{"type": "llm-delta", "text": "…"}`; audio as base64 WAV.
@@ -57,6 +60,8 @@ extension VoiceTurnEvent: Encodable {
         switch self {
         case .runStart, .sttStart, .runEnd:
             break
+        case .conversation(let id):
+            try container.encode(id, forKey: .id)
         case .sttEnd(let text), .llmDelta(let text), .llmEnd(let text):
             try container.encode(text, forKey: .text)
         case .ttsStart(let index, let text):

@@ -29,6 +29,7 @@ struct MigrationTests {
                 "storyvoice-008-add-story-versions",
                 "storyvoice-009-add-story-chapters",
                 "storyvoice-010-add-narration-voices",
+                "storyvoice-011-create-voice-conversations",
             ])
             #expect(DatabaseMigrations.all.map(\.name) == names)
         }

@@ -9,6 +9,7 @@ import Persistence
 import StoryWorkflows
 import Testing
 import VaporTesting
+import VendorHTTP
 
 /// The repository's Public/ directory (web app and openapi.yaml).
 let publicDirectory = URL(fileURLWithPath: #filePath)
@@ -103,6 +104,8 @@ extension Application {
 }
 
 extension TestingHTTPResponse {
+    var json: JSONValue? { JSONValue(parsing: Data(buffer: body)) }
+
     var errorCode: String? {
         (try? content.decode(ErrorReply.self))?.error.code
     }

@@ -151,3 +151,63 @@ struct VoiceAPITests {
         }
     }
 }
+
+@Suite("Voice chat conversations", .serialized)
+struct VoiceConversationAPITests {
+    static let reply = ["Because the sky scatters", " blue light most. It is called", " Rayleigh scattering."]
+
+    func turn(_ app: Application, _ token: String, _ text: String, conversation: String) async throws -> [(name: String, data: [String: Any])] {
+        let body = JSONValue.object(["text": .string(text), "model": "openai:gpt-4o-mini", "conversation_id": .string(conversation)]).canonicalText
+        let response = try await app.send(.POST, "/api/voice/turn", token: token, json: body)
+        #expect(response.status == .ok, "\(response.body.string)")
+        return VoiceAPITests.events(response.body)
+    }
+
+    @Test("turns are kept per user: listed, the history comes from the server, a reply spoken over keeps what was heard, a failed reply keeps the question once")
+    func keptConversations() async throws {
+        try await VoiceAPITests().withVoiceServer(VoiceAPITests.streaming(Self.reply)) { app, model, ada in
+            // A failed reply first: the question is kept, with no half answer.
+            model.enqueue(LoopbackReply(status: 500, json: ["error": ["message": "overloaded"]]))
+            let failed = try await turn(app, ada, "Why is the sky blue?", conversation: "new")
+            #expect(failed.map(\.name).prefix(2) == ["run-start", "conversation"], "\(failed.map(\.name))")
+            #expect(failed.contains { $0.name == "error" && $0.data["stage"] as? String == "llm" })
+            let id = try #require(failed.first { $0.name == "conversation" }?.data["id"] as? String)
+
+            // Asked again (retry of the reply alone): one question, one reply.
+            let events = try await turn(app, ada, "Why is the sky blue?", conversation: id)
+            #expect(!events.contains { $0.name == "error" }, "\(events.filter { $0.name == "error" }.map(\.data))")
+            let list = try await app.send(.GET, "/api/voice/conversations", token: ada)
+            let conversations = try #require(list.json?["conversations"]?.arrayValue)
+            #expect(conversations.count == 1)
+            #expect(conversations.first?["title"]?.stringValue == "Why is the sky blue?")
+            #expect(conversations.first?["messages"] == nil)
+            var kept = try await app.send(.GET, "/api/voice/conversations/\(id)", token: ada).json?["messages"]?.arrayValue ?? []
+            #expect(kept.compactMap { $0["text"]?.stringValue } == ["Why is the sky blue?", Self.reply.joined()])
+
+            // Spoken over after the first sentence: only that is remembered and sent next time.
+            let notHeard = try await app.send(.POST, "/api/voice/conversations/\(id)/heard", token: ada, json: #"{"text":"It was green."}"#)
+            #expect(notHeard.status == .unprocessableEntity)
+            let heard = try await app.send(.POST, "/api/voice/conversations/\(id)/heard", token: ada, json: #"{"text":"Because the sky scatters blue light most."}"#)
+            #expect(heard.status == .ok, "\(heard.body.string)")
+            kept = heard.json?["messages"]?.arrayValue ?? []
+            #expect(kept.last?["text"]?.stringValue == "Because the sky scatters blue light most.")
+            #expect(kept.last?["interrupted"] == .bool(true))
+            _ = try await turn(app, ada, "And sunsets?", conversation: id)
+            let messages = try #require(model.requests.last?.json?["messages"]?.arrayValue)
+            #expect(messages.compactMap { $0["content"]?.stringValue }.suffix(3) == ["Why is the sky blue?", "Because the sky scatters blue light most.", "And sunsets?"])
+            #expect(try await app.send(.GET, "/api/voice/conversations/\(id)", token: ada).json?["messages"]?.arrayValue?.count == 4)
+
+            // Another user cannot see, use, mark or delete it.
+            let bob = try await app.register("bob@example.com").access_token
+            #expect(try await app.send(.GET, "/api/voice/conversations", token: bob).json?["conversations"]?.arrayValue?.isEmpty == true)
+            #expect(try await app.send(.GET, "/api/voice/conversations/\(id)", token: bob).status == .notFound)
+            #expect(try await app.send(.POST, "/api/voice/conversations/\(id)/heard", token: bob, json: #"{"text":""}"#).status == .notFound)
+            #expect(try await app.send(.DELETE, "/api/voice/conversations/\(id)", token: bob).status == .notFound)
+            let stolen = try await app.send(.POST, "/api/voice/turn", token: bob, json: #"{"text":"Hi","conversation_id":"\#(id)"}"#)
+            #expect(stolen.status == .notFound)
+
+            #expect(try await app.send(.DELETE, "/api/voice/conversations/\(id)", token: ada).status == .noContent)
+            #expect(try await app.send(.GET, "/api/voice/conversations/\(id)", token: ada).status == .notFound)
+        }
+    }
+}

@@ -18,6 +18,7 @@ public enum DatabaseMigrations {
             AddStoryVersions(),
             AddStoryChapters(),
             AddNarrationVoices(),
+            CreateVoiceConversations(),
         ]
     }
 }

@@ -15,6 +15,11 @@ struct VoiceController: Sendable {
         let voice = routes.grouped("voice")
         voice.post("reply", use: reply)
         voice.post("speak", use: speak)
+        let conversations = voice.grouped("conversations")
+        conversations.get(use: listConversations)
+        conversations.get(":conversation", use: conversation)
+        conversations.delete(":conversation", use: deleteConversation)
+        conversations.post(":conversation", "heard", use: heard)
         let audio = uploads.grouped("voice")
         audio.on(.POST, "transcribe", body: .collect(maxSize: ByteCount(value: config.maxUploadBytes)), use: transcribe)
         audio.on(.POST, "turn", body: .collect(maxSize: ByteCount(value: config.maxUploadBytes)), use: turn)
@@ -27,7 +32,15 @@ struct VoiceController: Sendable {
         var history: [ChatTurn]?
         var model: String?
         var voice: String?
+        /// The conversation to keep the turn in (and take the history from), or `new`.
+        var conversationID: String?
 
+        enum CodingKeys: String, CodingKey {
+            case text, history, model, voice
+            case conversationID = "conversation_id"
+        }
+
+        var chosenConversation: String? { conversationID.flatMap { $0.isEmpty ? nil : $0 } }
         var chosenModel: String? { model.flatMap { $0.isEmpty ? nil : $0 } }
         var chosenVoice: String? { voice.flatMap { $0.isEmpty ? nil : $0 } }
     }
@@ -82,21 +95,62 @@ struct VoiceController: Sendable {
         // A bare recording (an audio body) takes its choices from the query; a JSON body is them.
         let choices = try recording.choices ?? (recording.file == nil
             ? request.decodeJSON(TurnRequest.self)
-            : TurnRequest(model: request.query[String.self, at: "model"], voice: request.query[String.self, at: "voice"]))
-        let input: VoicePipeline.Input
-        if let file = recording.file {
-            input = .audio(file)
-        } else {
-            input = .text(try Self.question(choices.text))
-        }
-        let pipeline: VoicePipeline
+            : TurnRequest(model: request.query[String.self, at: "model"], voice: request.query[String.self, at: "voice"],
+                          conversationID: request.query[String.self, at: "conversation_id"]))
         do {
-            pipeline = try await chats(request).pipeline(model: choices.chosenModel, voice: choices.chosenVoice)
+            let input: VoicePipeline.Input
+            var question: String?
+            if let file = recording.file {
+                input = .audio(file)
+            } else {
+                question = try Self.question(choices.text)
+                input = .text(question ?? "")
+            }
+            let conversations = VoiceConversations(user: try request.stories(config))
+            if let reference = choices.chosenConversation { try await conversations.check(reference) }
+            let pipeline = try await chats(request).pipeline(model: choices.chosenModel, voice: choices.chosenVoice)
+            guard let reference = choices.chosenConversation else {
+                return Self.events(pipeline.run(input, history: choices.history ?? []), after: recording.remove)
+            }
+            // A kept conversation supplies the history; the client's is not needed.
+            let (conversation, history) = try await conversations.open(reference, question: question)
+            let events = conversations.keeping(pipeline.run(input, history: history), in: conversation, question: question)
+            return Self.events(events, after: recording.remove)
         } catch {
             recording.remove()
             throw error
         }
-        return Self.events(pipeline.run(input, history: choices.history ?? []), after: recording.remove)
+    }
+
+    struct ConversationList: Content { var conversations: [VoiceConversation] }
+    struct HeardRequest: Decodable { var text: String }
+
+    @Sendable
+    func listConversations(_ request: Request) async throws -> Response {
+        try Response.json(ConversationList(conversations: try await VoiceConversations(user: try request.stories(config)).list()))
+    }
+
+    @Sendable
+    func conversation(_ request: Request) async throws -> Response {
+        let id = try request.uuidParameter("conversation", what: "conversation")
+        return try Response.json(try await VoiceConversations(user: try request.stories(config)).conversation(id))
+    }
+
+    @Sendable
+    func deleteConversation(_ request: Request) async throws -> Response {
+        let id = try request.uuidParameter("conversation", what: "conversation")
+        try await VoiceConversations(user: try request.stories(config)).delete(id)
+        return Response(status: .noContent)
+    }
+
+    /// The user spoke over the last reply: the conversation keeps what they heard of it.
+    @Sendable
+    func heard(_ request: Request) async throws -> Response {
+        let id = try request.uuidParameter("conversation", what: "conversation")
+        let body = try request.decodeJSON(HeardRequest.self)
+        let conversations = VoiceConversations(user: try request.stories(config))
+        try await conversations.markHeard(body.text, in: id)
+        return try Response.json(try await conversations.conversation(id))
     }
 
     static func question(_ text: String?, what: String = "question") throws -> String {
@@ -160,7 +214,7 @@ struct Recording: Sendable {
             }
             choices = VoiceController.TurnRequest(
                 text: form.part(named: "text")?.text, history: history, model: form.part(named: "model")?.text,
-                voice: form.part(named: "voice")?.text)
+                voice: form.part(named: "voice")?.text, conversationID: form.part(named: "conversation_id")?.text)
             file = try form.part(named: "audio").map { try Self.write($0.body) }
         } else if type?.type == "audio" || type?.type == "video" {
             file = try Self.write(bytes)

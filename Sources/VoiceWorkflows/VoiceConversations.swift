@@ -1,0 +1,203 @@
+import FluentKit
+import Foundation
+import LanguageModels
+import Persistence
+import StoryWorkflows
+import VoiceChat
+
+/// A conversation as the API shows it: what was said, in order. A reply the user spoke over
+/// shows (and is remembered as) the part they heard.
+public struct VoiceConversation: Sendable, Codable, Equatable {
+    public struct Message: Sendable, Codable, Equatable {
+        public var role: ChatTurn.Role
+        public var text: String
+        /// The user spoke over this reply; `text` is what they heard of it.
+        public var interrupted: Bool
+    }
+
+    public var id: UUID
+    public var title: String
+    public var createdAt: Date
+    public var updatedAt: Date
+    /// Absent in lists.
+    public var messages: [Message]?
+
+    enum CodingKeys: String, CodingKey {
+        case id, title, messages
+        case createdAt = "created_at", updatedAt = "updated_at"
+    }
+}
+
+/// One user's voice chat conversations: listed, read, deleted, and each turn kept as it
+/// happens (the question as soon as it is known, the reply as it is written), so a turn cut
+/// short by the user, a failure or a lost connection still leaves what was said.
+public struct VoiceConversations: Sendable {
+    let repository: VoiceConversationRepository
+    let ownerID: UUID
+
+    public init(user: Stories) {
+        repository = VoiceConversationRepository(database: user.database)
+        ownerID = user.ownerID
+    }
+
+    public func list() async throws -> [VoiceConversation] {
+        try await repository.list(ownerID: ownerID).map { try Self.conversation($0, messages: nil) }
+    }
+
+    public func conversation(_ id: UUID) async throws -> VoiceConversation {
+        let record = try await find(id)
+        let messages = try await repository.messages(of: id).map {
+            VoiceConversation.Message(role: ChatTurn.Role(rawValue: $0.role) ?? .user, text: $0.remembered, interrupted: $0.heard != nil)
+        }
+        return try Self.conversation(record, messages: messages)
+    }
+
+    public func delete(_ id: UUID) async throws {
+        guard try await repository.delete(id, ownerID: ownerID) else { throw Self.notFound }
+    }
+
+    /// The user spoke over the last reply after hearing `heard` of it: the conversation keeps
+    /// only that. `heard` must be where the reply begins (the player knows the sentences it
+    /// played), so this cannot put words in the assistant's mouth.
+    public func markHeard(_ heard: String, in id: UUID) async throws {
+        _ = try await find(id)
+        guard let last = try await repository.messages(of: id).last, last.role == ChatTurn.Role.assistant.rawValue else {
+            throw StoryError(.conflict, code: "no_reply", "The conversation's last message is not a reply.")
+        }
+        // The player joins the sentences it played with spaces; the reply may break lines.
+        let kept = Self.collapsed(heard)
+        guard Self.collapsed(last.text).hasPrefix(kept) else {
+            throw StoryError(.invalid, code: "not_heard", "'heard' must be the beginning of the last reply.")
+        }
+        _ = try await repository.markHeard(kept, in: id)
+    }
+
+    /// Refuses a reference that is neither `new` nor one of the user's conversations.
+    public func check(_ reference: String) async throws {
+        guard reference != "new" else { return }
+        guard let id = UUID(uuidString: reference) else { throw Self.notFound }
+        _ = try await find(id)
+    }
+
+    /// The conversation a turn is kept in (`new` starts one) and what it remembers, for the model.
+    public func open(_ reference: String, question: String?) async throws -> (VoiceConversationRecord, [ChatTurn]) {
+        if reference == "new" {
+            return (try await repository.create(ownerID: ownerID, title: question.map(Self.title) ?? Self.untitled), [])
+        }
+        guard let id = UUID(uuidString: reference) else { throw Self.notFound }
+        let record = try await find(id)
+        var messages = try await repository.messages(of: id)
+        // A question left unanswered (its reply failed) is being asked again: not twice.
+        if let last = messages.last, last.role == ChatTurn.Role.user.rawValue { messages.removeLast() }
+        let history = messages.compactMap { message -> ChatTurn? in
+            let text = message.remembered
+            guard !text.isEmpty, let role = ChatTurn.Role(rawValue: message.role) else { return nil }
+            return ChatTurn(role, text)
+        }
+        return (record, history)
+    }
+
+    /// `events` with the turn kept in `conversation` as it goes; a `conversation` event after
+    /// `run-start` names it.
+    public func keeping(_ events: AsyncStream<VoiceTurnEvent>, in conversation: VoiceConversationRecord, question: String?) -> AsyncStream<VoiceTurnEvent> {
+        let keeper = TurnKeeper(repository: repository, conversation: conversation)
+        return AsyncStream { continuation in
+            let task = Task {
+                do {
+                    if let question { try await keeper.asked(question) }
+                    for await event in events {
+                        try await keeper.observe(event)
+                        continuation.yield(event)
+                        if case .runStart = event, let id = conversation.id {
+                            continuation.yield(.conversation(id: id.uuidString.lowercased()))
+                        }
+                    }
+                } catch {
+                    continuation.yield(.error(stage: .llm, message: "The conversation could not be saved: \(error)", retryable: true))
+                    continuation.yield(.runEnd)
+                }
+                // Cancelled (the user spoke over the answer, or left): keep the reply so far.
+                await Task.detached { try? await keeper.finish() }.value
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    func find(_ id: UUID) async throws -> VoiceConversationRecord {
+        guard let record = try await repository.find(id, ownerID: ownerID) else { throw Self.notFound }
+        return record
+    }
+
+    /// A conversation's title until its first question is heard.
+    static let untitled = "New conversation"
+
+    static let notFound = StoryError(.notFound, code: "conversation_not_found", "No such conversation.")
+
+    static func collapsed(_ text: String) -> String {
+        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    static func title(_ question: String) -> String {
+        let line = question.split(whereSeparator: \.isNewline).first.map(String.init) ?? question
+        return line.count <= 80 ? line : String(line.prefix(79)) + "…"
+    }
+
+    static func conversation(_ record: VoiceConversationRecord, messages: [VoiceConversation.Message]?) throws -> VoiceConversation {
+        VoiceConversation(id: try record.requireID(), title: record.title, createdAt: record.createdAt, updatedAt: record.updatedAt, messages: messages)
+    }
+}
+
+/// Writes one turn into its conversation: the question once known, the reply's row at its
+/// first words (so a client that has seen any of the reply can mark what it heard), and the
+/// reply's text at the end.
+private actor TurnKeeper {
+    let repository: VoiceConversationRepository
+    let conversation: VoiceConversationRecord
+    var reply: VoiceMessageRecord?
+    var written = ""
+    var saved = ""
+
+    init(repository: VoiceConversationRepository, conversation: VoiceConversationRecord) {
+        self.repository = repository
+        self.conversation = conversation
+    }
+
+    func asked(_ question: String) async throws {
+        let messages = try await repository.messages(of: conversation.requireID())
+        if messages.isEmpty, conversation.title == VoiceConversations.untitled {
+            try await repository.retitle(conversation, VoiceConversations.title(question))
+        }
+        // Asked again after its reply failed: kept once.
+        if let last = messages.last, last.role == ChatTurn.Role.user.rawValue, last.text == question { return }
+        try await repository.append(to: conversation, role: ChatTurn.Role.user.rawValue, text: question)
+    }
+
+    func observe(_ event: VoiceTurnEvent) async throws {
+        switch event {
+        case .sttEnd(let text):
+            try await asked(text)
+        case .llmDelta(let piece):
+            written += piece
+            if reply == nil {
+                reply = try await repository.append(to: conversation, role: ChatTurn.Role.assistant.rawValue, text: written)
+                saved = written
+            }
+        case .llmEnd(let text):
+            written = text
+            try await finish()
+        case .error(stage: .llm, _, _):
+            // The reply failed: the question stays, to be asked again; no half answer is kept.
+            if let reply { try await repository.remove(reply) }
+            reply = nil
+        default:
+            break
+        }
+    }
+
+    func finish() async throws {
+        guard let reply, written != saved else { return }
+        try await repository.update(reply, text: written)
+        saved = written
+    }
+}
