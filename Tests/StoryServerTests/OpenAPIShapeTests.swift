@@ -130,6 +130,12 @@ struct OpenAPIShapeTests {
             try await walk.call(.POST, "/api/voice/reply", token: token, json: #"{"text":"Hi"}"#, expect: .unprocessableEntity)
             try await walk.call(.POST, "/api/voice/reply", token: token, json: #"{"text":["Hi"]}"#, expect: .badRequest)
             try await walk.call(.POST, "/api/voice/turn", token: token, json: #"{"text":"   "}"#, expect: .unprocessableEntity)
+            try await walk.call(.POST, "/api/voice/turn", token: token, json: #"{"text":"Hi","conversation_id":"\#(UUID())"}"#, expect: .notFound)
+            try await walk.call(.GET, "/api/voice/conversations", token: token, expect: .ok)
+            let nobody = UUID().uuidString
+            try await walk.call(.GET, "/api/voice/conversations/\(nobody)", token: token, expect: .notFound)
+            try await walk.call(.POST, "/api/voice/conversations/\(nobody)/heard", token: token, json: #"{"text":""}"#, expect: .notFound)
+            try await walk.call(.DELETE, "/api/voice/conversations/\(nobody)", token: token, expect: .notFound)
             var wav = HTTPHeaders()
             wav.contentType = HTTPMediaType(type: "audio", subType: "wav")
             try await walk.call(.POST, "/api/voice/transcribe", token: token, headers: wav, body: ByteBuffer(bytes: [1, 2, 3]), expect: .serviceUnavailable)

@@ -17,9 +17,9 @@ struct VoiceController: Sendable {
         voice.post("speak", use: speak)
         let conversations = voice.grouped("conversations")
         conversations.get(use: listConversations)
-        conversations.get(":conversation", use: conversation)
-        conversations.delete(":conversation", use: deleteConversation)
-        conversations.post(":conversation", "heard", use: heard)
+        conversations.get(":id", use: conversation)
+        conversations.delete(":id", use: deleteConversation)
+        conversations.post(":id", "heard", use: heard)
         let audio = uploads.grouped("voice")
         audio.on(.POST, "transcribe", body: .collect(maxSize: ByteCount(value: config.maxUploadBytes)), use: transcribe)
         audio.on(.POST, "turn", body: .collect(maxSize: ByteCount(value: config.maxUploadBytes)), use: turn)
@@ -132,13 +132,13 @@ struct VoiceController: Sendable {
 
     @Sendable
     func conversation(_ request: Request) async throws -> Response {
-        let id = try request.uuidParameter("conversation", what: "conversation")
+        let id = try request.uuidParameter("id", what: "conversation")
         return try Response.json(try await VoiceConversations(user: try request.stories(config)).conversation(id))
     }
 
     @Sendable
     func deleteConversation(_ request: Request) async throws -> Response {
-        let id = try request.uuidParameter("conversation", what: "conversation")
+        let id = try request.uuidParameter("id", what: "conversation")
         try await VoiceConversations(user: try request.stories(config)).delete(id)
         return Response(status: .noContent)
     }
@@ -146,7 +146,7 @@ struct VoiceController: Sendable {
     /// The user spoke over the last reply: the conversation keeps what they heard of it.
     @Sendable
     func heard(_ request: Request) async throws -> Response {
-        let id = try request.uuidParameter("conversation", what: "conversation")
+        let id = try request.uuidParameter("id", what: "conversation")
         let body = try request.decodeJSON(HeardRequest.self)
         let conversations = VoiceConversations(user: try request.stories(config))
         try await conversations.markHeard(body.text, in: id)
