@@ -68,11 +68,11 @@ public struct VoicePipeline: Sendable {
             do {
                 question = try await transcribe(file).trimmingCharacters(in: .whitespacesAndNewlines)
             } catch {
-                yield(.error(stage: .stt, message: "The recording could not be transcribed: \(error)", retryable: true))
+                yield(await failure(.stt, "The recording could not be transcribed: \(error)", retryable: true, speaking: speaking))
                 return
             }
             guard !question.isEmpty else {
-                yield(.error(stage: .stt, message: "No words were heard in the recording. Hold the button, speak, then let go.", retryable: false))
+                yield(await failure(.stt, "No words were heard in the recording. Hold the button, speak, then let go.", retryable: false, speaking: speaking))
                 return
             }
             yield(.sttEnd(text: question))
@@ -80,14 +80,14 @@ public struct VoicePipeline: Sendable {
         let (sentences, sentenceInput) = AsyncStream.makeStream(of: String.self)
         await withTaskGroup(of: Void.self) { group in
             group.addTask { speaking ? await speakAll(sentences, yield) : await Self.drain(sentences) }
-            await think(question, history: history, sentences: sentenceInput, yield)
+            await think(question, history: history, speaking: speaking, sentences: sentenceInput, yield)
             sentenceInput.finish()
         }
     }
 
     /// Streams the reply, handing each finished sentence to the voice.
     private func think(
-        _ question: String, history: [ChatTurn], sentences: AsyncStream<String>.Continuation, _ yield: @Sendable (VoiceTurnEvent) -> Void
+        _ question: String, history: [ChatTurn], speaking: Bool, sentences: AsyncStream<String>.Continuation, _ yield: @Sendable (VoiceTurnEvent) -> Void
     ) async {
         var splitter = SentenceSplitter()
         let request = CompletionRequest(
@@ -108,7 +108,7 @@ public struct VoicePipeline: Sendable {
             return
         } catch {
             let retryable = (error as? LanguageModelError).map { $0.isTransient || $0.kind == .unparseableAnswer || $0.kind == .unreachable } ?? true
-            yield(.error(stage: .llm, message: "The reply could not be written: \(error)", retryable: retryable))
+            yield(await failure(.llm, "The reply could not be written: \(error)", retryable: retryable, speaking: speaking))
         }
     }
 
@@ -128,6 +128,23 @@ public struct VoicePipeline: Sendable {
                 failed = true
             }
             index += 1
+        }
+    }
+
+    /// An error event, with the failure said briefly in the turn's voice when it speaks (and
+    /// speech is not what failed): a user who is listening, not looking, hears it too.
+    private func failure(_ stage: VoiceStage, _ message: String, retryable: Bool, speaking: Bool) async -> VoiceTurnEvent {
+        guard speaking, stage != .tts, !Task.isCancelled else { return .error(stage: stage, message: message, retryable: retryable) }
+        return .error(stage: stage, message: message, retryable: retryable, spoken: try? await speak(Self.spokenFailure(stage, retryable: retryable)))
+    }
+
+    /// What is said when a stage fails: short, and what to do next.
+    static func spokenFailure(_ stage: VoiceStage, retryable: Bool) -> String {
+        switch (stage, retryable) {
+        case (.stt, false): "I didn't hear any words. Hold the button while you speak."
+        case (.stt, true): "Sorry, I couldn't make out the recording. Please try again."
+        case (_, true): "Sorry, I couldn't answer just now. Press retry to ask again."
+        case (_, false): "Sorry, I couldn't answer that with this model."
         }
     }
 

@@ -12,7 +12,7 @@ public enum VoiceStage: String, Sendable, Codable, Hashable {
 
 /// What one turn reports, in order: `run-start`, `stt-start`, `stt-end{text}`, `llm-delta{text}`…,
 /// `llm-end{text}`, then for each sentence `tts-start{index,text}`, `tts-audio{index,audio}`,
-/// `tts-end{index}`, and `run-end`; or `error{stage,message,retryable}` and `run-end`.
+/// `tts-end{index}`, and `run-end`; or `error{stage,message,retryable,audio?}` and `run-end`.
 /// Speech of the first sentence starts while the model still writes (events interleave).
 public enum VoiceTurnEvent: Sendable, Hashable {
     case runStart
@@ -26,7 +26,8 @@ public enum VoiceTurnEvent: Sendable, Hashable {
     /// One sentence's audio: a WAV file's bytes.
     case ttsAudio(index: Int, audio: Data)
     case ttsEnd(index: Int)
-    case error(stage: VoiceStage, message: String, retryable: Bool)
+    /// `spoken`: the failure said briefly in the turn's voice (a WAV file's bytes), when that voice works.
+    case error(stage: VoiceStage, message: String, retryable: Bool, spoken: Data? = nil)
     case runEnd
 
     /// The event's name on the wire (`llm-delta`).
@@ -73,10 +74,14 @@ extension VoiceTurnEvent: Encodable {
             try container.encode("wav", forKey: .format)
         case .ttsEnd(let index):
             try container.encode(index, forKey: .index)
-        case .error(let stage, let message, let retryable):
+        case .error(let stage, let message, let retryable, let spoken):
             try container.encode(stage, forKey: .stage)
             try container.encode(message, forKey: .message)
             try container.encode(retryable, forKey: .retryable)
+            if let spoken {
+                try container.encode(spoken.base64EncodedString(), forKey: .audio)
+                try container.encode("wav", forKey: .format)
+            }
         }
     }
 }

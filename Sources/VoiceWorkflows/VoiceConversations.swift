@@ -109,7 +109,7 @@ public struct VoiceConversations: Sendable {
                         try await keeper.observe(event)
                         continuation.yield(event)
                         if case .runStart = event, let id = conversation.id {
-                            continuation.yield(.conversation(id: id.uuidString.lowercased()))
+                            continuation.yield(.conversation(id: id.uuidString))
                         }
                     }
                 } catch {
@@ -183,10 +183,13 @@ private actor TurnKeeper {
                 reply = try await repository.append(to: conversation, role: ChatTurn.Role.assistant.rawValue, text: written)
                 saved = written
             }
+        case .ttsStart:
+            // Saved before the client can hear the sentence, so what it heard is always kept.
+            try await finish()
         case .llmEnd(let text):
             written = text
             try await finish()
-        case .error(stage: .llm, _, _):
+        case .error(stage: .llm, _, _, _):
             // The reply failed: the question stays, to be asked again; no half answer is kept.
             if let reply { try await repository.remove(reply) }
             reply = nil

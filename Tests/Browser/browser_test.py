@@ -306,6 +306,17 @@ def voice_flow(options):
         print(f"voice turn: {time.time() - started:.1f} s from pressing the button to the first sentence spoken")
         check(not browser.js("return document.querySelector('#talk-error').textContent"), "no error was shown")
         browser.screenshot("voice-chat")
+        # The server keeps the conversation: listed, and reopened after leaving the page.
+        listed = "return [...document.querySelectorAll('#talk-conversation option')].some(o => o.value && /capital/i.test(o.textContent))"
+        browser.wait_for("the conversation listed", listed)
+        browser.go(options.app + "/#/")
+        browser.go(options.app + "/#/talk")
+        browser.wait_for("the conversation listed after coming back", listed)
+        browser.js("const s = document.querySelector('#talk-conversation');"
+                   "s.value = [...s.options].find(o => o.value).value; s.dispatchEvent(new Event('change')); return true")
+        browser.wait_for("the kept conversation reopened",
+                         "const m = document.querySelectorAll('#talk .message');"
+                         "return m.length >= 2 && /capital/i.test(m[0].textContent) && m[1].classList.contains('assistant')")
         check_page_errors(browser)
     finally:
         browser.quit()

@@ -110,9 +110,11 @@ struct VoicePipelineTests {
             var events: [VoiceTurnEvent] = []
             for await event in failing.run(.text("Tell me a joke.")) { events.append(event) }
             #expect(events.map(\.name) == ["run-start", "error", "run-end"])
-            if case .error(let stage, _, let retryable) = events[1] {
+            if case .error(let stage, _, let retryable, let spoken) = events[1] {
                 #expect(stage == .llm)
                 #expect(retryable)
+                // Said aloud too, in the turn's voice.
+                #expect(spoken?.prefix(4) == Data("RIFF".utf8))
             }
 
             // The retry sends the same text, without recording again; this time the voice fails.
@@ -121,8 +123,8 @@ struct VoicePipelineTests {
                                      speak: { _ in throw SpeechError.engineFailed(engine: "test", status: "down", message: "no voice") })
             events = []
             for await event in mute.run(.text("Tell me a joke.")) { events.append(event) }
-            let errors = events.compactMap { event -> VoiceStage? in if case .error(let stage, _, _) = event { stage } else { nil } }
-            #expect(errors == [.tts])
+            let errors = events.compactMap { event -> VoiceStage? in if case .error(let stage, _, _, let spoken) = event, spoken == nil { stage } else { nil } }
+            #expect(errors == [.tts])  // not said aloud: the voice is what failed
             #expect(events.contains(.llmEnd(text: "Why did the chicken cross the road? To get to the other side.")))
         }
     }
@@ -138,6 +140,10 @@ struct VoicePipelineTests {
             for await event in pipeline.run(.audio(file)) { events.append(event) }
             #expect(events.map(\.name) == ["run-start", "stt-start", "error", "run-end"])
             #expect(server.requests.isEmpty)
+            if case .error(_, _, let retryable, let spoken) = events[2] {
+                #expect(!retryable)
+                #expect((spoken?.count ?? 0) > 44)
+            }
         }
     }
 }

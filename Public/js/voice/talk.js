@@ -2,6 +2,7 @@
 // the answer is written as it comes and spoken sentence by sentence. Each stage that fails can be
 // retried alone: the transcript is sent again without recording, a reply is spoken again without
 // asking again. Speaking over the answer stops it, and the conversation keeps only what was said.
+// The server keeps each conversation (`conversation_id`), so it is listed and can be reopened.
 import { api, apiBlob, isAbort, postEvents } from "../shared/api.js";
 import { $, el, markup } from "../shared/dom.js";
 
@@ -20,6 +21,10 @@ const html = `
     </label>
     <label>Voice <select id="talk-voice"><option value="">The best installed</option></select></label>
   </div>
+  <div class="row">
+    <label>Conversation <select id="talk-conversation"><option value="">New conversation</option></select></label>
+    <button type="button" id="talk-delete" class="secondary" disabled>Delete</button>
+  </div>
   <ol class="messages" id="talk-messages" aria-live="polite" aria-label="Conversation"></ol>
   <p>State: <span class="state" id="talk-state" role="status" data-state="idle">idle</span>
     <meter id="talk-level" min="0" max="1" value="0" aria-label="Input level"></meter></p>
@@ -34,12 +39,18 @@ const html = `
   <p class="status" role="alert" id="talk-error"></p>
 </section>`;
 
+/** An object URL for a base64 WAV from the turn's events. */
+function wavURL(base64) {
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  return URL.createObjectURL(new Blob([bytes], { type: "audio/wav" }));
+}
+
 export default function talkScreen() {
   let recorder = null;
   let stream = null;
   let audioContext = null;
   let turn = null; // { controller, reply, spoken[] } of the answer in progress
-  const history = []; // {role, text}: what was said, on both sides
+  let conversation = null; // the id of the conversation the server keeps, once it has one
   const queue = []; // audio waiting to play: {url, index, message}
   let playing = null;
 
@@ -56,6 +67,35 @@ export default function talkScreen() {
       api("/api/voices", { signal }).then(({ voices }) => {
         q("#talk-voice").append(...voices.map((voice) => el("option", { value: voice.id }, `${voice.name} (${voice.engine})`)));
       }).catch(() => {});
+
+      // Conversations are kept by the server; the list is the user's, most recent first.
+      async function listConversations() {
+        try {
+          const { conversations } = await api("/api/voice/conversations", { signal });
+          q("#talk-conversation").replaceChildren(el("option", { value: "" }, "New conversation"),
+            ...conversations.map((item) => el("option", { value: item.id }, item.title)));
+          q("#talk-conversation").value = conversation ?? "";
+          q("#talk-delete").disabled = !conversation;
+        } catch (error) {
+          if (!isAbort(error)) showError(`The conversations could not be listed: ${error.message}`);
+        }
+      }
+
+      async function openConversation(id) {
+        interrupt();
+        showError("");
+        conversation = id || null;
+        q("#talk-messages").replaceChildren();
+        q("#talk-delete").disabled = !conversation;
+        if (!conversation) return;
+        try {
+          const { messages } = await api(`/api/voice/conversations/${conversation}`, { signal });
+          for (const message of messages) addMessage(message.role, message.interrupted ? `${message.text} …` : message.text);
+        } catch (error) {
+          if (!isAbort(error)) showError(`The conversation could not be opened: ${error.message}`);
+        }
+      }
+      listConversations();
 
       function addMessage(role, text) {
         const item = el("li", { className: `message ${role}` }, text);
@@ -102,7 +142,11 @@ export default function talkScreen() {
         if (current.reply && current.spoken.length < current.sentences) {
           const said = current.spoken.join(" ");
           current.message.textContent = said ? `${said} …` : "(interrupted)";
-          if (history.at(-1)?.role === "assistant" && history.at(-1).turn === current) history.at(-1).text = said || "(interrupted)";
+          // The conversation remembers only what was heard.
+          if (current.conversation) {
+            api(`/api/voice/conversations/${current.conversation}/heard`, { method: "POST", json: { text: said } })
+              .catch((error) => showError(`What you heard could not be saved: ${error.message}`));
+          }
         }
       }
 
@@ -111,9 +155,8 @@ export default function talkScreen() {
         interrupt();
         showError("");
         const controller = new AbortController();
-        const current = { controller, reply: "", spoken: [], sentences: 0, texts: [], message: null };
+        const current = { controller, reply: "", spoken: [], sentences: 0, texts: [], message: null, conversation };
         turn = current;
-        const past = history.map(({ role, text: said }) => ({ role, text: said }));
         const model = q("#talk-model").value || null;
         const voice = q("#talk-voice").value || null;
         let question = text ?? null;
@@ -124,18 +167,21 @@ export default function talkScreen() {
         if (recording) {
           body = new FormData();
           body.append("audio", recording, "question.webm");
-          body.append("history", JSON.stringify(past));
+          body.append("conversation_id", conversation ?? "new");
           if (model) body.append("model", model);
           if (voice) body.append("voice", voice);
           setState("transcribing");
         } else {
-          json = { text, history: past, model, voice };
+          json = { text, conversation_id: conversation ?? "new", model, voice };
           setState("thinking");
         }
         try {
           await postEvents("/api/voice/turn", { body, json, signal: controller.signal }, (name, data) => {
             if (turn !== current) return;
-            if (name === "stt-end") {
+            if (name === "conversation") {
+              current.conversation = data.id;
+              conversation = data.id;
+            } else if (name === "stt-end") {
               question = data.text;
               questionItem = addMessage("user", data.text);
               setState("thinking");
@@ -147,17 +193,22 @@ export default function talkScreen() {
               current.reply = data.text;
               current.message ??= addMessage("assistant", "");
               current.message.textContent = data.text;
-              history.push({ role: "user", text: question }, { role: "assistant", text: data.text, turn: current });
             } else if (name === "tts-start") {
               current.sentences += 1;
               current.texts[data.index] = data.text;
             } else if (name === "tts-audio") {
-              const bytes = Uint8Array.from(atob(data.audio), (c) => c.charCodeAt(0));
-              const url = URL.createObjectURL(new Blob([bytes], { type: "audio/wav" }));
+              const url = wavURL(data.audio);
               queue.push({ url, text: current.texts[data.index] ?? "", message: current.message, turn: current });
               playNext();
             } else if (name === "error") {
               failed = data;
+              // The failure said aloud, for a user who listens rather than looks.
+              if (data.audio) {
+                const url = wavURL(data.audio);
+                const audio = new Audio(url);
+                audio.addEventListener("ended", () => URL.revokeObjectURL(url), { once: true });
+                audio.play().catch(() => URL.revokeObjectURL(url));
+              }
             }
           });
         } catch (error) {
@@ -165,6 +216,7 @@ export default function talkScreen() {
           failed = { stage: recording && !question ? "stt" : "llm", message: error.message, retryable: error.status !== 422 };
         }
         if (turn === current && !queue.length && !playing) setState("idle");
+        if (current.conversation) listConversations(); // its title is the first question, once heard
         if (failed) report(failed, current, question, questionItem);
       }
 
@@ -248,6 +300,17 @@ export default function talkScreen() {
         if (event.code === "Space" && !event.target.closest("input, select, textarea")) stopRecording();
       }, { signal });
       q("#talk-stop").addEventListener("click", () => { interrupt(); setState("idle"); }, { signal });
+      q("#talk-conversation").addEventListener("change", (event) => openConversation(event.target.value), { signal });
+      q("#talk-delete").addEventListener("click", async () => {
+        if (!conversation || !confirm("Delete this conversation?")) return;
+        try {
+          await api(`/api/voice/conversations/${conversation}`, { method: "DELETE", signal });
+          await openConversation("");
+          listConversations();
+        } catch (error) {
+          if (!isAbort(error)) showError(`The conversation could not be deleted: ${error.message}`);
+        }
+      }, { signal });
       q("#talk-form").addEventListener("submit", (event) => {
         event.preventDefault();
         const text = q("#talk-text").value.trim();
