@@ -178,7 +178,7 @@ let package = Package(
         .target(
             name: "VoiceWorkflows",
             dependencies: [
-                "VoiceChat", "StoryWorkflows", "StoryModel", "LanguageModels", "Audio", "Speech", "Persistence",
+                "VoiceChat", "StoryWorkflows", "StoryModel", "LanguageModels", "Audio", "Speech", "Persistence", "CloudSpeech", "VendorHTTP",
                 .product(name: "FluentKit", package: "fluent-kit"),
             ]
         ),

@@ -1,5 +1,8 @@
 import Audio
+import CloudSpeech
 import Foundation
+import Persistence
+import VendorHTTP
 import LanguageModels
 import Speech
 import StoryModel
@@ -22,12 +25,9 @@ public struct VoiceChats: Sendable {
         self.maxRecordingSeconds = maxRecordingSeconds
     }
 
-    /// The words in a recording (any format ffmpeg reads).
-    public func transcribe(_ file: URL) async throws -> String {
-        guard let transcriber else {
-            throw StoryError(.unavailable, code: "no_transcriber",
-                             "This server cannot transcribe speech: run scripts/setup (it installs faster-whisper), or type instead.")
-        }
+    /// The words in a recording (any format ffmpeg reads), heard by `choice` (see `transcriber(_:)`).
+    public func transcribe(_ file: URL, with choice: String? = nil) async throws -> String {
+        let transcriber = try await self.transcriber(choice)
         let audio: PCMAudio
         do {
             audio = try await AudioDecoder(maxSeconds: maxRecordingSeconds + 1).decode(file)
@@ -41,7 +41,39 @@ public struct VoiceChats: Sendable {
             throw StoryError(.tooLarge, code: "recording_too_long",
                              "The recording is over \(Int(maxRecordingSeconds)) seconds: ask in shorter parts.")
         }
-        return try await transcriber.transcribe(audio)
+        do {
+            return try await transcriber.transcribe(audio)
+        } catch let error as CloudSpeechError {
+            throw StoryError(error.kind == .missingKey ? .invalid : .unavailable, code: error.kind == .missingKey ? "missing_key" : "transcription_failed", error.description)
+        }
+    }
+
+    /// Who hears recordings: `nil` or `local`, this server's faster-whisper; `openai` or
+    /// `openai:MODEL`, OpenAI's transcription API with the user's own key (from Settings), at
+    /// the endpoint the user's OpenAI models use.
+    public func transcriber(_ choice: String?) async throws -> any SpeechTranscriber {
+        let choice = choice?.trimmingCharacters(in: .whitespaces) ?? ""
+        if choice.isEmpty || choice == "local" {
+            guard let transcriber else {
+                throw StoryError(.unavailable, code: "no_transcriber",
+                                 "This server cannot transcribe speech: run scripts/setup (it installs faster-whisper), or type instead.")
+            }
+            return transcriber
+        }
+        let (provider, colon, model) = (choice.prefix { $0 != ":" }, choice.contains(":"), choice.drop { $0 != ":" }.dropFirst())
+        guard provider == "openai", !colon || !model.isEmpty else {
+            throw StoryError(.invalid, code: "invalid_transcriber", "The transcriber must be local, openai or openai:MODEL.")
+        }
+        let settings = SettingsRepository(database: user.database, box: user.models.box)
+        guard let key = try await settings.key(for: .openai, userID: user.ownerID) else {
+            throw StoryError(.invalid, code: "missing_key", "Add your OpenAI key in Settings to have OpenAI transcribe, or use this machine's.")
+        }
+        let factory = user.models.factory
+        let spec = ModelSpec(provider: .openai, model: String(model))
+        return OpenAITranscriber(
+            model: model.isEmpty ? OpenAITranscriber.defaultModel : String(model), baseURL: try factory.baseURL(for: spec),
+            transport: VendorTransport(key: Secret(key), timeout: factory.timeout, retry: factory.retry,
+                                       limiter: factory.limiter(for: .openai), httpClient: factory.httpClient))
     }
 
     /// `text` as WAV bytes in `voice` (default: the best installed voice).
@@ -60,7 +92,9 @@ public struct VoiceChats: Sendable {
 
     /// The turn pipeline with the user's choices: `model` (`openai:gpt-4o-mini`; nil: the model
     /// on this machine) and `voice` (nil: the best installed voice).
-    public func pipeline(model: String?, voice: String?) async throws -> VoicePipeline {
+    /// `transcriber`: see `transcriber(_:)`.
+    public func pipeline(model: String?, voice: String?, transcriber: String? = nil) async throws -> VoicePipeline {
+        _ = try await self.transcriber(transcriber)  // refused now, not after the recording is sent
         let narration = try await user.userNarration().narration
         let assignment = try await self.voice(voice, narration: narration)
         let spec = try model.map(ModelAccess.spec) ?? .local
@@ -70,7 +104,7 @@ public struct VoiceChats: Sendable {
         } catch let error as LanguageModelError {
             throw StoryError(.invalid, code: error.kind == .missingKey ? "missing_key" : "invalid_model", error.description)
         }
-        let transcribe: @Sendable (URL) async throws -> String = { file in try await self.transcribe(file) }
+        let transcribe: @Sendable (URL) async throws -> String = { file in try await self.transcribe(file, with: transcriber) }
         return VoicePipeline(
             transcribe: transcribe, model: CheckedModel(chosen, check: AnswerCheck(words: 1...400)),
             speak: { text in try await narration.preview(assignment, text: text) })

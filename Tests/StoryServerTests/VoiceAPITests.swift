@@ -211,3 +211,54 @@ struct VoiceConversationAPITests {
         }
     }
 }
+
+@Suite("Voice chat with OpenAI's transcription", .serialized)
+struct OpenAITranscriptionTests {
+    /// OpenAI's wire format for both: `/v1/audio/transcriptions` answers `{"text"}`, chat
+    /// completions stream.
+    static let openai: LoopbackServer.Handler = { request in
+        if request.uri.hasPrefix("/v1/audio/transcriptions") {
+            return LoopbackReply(status: 200, json: ["text": "What is the capital of Peru?"])
+        }
+        return await VoiceAPITests.streaming(["Lima is the capital of Peru."])(request)
+    }
+
+    @Test("a recording heard by OpenAI with the user's key: the multipart request as documented, the text as the question")
+    func openAIHears() async throws {
+        try await VoiceAPITests().withVoiceServer(Self.openai) { app, model, ada in
+            let (headers, body) = VoiceAPITests.form(
+                audio: try VoiceAPITests.spoken("What is the capital of Peru?"),
+                fields: ["model": "openai:gpt-4o-mini", "transcriber": "openai:whisper-1"])
+            let reply = try await app.send(.POST, "/api/voice/turn", token: ada, headers: headers, body: body)
+            let events = VoiceAPITests.events(reply.body)
+            #expect(!events.contains { $0.name == "error" }, "\(events.filter { $0.name == "error" }.map(\.data))")
+            #expect(events.first { $0.name == "stt-end" }?.data["text"] as? String == "What is the capital of Peru?")
+            let transcription = try #require(model.requests.first { $0.uri == "/v1/audio/transcriptions" })
+            #expect(transcription.method == "POST")
+            #expect(transcription.header("authorization") == "Bearer \(VoiceAPITests.key)")
+            let type = try #require(transcription.header("content-type"))
+            #expect(type.hasPrefix("multipart/form-data; boundary="))
+            let text = String(decoding: transcription.body, as: UTF8.self)
+            #expect(text.contains("name=\"model\"\r\n\r\nwhisper-1\r\n"))
+            #expect(text.contains("name=\"response_format\"\r\n\r\njson\r\n"))
+            #expect(text.contains("name=\"file\"; filename=\"speech.wav\"\r\nContent-Type: audio/wav\r\n\r\nRIFF"))
+            // The question went to the model as OpenAI heard it.
+            let messages = model.requests.last?.json?["messages"]?.arrayValue
+            #expect(messages?.last?["content"]?.stringValue == "What is the capital of Peru?")
+
+            // The transcription stage alone, and refusals before any recording is sent.
+            var wav = HTTPHeaders()
+            wav.contentType = HTTPMediaType(type: "audio", subType: "wav")
+            let alone = try await app.send(.POST, "/api/voice/transcribe?transcriber=openai", token: ada, headers: wav,
+                                           body: ByteBuffer(bytes: try VoiceAPITests.spoken("Hello.")))
+            #expect(alone.json?["text"]?.stringValue == "What is the capital of Peru?")
+            let bob = try await app.register("bob@example.com").access_token
+            let noKey = try await app.send(.POST, "/api/voice/transcribe?transcriber=openai", token: bob, headers: wav,
+                                           body: ByteBuffer(bytes: try VoiceAPITests.spoken("Hello.")))
+            #expect(noKey.errorCode == "missing_key")
+            let unknown = try await app.send(.POST, "/api/voice/turn?transcriber=deepgram", token: ada, headers: wav,
+                                             body: ByteBuffer(bytes: try VoiceAPITests.spoken("Hello.")))
+            #expect(unknown.errorCode == "invalid_transcriber")
+        }
+    }
+}

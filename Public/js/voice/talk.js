@@ -20,6 +20,12 @@ const html = `
       </select>
     </label>
     <label>Voice <select id="talk-voice"><option value="">The best installed</option></select></label>
+    <label>Hearing
+      <select id="talk-transcriber">
+        <option value="">This machine (faster-whisper, private)</option>
+        <option value="openai">OpenAI (your key)</option>
+      </select>
+    </label>
   </div>
   <div class="row">
     <label>Conversation <select id="talk-conversation"><option value="">New conversation</option></select></label>
@@ -170,6 +176,7 @@ export default function talkScreen() {
           body.append("conversation_id", conversation ?? "new");
           if (model) body.append("model", model);
           if (voice) body.append("voice", voice);
+          if (q("#talk-transcriber").value) body.append("transcriber", q("#talk-transcriber").value);
           setState("transcribing");
         } else {
           json = { text, conversation_id: conversation ?? "new", model, voice };

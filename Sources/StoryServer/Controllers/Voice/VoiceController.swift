@@ -34,9 +34,11 @@ struct VoiceController: Sendable {
         var voice: String?
         /// The conversation to keep the turn in (and take the history from), or `new`.
         var conversationID: String?
+        /// Who hears the recording: `local` (default), `openai` or `openai:MODEL`.
+        var transcriber: String?
 
         enum CodingKeys: String, CodingKey {
-            case text, history, model, voice
+            case text, history, model, voice, transcriber
             case conversationID = "conversation_id"
         }
 
@@ -66,7 +68,7 @@ struct VoiceController: Sendable {
         guard let file = recording.file else {
             throw APIError.badRequest("Send the recording as a multipart form with an 'audio' field, or as the body with its audio Content-Type.", code: "invalid_body")
         }
-        let text = try await chats(request).transcribe(file)
+        let text = try await chats(request).transcribe(file, with: recording.choices?.transcriber ?? request.query[String.self, at: "transcriber"])
         return try Response.json(Transcript(text: text))
     }
 
@@ -96,7 +98,8 @@ struct VoiceController: Sendable {
         let choices = try recording.choices ?? (recording.file == nil
             ? request.decodeJSON(TurnRequest.self)
             : TurnRequest(model: request.query[String.self, at: "model"], voice: request.query[String.self, at: "voice"],
-                          conversationID: request.query[String.self, at: "conversation_id"]))
+                          conversationID: request.query[String.self, at: "conversation_id"],
+                          transcriber: request.query[String.self, at: "transcriber"]))
         do {
             let input: VoicePipeline.Input
             var question: String?
@@ -108,7 +111,7 @@ struct VoiceController: Sendable {
             }
             let conversations = VoiceConversations(user: try request.stories(config))
             if let reference = choices.chosenConversation { try await conversations.check(reference) }
-            let pipeline = try await chats(request).pipeline(model: choices.chosenModel, voice: choices.chosenVoice)
+            let pipeline = try await chats(request).pipeline(model: choices.chosenModel, voice: choices.chosenVoice, transcriber: choices.transcriber)
             guard let reference = choices.chosenConversation else {
                 return Self.events(pipeline.run(input, history: choices.history ?? []), after: recording.remove)
             }
@@ -214,7 +217,8 @@ struct Recording: Sendable {
             }
             choices = VoiceController.TurnRequest(
                 text: form.part(named: "text")?.text, history: history, model: form.part(named: "model")?.text,
-                voice: form.part(named: "voice")?.text, conversationID: form.part(named: "conversation_id")?.text)
+                voice: form.part(named: "voice")?.text, conversationID: form.part(named: "conversation_id")?.text,
+                transcriber: form.part(named: "transcriber")?.text)
             file = try form.part(named: "audio").map { try Self.write($0.body) }
         } else if type?.type == "audio" || type?.type == "video" {
             file = try Self.write(bytes)
