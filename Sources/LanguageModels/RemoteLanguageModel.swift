@@ -60,10 +60,10 @@ public struct RemoteLanguageModel: LanguageModel, CustomStringConvertible {
         }
     }
 
-    /// Streams the answer where the wire format can (OpenAI's and compatible servers'), as
-    /// server-sent events; elsewhere the whole answer arrives at once.
+    /// Streams the answer as server-sent events (OpenAI and compatible servers, Anthropic,
+    /// Gemini); a wire format that cannot stream gives the whole answer at once.
     public func stream(_ request: CompletionRequest) -> AsyncThrowingStream<CompletionEvent, any Error> {
-        guard let format = format as? any StreamingWireFormat else { return streamWhole(request) }
+        guard let format = format as? any StreamingWireFormat, format.streams(request) else { return streamWhole(request) }
         return .producing { yield in
             let response = try await streamEvents(request, format: format) { yield(.text($0)) }
             yield(.finished(response))
@@ -73,7 +73,7 @@ public struct RemoteLanguageModel: LanguageModel, CustomStringConvertible {
     private func streamEvents(
         _ request: CompletionRequest, format: any StreamingWireFormat, text: (String) -> Void
     ) async throws -> CompletionResponse {
-        let (outgoing, logger) = try prepare(format.streamingBody(for: request, model: model))
+        let (outgoing, logger) = try prepare(format.streamingBody(for: request, model: model), url: format.streamingURL(base: baseURL, model: model))
         var answer = "", usage: TokenUsage?, answeringModel: String?, finishReason: String?
         do {
             try await transport.streamLines(outgoing, logger: logger, errorMessage: { JSONValue(parsing: $0).flatMap(format.errorMessage) }) { line in
@@ -93,7 +93,7 @@ public struct RemoteLanguageModel: LanguageModel, CustomStringConvertible {
                     answer += piece
                     text(piece)
                 }
-                usage = chunk.usage ?? usage
+                usage = Self.merged(usage, chunk.usage)
                 answeringModel = chunk.model ?? answeringModel
                 finishReason = chunk.finishReason ?? finishReason
             }
@@ -110,8 +110,18 @@ public struct RemoteLanguageModel: LanguageModel, CustomStringConvertible {
         return CompletionResponse(text: answer, usage: counted, model: answeringModel ?? model, provider: provider)
     }
 
-    /// The HTTP request carrying `body`, and a logger naming the model; refuses a missing key.
-    private func prepare(_ body: JSONValue) throws -> (VendorRequest, Logger) {
+    /// Usage reported in parts (Anthropic: input tokens at the start, output at the end): a
+    /// count a later event leaves at zero keeps its earlier value.
+    static func merged(_ earlier: TokenUsage?, _ later: TokenUsage?) -> TokenUsage? {
+        guard let later else { return earlier }
+        guard let earlier else { return later }
+        return TokenUsage(inputTokens: later.inputTokens > 0 ? later.inputTokens : earlier.inputTokens,
+                          outputTokens: later.outputTokens > 0 ? later.outputTokens : earlier.outputTokens)
+    }
+
+    /// The HTTP request carrying `body` (to `url`, default the format's), and a logger naming
+    /// the model; refuses a missing key.
+    private func prepare(_ body: JSONValue, url: String? = nil) throws -> (VendorRequest, Logger) {
         if provider.requiresKey, key?.value.isEmpty ?? true {
             throw LanguageModelError(.missingKey, provider: provider, model: model)
         }
@@ -122,7 +132,7 @@ public struct RemoteLanguageModel: LanguageModel, CustomStringConvertible {
         // llama.cpp closes idle keep-alive connections; a POST sent on a pooled one it has just
         // closed fails and cannot be retried safely. A new loopback connection costs nothing.
         if provider == .local { headers.append(("connection", "close")) }
-        let outgoing = VendorRequest(url: format.url(base: baseURL, model: model), headers: headers, body: body.canonicalData)
+        let outgoing = VendorRequest(url: url ?? format.url(base: baseURL, model: model), headers: headers, body: body.canonicalData)
         return (outgoing, logger)
     }
 

@@ -76,9 +76,19 @@ struct OpenAIChatFormat: WireFormat {
 
 /// A wire format that can also stream the answer as server-sent events.
 protocol StreamingWireFormat: WireFormat {
+    /// Whether `request` can be streamed (its answer arrives as text pieces).
+    func streams(_ request: CompletionRequest) -> Bool
+    /// The streaming request's URL (most vendors: the same as `url`).
+    func streamingURL(base: String, model: String) -> String
     func streamingBody(for request: CompletionRequest, model: String) -> JSONValue
-    /// What one `data:` payload of the stream adds to the answer.
+    /// What one `data:` payload of the stream adds to the answer. A `finishReason` of `length`
+    /// means the answer was cut off at the token limit.
     func chunk(_ payload: JSONValue) throws(WireFormatError) -> StreamChunk
+}
+
+extension StreamingWireFormat {
+    func streams(_ request: CompletionRequest) -> Bool { true }
+    func streamingURL(base: String, model: String) -> String { url(base: base, model: model) }
 }
 
 /// One event of a streamed answer.
@@ -229,6 +239,68 @@ struct GeminiGenerateContentFormat: WireFormat {
 
     func errorMessage(_ reply: JSONValue) -> String? {
         reply["error"]?["message"]?.stringValue
+    }
+}
+
+extension AnthropicMessagesFormat: StreamingWireFormat {
+    /// A structured answer comes as a forced tool's input, streamed as JSON fragments this does
+    /// not read: it is asked for whole.
+    func streams(_ request: CompletionRequest) -> Bool { request.schema == nil }
+
+    func streamingBody(for request: CompletionRequest, model: String) -> JSONValue {
+        guard case .object(var body) = self.body(for: request, model: model) else { return self.body(for: request, model: model) }
+        body["stream"] = true
+        return .object(body)
+    }
+
+    /// Anthropic's events (`message_start`, `content_block_delta`, `message_delta`, `error`; the
+    /// `event:` line repeats the payload's `type`): text comes in `text_delta`s, input tokens at
+    /// the start, output tokens and the stop reason at the end.
+    func chunk(_ payload: JSONValue) throws(WireFormatError) -> StreamChunk {
+        switch payload["type"]?.stringValue {
+        case "error":
+            throw WireFormatError(errorMessage(payload) ?? "the stream reported an error")
+        case "message_start":
+            let message = payload["message"]
+            return StreamChunk(
+                usage: TokenUsage(inputTokens: message?["usage"]?["input_tokens"]?.intValue ?? 0, outputTokens: message?["usage"]?["output_tokens"]?.intValue ?? 0),
+                model: message?["model"]?.stringValue)
+        case "content_block_delta":
+            return StreamChunk(text: payload["delta"]?["type"]?.stringValue == "text_delta" ? payload["delta"]?["text"]?.stringValue : nil)
+        case "message_delta":
+            let reason = payload["delta"]?["stop_reason"]?.stringValue
+            return StreamChunk(
+                finishReason: reason == "max_tokens" ? "length" : reason,
+                usage: payload["usage"].map { TokenUsage(inputTokens: $0["input_tokens"]?.intValue ?? 0, outputTokens: $0["output_tokens"]?.intValue ?? 0) })
+        default:  // ping, content_block_start/stop, message_stop
+            return StreamChunk()
+        }
+    }
+}
+
+extension GeminiGenerateContentFormat: StreamingWireFormat {
+    /// `:streamGenerateContent?alt=sse`: each event is a whole `GenerateContentResponse` holding
+    /// the next piece of the answer.
+    func streamingURL(base: String, model: String) -> String {
+        url(base: base, model: model).replacingOccurrences(of: ":generateContent", with: ":streamGenerateContent") + "?alt=sse"
+    }
+
+    func streamingBody(for request: CompletionRequest, model: String) -> JSONValue {
+        body(for: request, model: model)
+    }
+
+    func chunk(_ payload: JSONValue) throws(WireFormatError) -> StreamChunk {
+        if let message = errorMessage(payload) { throw WireFormatError(message) }
+        let candidate = payload["candidates"]?[0]
+        if candidate == nil, let blocked = payload["promptFeedback"]?["blockReason"]?.stringValue {
+            throw WireFormatError("the prompt was blocked (\(blocked))")
+        }
+        let text = candidate?["content"]?["parts"]?.arrayValue?.compactMap { $0["text"]?.stringValue }.joined()
+        let reason = candidate?["finishReason"]?.stringValue
+        let usage = payload["usageMetadata"].map {
+            TokenUsage(inputTokens: $0["promptTokenCount"]?.intValue ?? 0, outputTokens: $0["candidatesTokenCount"]?.intValue ?? 0)
+        }
+        return StreamChunk(text: text, finishReason: reason == "MAX_TOKENS" ? "length" : reason, usage: usage, model: payload["modelVersion"]?.stringValue)
     }
 }
 

@@ -156,3 +156,52 @@ public enum VendorWire {
         }
     }
 }
+
+extension VendorWire {
+    /// A `text/event-stream` reply of `events` (each a whole event: its `event:` and `data:`
+    /// lines), sent piece by piece.
+    public static func stream(_ events: [String], pause: Duration = .milliseconds(10)) -> LoopbackReply {
+        let pieces = events.map { Data(($0 + "\n\n").utf8) }
+        var reply = LoopbackReply(status: 200, headers: [("content-type", "text/event-stream")], body: pieces.reduce(Data(), +))
+        reply.pieces = pieces
+        reply.pieceDelay = pause
+        return reply
+    }
+
+    /// `pieces` streamed in `provider`'s format, as its API sends them: OpenAI chat-completion
+    /// chunks and `[DONE]`; Anthropic's `message_start` … `content_block_delta` … `message_delta`
+    /// (`stop`: its stop_reason, default `end_turn`) … `message_stop`; Gemini's
+    /// `GenerateContentResponse`s (`stop`: the last one's finishReason, default `STOP`).
+    public static func streamed(_ provider: Provider, pieces: [String], stop: String? = nil, pause: Duration = .milliseconds(10)) -> LoopbackReply {
+        func data(_ json: JSONValue) -> String { "data: " + json.canonicalText }
+        func event(_ type: String, _ json: JSONValue) -> String { "event: \(type)\n" + data(json) }
+        switch provider {
+        case .openai, .openaiCompatible, .local:
+            func chunk(_ text: String?, finish: String? = nil) -> String {
+                let delta: JSONValue = text.map { ["content": .string($0)] } ?? [:]
+                return data(["model": "test-model", "choices": [["index": 0, "delta": delta, "finish_reason": finish.map { .string($0) } ?? .null]]])
+            }
+            return stream(pieces.map { chunk($0) } + [chunk(nil, finish: stop ?? "stop"), "data: [DONE]"], pause: pause)
+        case .anthropic:
+            return stream(
+                [event("message_start", ["type": "message_start", "message": [
+                    "id": "msg_1", "type": "message", "role": "assistant", "content": [], "model": "claude-test",
+                    "stop_reason": nil, "stop_sequence": nil, "usage": ["input_tokens": 25, "output_tokens": 1]]]),
+                 event("content_block_start", ["type": "content_block_start", "index": 0, "content_block": ["type": "text", "text": ""]]),
+                 event("ping", ["type": "ping"])]
+                + pieces.map { event("content_block_delta", ["type": "content_block_delta", "index": 0, "delta": ["type": "text_delta", "text": .string($0)]]) }
+                + [event("content_block_stop", ["type": "content_block_stop", "index": 0]),
+                   event("message_delta", ["type": "message_delta", "delta": ["stop_reason": .string(stop ?? "end_turn"), "stop_sequence": nil], "usage": ["output_tokens": 15]]),
+                   event("message_stop", ["type": "message_stop"])],
+                pause: pause)
+        case .gemini:
+            return stream(pieces.enumerated().map { index, text in
+                let last = index == pieces.count - 1
+                var candidate: [String: JSONValue] = ["content": ["parts": [["text": .string(text)]], "role": "model"], "index": 0]
+                if last { candidate["finishReason"] = .string(stop ?? "STOP") }
+                let usage: JSONValue = last ? ["promptTokenCount": 9, "candidatesTokenCount": 3, "totalTokenCount": 12] : ["promptTokenCount": 9, "totalTokenCount": 9]
+                return data(["candidates": [.object(candidate)], "usageMetadata": usage, "modelVersion": "gemini-test"])
+            }, pause: pause)
+        }
+    }
+}

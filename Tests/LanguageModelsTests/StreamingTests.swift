@@ -130,3 +130,59 @@ struct AnswerCheckTests {
         }
     }
 }
+
+/// Anthropic's and Gemini's streams, event by event as their APIs send them.
+@Suite("Anthropic and Gemini streams")
+struct VendorStreamTests {
+    static func stream(_ events: [String]) -> LoopbackReply { VendorWire.stream(events) }
+    static func anthropic(_ texts: [String], stop: String = "end_turn") -> LoopbackReply { VendorWire.streamed(.anthropic, pieces: texts, stop: stop) }
+    static func gemini(_ texts: [String], finish: String = "STOP") -> LoopbackReply { VendorWire.streamed(.gemini, pieces: texts, stop: finish) }
+
+    func collect(_ model: RemoteLanguageModel) async throws -> ([String], CompletionResponse?) {
+        var pieces: [String] = []
+        var finished: CompletionResponse?
+        for try await event in model.stream(CompletionRequest(system: "Be brief.", user: "Hello?")) {
+            switch event {
+            case .text(let piece): pieces.append(piece)
+            case .finished(let response): finished = response
+            }
+        }
+        return (pieces, finished)
+    }
+
+    @Test("Anthropic: text deltas piece by piece, usage from the first and last events, stream: true")
+    func anthropicStreams() async throws {
+        try await LoopbackServer.withServer { server in
+            server.enqueue(Self.anthropic(["Hello", " there", "."]))
+            let (pieces, finished) = try await collect(makeModel(.anthropic, server: server))
+            #expect(pieces == ["Hello", " there", "."])
+            #expect(finished?.text == "Hello there.")
+            #expect(finished?.usage == TokenUsage(inputTokens: 25, outputTokens: 15))
+            #expect(finished?.model == "claude-test")
+            #expect(server.requests.first?.uri == "/v1/messages")
+            #expect(server.requests.first?.json?["stream"] == true)
+
+            // Cut off at the token limit, or an error event mid-stream: an error, not a short answer.
+            server.enqueue(Self.anthropic(["Hello"], stop: "max_tokens"))
+            await #expect(throws: LanguageModelError.self) { _ = try await collect(makeModel(.anthropic, server: server)) }
+            server.enqueue(Self.stream(["event: error\ndata: " + JSONValue.object(["type": "error", "error": ["type": "overloaded_error", "message": "Overloaded"]]).canonicalText]))
+            let error = await #expect(throws: LanguageModelError.self) { _ = try await collect(makeModel(.anthropic, server: server, retry: .none)) }
+            #expect(error?.detail?.contains("Overloaded") == true)
+        }
+    }
+
+    @Test("Gemini: streamGenerateContent?alt=sse, each event a response holding the next piece")
+    func geminiStreams() async throws {
+        try await LoopbackServer.withServer { server in
+            server.enqueue(Self.gemini(["Hello", " world."]))
+            let (pieces, finished) = try await collect(makeModel(.gemini, server: server))
+            #expect(pieces == ["Hello", " world."])
+            #expect(finished?.text == "Hello world.")
+            #expect(finished?.usage == TokenUsage(inputTokens: 9, outputTokens: 3))
+            #expect(server.requests.first?.uri == "/v1beta/models/test-model:streamGenerateContent?alt=sse")
+
+            server.enqueue(Self.gemini(["Hello"], finish: "MAX_TOKENS"))
+            await #expect(throws: LanguageModelError.self) { _ = try await collect(makeModel(.gemini, server: server)) }
+        }
+    }
+}

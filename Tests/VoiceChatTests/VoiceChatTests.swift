@@ -129,6 +129,44 @@ struct VoicePipelineTests {
         }
     }
 
+    @Test("each provider's stream, error and timeout: speech starts before the reply ends; a failure is a retryable llm error",
+          arguments: [Provider.openai, .anthropic, .gemini])
+    func providers(_ provider: Provider) async throws {
+        try await LoopbackServer.withServer { server in
+            func model(timeout: Double = 30) -> RemoteLanguageModel {
+                RemoteLanguageModel(provider: provider, model: "test-model", baseURL: provider == .openai ? server.baseURL + "/v1" : server.baseURL,
+                                    key: Secret("sk-test-0123456789"), timeout: timeout, retry: .none, limiter: ConcurrencyLimiter(limit: 1))
+            }
+            func turn(_ model: RemoteLanguageModel) async -> [VoiceTurnEvent] {
+                var events: [VoiceTurnEvent] = []
+                for await event in VoicePipeline(transcribe: Self.transcribe, model: model, speak: Self.speak).run(.text("Where is Paris?")) {
+                    events.append(event)
+                }
+                return events
+            }
+            func llmFailure(_ events: [VoiceTurnEvent]) -> Bool? {
+                events.lazy.compactMap { event -> Bool? in if case .error(.llm, _, let retryable, _) = event { retryable } else { nil } }.first
+            }
+
+            server.enqueue(VendorWire.streamed(provider, pieces: ["Paris is the capital", " of France. It lies on", " the Seine."], pause: .milliseconds(300)))
+            let events = await turn(model())
+            let names = events.map(\.name)
+            #expect(!names.contains("error"), "\(events)")
+            #expect(events.contains(.llmEnd(text: "Paris is the capital of France. It lies on the Seine.")))
+            #expect(events.filter { $0.name == "llm-delta" }.count == 3)
+            let firstSpeech = try #require(names.firstIndex(of: "tts-start"))
+            #expect(firstSpeech < (names.firstIndex(of: "llm-end") ?? 0))
+
+            server.enqueue(VendorWire.error(provider, status: 500, message: "overloaded"))
+            #expect(llmFailure(await turn(model())) == true)
+
+            var late = VendorWire.streamed(provider, pieces: ["Too late."])
+            late.delay = .seconds(5)
+            server.enqueue(late)
+            #expect(llmFailure(await turn(model(timeout: 1))) == true)
+        }
+    }
+
     @Test("silence is not sent to the model: the user is told nothing was heard")
     func silence() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("silence-\(UUID().uuidString).wav")
