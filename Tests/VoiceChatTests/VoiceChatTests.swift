@@ -167,6 +167,27 @@ struct VoicePipelineTests {
         }
     }
 
+    @Test("interruption: the user speaking over the answer stops the model mid-reply")
+    func interruption() async throws {
+        try await LoopbackServer.withServer { server in
+            server.enqueue(VendorWire.streamed(.openai, pieces: ["It began to rain. "] + Array(repeating: "And it rained on. ", count: 60), pause: .milliseconds(100)))
+            let pipeline = VoicePipeline(transcribe: Self.transcribe, model: streamingModel(server), speak: Self.speak)
+            let listener = Task {
+                var names: [String] = []
+                for await event in pipeline.run(.text("Tell me about the weather.")) {
+                    names.append(event.name)
+                    if event.name == "tts-audio" { break }  // the first sentence is playing: the user speaks
+                }
+                return names
+            }
+            let names = await listener.value
+            #expect(names.last == "tts-audio" && !names.contains("llm-end"))
+            // The model's connection is closed long before its 60 pieces would have ended.
+            for _ in 0..<100 where server.abandoned == 0 { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(server.abandoned == 1)
+        }
+    }
+
     @Test("silence is not sent to the model: the user is told nothing was heard")
     func silence() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("silence-\(UUID().uuidString).wav")
