@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Voice-to-voice latency of a spoken turn with the engines on this machine: ten questions
-spoken by espeak-ng are sent to POST /api/voice/turn of a throwaway server (faster-whisper hears,
+spoken by espeak-ng (or --asker, any of the project's voices) are sent to POST /api/voice/turn of a throwaway server (faster-whisper hears,
 the model on this machine answers, the best installed voice speaks). For each: from the end of
 the recording (the request sent) to the first audio of the answer, and each stage's share:
 transcription (to stt-end), the model's first sentence (to tts-start 0), its speech (to
@@ -24,6 +24,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("binary")
     parser.add_argument("--engines", default="espeak-ng,flite,piper")
+    parser.add_argument("--asker", default="espeak-ng",
+                        help="the voice asking: espeak-ng, or a voice id for 'storyvoice say' (e.g. piper:en_US-joe-medium)")
     args = parser.parse_args()
     data, port = tempfile.mkdtemp(), free_port()
     env = dict(os.environ, STORYVOICE_DATA_DIR=data, STORYVOICE_ENGINES=args.engines)
@@ -41,7 +43,11 @@ def main():
         rows = []
         for index, question in enumerate(["Hello there."] + QUESTIONS):  # the first warms the model up
             wav = os.path.join(data, f"q{index}.wav")
-            subprocess.run(["espeak-ng", "-w", wav, question], check=True)
+            if args.asker == "espeak-ng":
+                subprocess.run(["espeak-ng", "-w", wav, question], check=True)
+            else:
+                subprocess.run([args.binary, "say", question, "--voice", args.asker, "--output", wav], check=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             boundary = uuid.uuid4().hex
             payload = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"audio\"; filename=\"q.wav\"\r\nContent-Type: audio/wav\r\n\r\n").encode() \
                 + open(wav, "rb").read() + f"\r\n--{boundary}--\r\n".encode()

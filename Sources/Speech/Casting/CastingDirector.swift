@@ -80,7 +80,10 @@ public struct CastingDirector: Sendable {
             let usedElsewhere = Set(castOrder.compactMap { performances[$0]?.voiceID })
             let lines = presence.lines[character.id] ?? 0
             let neural = neuralFirst ? pool.filter { $0.quality >= VoiceQuality.neural.rawValue } : []
+            // Preferring the best: a free neural voice of the character's gender, else one shared
+            // and moved in pitch (still told apart), before any other engine.
             let (performance, rate) = freeChoice(for: character, pool: neural, rivals: rivals, lines: lines, usedElsewhere: usedElsewhere)
+                ?? shared(for: character, pool: neural.filter { fitsGender($0, character) }, rivals: rivals).map { ($0.performance, $0.rate) }
                 ?? choose(for: character, pool: pool, rivals: rivals, lines: lines, usedElsewhere: usedElsewhere)
             performances[character.id] = performance
             assignments[character.id] = VoiceAssignment(
@@ -112,9 +115,21 @@ public struct CastingDirector: Sendable {
 
         // No free voice of the right gender in these chapters: share one, moved in pitch away
         // from its other uses. A shared voice of the right gender beats a free one of the wrong gender.
+        let fallback = shared(for: character, pool: pool, rivals: rivals)
+        if let fallback, best == nil || fallback.score - 2 > best!.score { return (fallback.performance, fallback.rate) }
+        if let best { return (best.performance, best.rate) }
+        // More characters in one chapter than voices times distinguishable pitches: the least-bad choice.
+        let voice = pool[0]
+        let delivery = ageDelivery(for: character, voice: voice)
+        return (Performance(voiceID: voice.id, voice: voice, pitch: delivery.pitch.clamped(to: Self.pitchLimits)), delivery.rate)
+    }
+
+    /// The best voice of `pool` that rivals in these chapters already use, moved in pitch far
+    /// enough from each of its uses to be told apart, if one can be.
+    private func shared(for character: Character, pool: [Voice], rivals: [Rival]) -> (score: Double, performance: Performance, rate: Double)? {
         let wantedAccent = accent(wantedBy: character, in: pool)
         let temperament = StyleAffinity(personality: character.personality)
-        var fallback: (score: Double, performance: Performance, rate: Double)?
+        var best: (score: Double, performance: Performance, rate: Double)?
         let offsets = [0.0, 3, -3, 6, -6, 9, -9, 12]
         for voice in pool {
             let delivery = ageDelivery(for: character, voice: voice)
@@ -125,14 +140,9 @@ public struct CastingDirector: Sendable {
             let performance = Performance(voiceID: voice.id, voice: voice, pitch: pitch)
             let score = suitability(of: voice, for: character, accent: wantedAccent, temperament: temperament) + distinctness(performance, rivals: rivals)
                 - abs(pitch - delivery.pitch) / 3
-            if fallback == nil || score > fallback!.score { fallback = (score, performance, delivery.rate) }
+            if best == nil || score > best!.score { best = (score, performance, delivery.rate) }
         }
-        if let fallback, best == nil || fallback.score - 2 > best!.score { return (fallback.performance, fallback.rate) }
-        if let best { return (best.performance, best.rate) }
-        // More characters in one chapter than voices times distinguishable pitches: the least-bad choice.
-        let voice = pool[0]
-        let delivery = ageDelivery(for: character, voice: voice)
-        return (Performance(voiceID: voice.id, voice: voice, pitch: delivery.pitch.clamped(to: Self.pitchLimits)), delivery.rate)
+        return best
     }
 
     /// The best free voice of `pool` of the character's gender, if there is one.
