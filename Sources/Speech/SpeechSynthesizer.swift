@@ -51,6 +51,13 @@ public protocol SpeechSynthesizer: Sendable {
     /// The voices this engine offers; empty when it is not installed.
     func voices() async throws -> [Voice]
     func synthesize(_ text: String, voice: Voice, settings: SpeechSettings) async throws -> PCMAudio
+    /// Frees what the engine holds while idle (worker processes with a model loaded); the next
+    /// synthesis takes it up again. Engines that hold nothing do nothing.
+    func releaseIdleResources() async
+}
+
+extension SpeechSynthesizer {
+    public func releaseIdleResources() async {}
 }
 
 public enum SpeechError: Error, Sendable, CustomStringConvertible {

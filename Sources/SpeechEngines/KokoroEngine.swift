@@ -159,6 +159,10 @@ public final class KokoroEngine: SpeechSynthesizer {
         await pool?.shutdown()
     }
 
+    public func releaseIdleResources() async {
+        await shutdown()
+    }
+
     /// kokoro-onnx's version when `.venv` holds it and the model files are assembled, else nil.
     private func installedVersion() -> String? {
         guard let configuration,

@@ -146,6 +146,10 @@ public final class PiperEngine: SpeechSynthesizer {
         await pool?.shutdown()
     }
 
+    public func releaseIdleResources() async {
+        await shutdown()
+    }
+
     /// piper-tts's version when `.venv` holds it and the voice model, else nil.
     private func installedVersion() -> String? {
         guard let configuration,

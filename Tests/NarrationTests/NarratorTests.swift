@@ -22,6 +22,21 @@ import Testing
 
     var document: StoryDocument { StoryDocument(title: "A Test Story", author: "Tester", text: NarrationPlannerTests.text) }
 
+    /// A model-holding engine's workers would sit idle through the encode: they are stopped
+    /// once every line is rendered.
+    @Test func speechWorkersAreStoppedBeforeTheEncode() async throws {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let piper = PiperEngine(configuration: PiperEngine.Configuration(projectDirectory: directory, poolSize: 1))
+        try #require(piper.isInstalled, "Piper is not installed; run scripts/setup")
+        let catalog = await VoiceCatalog.load(from: LocalEngines.all().filter { $0.engineID != PiperEngine.id } + [piper])
+        let narrator = Narrator(catalog: catalog, cache: try SegmentCache(directory: scratch.appendingPathComponent("piper-cache")))
+        let cast = Cast(narrator: VoiceAssignment(voice: "piper:en_US-joe-medium"), characters: NarrationPlannerTests.cast.characters)
+        _ = try await narrator.narrate(document: document, analysis: NarrationPlannerTests.analysis(), cast: cast,
+                                       to: scratch.appendingPathComponent("piper.wav"))
+        let workers = await piper.workerProcessIDs()
+        #expect(workers.idle.isEmpty && workers.busy.isEmpty, "\(workers)")
+    }
+
     @Test func wavHasSoundForEverySegmentAndTimingMatchesTheAudio() async throws {
         let narrator = try await narrator()
         let output = scratch.appendingPathComponent("story.wav")
