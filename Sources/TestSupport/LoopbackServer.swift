@@ -21,6 +21,12 @@ public struct RecordedRequest: Sendable {
     public var json: JSONValue? { JSONValue(parsing: body) }
 }
 
+/// Seconds a test's client waits for a loopback server. The server answers in milliseconds,
+/// but its handler runs on Swift's cooperative pool (two threads here), which CPU-bound tests
+/// running in parallel can hold for a minute or more: a client giving up then fails a test for
+/// what it does not test. Tests of timeouts set their own, short ones.
+public let loopbackTimeout: Double = 600
+
 /// What the loopback server sends back.
 public struct LoopbackReply: Sendable {
     public var status: Int

@@ -94,7 +94,8 @@ public struct VoiceChats: Sendable {
     /// on this machine) and `voice` (nil: the best installed voice).
     /// `transcriber`: see `transcriber(_:)`.
     public func pipeline(model: String?, voice: String?, transcriber: String? = nil) async throws -> VoicePipeline {
-        _ = try await self.transcriber(transcriber)  // refused now, not after the recording is sent
+        // A remote transcriber without a key is refused now, not after the recording is sent.
+        if let transcriber, !["", "local"].contains(transcriber) { _ = try await self.transcriber(transcriber) }
         let narration = try await user.userNarration().narration
         let assignment = try await self.voice(voice, narration: narration)
         let spec = try model.map(ModelAccess.spec) ?? .local

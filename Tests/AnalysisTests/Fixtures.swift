@@ -73,7 +73,7 @@ let cast = [
 func makeModel(_ provider: Provider = .openai, server: LoopbackServer, limit: Int = 4, retry: RetryPolicy = RetryPolicy(maxAttempts: 1)) -> RemoteLanguageModel {
     RemoteLanguageModel(
         provider: provider, model: "gpt-4o-mini", baseURL: provider == .openai ? server.baseURL + "/v1" : server.baseURL,
-        key: Secret(testKey), timeout: 60, retry: retry, limiter: ConcurrencyLimiter(limit: limit),
+        key: Secret(testKey), timeout: loopbackTimeout, retry: retry, limiter: ConcurrencyLimiter(limit: limit),
         logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
     )
 }

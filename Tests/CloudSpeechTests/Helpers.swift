@@ -17,7 +17,7 @@ func makeTransport(
     limiter: ConcurrencyLimiter = ConcurrencyLimiter(limit: 4),
     sleep: @escaping @Sendable (Double) async throws -> Void = { try await Task.sleep(for: .seconds($0)) }
 ) -> VendorTransport {
-    VendorTransport(key: key.map(Secret.init), timeout: 60, retry: retry, limiter: limiter, sleep: sleep)
+    VendorTransport(key: key.map(Secret.init), timeout: loopbackTimeout, retry: retry, limiter: limiter, sleep: sleep)
 }
 
 let quietLogger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })

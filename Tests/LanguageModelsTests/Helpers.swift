@@ -9,7 +9,7 @@ let testKey = "sk-loopback-7f3a9c21d4e8b6051234"
 
 func makeModel(
     _ provider: Provider, server: LoopbackServer, model: String = "test-model", key: String? = testKey,
-    timeout: Double = 60, retry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: 0.01, maxDelay: 0.05),
+    timeout: Double = loopbackTimeout, retry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: 0.01, maxDelay: 0.05),
     limiter: ConcurrencyLimiter = ConcurrencyLimiter(limit: 4), logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 ) -> RemoteLanguageModel {
     let base = provider == .openai || provider == .openaiCompatible ? server.baseURL + "/v1" : server.baseURL

@@ -23,7 +23,7 @@ struct ModelAnalysisTests {
         try await LoopbackServer.withServer(handler: handler) { model in
             try await withNarrationServer(adjust: { config in
                 config.models = ModelAccess(
-                    factory: LanguageModelFactory(environment: ["OPENAI_BASE_URL": model.baseURL + "/v1"], retry: RetryPolicy(maxAttempts: 1)),
+                    factory: LanguageModelFactory(environment: ["OPENAI_BASE_URL": model.baseURL + "/v1"], timeout: loopbackTimeout, retry: RetryPolicy(maxAttempts: 1)),
                     box: config.models.box, cacheDirectory: config.dataDirectory.url.appendingPathComponent("llm"))
             }) { app, config, _ in
                 let ada = try await app.register("ada@example.com").access_token

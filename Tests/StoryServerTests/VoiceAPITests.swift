@@ -34,7 +34,7 @@ struct VoiceAPITests {
             try await withNarrationServer(adjust: { config in
                 config.transcriber = whisper
                 config.models = ModelAccess(
-                    factory: LanguageModelFactory(environment: ["OPENAI_BASE_URL": model.baseURL + "/v1"], retry: RetryPolicy(maxAttempts: 1)),
+                    factory: LanguageModelFactory(environment: ["OPENAI_BASE_URL": model.baseURL + "/v1"], timeout: loopbackTimeout, retry: RetryPolicy(maxAttempts: 1)),
                     box: config.models.box, cacheDirectory: config.dataDirectory.url.appendingPathComponent("llm"))
             }) { app, _, _ in
                 let ada = try await app.register("ada@example.com").access_token

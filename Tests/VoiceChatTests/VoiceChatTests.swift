@@ -32,7 +32,7 @@ struct SentenceSplitterTests {
 /// A model that streams `reply` in a few pieces, in OpenAI's wire format.
 func streamingModel(_ server: LoopbackServer) -> RemoteLanguageModel {
     RemoteLanguageModel(provider: .openaiCompatible, model: "test", baseURL: server.baseURL + "/v1", key: nil,
-                        retry: .none, limiter: ConcurrencyLimiter(limit: 1))
+                        timeout: loopbackTimeout, retry: .none, limiter: ConcurrencyLimiter(limit: 1))
 }
 
 func sse(_ pieces: [String]) -> LoopbackReply {
@@ -133,7 +133,7 @@ struct VoicePipelineTests {
           arguments: [Provider.openai, .anthropic, .gemini])
     func providers(_ provider: Provider) async throws {
         try await LoopbackServer.withServer { server in
-            func model(timeout: Double = 30) -> RemoteLanguageModel {
+            func model(timeout: Double = loopbackTimeout) -> RemoteLanguageModel {
                 RemoteLanguageModel(provider: provider, model: "test-model", baseURL: provider == .openai ? server.baseURL + "/v1" : server.baseURL,
                                     key: Secret("sk-test-0123456789"), timeout: timeout, retry: .none, limiter: ConcurrencyLimiter(limit: 1))
             }
