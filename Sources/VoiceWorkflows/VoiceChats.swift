@@ -27,7 +27,10 @@ public struct VoiceChats: Sendable {
 
     /// The words in a recording (any format ffmpeg reads), heard by `choice` (see `transcriber(_:)`).
     public func transcribe(_ file: URL, with choice: String? = nil) async throws -> String {
-        let transcriber = try await self.transcriber(choice)
+        try await transcribe(file, by: try await transcriber(choice))
+    }
+
+    func transcribe(_ file: URL, by transcriber: any SpeechTranscriber) async throws -> String {
         let audio: PCMAudio
         do {
             audio = try await AudioDecoder(maxSeconds: maxRecordingSeconds + 1).decode(file)
@@ -49,19 +52,13 @@ public struct VoiceChats: Sendable {
     }
 
     /// Who hears recordings: `nil` or `local`, this server's faster-whisper; `openai` or
-    /// `openai:MODEL`, OpenAI's transcription API with the user's own key (from Settings), at
-    /// the endpoint the user's OpenAI models use.
+    /// `openai:MODEL` (a model spec, as for language models), OpenAI's transcription API with
+    /// the user's own key (from Settings), at the endpoint the user's OpenAI models use.
     public func transcriber(_ choice: String?) async throws -> any SpeechTranscriber {
         let choice = choice?.trimmingCharacters(in: .whitespaces) ?? ""
-        if choice.isEmpty || choice == "local" {
-            guard let transcriber else {
-                throw StoryError(.unavailable, code: "no_transcriber",
-                                 "This server cannot transcribe speech: run scripts/setup (it installs faster-whisper), or type instead.")
-            }
-            return transcriber
-        }
-        let (provider, colon, model) = (choice.prefix { $0 != ":" }, choice.contains(":"), choice.drop { $0 != ":" }.dropFirst())
-        guard provider == "openai", !colon || !model.isEmpty else {
+        if choice.isEmpty || choice == "local" { return try localTranscriber() }
+        let spec = try? ModelAccess.spec(choice.contains(":") ? choice : "\(choice):\(OpenAITranscriber.defaultModel)")
+        guard let spec, spec.provider == .openai else {
             throw StoryError(.invalid, code: "invalid_transcriber", "The transcriber must be local, openai or openai:MODEL.")
         }
         let settings = SettingsRepository(database: user.database, box: user.models.box)
@@ -69,11 +66,18 @@ public struct VoiceChats: Sendable {
             throw StoryError(.invalid, code: "missing_key", "Add your OpenAI key in Settings to have OpenAI transcribe, or use this machine's.")
         }
         let factory = user.models.factory
-        let spec = ModelSpec(provider: .openai, model: String(model))
         return OpenAITranscriber(
-            model: model.isEmpty ? OpenAITranscriber.defaultModel : String(model), baseURL: try factory.baseURL(for: spec),
+            model: spec.model, baseURL: try factory.baseURL(for: spec),
             transport: VendorTransport(key: Secret(key), timeout: factory.timeout, retry: factory.retry,
                                        limiter: factory.limiter(for: .openai), httpClient: factory.httpClient))
+    }
+
+    private func localTranscriber() throws -> any SpeechTranscriber {
+        guard let transcriber else {
+            throw StoryError(.unavailable, code: "no_transcriber",
+                             "This server cannot transcribe speech: run scripts/setup (it installs faster-whisper), or type instead.")
+        }
+        return transcriber
     }
 
     /// `text` as WAV bytes in `voice` (default: the best installed voice).
@@ -94,8 +98,11 @@ public struct VoiceChats: Sendable {
     /// on this machine) and `voice` (nil: the best installed voice).
     /// `transcriber`: see `transcriber(_:)`.
     public func pipeline(model: String?, voice: String?, transcriber: String? = nil) async throws -> VoicePipeline {
-        // A remote transcriber without a key is refused now, not after the recording is sent.
-        if let transcriber, !["", "local"].contains(transcriber) { _ = try await self.transcriber(transcriber) }
+        // A remote transcriber is resolved (its key looked up) once, now: without a key it is
+        // refused before the recording is sent. The server's own is asked for only by audio.
+        let remote: (any SpeechTranscriber)? = if let transcriber, !["", "local"].contains(transcriber) {
+            try await self.transcriber(transcriber)
+        } else { nil }
         let narration = try await user.userNarration().narration
         let assignment = try await self.voice(voice, narration: narration)
         let spec = try model.map(ModelAccess.spec) ?? .local
@@ -105,7 +112,9 @@ public struct VoiceChats: Sendable {
         } catch let error as LanguageModelError {
             throw StoryError(.invalid, code: error.kind == .missingKey ? "missing_key" : "invalid_model", error.description)
         }
-        let transcribe: @Sendable (URL) async throws -> String = { file in try await self.transcribe(file, with: transcriber) }
+        let transcribe: @Sendable (URL) async throws -> String = { file in
+            try await self.transcribe(file, by: remote ?? self.localTranscriber())
+        }
         return VoicePipeline(
             transcribe: transcribe, model: CheckedModel(chosen, check: AnswerCheck(words: 1...400)),
             speak: { text in try await narration.preview(assignment, text: text) })

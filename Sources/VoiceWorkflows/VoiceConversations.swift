@@ -72,21 +72,20 @@ public struct VoiceConversations: Sendable {
         _ = try await repository.markHeard(kept, in: id)
     }
 
-    /// Refuses a reference that is neither `new` nor one of the user's conversations.
-    public func check(_ reference: String) async throws {
-        guard reference != "new" else { return }
+    /// The user's conversation `reference` names; nil for none or `new`. Anything else is not found.
+    public func find(_ reference: String?) async throws -> VoiceConversationRecord? {
+        guard let reference, reference != "new" else { return nil }
         guard let id = UUID(uuidString: reference) else { throw Self.notFound }
-        _ = try await find(id)
+        return try await find(id)
     }
 
-    /// The conversation a turn is kept in (`new` starts one) and what it remembers, for the model.
-    public func open(_ reference: String, question: String?) async throws -> (VoiceConversationRecord, [ChatTurn]) {
-        if reference == "new" {
+    /// The conversation a turn is kept in (nil: a new one, created now) and what it remembers,
+    /// for the model.
+    public func open(_ found: VoiceConversationRecord?, question: String?) async throws -> (VoiceConversationRecord, [ChatTurn]) {
+        guard let record = found else {
             return (try await repository.create(ownerID: ownerID, title: question.map(Self.title) ?? Self.untitled), [])
         }
-        guard let id = UUID(uuidString: reference) else { throw Self.notFound }
-        let record = try await find(id)
-        var messages = try await repository.messages(of: id)
+        var messages = try await repository.messages(of: try record.requireID())
         // A question left unanswered (its reply failed) is being asked again: not twice.
         if let last = messages.last, last.role == ChatTurn.Role.user.rawValue { messages.removeLast() }
         let history = messages.compactMap { message -> ChatTurn? in

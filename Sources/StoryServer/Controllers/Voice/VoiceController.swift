@@ -109,14 +109,16 @@ struct VoiceController: Sendable {
                 question = try Self.question(choices.text)
                 input = .text(question ?? "")
             }
+            // Another user's conversation is refused before anything else is looked at.
             let conversations = VoiceConversations(user: try request.stories(config))
-            if let reference = choices.chosenConversation { try await conversations.check(reference) }
+            let reference = choices.chosenConversation
+            let found = try await conversations.find(reference)
             let pipeline = try await chats(request).pipeline(model: choices.chosenModel, voice: choices.chosenVoice, transcriber: choices.transcriber)
-            guard let reference = choices.chosenConversation else {
+            guard reference != nil else {
                 return Self.events(pipeline.run(input, history: choices.history ?? []), after: recording.remove)
             }
             // A kept conversation supplies the history; the client's is not needed.
-            let (conversation, history) = try await conversations.open(reference, question: question)
+            let (conversation, history) = try await conversations.open(found, question: question)
             let events = conversations.keeping(pipeline.run(input, history: history), in: conversation, question: question)
             return Self.events(events, after: recording.remove)
         } catch {
