@@ -111,6 +111,22 @@ let package = Package(
             name: "VoiceChat",
             dependencies: ["LanguageModels"]
         ),
+        // Chat stories: conversations, their validation and the video timeline. Pure, Foundation only.
+        .target(name: "ChatStories"),
+        // Cairo and Pango from Debian's packages, for ChatVideo only.
+        .systemLibrary(
+            name: "CCairoPango",
+            pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]
+        ),
+        // A chat story as an MP4: frames drawn with Cairo/Pango, raw into ffmpeg, message sounds.
+        .target(
+            name: "ChatVideo",
+            dependencies: [
+                "ChatStories", "CCairoPango", "Audio",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+            ]
+        ),
         // Cloud speech engines (OpenAI, ElevenLabs, Gemini) over the vendor HTTP layer.
         .target(
             name: "CloudSpeech",
@@ -200,7 +216,7 @@ let package = Package(
             name: "storyvoice",
             dependencies: [
                 "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "Narration", "LanguageModels", "VendorHTTP", "Analysis",
-                "StoryServer", "StoryWorkflows", "Jobs", "CloudSpeech", "Persistence", "LocalModel",
+                "StoryServer", "StoryWorkflows", "Jobs", "CloudSpeech", "Persistence", "LocalModel", "ChatStories", "ChatVideo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -209,6 +225,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "StoryModelTests", dependencies: ["StoryModel"]),
+        .testTarget(name: "ChatStoriesTests", dependencies: ["ChatStories"], resources: [.copy("Goldens")]),
+        .testTarget(name: "ChatVideoTests", dependencies: ["ChatVideo", "ChatStories", "Audio"]),
         .testTarget(name: "StoryTextTests", dependencies: ["StoryText", "StoryModel", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "StoryModel"]),
         .testTarget(name: "SpeechTests", dependencies: ["Speech", "StoryModel", "Audio", "TestSupport"]),

@@ -9,25 +9,25 @@ import Darwin
 #endif
 
 /// An ffmpeg-family executable: where it is, and how to run it keeping only what matters of its output.
-struct ExternalTool: Sendable {
+package struct ExternalTool: Sendable {
     let name: String
     /// An explicit path, or nil to look `name` up on PATH when run.
     let explicitPath: String?
 
-    init(name: String, path: String? = nil) {
+    package init(name: String, path: String? = nil) {
         self.name = name
         self.explicitPath = path
     }
 
     /// The executable's absolute path, or nil when it is not installed.
-    func resolvedPath() -> String? {
+    package func resolvedPath() -> String? {
         if let explicitPath {
             return FileManager.default.isExecutableFile(atPath: explicitPath) ? explicitPath : nil
         }
         return Self.lookUp(name)
     }
 
-    func requirePath() throws(AudioError) -> String {
+    package func requirePath() throws(AudioError) -> String {
         guard let path = resolvedPath() else {
             throw AudioError.toolNotFound(tool: name, searched: explicitPath.map { "looked at \($0)" } ?? "looked on PATH")
         }
@@ -38,7 +38,7 @@ struct ExternalTool: Sendable {
     ///
     /// stderr is streamed rather than collected so a tool that prints an error per packet can
     /// neither exhaust memory nor overflow a collection limit.
-    func run(_ arguments: [String]) async throws {
+    package func run(_ arguments: [String]) async throws {
         let path = try requirePath()
         let result = try await Subprocess.run(
             .path(.init(path)),
@@ -66,7 +66,7 @@ struct ExternalTool: Sendable {
     /// ends, so it cannot outlive us as an orphan. When `feed` fails the tool is killed and
     /// `feed`'s error reported; when the tool fails (a write then finds the pipe closed), the
     /// tool's own complaint is.
-    func run(_ arguments: [String], feeding feed: (StandardInputWriter) async throws -> Void) async throws {
+    package func run(_ arguments: [String], feeding feed: (StandardInputWriter) async throws -> Void) async throws {
         let path = try requirePath()
         // A tool that dies makes our next write fail with EPIPE; without this the signal would
         // end StoryVoice instead of reporting the tool's failure.

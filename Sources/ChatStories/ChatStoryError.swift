@@ -1,0 +1,62 @@
+import Foundation
+
+/// What is wrong with a conversation or an export, said so that the user knows what to do.
+public enum ChatStoryError: Error, Sendable, Equatable, CustomStringConvertible {
+    case noMessages
+    case tooFewCharacters(Int)
+    case tooManyCharacters(Int, limit: Int)
+    case noSender
+    case severalSenders([String])
+    case duplicateCharacterID(String)
+    case emptyName(characterID: String)
+    case invalidColor(characterID: String, color: String)
+    case invalidAvatar(characterID: String)
+    case unknownCharacter(messageIndex: Int, characterID: String)
+    case emptyMessage(messageIndex: Int)
+    case messageTooLong(messageIndex: Int, characters: Int, limit: Int)
+    case tooManyMessages(Int, limit: Int)
+    case titleTooLong(Int, limit: Int)
+    case invalidFrameRate(Int)
+    case unreadableFile(String)
+
+    public var description: String {
+        switch self {
+        case .noMessages:
+            "The conversation has no messages yet. Add at least one message, then export it."
+        case .tooFewCharacters(let count):
+            "A conversation needs at least two people; it has \(count). Add someone to talk to."
+        case .tooManyCharacters(let count, let limit):
+            "A conversation can have at most \(limit) people; it has \(count). Remove \(count - limit)."
+        case .noSender:
+            "Nobody in the conversation is \"me\" (the sender, on the right). Choose who is \"me\"."
+        case .severalSenders(let names):
+            "Only one person can be \"me\"; \(names.joined(separator: ", ")) all are. Choose one."
+        case .duplicateCharacterID(let id):
+            "Two people share the id \"\(id)\". Give each person their own id."
+        case .emptyName(let id):
+            "The person \"\(id)\" has no name. Give them a name."
+        case .invalidColor(let id, let color):
+            "The colour \"\(color)\" of \"\(id)\" is not a colour. Use #RRGGBB, for example #34C759."
+        case .invalidAvatar(let id):
+            "The avatar of \"\(id)\" must be a single emoji (or nothing)."
+        case .unknownCharacter(let index, let characterID):
+            "Message \(index + 1) is sent by \"\(characterID)\", who is not in the conversation. Pick one of its people."
+        case .emptyMessage(let index):
+            "Message \(index + 1) is empty. Write something or delete it."
+        case .messageTooLong(let index, let characters, let limit):
+            "Message \(index + 1) is \(characters) characters long; a message can be at most \(limit). Split it into shorter messages."
+        case .tooManyMessages(let count, let limit):
+            "The conversation has \(count) messages; it can have at most \(limit). Split it into several stories."
+        case .titleTooLong(let count, let limit):
+            "The title is \(count) characters long; it can be at most \(limit)."
+        case .invalidFrameRate(let fps):
+            "\(fps) frames a second is not offered; choose 30 or 60."
+        case .unreadableFile(let reason):
+            "The conversation file could not be read: \(reason)"
+        }
+    }
+}
+
+extension ChatStoryError: LocalizedError {
+    public var errorDescription: String? { description }
+}

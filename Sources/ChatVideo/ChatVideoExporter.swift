@@ -1,0 +1,106 @@
+import Audio
+import ChatStories
+import Foundation
+import Subprocess
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How far an export has got.
+public struct ChatExportProgress: Sendable, Hashable {
+    public var frame: Int
+    public var frameCount: Int
+
+    public var fraction: Double { frameCount == 0 ? 1 : Double(frame) / Double(frameCount) }
+}
+
+/// What an export made.
+public struct ChatExportSummary: Sendable, Hashable {
+    public var durationMS: Int
+    public var frameCount: Int
+    /// Frames actually drawn; the others repeat the frame before them.
+    public var framesDrawn: Int
+}
+
+/// A conversation made into an MP4: frames drawn with Cairo and Pango, streamed raw into
+/// ffmpeg (H.264, yuv420p, faststart) with an AAC track of the message sounds.
+///
+/// The output is written to a hidden partial file and renamed into place when complete, so a
+/// failed or cancelled export leaves no half-written video, and the conversation is untouched.
+public struct ChatVideoExporter: Sendable {
+    private let ffmpeg: ExternalTool
+
+    /// - Parameter ffmpegPath: the ffmpeg executable; nil looks `ffmpeg` up on PATH.
+    public init(ffmpegPath: String? = nil) {
+        ffmpeg = ExternalTool(name: "ffmpeg", path: ffmpegPath)
+    }
+
+    @discardableResult
+    public func export(
+        _ conversation: ChatConversation, settings: ChatExportSettings, to output: URL,
+        progress: @Sendable (ChatExportProgress) async -> Void = { _ in }
+    ) async throws -> ChatExportSummary {
+        try conversation.validateForExport()
+        let settings = try settings.validated()
+        let ffmpegPath = try ffmpeg.requirePath()
+        let directory = output.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw AudioError.outputDirectoryMissing(directory)
+        }
+        let timeline = ChatTimeline(conversation: conversation, settings: settings)
+        let partial = directory.appendingPathComponent(".\(output.deletingPathExtension().lastPathComponent).\(UUID().uuidString).partial.mp4")
+        let soundTrack = directory.appendingPathComponent(".\(output.deletingPathExtension().lastPathComponent).\(UUID().uuidString).sounds.wav")
+        defer { try? FileManager.default.removeItem(at: soundTrack) }
+        do {
+            if settings.sounds { try ChatSoundTrack.write(timeline, to: soundTrack) }
+            let summary = try await encode(conversation, settings: settings, timeline: timeline, sounds: settings.sounds ? soundTrack : nil,
+                                           into: partial, ffmpeg: ExternalTool(name: "ffmpeg", path: ffmpegPath), progress: progress)
+            try Task.checkCancellation()
+            guard rename(partial.path, output.path) == 0 else { throw AudioError.io(output, String(cString: strerror(errno))) }
+            return summary
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+    }
+
+    private func encode(
+        _ conversation: ChatConversation, settings: ChatExportSettings, timeline: ChatTimeline, sounds: URL?, into partial: URL,
+        ffmpeg: ExternalTool, progress: @Sendable (ChatExportProgress) async -> Void
+    ) async throws -> ChatExportSummary {
+        let format = settings.format
+        var arguments = ["-hide_banner", "-nostdin", "-nostats", "-loglevel", "error", "-y",
+                         "-f", "rawvideo", "-pix_fmt", "bgra", "-s", "\(format.width)x\(format.height)", "-framerate", "\(settings.fps)",
+                         "-i", "pipe:0"]
+        if let sounds { arguments += ["-i", "file:" + sounds.path] }
+        arguments += ["-map", "0:v:0"] + (sounds == nil ? [] : ["-map", "1:a:0"])
+        // A chat is mostly still: veryfast with a constant quality keeps text crisp and is quick.
+        arguments += ["-c:v", "libx264", "-preset", "veryfast", "-crf", "21", "-pix_fmt", "yuv420p", "-r", "\(settings.fps)"]
+        if sounds != nil { arguments += ["-c:a", "aac", "-b:a", "128k", "-shortest"] }
+        arguments += ["-movflags", "+faststart", "-f", "mp4", "file:" + partial.path]
+
+        let frameCount = timeline.frameCount(fps: settings.fps)
+        var drawn = 0
+        try await ffmpeg.run(arguments) { writer in
+            let renderer = ChatFrameRenderer(conversation: conversation, settings: settings)
+            var cursor = ChatSceneCursor(timeline)
+            var frame = [UInt8](repeating: 0, count: renderer.canvas.stride * format.height)
+            for index in 0..<frameCount {
+                try Task.checkCancellation()
+                let ms = index * 1000 / settings.fps
+                if renderer.render(cursor.scene(atMS: ms), atMS: ms) {
+                    drawn += 1
+                    renderer.canvas.withPixels { pixels in
+                        frame.withUnsafeMutableBytes { $0.copyMemory(from: pixels) }
+                    }
+                }
+                _ = try await writer.write(frame)
+                if index % settings.fps == 0 { await progress(ChatExportProgress(frame: index, frameCount: frameCount)) }
+            }
+        }
+        await progress(ChatExportProgress(frame: frameCount, frameCount: frameCount))
+        return ChatExportSummary(durationMS: timeline.durationMS, frameCount: frameCount, framesDrawn: drawn)
+    }
+}
