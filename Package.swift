@@ -225,7 +225,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "StoryModelTests", dependencies: ["StoryModel"]),
-        .testTarget(name: "ChatStoriesTests", dependencies: ["ChatStories"], resources: [.copy("Goldens")]),
+        .testTarget(name: "ChatStoriesTests", dependencies: ["ChatStories"], exclude: ["Goldens"]),
         .testTarget(name: "ChatVideoTests", dependencies: ["ChatVideo", "ChatStories", "Audio"]),
         .testTarget(name: "StoryTextTests", dependencies: ["StoryText", "StoryModel", "TestSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "StoryModel"]),

@@ -1,0 +1,95 @@
+import ChatStories
+import Foundation
+import Testing
+
+struct ChatValidationTests {
+    private func conversation(_ edit: (inout ChatConversation) -> Void) -> ChatConversation {
+        var conversation = ChatConversation(
+            title: "T", characters: [
+                ChatCharacter(id: "me", name: "Me", color: "#007AFF", isMe: true),
+                ChatCharacter(id: "a", name: "Alex", color: "#34C759", isMe: false),
+            ],
+            messages: [ChatMessage(characterID: "a", text: "hi")]
+        )
+        edit(&conversation)
+        return conversation
+    }
+
+    private func error(_ conversation: ChatConversation, export: Bool = false) -> ChatStoryError? {
+        do {
+            if export { try conversation.validateForExport() } else { try conversation.validate() }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aSoundConversationPasses() {
+        #expect(error(conversation { _ in }, export: true) == nil)
+        #expect(error(ChatConversation(title: "New")) == nil, "a new conversation (no messages yet) can be kept")
+    }
+
+    @Test func eachMistakeIsNamedWithWhatToDo() {
+        let cases: [(ChatConversation, ChatStoryError, Bool)] = [
+            (conversation { $0.messages = [] }, .noMessages, true),
+            (conversation { $0.characters.removeLast() }, .tooFewCharacters(1), false),
+            (conversation { $0.characters[0].isMe = false }, .noSender, false),
+            (conversation { $0.characters[1].isMe = true }, .severalSenders(["Me", "Alex"]), false),
+            (conversation { $0.characters[1].id = "me" }, .duplicateCharacterID("me"), false),
+            (conversation { $0.characters[1].name = "  " }, .emptyName(characterID: "a"), false),
+            (conversation { $0.characters[1].color = "green" }, .invalidColor(characterID: "a", color: "green"), false),
+            (conversation { $0.characters[1].avatarEmoji = "ab" }, .invalidAvatar(characterID: "a"), false),
+            (conversation { $0.messages[0].characterID = "ghost" }, .unknownCharacter(messageIndex: 0, characterID: "ghost"), false),
+            (conversation { $0.messages[0].text = " \n" }, .emptyMessage(messageIndex: 0), false),
+            (conversation { $0.messages[0].text = String(repeating: "a", count: 10_000) }, .messageTooLong(messageIndex: 0, characters: 10_000, limit: 2_000), false),
+            (conversation { $0.messages = Array(repeating: ChatMessage(characterID: "a", text: "x"), count: 1_001) }, .tooManyMessages(1_001, limit: 1_000), false),
+        ]
+        for (conversation, expected, export) in cases {
+            let actual = error(conversation, export: export)
+            #expect(actual == expected)
+            #expect(actual.map { $0.description.count > 30 } == true)
+        }
+        #expect(ChatStoryError.messageTooLong(messageIndex: 0, characters: 10_000, limit: 2_000).description.contains("Split it"))
+    }
+
+    @Test func avatarsAreOneEmojiHoweverManyScalars() {
+        for avatar in ["🦊", "👨‍👩‍👧", "🇫🇷", "👍🏽", "❤️"] {
+            #expect(error(conversation { $0.characters[1].avatarEmoji = avatar }) == nil, "\(avatar)")
+        }
+        for avatar in ["A", "🦊🦊", "1"] {
+            #expect(error(conversation { $0.characters[1].avatarEmoji = avatar }) == .invalidAvatar(characterID: "a"), "\(avatar)")
+        }
+    }
+
+    @Test func aConversationFileRoundTripsAndItsMistakesAreSpelledOut() throws {
+        let original = conversation { $0.messages.append(ChatMessage(characterID: "me", text: "Ça va? 😀")) }
+        #expect(try ChatConversation.decodeFile(original.encodedFile()) == original)
+
+        let minimal = try ChatConversation.decodeFile(Data(#"{"characters":[{"id":"me","name":"Me","is_me":true},{"id":"a","name":"A"}],"messages":[{"character_id":"a","text":"hi"}]}"#.utf8))
+        #expect(minimal.theme == .imessage && minimal.title == "Untitled chat" && minimal.messages.count == 1)
+
+        let failures: [(String, String)] = [
+            ("not json", "not JSON"),
+            (#"{"messages":[]}"#, "\"characters\" is missing"),
+            (#"{"theme":"telegram","characters":[]}"#, "\"theme\" has a value that is not offered"),
+            (#"{"characters":[{"id":"me","name":"Me"}],"messages":[{"text":"hi"}]}"#, "\"character_id\" is missing (at messages[0])"),
+        ]
+        for (text, expected) in failures {
+            #expect(throws: ChatStoryError.self) { try ChatConversation.decodeFile(Data(text.utf8)) }
+            do {
+                _ = try ChatConversation.decodeFile(Data(text.utf8))
+            } catch {
+                #expect(error.description.contains(expected), "\(error.description)")
+            }
+        }
+    }
+
+    @Test func exportSettingsDefaultWhatIsLeftOutAndRefuseOtherFrameRates() throws {
+        let settings = try JSONDecoder().decode(ChatExportSettings.self, from: Data(#"{"format":"youtube","dark":true}"#.utf8))
+        #expect(settings == ChatExportSettings(format: .youtube, dark: true))
+        #expect(throws: ChatStoryError.invalidFrameRate(24)) { try ChatExportSettings(fps: 24).validated() }
+        #expect((VideoFormat.tiktok.width, VideoFormat.tiktok.height) == (1080, 1920))
+        #expect((VideoFormat.youtube.width, VideoFormat.youtube.height) == (1920, 1080))
+        #expect(TypingSpeed.slow.pauseAfterMessage == 0.8)
+    }
+}

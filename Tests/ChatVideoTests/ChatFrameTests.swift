@@ -1,0 +1,125 @@
+import ChatStories
+import Foundation
+import Testing
+
+@testable import ChatVideo
+
+/// Pixel checks on drawn frames: bubbles in their look's colours where the layout puts them,
+/// emoji in colour, the watermark only when asked for.
+struct ChatFrameTests {
+    static let me = ChatCharacter(id: "me", name: "Me", color: "#007AFF", isMe: true)
+    static let alex = ChatCharacter(id: "alex", name: "Alex", color: "#34C759", isMe: false)
+
+    static func conversation(_ texts: [(String, String)], theme: ChatTheme = .imessage) -> ChatConversation {
+        ChatConversation(id: "c", title: "T", theme: theme, characters: [me, alex],
+                         messages: texts.enumerated().map { ChatMessage(id: "m\($0.offset)", characterID: $0.element.0, text: $0.element.1) })
+    }
+
+    /// Renders the end of the conversation (every message sent) and returns the renderer.
+    static func finalFrame(_ conversation: ChatConversation, settings: ChatExportSettings = ChatExportSettings()) -> ChatFrameRenderer {
+        let renderer = ChatFrameRenderer(conversation: conversation, settings: settings)
+        let timeline = ChatTimeline(conversation: conversation, settings: settings)
+        var cursor = ChatSceneCursor(timeline)
+        // Walk every frame so the scroll has settled, as in a video.
+        for frame in 0..<timeline.frameCount(fps: 30) {
+            let ms = frame * 1000 / 30
+            renderer.render(cursor.scene(atMS: ms), atMS: ms)
+        }
+        return renderer
+    }
+
+    @Test(arguments: ChatTheme.allCases, [false, true])
+    func bubblesAndBackgroundWearTheLooksColours(theme: ChatTheme, dark: Bool) throws {
+        let conversation = Self.conversation([("alex", "hi"), ("me", "hello there")], theme: theme)
+        let renderer = Self.finalFrame(conversation, settings: ChatExportSettings(keyboard: false, dark: dark))
+        let palette = theme.palette(dark: dark)
+        let geometry = ChatGeometry(format: .tiktok)
+        let top = geometry.header + geometry.newSpeakerGap
+        // "hi": a bubble at the left margin, one line high; sampled left of its text.
+        let receiver = renderer.canvas.pixel(x: Int(geometry.margin + 12), y: Int(top + 44))
+        #expect(receiver.isClose(to: try #require(RGBColor(hex: palette.receiver))), "\(theme) receiver \(receiver)")
+        // "hello there": on the right, below it; sampled right of its text.
+        let senderTop = top + 88 + geometry.newSpeakerGap
+        let sender = renderer.canvas.pixel(x: Int(geometry.columnWidth - geometry.margin - 12), y: Int(senderTop + 44))
+        #expect(sender.isClose(to: try #require(RGBColor(hex: palette.sender))), "\(theme) sender \(sender)")
+        let background = renderer.canvas.pixel(x: 540, y: 1200)
+        #expect(background.isClose(to: try #require(RGBColor(hex: palette.background))), "\(theme) background \(background)")
+    }
+
+    @Test func emojiAreDrawnInColour() {
+        let renderer = Self.finalFrame(Self.conversation([("alex", "😀😀😀 🍋🍋")]), settings: ChatExportSettings(keyboard: false))
+        let geometry = ChatGeometry(format: .tiktok)
+        let top = Int(geometry.header + geometry.newSpeakerGap)
+        var yellow = 0
+        for y in top..<(top + 90) {
+            for x in 30..<500 where renderer.canvas.pixel(x: x, y: y).isYellow { yellow += 1 }
+        }
+        #expect(yellow > 500, "only \(yellow) yellow pixels: the emoji font is missing (fonts-noto-color-emoji)")
+    }
+
+    @Test func theWatermarkIsOnFreeFramesOnly() {
+        let conversation = Self.conversation([("alex", "hi")])
+        let marked = Self.finalFrame(conversation, settings: ChatExportSettings(keyboard: false, watermark: true))
+        let clean = Self.finalFrame(conversation, settings: ChatExportSettings(keyboard: false))
+        let geometry = ChatGeometry(format: .tiktok)
+        var differing = 0
+        for y in Int(geometry.header)..<Int(geometry.header + 100) {
+            for x in 500..<1080 where marked.canvas.pixel(x: x, y: y) != clean.canvas.pixel(x: x, y: y) { differing += 1 }
+        }
+        #expect(differing > 5_000, "the watermark changed only \(differing) pixels")
+        let white = RGBColor(red: 1, green: 1, blue: 1)
+        #expect(clean.canvas.pixel(x: 900, y: Int(geometry.header + 40)).isClose(to: white))
+    }
+
+    @Test func aLongChatScrollsToItsNewestMessage() {
+        let texts = (0..<40).map { ($0 == 0 ? "alex" : "me", "message number \($0)") }
+        let renderer = Self.finalFrame(Self.conversation(texts), settings: ChatExportSettings(typingSpeed: .fast, keyboard: false, typingIndicator: false))
+        let geometry = ChatGeometry(format: .tiktok)
+        // The first bubble (the only one on the left) has scrolled away: background where it was.
+        let first = renderer.canvas.pixel(x: Int(geometry.margin + 12), y: Int(geometry.header + geometry.newSpeakerGap + 44))
+        #expect(first.isClose(to: RGBColor(red: 1, green: 1, blue: 1)), "\(first)")
+        // The last ("me", blue) sits just above the input bar.
+        let inputTop = 1920 - (40 * 1.25 + 36 + 36)
+        var blue = 0
+        for y in Int(inputTop - 110)..<Int(inputTop) where renderer.canvas.pixel(x: 1000, y: y).isClose(to: RGBColor(hex: "#007AFF")!) { blue += 1 }
+        #expect(blue > 40, "the newest bubble is not at the bottom (\(blue) rows)")
+    }
+
+    @Test func aSceneAlreadyOnScreenIsNotDrawnAgain() {
+        let conversation = Self.conversation([("alex", "hi")])
+        let renderer = ChatFrameRenderer(conversation: conversation, settings: ChatExportSettings())
+        var scene = ChatScene()
+        #expect(renderer.render(scene, atMS: 0))
+        #expect(!renderer.render(scene, atMS: 33))
+        scene.typing = (0, 1)
+        #expect(renderer.render(scene, atMS: 66))
+    }
+
+    @Test(arguments: VideoFormat.allCases)
+    func everyFormatDrawsAtItsSize(format: VideoFormat) {
+        let renderer = Self.finalFrame(Self.conversation([("alex", "hi"), ("me", "yo")]), settings: ChatExportSettings(format: format))
+        #expect(renderer.canvas.width == format.width && renderer.canvas.height == format.height)
+        #expect(renderer.canvas.stride == format.width * 4, "ffmpeg reads rows of width × 4 bytes")
+    }
+}
+
+struct Pixel: Equatable {
+    var red: Int, green: Int, blue: Int
+
+    func isClose(to color: RGBColor, tolerance: Int = 3) -> Bool {
+        abs(red - Int((color.red * 255).rounded())) <= tolerance && abs(green - Int((color.green * 255).rounded())) <= tolerance
+            && abs(blue - Int((color.blue * 255).rounded())) <= tolerance
+    }
+
+    var isYellow: Bool { red > 200 && green > 150 && blue < 90 }
+}
+
+extension ChatCanvas {
+    /// The colour at a point (frames are opaque, so premultiplication changes nothing).
+    func pixel(x: Int, y: Int) -> Pixel {
+        withPixels { bytes in
+            let offset = y * stride + x * 4
+            return Pixel(red: Int(bytes[offset + 2]), green: Int(bytes[offset + 1]), blue: Int(bytes[offset]))
+        }
+    }
+}
