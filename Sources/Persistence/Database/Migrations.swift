@@ -19,6 +19,9 @@ public enum DatabaseMigrations {
             AddStoryChapters(),
             AddNarrationVoices(),
             CreateVoiceConversations(),
+            CreateChatConversations(),
+            CreateChatExports(),
+            CreateEntitlements(),
         ]
     }
 }

@@ -1,0 +1,49 @@
+import FluentKit
+import Foundation
+
+/// Chat stories' conversations. Every read and write names the owner, so one user never
+/// reaches another's conversation (it is simply not found).
+public struct ChatConversationRepository: Sendable {
+    public let database: any Database
+
+    public init(database: any Database) {
+        self.database = database
+    }
+
+    public func create(_ record: ChatConversationRecord) async throws {
+        try await record.create(on: database)
+    }
+
+    public func find(_ id: UUID, ownerID: UUID) async throws -> ChatConversationRecord? {
+        try await ChatConversationRecord.query(on: database)
+            .filter(\.$id == id).filter(\.$owner.$id == ownerID).first()
+    }
+
+    /// The owner's conversations, most recently edited first.
+    public func list(ownerID: UUID, limit: Int = 500) async throws -> [ChatConversationRecord] {
+        try await ChatConversationRecord.query(on: database)
+            .filter(\.$owner.$id == ownerID)
+            .sort(\.$updatedAt, .descending).sort(\.$id)
+            .limit(limit).all()
+    }
+
+    /// Writes the record's title, look and document (it must be the owner's, as `find` gives).
+    public func save(_ record: ChatConversationRecord) async throws {
+        try await record.update(on: database)
+    }
+
+    /// Deletes the conversation and its exports; returns the exports' video paths (relative to
+    /// the data directory) for the caller to remove, or nil when the owner has no such conversation.
+    public func delete(_ id: UUID, ownerID: UUID) async throws -> [String]? {
+        try await database.transaction { database in
+            guard let record = try await ChatConversationRecord.query(on: database)
+                .filter(\.$id == id).filter(\.$owner.$id == ownerID).first() else { return nil }
+            let exports = ChatExportRecord.query(on: database).filter(\.$owner.$id == ownerID).filter(\.$conversationID == id)
+            let files = try await exports.all().compactMap(\.filePath)
+            // Deleted here, not left to ON DELETE CASCADE, which SQLite honours only with foreign keys on.
+            try await ChatExportRecord.query(on: database).filter(\.$owner.$id == ownerID).filter(\.$conversationID == id).delete()
+            try await record.delete(on: database)
+            return files
+        }
+    }
+}
