@@ -82,25 +82,46 @@ public struct ChatVideoExporter: Sendable {
         arguments += ["-movflags", "+faststart", "-f", "mp4", "file:" + partial.path]
 
         let frameCount = timeline.frameCount(fps: settings.fps)
-        var drawn = 0
+        let frames = FrameFeed(conversation: conversation, settings: settings, timeline: timeline)
         try await ffmpeg.run(arguments) { writer in
-            let renderer = ChatFrameRenderer(conversation: conversation, settings: settings)
-            var cursor = ChatSceneCursor(timeline)
-            var frame = [UInt8](repeating: 0, count: renderer.canvas.stride * format.height)
             for index in 0..<frameCount {
                 try Task.checkCancellation()
-                let ms = index * 1000 / settings.fps
-                if renderer.render(cursor.scene(atMS: ms), atMS: ms) {
-                    drawn += 1
-                    renderer.canvas.withPixels { pixels in
-                        frame.withUnsafeMutableBytes { $0.copyMemory(from: pixels) }
-                    }
-                }
-                _ = try await writer.write(frame)
+                _ = try await writer.write(frames.frame(index))
                 if index % settings.fps == 0 { await progress(ChatExportProgress(frame: index, frameCount: frameCount)) }
             }
         }
         await progress(ChatExportProgress(frame: frameCount, frameCount: frameCount))
-        return ChatExportSummary(durationMS: timeline.durationMS, frameCount: frameCount, framesDrawn: drawn)
+        return ChatExportSummary(durationMS: timeline.durationMS, frameCount: frameCount, framesDrawn: frames.drawn)
+    }
+}
+
+/// The video's frames in order, as the bytes ffmpeg reads: a frame is drawn only when it
+/// differs from the one before, otherwise the same bytes go again.
+///
+/// Synchronous on purpose: the drawing stays out of the async loop that writes to ffmpeg
+/// (the Swift 6.3 optimiser crashed splitting that loop's coroutine with the drawing inside).
+private final class FrameFeed {
+    private let renderer: ChatFrameRenderer
+    private var cursor: ChatSceneCursor
+    private let fps: Int
+    private var bytes: [UInt8]
+    private(set) var drawn = 0
+
+    init(conversation: ChatConversation, settings: ChatExportSettings, timeline: ChatTimeline) {
+        renderer = ChatFrameRenderer(conversation: conversation, settings: settings)
+        cursor = ChatSceneCursor(timeline)
+        fps = settings.fps
+        bytes = [UInt8](repeating: 0, count: renderer.canvas.stride * settings.format.height)
+    }
+
+    func frame(_ index: Int) -> [UInt8] {
+        let ms = index * 1000 / fps
+        if renderer.render(cursor.scene(atMS: ms), atMS: ms) {
+            drawn += 1
+            renderer.canvas.withPixels { pixels in
+                bytes.withUnsafeMutableBytes { $0.copyMemory(from: pixels) }
+            }
+        }
+        return bytes
     }
 }
