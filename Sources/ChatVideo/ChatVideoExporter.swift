@@ -72,12 +72,14 @@ public struct ChatVideoExporter: Sendable {
     ) async throws -> ChatExportSummary {
         let format = settings.format
         var arguments = ["-hide_banner", "-nostdin", "-nostats", "-loglevel", "error", "-y",
-                         "-f", "rawvideo", "-pix_fmt", "bgra", "-s", "\(format.width)x\(format.height)", "-framerate", "\(settings.fps)",
+                         "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(format.width)x\(format.height)", "-framerate", "\(settings.fps)",
                          "-i", "pipe:0"]
         if let sounds { arguments += ["-i", "file:" + sounds.path] }
         arguments += ["-map", "0:v:0"] + (sounds == nil ? [] : ["-map", "1:a:0"])
         // A chat is mostly still: veryfast with a constant quality keeps text crisp and is quick.
-        arguments += ["-c:v", "libx264", "-preset", "veryfast", "-crf", "21", "-pix_fmt", "yuv420p", "-r", "\(settings.fps)"]
+        // The frames arrive as BT.709 YUV 4:2:0 (see YUV420) and are tagged so.
+        arguments += ["-c:v", "libx264", "-preset", "veryfast", "-crf", "21", "-pix_fmt", "yuv420p", "-r", "\(settings.fps)",
+                      "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"]
         if sounds != nil { arguments += ["-c:a", "aac", "-b:a", "128k", "-shortest"] }
         arguments += ["-movflags", "+faststart", "-f", "mp4", "file:" + partial.path]
 
@@ -111,15 +113,16 @@ private final class FrameFeed {
         renderer = ChatFrameRenderer(conversation: conversation, settings: settings)
         cursor = ChatSceneCursor(timeline)
         fps = settings.fps
-        bytes = [UInt8](repeating: 0, count: renderer.canvas.stride * settings.format.height)
+        bytes = [UInt8](repeating: 0, count: YUV420.size(width: settings.format.width, height: settings.format.height))
     }
 
     func frame(_ index: Int) -> [UInt8] {
         let ms = index * 1000 / fps
         if renderer.render(cursor.scene(atMS: ms), atMS: ms) {
             drawn += 1
-            renderer.canvas.withPixels { pixels in
-                bytes.withUnsafeMutableBytes { $0.copyMemory(from: pixels) }
+            let canvas = renderer.canvas
+            canvas.withPixels { pixels in
+                bytes.withUnsafeMutableBytes { YUV420.convert(bgra: pixels, stride: canvas.stride, width: canvas.width, height: canvas.height, into: $0) }
             }
         }
         return bytes

@@ -123,3 +123,29 @@ extension ChatCanvas {
         }
     }
 }
+
+struct YUV420Tests {
+    /// BT.709 limited range, computed in floating point.
+    static func expected(_ color: RGBColor) -> (y: Int, u: Int, v: Int) {
+        let (r, g, b) = (color.red, color.green, color.blue)
+        let y = 16 + 219 * (0.2126 * r + 0.7152 * g + 0.0722 * b)
+        let u = 128 + 224 * (-0.1146 * r - 0.3854 * g + 0.5 * b)
+        let v = 128 + 224 * (0.5 * r - 0.4542 * g - 0.0458 * b)
+        return (Int(y.rounded()), Int(u.rounded()), Int(v.rounded()))
+    }
+
+    @Test(arguments: ["#FFFFFF", "#000000", "#007AFF", "#E5E5EA", "#DCF8C6", "#5865F2", "#FF2D55"])
+    func aFlatColourBecomesItsBT709Values(hex: String) throws {
+        let color = try #require(RGBColor(hex: hex))
+        let canvas = ChatCanvas(width: 4, height: 2)
+        canvas.fill(x: 0, y: 0, width: 4, height: 2, color: color)
+        var yuv = [UInt8](repeating: 0, count: YUV420.size(width: 4, height: 2))
+        canvas.withPixels { pixels in
+            yuv.withUnsafeMutableBytes { YUV420.convert(bgra: pixels, stride: canvas.stride, width: 4, height: 2, into: $0) }
+        }
+        let want = Self.expected(color)
+        #expect(yuv[0..<8].allSatisfy { abs(Int($0) - want.y) <= 1 }, "\(hex): Y \(yuv[0]) want \(want.y)")
+        #expect(abs(Int(yuv[8]) - want.u) <= 1 && abs(Int(yuv[9]) - want.u) <= 1, "\(hex): U \(yuv[8]) want \(want.u)")
+        #expect(abs(Int(yuv[10]) - want.v) <= 1 && abs(Int(yuv[11]) - want.v) <= 1, "\(hex): V \(yuv[10]) want \(want.v)")
+    }
+}

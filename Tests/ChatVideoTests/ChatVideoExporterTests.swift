@@ -38,6 +38,30 @@ struct ChatVideoExporterTests {
         #expect(leftovers == ["chat.mp4"], "no partial files or sound tracks left behind")
     }
 
+    @Test func theVideosLastFrameShowsTheBubblesInTheLooksColours() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("chat.mp4")
+        var conversation = Self.conversation
+        conversation.theme = .whatsapp
+        try await ChatVideoExporter().export(conversation, settings: ChatExportSettings(format: .instagram, typingSpeed: .fast, sounds: false), to: output)
+        let frame = try Probe.lastFrameRGB(of: output, width: 1080, height: 1080)
+        let geometry = ChatGeometry(format: .instagram)
+        let top = geometry.header + geometry.newSpeakerGap
+        func pixel(_ x: Double, _ y: Double) -> Pixel {
+            let offset = (Int(y) * 1080 + Int(x)) * 3
+            return Pixel(red: Int(frame[offset]), green: Int(frame[offset + 1]), blue: Int(frame[offset + 2]))
+        }
+        let palette = ChatTheme.whatsapp.palette(dark: false)
+        // Decoded H.264 is close to, not exactly, what was drawn.
+        let receiver = pixel(geometry.margin + 12, top + 44)
+        #expect(receiver.isClose(to: RGBColor(hex: palette.receiver)!, tolerance: 6), "\(receiver)")
+        let sender = pixel(geometry.columnWidth - geometry.margin - 12, top + 88 + geometry.newSpeakerGap + 44)
+        #expect(sender.isClose(to: RGBColor(hex: palette.sender)!, tolerance: 6), "\(sender)")
+        let background = pixel(540, 700)
+        #expect(background.isClose(to: RGBColor(hex: palette.background)!, tolerance: 6), "\(background)")
+    }
+
     @Test func missingFFmpegIsReportedAndNothingIsWritten() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -97,6 +121,20 @@ enum Probe {
             case codecType = "codec_type", codecName = "codec_name", width, height
             case pixelFormat = "pix_fmt", frameRate = "r_frame_rate", durationText = "duration"
         }
+    }
+
+    /// The last frame as RGB bytes, decoded by ffmpeg.
+    static func lastFrameRGB(of url: URL, width: Int, height: Int) throws -> [UInt8] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ffmpeg", "-v", "error", "-sseof", "-0.2", "-i", url.path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(data.count == width * height * 3)
+        return [UInt8](data)
     }
 
     static func streams(of url: URL) async throws -> [Stream] {
