@@ -198,12 +198,22 @@ let package = Package(
                 .product(name: "FluentKit", package: "fluent-kit"),
             ]
         ),
+        // Chat stories for a signed-in user: conversations kept, videos made as jobs and shared,
+        // the free and premium plans enforced. No Vapor.
+        .target(
+            name: "ChatWorkflows",
+            dependencies: [
+                "ChatStories", "ChatVideo", "Audio", "Persistence", "Jobs", "StoryWorkflows", "LanguageModels",
+                .product(name: "FluentKit", package: "fluent-kit"),
+                .product(name: "FluentSQL", package: "fluent-kit"),
+            ]
+        ),
         // The Vapor server: configure(app, config), auth, thin controllers, web assets.
         .target(
             name: "StoryServer",
             dependencies: [
                 "StoryModel", "StoryText", "Persistence", "Jobs", "Analysis", "LanguageModels", "VendorHTTP", "StoryWorkflows",
-                "Speech", "VoiceChat", "VoiceWorkflows",
+                "Speech", "VoiceChat", "VoiceWorkflows", "ChatStories", "ChatWorkflows",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
@@ -216,7 +226,7 @@ let package = Package(
             name: "storyvoice",
             dependencies: [
                 "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "Narration", "LanguageModels", "VendorHTTP", "Analysis",
-                "StoryServer", "StoryWorkflows", "Jobs", "CloudSpeech", "Persistence", "LocalModel", "ChatStories", "ChatVideo",
+                "StoryServer", "StoryWorkflows", "Jobs", "CloudSpeech", "Persistence", "LocalModel", "ChatStories", "ChatVideo", "ChatWorkflows",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -275,6 +285,7 @@ let package = Package(
             name: "StoryServerTests",
             dependencies: [
                 "StoryServer", "StoryWorkflows", "Persistence", "Jobs", "DatabaseTestSupport", "TestSupport", "LanguageModels", "VendorHTTP", "Analysis", "Speech", "StoryModel", "Narration", "SpeechEngines",
+                "ChatStories", "ChatWorkflows",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQL", package: "fluent-kit"),

@@ -1,3 +1,4 @@
+import ChatWorkflows
 import Foundation
 import Speech
 import Jobs
@@ -49,8 +50,10 @@ public struct ServerConfig: Sendable {
     /// A story file put in every new account's library and analysed, so a first visit has
     /// something to play (`storyvoice serve --welcome-story`; `make run` gives the sample).
     public var welcomeStory: URL?
-    /// Job handlers for workers started inside the server process; when empty, the story jobs
-    /// (`standardJobHandlers()`) run if `narration` is set.
+    /// ffmpeg for chat story videos; nil looks it up on PATH.
+    public var chatFFmpegPath: String?
+    /// Job handlers for workers started inside the server process; when empty, the standard
+    /// jobs (`standardJobHandlers()`) run.
     public var jobHandlers = JobHandlerRegistry()
     /// Workers run inside the server (0 when `storyvoice worker` processes do the work).
     public var inProcessWorkers: Int = 1
@@ -79,11 +82,12 @@ public struct ServerConfig: Sendable {
         self.models = ModelAccess.make(environment: environment, secret: secret, dataDirectory: dataDirectory)
     }
 
-    /// The story jobs (`analyze`, `render`) for this data directory and narration pipeline: the
-    /// same registry for in-process workers and `storyvoice worker`. Empty without `narration`.
+    /// The story jobs (`analyze`, `render`, when there is a `narration` pipeline) and the chat
+    /// stories' `chat-export`, for this data directory.
     public func standardJobHandlers() -> JobHandlerRegistry {
-        guard let narration else { return JobHandlerRegistry() }
-        return StoryJobs.registry(dataDirectory: dataDirectory, narration: narration, models: models)
+        var registry = narration.map { StoryJobs.registry(dataDirectory: dataDirectory, narration: $0, models: models) } ?? JobHandlerRegistry()
+        ChatJobs.register(in: &registry, dataDirectory: dataDirectory, ffmpegPath: chatFFmpegPath)
+        return registry
     }
 
     /// Where imported stories go.

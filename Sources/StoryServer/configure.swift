@@ -63,6 +63,9 @@ func routes(_ app: Application, _ config: ServerConfig) throws {
     PlaybackController(config: config).register(routes: api)
     VoicesController(config: config).register(routes: api)
     VoiceController(config: config).register(routes: api, uploads: uploads)
+    ChatConversationsController(config: config).register(routes: api)
+    ChatExportsController(config: config).register(routes: api)
+    ChatShareController(config: config).register(routes: json)
 }
 
 struct HealthResponse: Content {

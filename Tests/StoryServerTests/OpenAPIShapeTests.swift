@@ -251,6 +251,8 @@ struct OpenAPIShapeTests {
             try await walk.call(.DELETE, "/api/stories/\(story)", token: token, expect: .noContent)
             try await walk.call(.DELETE, "/api/stories/\(story)", token: token, expect: .notFound)
 
+            try await walk.walkChatStories(token: token, config: config)
+
             for problem in walk.problems { Issue.record(Comment(rawValue: problem)) }
             #expect(contract.operationNames.subtracting(walk.exercised).sorted() == [], "operations the walk never called")
         }

@@ -1,3 +1,4 @@
+import ChatWorkflows
 import StoryWorkflows
 import Vapor
 
@@ -29,6 +30,8 @@ struct JSONErrorMiddleware: AsyncMiddleware {
             return (error.status, error.code, error.message, error.headers)
         case let error as StoryError:
             return (APIError.status(for: error.kind), error.code, error.message, [:])
+        case let error as ChatError:
+            return (APIError.status(for: error.kind), error.code, error.message, error.headers)
         case let error as DecodingError:
             return (.badRequest, "invalid_body", DecodingErrorDescription.describe(error), [:])
         case let error as any AbortError:

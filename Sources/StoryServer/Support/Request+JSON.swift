@@ -3,7 +3,7 @@ import Vapor
 extension Request {
     /// Decodes a JSON body, answering 415 for another content type and 400 (naming the field)
     /// for malformed JSON or wrong types.
-    func decodeJSON<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+    func decodeJSON<T: Decodable>(_ type: T.Type = T.self, decoder: JSONDecoder = JSONDecoder()) throws -> T {
         guard let contentType = headers.contentType, contentType.type == "application", contentType.subType == "json" else {
             throw APIError.unsupportedMediaType("Send this request as JSON (Content-Type: application/json).")
         }
@@ -11,7 +11,7 @@ extension Request {
             throw APIError.badRequest("The request body is empty; send a JSON object.", code: "invalid_body")
         }
         do {
-            return try JSONDecoder().decode(T.self, from: body)
+            return try decoder.decode(T.self, from: body)
         } catch let error as DecodingError {
             throw APIError.badRequest(DecodingErrorDescription.describe(error), code: "invalid_body")
         }

@@ -1,0 +1,158 @@
+import ChatStories
+import FluentKit
+import Foundation
+import Persistence
+
+/// One user's chat stories: list, create, read, replace, duplicate, delete, and the timeline
+/// a video (and the page's preview) plays. Every conversation kept passes `validate()`.
+public struct ChatConversations: Sendable {
+    let repository: ChatConversationRepository
+    let ownerID: UUID
+    let dataDirectory: DataDirectory
+
+    public init(database: any Database, dataDirectory: DataDirectory, ownerID: UUID) {
+        repository = ChatConversationRepository(database: database)
+        self.ownerID = ownerID
+        self.dataDirectory = dataDirectory
+    }
+
+    public func list() async throws -> [ChatConversationSummary] {
+        try await repository.list(ownerID: ownerID).map { record in
+            ChatConversationSummary(
+                id: try record.requireID(), title: record.title, theme: ChatTheme(rawValue: record.theme) ?? .imessage,
+                messageCount: record.messageCount, createdAt: record.createdAt, updatedAt: record.updatedAt)
+        }
+    }
+
+    /// A new conversation; without people it starts with the starter pair ("Me" and "Alex").
+    public func create(_ draft: ChatConversationDraft, now: Date = Date()) async throws -> ChatConversation {
+        var conversation = draft.applied(to: ChatConversation(title: ChatConversationDraft.untitled))
+        if conversation.characters.isEmpty { conversation.characters = ChatCharacter.starters }
+        let id = UUID()
+        conversation.id = id.uuidString.lowercased()
+        try Self.check(conversation)
+        let record = ChatConversationRecord(
+            id: id, ownerID: ownerID, title: conversation.title, theme: conversation.theme.rawValue,
+            document: try ChatDocument.encode(conversation), messageCount: conversation.messages.count, now: now)
+        try await repository.create(record)
+        return try ChatDocument.conversation(record)
+    }
+
+    public func conversation(_ id: UUID) async throws -> ChatConversation {
+        try ChatDocument.conversation(try await find(id))
+    }
+
+    /// Replaces the fields `draft` names; the rest stay. Nothing is written unless the result is valid.
+    public func replace(_ id: UUID, with draft: ChatConversationDraft, now: Date = Date()) async throws -> ChatConversation {
+        let record = try await find(id)
+        let conversation = draft.applied(to: try ChatDocument.conversation(record))
+        try Self.check(conversation)
+        record.title = conversation.title
+        record.theme = conversation.theme.rawValue
+        record.document = try ChatDocument.encode(conversation)
+        record.messageCount = conversation.messages.count
+        record.updatedAt = now
+        try await repository.save(record)
+        return try ChatDocument.conversation(record)
+    }
+
+    public func rename(_ id: UUID, to title: String) async throws -> ChatConversation {
+        try await replace(id, with: ChatConversationDraft(title: title))
+    }
+
+    /// A copy under a new id, titled "… (copy)"; its exports stay with the original.
+    public func duplicate(_ id: UUID, now: Date = Date()) async throws -> ChatConversation {
+        let original = try ChatDocument.conversation(try await find(id))
+        let suffix = " (copy)"
+        let title = String(original.title.prefix(ChatLimits.standard.maxTitleLength - suffix.count)) + suffix
+        return try await create(
+            ChatConversationDraft(title: title, theme: original.theme, characters: original.characters, messages: original.messages), now: now)
+    }
+
+    /// Deletes the conversation, its exports and their videos (shared links stop working).
+    public func delete(_ id: UUID) async throws {
+        guard let files = try await repository.delete(id, ownerID: ownerID) else { throw ChatError.conversationNotFound }
+        for file in files { try? FileManager.default.removeItem(at: dataDirectory.url.appendingPathComponent(file)) }
+    }
+
+    /// What the video of the conversation with `settings` shows, moment by moment.
+    public func timeline(_ id: UUID, settings: ChatExportSettings) async throws -> ChatTimeline {
+        let conversation = try await conversation(id)
+        return ChatTimeline(conversation: conversation, settings: try ChatError.rules { try settings.validated() })
+    }
+
+    func find(_ id: UUID) async throws -> ChatConversationRecord {
+        guard let record = try await repository.find(id, ownerID: ownerID) else { throw ChatError.conversationNotFound }
+        return record
+    }
+
+    static func check(_ conversation: ChatConversation) throws {
+        try ChatError.rules { try conversation.validate() }
+    }
+}
+
+extension ChatError {
+    /// A conversation or settings rule broken: 422 with the rule's own words.
+    init(_ error: ChatStoryError) {
+        self.init(.invalid, code: error.code, error.description)
+    }
+
+    /// `body`, with a broken rule reported as a `ChatError`.
+    @discardableResult
+    static func rules<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as ChatStoryError {
+            throw ChatError(error)
+        }
+    }
+}
+
+extension ChatStoryError {
+    /// Stable, for clients to branch on.
+    var code: String {
+        switch self {
+        case .noMessages: "no_messages"
+        case .tooFewCharacters: "too_few_characters"
+        case .tooManyCharacters: "too_many_characters"
+        case .noSender: "no_sender"
+        case .severalSenders: "several_senders"
+        case .duplicateCharacterID: "duplicate_character"
+        case .emptyName: "empty_name"
+        case .invalidColor: "invalid_color"
+        case .invalidAvatar: "invalid_avatar"
+        case .unknownCharacter: "unknown_character"
+        case .emptyMessage: "empty_message"
+        case .messageTooLong: "message_too_long"
+        case .tooManyMessages: "too_many_messages"
+        case .titleTooLong: "title_too_long"
+        case .invalidFrameRate: "invalid_fps"
+        case .unreadableFile: "unreadable"
+        }
+    }
+}
+
+/// A conversation's row and the `ChatConversation` it holds: the people and messages as one
+/// JSON document, the title, look and dates as columns.
+enum ChatDocument {
+    struct Body: Codable {
+        var characters: [ChatCharacter]
+        var messages: [ChatMessage]
+    }
+
+    static func encode(_ conversation: ChatConversation) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(Body(characters: conversation.characters, messages: conversation.messages)), as: UTF8.self)
+    }
+
+    static func conversation(_ record: ChatConversationRecord) throws -> ChatConversation {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let body = try decoder.decode(Body.self, from: Data(record.document.utf8))
+        return ChatConversation(
+            id: try record.requireID().uuidString.lowercased(), title: record.title, theme: ChatTheme(rawValue: record.theme) ?? .imessage,
+            characters: body.characters, messages: body.messages, createdAt: record.createdAt, updatedAt: record.updatedAt)
+    }
+}

@@ -1,0 +1,80 @@
+import ChatStories
+import Foundation
+
+/// What a user's account allows in chat stories: free, or premium. Pure; the server enforces
+/// it on every export and generation, whatever the page shows.
+public struct ChatPlan: Sendable, Equatable {
+    public var isPremium: Bool
+
+    public init(isPremium: Bool) {
+        self.isPremium = isPremium
+    }
+
+    public static let freeExportsPerDay = 3
+    public static let freeMaxCharacters = 2
+
+    /// What premium adds, said wherever a free account is refused.
+    public static let premiumOffer =
+        "Premium gives unlimited exports without the watermark, every look, up to \(ChatLimits.standard.maxCharacters) people and the story generator."
+
+    /// Nil: unlimited.
+    public var dailyExportLimit: Int? { isPremium ? nil : Self.freeExportsPerDay }
+    public var maxCharacters: Int { isPremium ? ChatLimits.standard.maxCharacters : Self.freeMaxCharacters }
+    public var themes: [ChatTheme] { ChatTheme.allCases.filter { isPremium || !$0.isPremium } }
+    public var watermarkForced: Bool { !isPremium }
+    public var generator: Bool { isPremium }
+
+    /// The settings an export of `conversation` runs with (a free export always carries the
+    /// watermark), or why it is refused. `exportsToday` counts the exports started since
+    /// midnight UTC that have not failed.
+    public func exportSettings(
+        for conversation: ChatConversation, requested: ChatExportSettings, exportsToday: Int, now: Date
+    ) throws(ChatError) -> ChatExportSettings {
+        try allow(characters: conversation.characters.count)
+        try allow(theme: conversation.theme)
+        if let limit = dailyExportLimit, exportsToday >= limit {
+            throw ChatError(
+                .limitReached, code: "daily_export_limit",
+                "Free accounts make \(limit) videos a day and today's are used; the next one is possible after midnight UTC. \(Self.premiumOffer)",
+                retryAfterSeconds: Self.secondsUntilNextDay(after: now))
+        }
+        var settings = requested
+        if watermarkForced { settings.watermark = true }
+        return settings
+    }
+
+    public func allow(characters count: Int) throws(ChatError) {
+        guard count <= maxCharacters else {
+            throw ChatError(
+                .premiumRequired, code: "premium_required",
+                "Free accounts make videos of conversations between \(Self.freeMaxCharacters) people; this one has \(count). Remove \(count - Self.freeMaxCharacters), or go premium. \(Self.premiumOffer)")
+        }
+    }
+
+    public func allow(theme: ChatTheme) throws(ChatError) {
+        guard themes.contains(theme) else {
+            throw ChatError(
+                .premiumRequired, code: "premium_required",
+                "The \"\(theme.displayName)\" look comes with premium; free accounts use \"\(ChatTheme.imessage.displayName)\". Choose it, or go premium. \(Self.premiumOffer)")
+        }
+    }
+
+    public func allowGenerator() throws(ChatError) {
+        guard generator else {
+            throw ChatError(
+                .premiumRequired, code: "premium_required",
+                "Writing a chat story from a prompt comes with premium; free accounts write their stories by hand. \(Self.premiumOffer)")
+        }
+    }
+
+    /// The start of the UTC day `now` falls in: free exports are counted from there.
+    public static func startOfDay(_ now: Date) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar.startOfDay(for: now)
+    }
+
+    static func secondsUntilNextDay(after now: Date) -> Int {
+        max(1, Int(startOfDay(now).addingTimeInterval(86_400).timeIntervalSince(now).rounded(.up)))
+    }
+}

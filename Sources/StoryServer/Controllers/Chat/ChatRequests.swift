@@ -1,0 +1,108 @@
+import ChatStories
+import ChatWorkflows
+import Foundation
+import Vapor
+
+extension Request {
+    /// The chat stories use cases for the signed-in user.
+    func chatConversations(_ config: ServerConfig) throws -> ChatConversations {
+        ChatConversations(database: db, dataDirectory: config.dataDirectory, ownerID: try requireUser().id)
+    }
+
+    func chatExports(_ config: ServerConfig) throws -> ChatExports {
+        ChatExports(database: db, dataDirectory: config.dataDirectory, ownerID: try requireUser().id)
+    }
+
+    /// Export settings from the query (`?format=&typing_speed=&keyboard=…`): what is left out
+    /// takes its default; a value that is not offered answers 400 naming it.
+    func chatSettingsQuery() throws -> ChatExportSettings {
+        var settings = ChatExportSettings()
+        settings.format = try enumQuery("format", default: settings.format)
+        settings.typingSpeed = try enumQuery("typing_speed", default: settings.typingSpeed)
+        settings.keyboard = try booleanQuery("keyboard", default: settings.keyboard)
+        settings.typingIndicator = try booleanQuery("typing_indicator", default: settings.typingIndicator)
+        settings.sounds = try booleanQuery("sounds", default: settings.sounds)
+        settings.dark = try booleanQuery("dark", default: settings.dark)
+        settings.watermark = try booleanQuery("watermark", default: settings.watermark)
+        if let fps = query[String.self, at: "fps"] {
+            guard let value = Int(fps), ChatExportSettings.frameRates.contains(value) else {
+                throw APIError.badRequest("Query parameter 'fps' must be 30 or 60.", code: "invalid_query")
+            }
+            settings.fps = value
+        }
+        return settings
+    }
+
+    private func enumQuery<T: RawRepresentable & CaseIterable>(_ name: String, default fallback: T) throws -> T where T.RawValue == String {
+        guard let raw = query[String.self, at: name] else { return fallback }
+        guard let value = T(rawValue: raw) else {
+            let options = T.allCases.map(\.rawValue).joined(separator: ", ")
+            throw APIError.badRequest("Query parameter '\(name)' must be one of \(options).", code: "invalid_query")
+        }
+        return value
+    }
+
+    /// A chat JSON body, its dates in ISO 8601 as the API writes them (so a conversation read
+    /// can be sent back).
+    func decodeChatJSON<T: Decodable>(_ type: T.Type) throws -> T {
+        let decoder = JSONDecoder()
+        // A string that is no date is a broken rule (422), like the other message rules JSON
+        // Schema cannot state, rather than malformed JSON.
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            guard let date = ChatTimestamp.date(text) else {
+                throw ChatError(.invalid, code: "invalid_timestamp",
+                                "\"\(text.prefix(40))\" is not a date and time; write message timestamps in ISO 8601, like 2026-11-26T21:04:00Z.")
+            }
+            return date
+        }
+        return try decodeJSON(T.self, decoder: decoder)
+    }
+
+    /// A chat JSON body that may be left out entirely (then `fallback`).
+    func optionalChatJSON<T: Decodable>(_ type: T.Type, default fallback: T) throws -> T {
+        guard let body = body.data, body.readableBytes > 0 else { return fallback }
+        return try decodeChatJSON(T.self)
+    }
+}
+
+extension APIError {
+    /// The one place a chat use case's refusal becomes an HTTP status.
+    static func status(for kind: ChatError.Kind) -> HTTPResponseStatus {
+        switch kind {
+        case .notFound: .notFound
+        case .invalid: .unprocessableEntity
+        case .premiumRequired: .forbidden
+        case .limitReached: .tooManyRequests
+        case .conflict: .conflict
+        case .unavailable: .serviceUnavailable
+        }
+    }
+}
+
+extension ChatError {
+    /// `Retry-After` for a limit that lifts at a known time.
+    var headers: HTTPHeaders {
+        retryAfterSeconds.map { ["Retry-After": String($0)] } ?? [:]
+    }
+}
+
+extension Response {
+    /// An MP4 from the data directory, streamed (with `Range` and `ETag` as Vapor's file
+    /// responses do), to download (`attachment`) or to watch in place (`inline`).
+    static func video(_ file: URL, title: String, disposition: String, for request: Request) async throws -> Response {
+        let response = try await request.fileio.asyncStreamFile(at: file.path, mediaType: HTTPMediaType(type: "video", subType: "mp4"))
+        response.headers.replaceOrAdd(name: .contentDisposition, value: "\(disposition); filename=\"\(PlaybackController.filename(title)).mp4\"")
+        return response
+    }
+}
+
+/// Message timestamps as the API writes them (ISO 8601, with or without fractions of a second).
+enum ChatTimestamp {
+    static func date(_ text: String) -> Date? {
+        let plain = ISO8601DateFormatter()
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions.insert(.withFractionalSeconds)
+        return plain.date(from: text) ?? fractional.date(from: text)
+    }
+}

@@ -1,0 +1,103 @@
+import ChatWorkflows
+import Foundation
+import Jobs
+import Persistence
+@testable import StoryServer
+import Testing
+import VaporTesting
+import VendorHTTP
+
+/// Chat story videos made by the job queue's worker with the real exporter and ffmpeg.
+@Suite("Chat stories exports", .serialized)
+struct ChatExportTests {
+    @Test("an export job makes an MP4 ffprobe reads, downloadable in ranges by its owner and shared by link without signing in")
+    func endToEnd() async throws {
+        try await withServer { app, config, _ in
+            let ada = try await app.register("ada@example.com").access_token
+            let bob = try await app.register("bob@example.com").access_token
+            let chat = try await app.createChat(ada)
+            let queued = try await app.startChatExport(chat, token: ada)
+            #expect(queued.status == .accepted, "\(queued.body.string)")
+            let export = try await app.finishChatExport(queued, token: ada, config: config)
+            #expect(export.status == "succeeded", "\(export.error ?? "")")
+            let job = try await app.send(.GET, "/api/jobs/\(try #require(export.job_id))", token: ada).json
+            #expect(job?["progress"]?.doubleValue == 1 && job?["kind"]?.stringValue == "chat-export")
+
+            let video = try await app.send(.GET, try #require(export.video_url), token: ada)
+            #expect(video.status == .ok)
+            #expect(video.headers.contentType?.description.hasPrefix("video/mp4") == true)
+            let probe = try VideoProbe.probe(Data(video.body.readableBytesView))
+            #expect(probe.streams.contains { $0.codec_type == "video" && $0.width == 1080 && $0.height == 1080 })
+            #expect(probe.streams.contains { $0.codec_type == "audio" })
+
+            let part = try await app.send(.GET, try #require(export.video_url), token: ada, headers: ["Range": "bytes=0-99"])
+            #expect(part.status == .partialContent && part.body.readableBytes == 100)
+            #expect(try await app.send(.GET, try #require(export.video_url), token: bob).status == .notFound)
+            #expect(try await app.send(.GET, try #require(export.video_url)).status == .unauthorized)
+
+            let shared = try await app.send(.POST, "/api/chat/exports/\(export.id)/share", token: ada).content.decode(ChatExportReply.self)
+            let link = try #require(shared.share_url)
+            #expect(link.hasPrefix("/share/chat/") && link.count > 50)
+            let again = try await app.send(.POST, "/api/chat/exports/\(export.id)/share", token: ada).content.decode(ChatExportReply.self)
+            #expect(again.share_url == link)
+            let watched = try await app.send(.GET, link)
+            #expect(watched.status == .ok && watched.body.readableBytes == video.body.readableBytes)
+            #expect(watched.headers.first(name: .contentDisposition)?.hasPrefix("inline") == true)
+            var wrong = link
+            wrong.removeLast()
+            wrong += link.hasSuffix("A") ? "B" : "A"
+            #expect(try await app.send(.GET, wrong).status == .notFound)
+            #expect(try await app.send(.GET, "/share/chat/nothing").status == .notFound)
+
+            // Deleting the chat takes its videos and ends the link.
+            #expect(try await app.send(.DELETE, "/api/chat/conversations/\(chat)", token: ada).status == .noContent)
+            #expect(try await app.send(.GET, link).status == .notFound)
+            #expect(try await app.send(.GET, "/api/chat/exports/\(export.id)", token: ada).status == .notFound)
+        }
+    }
+
+    @Test("an export whose server died mid-way is claimed again once its lease ends and made from the start")
+    func resumedAfterCrash() async throws {
+        try await withServer { app, config, _ in
+            let ada = try await app.register("ada@example.com").access_token
+            let queued = try await app.startChatExport(try await app.createChat(ada), token: ada)
+            let export = try queued.content.decode(ChatExportReply.self)
+            // A server claims the job, starts the video and dies: no heartbeat, a partial file left.
+            let queue = JobQueue(database: app.db)
+            let claimed = try #require(try await queue.claim(workerID: "crashed", kinds: [ChatJobs.export], leaseDuration: 0.3))
+            #expect(claimed.id == export.job_id)
+            let owner = try #require(try await UserRepository(database: app.db).find(email: "ada@example.com")?.id)
+            try await ChatExportRepository(database: app.db).update(export.id, ownerID: owner) { $0.status = "running"; $0.progress = 0.4 }
+            let folder = config.dataDirectory.url.appendingPathComponent("chat-exports/\(owner.uuidString.lowercased())")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let leftover = folder.appendingPathComponent(".\(export.id.uuidString.lowercased()).\(UUID().uuidString).partial.mp4")
+            try Data("half a video".utf8).write(to: leftover)
+            try await Task.sleep(for: .milliseconds(400))
+
+            let finished = try await app.finishChatExport(queued, token: ada, config: config)
+            #expect(finished.status == "succeeded", "\(finished.error ?? "")")
+            #expect(try await app.send(.GET, "/api/jobs/\(claimed.id)", token: ada).json?["attempts"]?.doubleValue == 2)
+            #expect(!FileManager.default.fileExists(atPath: leftover.path))
+            let video = try await app.send(.GET, try #require(finished.video_url), token: ada)
+            #expect(try VideoProbe.probe(Data(video.body.readableBytesView)).streams.contains { $0.codec_type == "video" })
+        }
+    }
+
+    @Test("an export whose encoder is missing fails with a readable error, does not count, and leaves the chat as it was")
+    func failure() async throws {
+        try await withServer(adjust: { $0.chatFFmpegPath = "/nonexistent/ffmpeg" }) { app, config, _ in
+            let ada = try await app.register("ada@example.com").access_token
+            let chat = try await app.createChat(ada)
+            let before = try await app.send(.GET, "/api/chat/conversations/\(chat)", token: ada).body.string
+            let export = try await app.finishChatExport(try await app.startChatExport(chat, token: ada), token: ada, config: config)
+            #expect(export.status == "failed")
+            #expect(export.error?.contains("ffmpeg") == true && export.error?.contains("conversation is unchanged") == true, "\(export.error ?? "")")
+            #expect(export.video_url == nil)
+            let video = try await app.send(.GET, "/api/chat/exports/\(export.id)/video", token: ada)
+            #expect(video.status == .conflict && video.errorCode == "export_failed")
+            #expect(try await app.send(.POST, "/api/chat/exports/\(export.id)/share", token: ada).status == .conflict)
+            #expect(try await app.send(.GET, "/api/chat/conversations/\(chat)", token: ada).body.string == before)
+            #expect(try await app.send(.GET, "/api/chat/entitlement", token: ada).json?["exports_today"]?.doubleValue == 0)
+        }
+    }
+}
