@@ -11,7 +11,9 @@ and imports it back, checks that a story that cannot be loaded leaves nothing of
 on screen, and that signing out and in as someone else leaves nothing of the first user. With
 --short-session-app (a server whose access cookie lasts seconds), a second browser checks that
 playback carries on past the expiry of the access cookie without the listener noticing. Prints
-the time from pressing play to the first audio, and saves screenshots. novel_flow.py then opens a
+the time from pressing play to the first audio, and saves screenshots. chat_flow.py writes a chat
+story, previews and plays it, exports a short video, downloads it (ffprobe) and shares it.
+novel_flow.py then opens a
 generated 300k-character novel: how soon its page is usable, its chapters, player bar and lines.
 book_flow.py uploads a real novel (../shared/eval/pdnc-dev beside the repository) and an EPUB it
 builds of it: chapters, 50 lines played without a wait, the time position, jump and model-failure
@@ -333,6 +335,8 @@ def main():
     options = parser.parse_args()
     voice_flow(options)
     main_flow(options)
+    from chat_flow import chat_flow  # chat stories: write, preview, export, download, share (issue 19)
+    chat_flow(options)
     from novel_flow import novel_flow  # a 300k-character novel on the story page (issue 24)
     novel_flow(options)
     from book_flow import book_flow  # a real novel from ../shared/eval/pdnc-dev and an EPUB of it (issue 24)
