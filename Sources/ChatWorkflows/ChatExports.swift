@@ -92,6 +92,12 @@ public struct ChatExports: Sendable {
         return try await ChatExportView.views([shared], database: database)[0]
     }
 
+    /// Ends the share link: whoever has it can no longer watch. Sharing again makes a new one.
+    public func unshare(_ id: UUID) async throws -> ChatExportView {
+        guard let record = try await repository.unshare(id, ownerID: ownerID) else { throw ChatError.exportNotFound }
+        return try await ChatExportView.views([record], database: database)[0]
+    }
+
     /// The video shared under `token`, for anyone; not found for a token nobody shared.
     public static func shared(_ token: String, database: any Database, dataDirectory: DataDirectory) async throws -> (file: URL, title: String) {
         guard ChatShareToken.isWellFormed(token), let record = try await ChatExportRepository(database: database).find(shareToken: token),

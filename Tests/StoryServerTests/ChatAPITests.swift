@@ -65,7 +65,7 @@ struct ChatAPITests {
                 (.DELETE, "/api/chat/conversations/\(id)", nil), (.POST, "/api/chat/conversations/\(id)/duplicate", nil),
                 (.GET, "/api/chat/conversations/\(id)/timeline", nil), (.POST, "/api/chat/conversations/\(id)/exports", quickExportJSON),
                 (.GET, "/api/chat/exports/\(export.id)", nil), (.GET, "/api/chat/exports/\(export.id)/video", nil),
-                (.POST, "/api/chat/exports/\(export.id)/share", nil),
+                (.POST, "/api/chat/exports/\(export.id)/share", nil), (.DELETE, "/api/chat/exports/\(export.id)/share", nil),
             ] as [(HTTPMethod, String, String?)] {
                 let reply = try await app.send(method, path, token: bob, json: json)
                 #expect(reply.status == .notFound, "\(method) \(path): \(reply.status)")

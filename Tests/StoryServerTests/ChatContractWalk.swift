@@ -64,6 +64,9 @@ extension ContractWalk {
         try await call(.GET, link, expect: .ok)
         try await call(.GET, link, headers: ["Range": "bytes=10-19"], expect: .partialContent)
         try await call(.GET, "/share/chat/\(String(repeating: "x", count: 43))", expect: .notFound)
+        try await call(.DELETE, "/api/chat/exports/\(export.id)/share", token: token, expect: .ok)
+        try await call(.DELETE, "/api/chat/exports/\(UUID())/share", token: token, expect: .notFound)
+        try await call(.GET, link, expect: .notFound)
 
         try await call(.DELETE, "/api/chat/conversations/\(copyID)", token: token, expect: .noContent)
         try await call(.DELETE, "/api/chat/conversations/\(copyID)", token: token, expect: .notFound)

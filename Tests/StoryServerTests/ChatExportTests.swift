@@ -48,10 +48,17 @@ struct ChatExportTests {
             wrong += link.hasSuffix("A") ? "B" : "A"
             #expect(try await app.send(.GET, wrong).status == .notFound)
             #expect(try await app.send(.GET, "/share/chat/nothing").status == .notFound)
+            // Ended, the link shows nothing; shared again, the video has a new link.
+            let ended = try await app.send(.DELETE, "/api/chat/exports/\(export.id)/share", token: ada).content.decode(ChatExportReply.self)
+            #expect(ended.share_url == nil)
+            #expect(try await app.send(.GET, link).status == .notFound)
+            let reshared = try #require(try await app.send(.POST, "/api/chat/exports/\(export.id)/share", token: ada).content.decode(ChatExportReply.self).share_url)
+            #expect(reshared != link)
+            #expect(try await app.send(.GET, reshared).status == .ok)
 
             // Deleting the chat takes its videos and ends the link.
             #expect(try await app.send(.DELETE, "/api/chat/conversations/\(chat)", token: ada).status == .noContent)
-            #expect(try await app.send(.GET, link).status == .notFound)
+            #expect(try await app.send(.GET, reshared).status == .notFound)
             #expect(try await app.send(.GET, "/api/chat/exports/\(export.id)", token: ada).status == .notFound)
         }
     }

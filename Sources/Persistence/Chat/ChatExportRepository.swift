@@ -76,4 +76,13 @@ public struct ChatExportRepository: Sendable {
             .update()
         return try await find(id, ownerID: ownerID)
     }
+
+    /// Ends the export's share link; nil when the owner has no such export.
+    public func unshare(_ id: UUID, ownerID: UUID) async throws -> ChatExportRecord? {
+        try await ChatExportRecord.query(on: database)
+            .filter(\.$id == id).filter(\.$owner.$id == ownerID)
+            .set(\.$shareToken, to: nil)
+            .update()
+        return try await find(id, ownerID: ownerID)
+    }
 }

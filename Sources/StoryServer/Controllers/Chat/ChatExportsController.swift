@@ -18,6 +18,7 @@ struct ChatExportsController: Sendable {
         exports.get(":id", use: show)
         exports.get(":id", "video", use: video)
         exports.post(":id", "share", use: share)
+        exports.delete(":id", "share", use: unshare)
     }
 
     struct ExportList: Encodable { var exports: [ChatExportView] }
@@ -68,6 +69,11 @@ struct ChatExportsController: Sendable {
     @Sendable
     func share(_ request: Request) async throws -> Response {
         try Response.json(try await request.chatExports(config).share(try exportID(request)))
+    }
+
+    @Sendable
+    func unshare(_ request: Request) async throws -> Response {
+        try Response.json(try await request.chatExports(config).unshare(try exportID(request)))
     }
 
     private func exportID(_ request: Request) throws -> UUID {
