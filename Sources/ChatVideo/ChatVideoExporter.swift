@@ -1,4 +1,5 @@
 import Audio
+import ChatFrames
 import ChatStories
 import Foundation
 import Subprocess
@@ -39,7 +40,7 @@ public struct ChatVideoExporter: Sendable {
     @discardableResult
     public func export(
         _ conversation: ChatConversation, settings: ChatExportSettings, to output: URL,
-        progress: @Sendable (ChatExportProgress) async -> Void = { _ in }
+        progress: @escaping @Sendable (ChatExportProgress) async -> Void = { _ in }
     ) async throws -> ChatExportSummary {
         try conversation.validateForExport()
         let settings = try settings.validated()
@@ -68,7 +69,7 @@ public struct ChatVideoExporter: Sendable {
 
     private func encode(
         _ conversation: ChatConversation, settings: ChatExportSettings, timeline: ChatTimeline, sounds: URL?, into partial: URL,
-        ffmpeg: ExternalTool, progress: @Sendable (ChatExportProgress) async -> Void
+        ffmpeg: ExternalTool, progress: @escaping @Sendable (ChatExportProgress) async -> Void
     ) async throws -> ChatExportSummary {
         let format = settings.format
         var arguments = ["-hide_banner", "-nostdin", "-nostats", "-loglevel", "error", "-y",
@@ -84,14 +85,10 @@ public struct ChatVideoExporter: Sendable {
         arguments += ["-movflags", "+faststart", "-f", "mp4", "file:" + partial.path]
 
         let frameCount = timeline.frameCount(fps: settings.fps)
-        let frames = FrameFeed(conversation: conversation, settings: settings, timeline: timeline)
-        try await ffmpeg.run(arguments) { writer in
-            for index in 0..<frameCount {
-                try Task.checkCancellation()
-                _ = try await writer.write(frames.frame(index))
-                if index % settings.fps == 0 { await progress(ChatExportProgress(frame: index, frameCount: frameCount)) }
-            }
-        }
+        let frames = FrameFeed(conversation: conversation, settings: settings, timeline: timeline, progress: progress)
+        // The closure captures one reference and calls one method: the Swift 6.3.1 optimiser
+        // crashed (signal 11 splitting the coroutine) on a closure holding the loop itself.
+        try await ffmpeg.run(arguments) { writer in try await frames.send(to: writer) }
         await progress(ChatExportProgress(frame: frameCount, frameCount: frameCount))
         return ChatExportSummary(durationMS: timeline.durationMS, frameCount: frameCount, framesDrawn: frames.drawn)
     }
@@ -107,16 +104,29 @@ private final class FrameFeed {
     private var cursor: ChatSceneCursor
     private let fps: Int
     private var bytes: [UInt8]
+    private let count: Int
+    private let progress: @Sendable (ChatExportProgress) async -> Void
     private(set) var drawn = 0
 
-    init(conversation: ChatConversation, settings: ChatExportSettings, timeline: ChatTimeline) {
+    init(conversation: ChatConversation, settings: ChatExportSettings, timeline: ChatTimeline, progress: @escaping @Sendable (ChatExportProgress) async -> Void) {
         renderer = ChatFrameRenderer(conversation: conversation, settings: settings)
         cursor = ChatSceneCursor(timeline)
         fps = settings.fps
+        count = timeline.frameCount(fps: settings.fps)
+        self.progress = progress
         bytes = [UInt8](repeating: 0, count: YUV420.size(width: settings.format.width, height: settings.format.height))
     }
 
-    func frame(_ index: Int) -> [UInt8] {
+    /// Writes every frame to ffmpeg's input, reporting progress once a second of video.
+    func send(to writer: StandardInputWriter) async throws {
+        for index in 0..<count {
+            try Task.checkCancellation()
+            _ = try await writer.write(frame(index))
+            if index % fps == 0 { await progress(ChatExportProgress(frame: index, frameCount: count)) }
+        }
+    }
+
+    private func frame(_ index: Int) -> [UInt8] {
         let ms = index * 1000 / fps
         if renderer.render(cursor.scene(atMS: ms), atMS: ms) {
             drawn += 1

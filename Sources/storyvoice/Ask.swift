@@ -49,18 +49,7 @@ struct Ask: AsyncParsableCommand {
     var temperature: Double = 0.7
 
     func run() async throws {
-        let spec: ModelSpec
-        do {
-            spec = try ModelSpec(parsing: model)
-        } catch {
-            throw ValidationError("--model \(model): \(error)")
-        }
-        let chosen: any LanguageModel
-        do {
-            chosen = try LocalModels.factory(httpClient: .vendors).makeModel(spec)
-        } catch let error as LanguageModelError {
-            throw UserFacingError(error.description)
-        }
+        let (spec, chosen) = try LocalModels.model(named: model)
         if spec.provider.isLocal {
             FileHandle.standardError.write(Data("Asking \(spec) on this machine (the first answer waits a few seconds for the model to load)…\n".utf8))
         }

@@ -1,13 +1,15 @@
 import ArgumentParser
 import ChatStories
 import ChatVideo
+import ChatWorkflows
 import Foundation
+import LanguageModels
 
 /// `storyvoice chat`: chat stories (text conversations as typing videos).
 struct Chat: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Chat stories: text conversations made into typing videos.",
-        subcommands: [ChatRender.self]
+        subcommands: [ChatRender.self, ChatGenerate.self]
     )
 }
 
@@ -89,5 +91,65 @@ struct ChatRender: AsyncParsableCommand {
         print("Wrote \(output): \(Format.duration(length)), \(settings.format.width)×\(settings.format.height) at \(fps) fps, "
             + "\(summary.frameCount) frames (\(summary.framesDrawn) drawn) in \(String(format: "%.1f", seconds)) s "
             + "(\(String(format: "%.1f", length / max(seconds, 0.001)))× real time).")
+    }
+}
+
+struct ChatGenerate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate",
+        abstract: "Write a conversation from a prompt with a language model, as a *.chat.json file.",
+        discussion: "Example: storyvoice chat generate \"my roommate keeps eating my food\" --genre comedy --mood funny -o roommate.chat.json"
+    )
+
+    @Argument(help: "What the conversation is about.")
+    var prompt: String
+
+    @Option(name: .shortAndLong, help: "The conversation file to write (.json).")
+    var output: String
+
+    @Option(help: "drama, comedy, romance, horror or mystery.")
+    var genre: String = "drama"
+
+    @Option(help: "funny, dramatic, scary or romantic.")
+    var mood: String = "dramatic"
+
+    @Option(help: "short (5–10 messages), medium (10–20) or long (20–30).")
+    var length: String = "short"
+
+    @Option(help: "How many people, \"me\" included (2–6).")
+    var characters: Int = 2
+
+    @Option(help: "local (the default, on this machine), openai:MODEL, anthropic:MODEL, gemini:MODEL or openai-compatible:MODEL@URL.")
+    var model: String = "local"
+
+    func validate() throws {
+        guard ChatGenre(rawValue: genre) != nil else { throw ValidationError("--genre must be one of \(ChatGenre.allCases.map(\.rawValue).joined(separator: ", ")).") }
+        guard ChatMood(rawValue: mood) != nil else { throw ValidationError("--mood must be one of \(ChatMood.allCases.map(\.rawValue).joined(separator: ", ")).") }
+        guard ChatLength(rawValue: length) != nil else { throw ValidationError("--length must be short, medium or long.") }
+    }
+
+    func run() async throws {
+        let request = ChatGenerationRequest(
+            prompt: prompt, genre: ChatGenre(rawValue: genre)!, mood: ChatMood(rawValue: mood)!, length: ChatLength(rawValue: length)!, characters: characters)
+        let (spec, chosen) = try LocalModels.model(named: model)
+        FileHandle.standardError.write(Data("Writing a \(length) \(genre) conversation with \(spec)\(spec.provider.isLocal ? " on this machine (this can take a minute)" : "")…\n".utf8))
+        let conversation: ChatConversation
+        do {
+            conversation = try await ChatGenerator(model: chosen).generate(request)
+        } catch let error as ChatGenerationError {
+            await LocalModels.server?.stop()
+            throw UserFacingError(error.description)
+        } catch let error as LanguageModelError {
+            await LocalModels.server?.stop()
+            throw UserFacingError(error.description)
+        }
+        await LocalModels.server?.stop()
+        do {
+            try conversation.encodedFile().write(to: URL(fileURLWithPath: output))
+        } catch {
+            throw UserFacingError("\(output) could not be written: \(error.localizedDescription)")
+        }
+        let names = conversation.characters.map { $0.name + ($0.isMe ? " (me)" : "") }.joined(separator: ", ")
+        print("Wrote \(output): \"\(conversation.title)\", \(conversation.messages.count) messages between \(names). Render it with: storyvoice chat render \(output) -o story.mp4")
     }
 }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import AsyncHTTPClient
 import LanguageModels
 import LocalModel
@@ -6,6 +7,22 @@ import LocalModel
 /// with the process (it reads its standard input from us).
 enum LocalModels {
     static let server: LocalModelServer? = LocalModelSetup.located().map { LocalModelServer(setup: $0) }
+
+    /// The model a `--model` option names (`local`, `openai:MODEL`, …), with keys from the
+    /// environment; a spec or key problem is said in the user's words.
+    static func model(named text: String, option: String = "--model") throws -> (spec: ModelSpec, model: any LanguageModel) {
+        let spec: ModelSpec
+        do {
+            spec = try ModelSpec(parsing: text)
+        } catch {
+            throw ValidationError("\(option) \(text): \(error)")
+        }
+        do {
+            return (spec, try factory(httpClient: .vendors).makeModel(spec))
+        } catch let error as LanguageModelError {
+            throw UserFacingError(error.description)
+        }
+    }
 
     static func factory(httpClient: HTTPClient) -> LanguageModelFactory {
         LanguageModelFactory(httpClient: httpClient, local: server)

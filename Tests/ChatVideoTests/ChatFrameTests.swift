@@ -2,7 +2,7 @@ import ChatStories
 import Foundation
 import Testing
 
-@testable import ChatVideo
+@testable import ChatFrames
 
 /// Pixel checks on drawn frames: bubbles in their look's colours where the layout puts them,
 /// emoji in colour, the watermark only when asked for.

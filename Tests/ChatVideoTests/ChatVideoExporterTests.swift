@@ -3,7 +3,8 @@ import ChatStories
 import Foundation
 import Testing
 
-@testable import ChatVideo
+@testable import ChatFrames
+import ChatVideo
 
 /// Real exports through ffmpeg, probed with ffprobe. Short chats at `fast` keep them quick.
 struct ChatVideoExporterTests {

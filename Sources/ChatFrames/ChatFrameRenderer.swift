@@ -6,8 +6,8 @@ import ChatStories
 /// Message sizes are measured once; only the bubbles on screen are drawn, so memory and time
 /// per frame do not grow with the conversation. A scene that looks the same as the last one
 /// is not drawn again (`render` says whether it drew).
-final class ChatFrameRenderer {
-    let canvas: ChatCanvas
+package final class ChatFrameRenderer {
+    package let canvas: ChatCanvas
     private let conversation: ChatConversation
     private let settings: ChatExportSettings
     private let palette: ResolvedPalette
@@ -22,7 +22,7 @@ final class ChatFrameRenderer {
     private lazy var keyboardImage = KeyboardImage(geometry: geometry, dark: settings.dark)
     private let showsAvatars: Bool
 
-    init(conversation: ChatConversation, settings: ChatExportSettings) {
+    package init(conversation: ChatConversation, settings: ChatExportSettings) {
         self.conversation = conversation
         self.settings = settings
         geometry = ChatGeometry(format: settings.format)
@@ -36,7 +36,7 @@ final class ChatFrameRenderer {
 
     /// Draws the scene at `ms` unless it would look exactly as the last frame drawn.
     @discardableResult
-    func render(_ scene: ChatScene, atMS ms: Int) -> Bool {
+    package func render(_ scene: ChatScene, atMS ms: Int) -> Bool {
         let viewport = viewportHeight(keyboard: scene.keyboard, typing: scene.typing)
         let target = max(0, contentHeight(scene) - viewport)
         let offset = scroll.offset(target: target, atMS: ms)

@@ -4,9 +4,9 @@ import ChatStories
 /// A Cairo image surface and its drawing context, with the few shapes and texts a chat needs.
 ///
 /// Not thread-safe (Cairo contexts are not): one canvas belongs to one export.
-final class ChatCanvas {
-    let width: Int
-    let height: Int
+package final class ChatCanvas {
+    package let width: Int
+    package let height: Int
     let surface: OpaquePointer
     let cairo: OpaquePointer
 
@@ -24,14 +24,14 @@ final class ChatCanvas {
 
     /// The pixels, premultiplied ARGB32 in native byte order (B, G, R, A bytes on x86 and ARM),
     /// `width * 4` bytes a row.
-    func withPixels<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    package func withPixels<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
         let data = cairo_image_surface_get_data(surface)!
         return try body(UnsafeRawBufferPointer(start: data, count: stride * height))
     }
 
-    var stride: Int { Int(cairo_image_surface_get_stride(surface)) }
+    package var stride: Int { Int(cairo_image_surface_get_stride(surface)) }
 
     func setColor(_ color: RGBColor, alpha: Double = 1) {
         cairo_set_source_rgba(cairo, color.red, color.green, color.blue, alpha)

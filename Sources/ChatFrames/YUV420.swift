@@ -4,12 +4,12 @@
 /// Converting here, once per drawn frame, instead of in ffmpeg for every frame sent, means the
 /// repeated frames of a still chat cost only their bytes, and those bytes are 1.5 per pixel
 /// instead of 4.
-enum YUV420 {
+package enum YUV420 {
     /// Bytes in a frame of `width` × `height` (both even).
-    static func size(width: Int, height: Int) -> Int { width * height * 3 / 2 }
+    package static func size(width: Int, height: Int) -> Int { width * height * 3 / 2 }
 
     /// Writes the Y plane, then U (Cb), then V (Cr), each chroma sample the mean of a 2×2 block.
-    static func convert(bgra: UnsafeRawBufferPointer, stride: Int, width: Int, height: Int, into yuv: UnsafeMutableRawBufferPointer) {
+    package static func convert(bgra: UnsafeRawBufferPointer, stride: Int, width: Int, height: Int, into yuv: UnsafeMutableRawBufferPointer) {
         let source = bgra.bindMemory(to: UInt8.self)
         let out = yuv.bindMemory(to: UInt8.self)
         let chromaWidth = width / 2
