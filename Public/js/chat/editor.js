@@ -78,6 +78,7 @@ const html = `
       <div class="actions">
         <button type="submit" id="chat-export-start">Export video</button>
         <progress id="chat-export-bar" max="1" value="0" hidden aria-label="Export progress"></progress>
+        <button type="button" id="chat-export-cancel" class="secondary" hidden>Cancel</button>
       </div>
       <p id="chat-export-status" role="status"></p>
     </form>
@@ -170,8 +171,9 @@ export default function editorScreen() {
             saveStatus("Saved");
             messages.markError(null, "");
           } else {
+            const reason = failure.status ? failure.message : "the server could not be reached.";
             const generic = failure.generic || !failure.status || failure.status >= 500;
-            saveStatus(`Not saved: ${failure.message}${generic ? " Your changes are kept in this page." : ""} `, { error: true, retry: true });
+            saveStatus(`Not saved: ${reason}${generic ? " Your changes are kept in this page." : ""} `, { error: true, retry: true });
             const index = messageIndexIn(failure.message);
             messages.markError(index, index === null ? "" : failure.message);
           }

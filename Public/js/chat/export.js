@@ -16,6 +16,7 @@ export function exportPart(view) {
   const bar = $("#chat-export-bar");
   const start = $("#chat-export-start");
   let current = null; // the export shown
+  let following = null; // the export being made
 
   function say(text, { error = false } = {}) {
     status.textContent = text;
@@ -134,6 +135,8 @@ export function exportPart(view) {
   async function follow(exported) {
     start.disabled = true;
     bar.hidden = false;
+    following = exported;
+    $("#chat-export-cancel").hidden = !exported.job_id;
     bar.value = exported.progress ?? 0;
     say(exported.status === "queued" ? "Waiting for a worker…" : "Making the video…");
     $("#chat-export-result").hidden = true;
@@ -154,6 +157,8 @@ export function exportPart(view) {
         bar.value = 1;
         say(`The video is ready (${describe(finished)}).`);
         showResult(finished);
+      } else if (finished.status === "cancelled") {
+        say("Export cancelled; it does not count against today's videos.");
       } else {
         say(`The video was not made: ${finished.error ?? done?.error ?? "the export stopped"}. The conversation is unchanged; export it again.`, { error: true });
       }
@@ -161,12 +166,25 @@ export function exportPart(view) {
       if (!isAbort(error)) say(`Lost track of the export: ${error.message}`, { error: true });
     } finally {
       if (!signal.aborted) {
+        following = null;
+        $("#chat-export-cancel").hidden = true;
         start.disabled = false;
         bar.hidden = true;
         refreshPlan();
       }
     }
   }
+
+  // Cancelling stops the job; its events then end the follow ("cancelled": not counted today).
+  $("#chat-export-cancel").addEventListener("click", async () => {
+    if (!following?.job_id) return;
+    try {
+      await api(`/api/jobs/${following.job_id}/cancel`, { method: "POST", signal });
+      say("Cancelling…");
+    } catch (error) {
+      if (!isAbort(error)) say(`The export could not be cancelled: ${error.message}`, { error: true });
+    }
+  }, { signal });
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();

@@ -180,7 +180,7 @@ export function messagesPart(view) {
       status("Write something first.");
       return;
     }
-    view.conversation.messages.push({ id: newID(), character_id: view.active, text: value, timestamp: new Date().toISOString() });
+    view.conversation.messages.push({ id: newID(), character_id: view.active, text: value, timestamp: new Date().toISOString().replace(/\.\d+Z$/, "Z") });
     text.value = "";
     status("");
     view.changed({ messages: true });
