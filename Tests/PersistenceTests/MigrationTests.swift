@@ -30,6 +30,9 @@ struct MigrationTests {
                 "storyvoice-009-add-story-chapters",
                 "storyvoice-010-add-narration-voices",
                 "storyvoice-011-create-voice-conversations",
+                "storyvoice-012-create-chat-conversations",
+                "storyvoice-013-create-chat-exports",
+                "storyvoice-014-create-entitlements",
             ])
             #expect(DatabaseMigrations.all.map(\.name) == names)
         }
