@@ -170,8 +170,9 @@ export default function editorScreen() {
           } else if (ok) {
             saveStatus("Saved");
             messages.markError(null, "");
+            people.explain("");
           } else {
-            const reason = failure.status ? failure.message : "the server could not be reached.";
+            const reason = failure.status ? people.explain(failure.message) : "the server could not be reached.";
             const generic = failure.generic || !failure.status || failure.status >= 500;
             saveStatus(`Not saved: ${reason}${generic ? " Your changes are kept in this page." : ""} `, { error: true, retry: true });
             const index = messageIndexIn(failure.message);

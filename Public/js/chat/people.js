@@ -71,7 +71,8 @@ export function peoplePart(view) {
       el("label", {}, "Colour ", colour),
       el("label", {}, "Avatar ", emoji),
       el("label", { className: "me" }, me, " Me (right side)"),
-      remove);
+      remove,
+      el("p", { className: "person-error error", role: "alert", hidden: true }));
     return group;
   }
 
@@ -88,5 +89,26 @@ export function peoplePart(view) {
     added?.select();
   }, { signal });
 
-  return { render, hint };
+  /**
+   * The server names people by their id ("The avatar of \"7f3e…\" must be a single emoji"): the
+   * message with each id put as the person's name, and the person's row marked with it.
+   */
+  function explain(message) {
+    let said = message ?? "";
+    let marked = null;
+    view.conversation.characters.forEach((person, index) => {
+      const quoted = `"${person.id}"`;
+      if (!said.includes(quoted)) return;
+      said = said.replaceAll(quoted, person.name.trim() ? `“${person.name.trim()}”` : `#${index + 1}`);
+      marked ??= person.id;
+    });
+    for (const row of list.children) {
+      const line = row.querySelector(".person-error");
+      line.textContent = row.dataset.id === marked ? said : "";
+      line.hidden = row.dataset.id !== marked;
+    }
+    return said;
+  }
+
+  return { render, hint, explain };
 }
