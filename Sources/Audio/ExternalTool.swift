@@ -105,6 +105,15 @@ package struct ExternalTool: Sendable {
         if let failure { throw failure }
     }
 
+    /// Runs the tool with its standard input fed the chunks `next` returns until it returns nil.
+    package func run(_ arguments: [String], chunks next: () async throws -> [UInt8]?) async throws {
+        try await run(arguments) { writer in
+            while let chunk = try await next() {
+                _ = try await writer.write(chunk)
+            }
+        }
+    }
+
     /// Runs the tool and returns its stdout (at most `limit` bytes) as a string.
     func output(_ arguments: [String], limit: Int = 64 << 20) async throws -> String {
         String(decoding: try await outputBytes(arguments, limit: limit), as: UTF8.self)

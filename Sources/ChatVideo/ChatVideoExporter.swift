@@ -86,9 +86,9 @@ public struct ChatVideoExporter: Sendable {
 
         let frameCount = timeline.frameCount(fps: settings.fps)
         let frames = FrameFeed(conversation: conversation, settings: settings, timeline: timeline, progress: progress)
-        // The closure captures one reference and calls one method: the Swift 6.3.1 optimiser
-        // crashed (signal 11 splitting the coroutine) on a closure holding the loop itself.
-        try await ffmpeg.run(arguments) { writer in try await frames.send(to: writer) }
+        // No loop writing to ffmpeg here: Swift 6.3.1's optimiser crashed (signal 11 splitting
+        // the coroutine) on every such loop written in this module; Audio's is compiled fine.
+        try await ffmpeg.run(arguments, chunks: { try await frames.next() })
         await progress(ChatExportProgress(frame: frameCount, frameCount: frameCount))
         return ChatExportSummary(durationMS: timeline.durationMS, frameCount: frameCount, framesDrawn: frames.drawn)
     }
@@ -97,8 +97,7 @@ public struct ChatVideoExporter: Sendable {
 /// The video's frames in order, as the bytes ffmpeg reads: a frame is drawn only when it
 /// differs from the one before, otherwise the same bytes go again.
 ///
-/// Synchronous on purpose: the drawing stays out of the async loop that writes to ffmpeg
-/// (the Swift 6.3 optimiser crashed splitting that loop's coroutine with the drawing inside).
+/// The drawing is synchronous, in ChatFrames; see `encode` for why no loop here writes to ffmpeg.
 private final class FrameFeed {
     private let renderer: ChatFrameRenderer
     private var cursor: ChatSceneCursor
@@ -107,6 +106,7 @@ private final class FrameFeed {
     private let count: Int
     private let progress: @Sendable (ChatExportProgress) async -> Void
     private(set) var drawn = 0
+    private var index = 0
 
     init(conversation: ChatConversation, settings: ChatExportSettings, timeline: ChatTimeline, progress: @escaping @Sendable (ChatExportProgress) async -> Void) {
         renderer = ChatFrameRenderer(conversation: conversation, settings: settings)
@@ -117,13 +117,14 @@ private final class FrameFeed {
         bytes = [UInt8](repeating: 0, count: YUV420.size(width: settings.format.width, height: settings.format.height))
     }
 
-    /// Writes every frame to ffmpeg's input, reporting progress once a second of video.
-    func send(to writer: StandardInputWriter) async throws {
-        for index in 0..<count {
-            try Task.checkCancellation()
-            _ = try await writer.write(frame(index))
-            if index % fps == 0 { await progress(ChatExportProgress(frame: index, frameCount: count)) }
-        }
+    /// The next frame's bytes, or nil after the last; progress is reported once a second of video.
+    func next() async throws -> [UInt8]? {
+        guard index < count else { return nil }
+        try Task.checkCancellation()
+        if index % fps == 0 { await progress(ChatExportProgress(frame: index, frameCount: count)) }
+        let bytes = frame(index)
+        index += 1
+        return bytes
     }
 
     private func frame(_ index: Int) -> [UInt8] {
