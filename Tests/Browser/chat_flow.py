@@ -6,8 +6,8 @@ preview follow the text as it is typed (right side for "me", the look's colours)
 with the keyboard-accessible buttons, plays the animated preview from the server's timeline until
 the last bubble appears (the indicator and the typed text seen on the way), exports a short video
 (Instagram 1:1, fast typing, 30 fps) with live progress, downloads it and checks it with ffprobe
-(H.264, 1080×1080, 30 fps), watches it in the page, shares it and opens the share link in a
-browser with no session. Then a message too long for the server: the save is refused with the
+(H.264, 1080×1080, 30 fps), watches it in the page, shares it, opens the share link in a browser
+with no session, and ends the link. Then a message too long for the server: the save is refused with the
 server's words at that message, and nothing typed is lost; a third person (the free plan's
 limit said on the page, the export refused in the server's words); the generator's refusal for a
 free account; duplicate and delete in the list. Screenshots go to the artifacts folder as chat-*.png.
@@ -231,6 +231,14 @@ def chat_flow(options):
             check(size == [1080, 1080] and not viewer.cookies().get("sv_access"), "the share link opens in a browser that is not signed in")
         finally:
             viewer.quit()
+        browser.click("#chat-share-stop")
+        browser.wait_for("the link ended", "return document.querySelector('#chat-share').hidden && document.querySelector('#chat-export-status').textContent.includes('no longer works')")
+        try:
+            urllib.request.urlopen(share, timeout=60)
+            ended = False
+        except urllib.error.HTTPError as error:
+            ended = error.code == 404
+        check(ended, "'Stop sharing' ends the link (404)")
 
         # A message the server refuses: its words at that message, and nothing typed is lost.
         long_text = "a" * 2001

@@ -91,6 +91,7 @@ const html = `
         <label class="grow">Public link <input id="chat-share-url" type="text" readonly></label>
         <a id="chat-share-open" target="_blank" rel="noopener">Open</a>
         <button type="button" id="chat-share-copy" class="secondary">Copy</button>
+        <button type="button" id="chat-share-stop" class="danger">Stop sharing</button>
       </p>
       <video id="chat-export-video" controls playsinline preload="metadata" aria-label="The exported video"></video>
     </div>

@@ -121,6 +121,19 @@ export function exportPart(view) {
     }
   }, { signal });
 
+  // Ends the link: whoever has it can no longer watch (sharing again makes a new one).
+  $("#chat-share-stop").addEventListener("click", async () => {
+    if (!current?.share_url) return;
+    try {
+      current = await api(`/api/chat/exports/${current.id}/share`, { method: "DELETE", signal });
+      showShare(current);
+      say("The link no longer works. Share again for a new one.");
+      $("#chat-export-share").focus();
+    } catch (error) {
+      if (!isAbort(error)) say(`The link could not be ended: ${error.message}`, { error: true });
+    }
+  }, { signal });
+
   $("#chat-share-copy").addEventListener("click", async () => {
     try {
       await navigator.clipboard.writeText($("#chat-share-url").value);
