@@ -140,7 +140,8 @@ export function createPhone() {
 
   /** The chat follows its newest bubble, as the video scrolls older ones up. */
   function scrollToEnd(smooth = false) {
-    chat.scrollTo({ top: chat.scrollHeight, behavior: smooth ? "smooth" : "instant" });
+    const still = matchMedia("(prefers-reduced-motion: reduce)").matches;
+    chat.scrollTo({ top: chat.scrollHeight, behavior: smooth && !still ? "smooth" : "instant" });
   }
 
   /** Lights the key of the character just typed, as the video's keyboard does. */
