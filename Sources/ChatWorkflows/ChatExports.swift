@@ -101,14 +101,11 @@ public struct ChatExports: Sendable {
     /// The video shared under `token`, for anyone; not found for a token nobody shared.
     public static func shared(_ token: String, database: any Database, dataDirectory: DataDirectory) async throws -> (file: URL, title: String) {
         guard ChatShareToken.isWellFormed(token), let record = try await ChatExportRepository(database: database).find(shareToken: token),
-              let path = record.filePath, record.status == ChatExportView.Status.succeeded.rawValue else {
-            throw ChatError(.notFound, code: "share_not_found", "Nothing is shared at this link (it may have been deleted).")
+              let path = record.filePath, record.status == ChatExportView.Status.succeeded.rawValue,
+              FileManager.default.fileExists(atPath: dataDirectory.url.appendingPathComponent(path).path) else {
+            throw ChatError(.notFound, code: "share_not_found", "Nothing is shared at this link (it may have been ended, or deleted).")
         }
-        let file = dataDirectory.url.appendingPathComponent(path)
-        guard FileManager.default.fileExists(atPath: file.path) else {
-            throw ChatError(.notFound, code: "share_not_found", "Nothing is shared at this link (it may have been deleted).")
-        }
-        return (file, record.title)
+        return (dataDirectory.url.appendingPathComponent(path), record.title)
     }
 
     func find(_ id: UUID) async throws -> ChatExportRecord {

@@ -1,4 +1,5 @@
 import FluentKit
+import FluentSQL
 import Foundation
 
 /// Chat stories' conversations. Every read and write names the owner, so one user never
@@ -36,14 +37,19 @@ public struct ChatConversationRepository: Sendable {
     /// the data directory) for the caller to remove, or nil when the owner has no such conversation.
     public func delete(_ id: UUID, ownerID: UUID) async throws -> [String]? {
         try await database.transaction { database in
-            guard let record = try await ChatConversationRecord.query(on: database)
-                .filter(\.$id == id).filter(\.$owner.$id == ownerID).first() else { return nil }
-            let exports = ChatExportRecord.query(on: database).filter(\.$owner.$id == ownerID).filter(\.$conversationID == id)
-            let files = try await exports.all().compactMap(\.filePath)
-            // Deleted here, not left to ON DELETE CASCADE, which SQLite honours only with foreign keys on.
-            try await ChatExportRecord.query(on: database).filter(\.$owner.$id == ownerID).filter(\.$conversationID == id).delete()
-            try await record.delete(on: database)
-            return files
+            // Writes only, no read first: a SQLite transaction that has read cannot take the write
+            // lock while another connection writes, and fails at once ("database is locked").
+            // Exports are deleted here, not left to ON DELETE CASCADE, which SQLite honours only
+            // with foreign keys on.
+            let sql = try database.requireSQL()
+            let files = try await sql.delete(from: ChatExportRecord.schema)
+                .where("owner_id", .equal, ownerID).where("conversation_id", .equal, id)
+                .returning("file_path").all()
+                .compactMap { try $0.decode(column: "file_path", as: String?.self) }
+            let deleted = try await sql.delete(from: ChatConversationRecord.schema)
+                .where("id", .equal, id).where("owner_id", .equal, ownerID)
+                .returning("id").all()
+            return deleted.isEmpty ? nil : files
         }
     }
 }
