@@ -152,6 +152,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Journeys' pure core: places, travel modes, routes, the plan (parts, words per part, the
+        // 4-hour limit), the buffering policy, the offline estimate; the Geocoder and Router interfaces.
+        .target(name: "Journeys"),
+        // Journeys' live services over the vendor HTTP layer (OSRM router, Nominatim geocoder) and
+        // the offline gazetteer scripts/setup installs.
+        .target(
+            name: "JourneyServices",
+            dependencies: [
+                "Journeys", "VendorHTTP", "ProcessWorkers",
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Loopback servers that speak vendors' wire formats, and test helpers.
         .target(
             name: "TestSupport",
@@ -234,7 +247,7 @@ let package = Package(
             name: "storyvoice",
             dependencies: [
                 "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "Narration", "LanguageModels", "VendorHTTP", "Analysis",
-                "StoryServer", "StoryWorkflows", "Jobs", "CloudSpeech", "Persistence", "LocalModel", "ChatStories", "ChatVideo", "ChatWorkflows",
+                "StoryServer", "StoryWorkflows", "Jobs", "CloudSpeech", "Persistence", "LocalModel", "ChatStories", "ChatVideo", "ChatWorkflows", "Journeys", "JourneyServices",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -244,6 +257,10 @@ let package = Package(
         ),
         .testTarget(name: "StoryModelTests", dependencies: ["StoryModel"]),
         .testTarget(name: "ChatStoriesTests", dependencies: ["ChatStories"], exclude: ["Goldens"]),
+        .testTarget(name: "JourneysTests", dependencies: ["Journeys"]),
+        .testTarget(name: "JourneyServicesTests", dependencies: [
+            "JourneyServices", "Journeys", "VendorHTTP", "TestSupport", .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "ChatVideoTests", dependencies: ["ChatVideo", "ChatFrames", "ChatStories", "Audio"]),
         .testTarget(name: "ChatWorkflowsTests", dependencies: [
             "ChatWorkflows", "ChatStories", "LanguageModels", "VendorHTTP", "TestSupport", .product(name: "Logging", package: "swift-log"),

@@ -1,0 +1,39 @@
+import Foundation
+import Journeys
+
+/// The offline ``Geocoder``: "lat,lon", or a town's name with optional country or region after
+/// commas ("Oxford, UK", "Cambridge, MA", "Cambridge"), the most populous match winning. Where
+/// the first part names nothing (a street), the parts after it are tried as the town.
+public struct GazetteerGeocoder: Geocoder {
+    public let gazetteer: Gazetteer
+
+    public init(gazetteer: Gazetteer) {
+        self.gazetteer = gazetteer
+    }
+
+    public func place(for query: String) async throws -> Place {
+        try resolve(query)
+    }
+
+    public func resolve(_ query: String) throws(JourneyError) -> Place {
+        if let coordinate = Coordinate(text: query) { return Place(name: coordinate.text, coordinate: coordinate) }
+        let parts = query.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for (index, part) in parts.enumerated() {
+            let candidates = gazetteer.entries(forKey: PlaceName.key(part))
+            guard !candidates.isEmpty else { continue }
+            var matching = candidates
+            for qualifier in parts[(index + 1)...] {
+                guard let within = gazetteer.qualifier(PlaceName.key(qualifier)) else {
+                    throw JourneyError.unknownPlace(query, hint: "“\(qualifier)” is not a country or US state the offline gazetteer knows; leave it out or name the country, or set \(JourneyServicesConfiguration.nominatimVariable) to a Nominatim server")
+                }
+                matching = matching.filter(within)
+            }
+            guard let best = matching.first else {
+                let somewhere = candidates.prefix(3).map { "\($0.name), \(gazetteer.area(of: $0))" }.joined(separator: "; ")
+                throw JourneyError.unknownPlace(query, hint: "the offline gazetteer knows \(part) only elsewhere (\(somewhere))")
+            }
+            return Place(name: best.name, coordinate: best.coordinate, label: "\(best.name), \(gazetteer.area(of: best))")
+        }
+        throw JourneyError.unknownPlace(query, hint: "the offline gazetteer knows towns of 500 people or more, countries and US states; for streets and addresses set \(JourneyServicesConfiguration.nominatimVariable) to a Nominatim server, or give “latitude,longitude”")
+    }
+}

