@@ -7,11 +7,13 @@ import Persistence
 /// a video (and the page's preview) plays. Every conversation kept passes `validate()`.
 public struct ChatConversations: Sendable {
     let repository: ChatConversationRepository
+    let database: any Database
     let ownerID: UUID
     let dataDirectory: DataDirectory
 
     public init(database: any Database, dataDirectory: DataDirectory, ownerID: UUID) {
         repository = ChatConversationRepository(database: database)
+        self.database = database
         self.ownerID = ownerID
         self.dataDirectory = dataDirectory
     }

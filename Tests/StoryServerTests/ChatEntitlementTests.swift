@@ -87,7 +87,6 @@ struct ChatEntitlementTests {
             #expect(try marked.content.decode(ChatExportReply.self).settings.watermark)
             let allowance = try await app.send(.GET, "/api/chat/entitlement", token: ada).json
             #expect(allowance?["premium"] == .bool(true) && allowance?["exports_left_today"] == .null && allowance?["exports_today"]?.doubleValue == 6)
-            #expect(try await app.send(.POST, "/api/chat/generate", token: ada).errorCode == "generator_unavailable")
 
             let bob = try await app.register("bob@example.com").access_token
             try await app.grantPremium("bob@example.com", expiresAt: Date().addingTimeInterval(-1))

@@ -28,11 +28,27 @@ struct ChatExportsController: Sendable {
         try Response.json(try await request.chatExports(config).allowance())
     }
 
-    /// Writing a conversation from a prompt: premium only. The generator itself is not here yet.
+    /// A prompt, its genre, mood, length, people and (optionally) the model to write with.
+    struct GenerateBody: Decodable {
+        var request: ChatGenerationRequest
+        var model: String?
+
+        init(from decoder: any Decoder) throws {
+            request = try ChatGenerationRequest(from: decoder)
+            model = try decoder.container(keyedBy: Key.self).decodeIfPresent(String.self, forKey: .model)
+        }
+
+        private enum Key: String, CodingKey { case model }
+    }
+
+    /// Writes a conversation from a prompt (premium only) and keeps it: 201 with the conversation.
     @Sendable
     func generate(_ request: Request) async throws -> Response {
-        try await request.chatExports(config).plan().allowGenerator()
-        throw ChatError(.unavailable, code: "generator_unavailable", "Writing chat stories from a prompt is not available on this server yet.")
+        let plan = try await request.chatExports(config).plan()
+        try plan.allowGenerator()
+        let body = try request.decodeChatJSON(GenerateBody.self)
+        let conversation = try await request.chatConversations(config).generate(body.request, model: body.model, models: config.models, plan: plan)
+        return try Response.json(conversation, status: .created)
     }
 
     /// Queues the video: 202 with the export (its `job_id` streams progress at /api/jobs/{id}/events).
