@@ -40,11 +40,13 @@ public struct VoiceConversationRepository: Sendable {
     public func append(to conversation: VoiceConversationRecord, role: String, text: String, now: Date = Date()) async throws -> VoiceMessageRecord {
         let id = try conversation.requireID()
         return try await database.transaction { database in
+            // A write first: a SQLite transaction that has read cannot take the write lock while
+            // another connection writes, and fails at once ("database is locked").
+            try await VoiceConversationRecord.query(on: database).filter(\.$id == id).set(\.$updatedAt, to: now).update()
             let last = try await VoiceMessageRecord.query(on: database)
                 .filter(\.$conversation.$id == id).sort(\.$position, .descending).first()
             let message = VoiceMessageRecord(conversationID: id, position: (last?.position ?? -1) + 1, role: role, text: text, now: now)
             try await message.create(on: database)
-            try await VoiceConversationRecord.query(on: database).filter(\.$id == id).set(\.$updatedAt, to: now).update()
             return message
         }
     }
