@@ -15,10 +15,12 @@ export function pronunciationsPart(view) {
 
   $("#lexicon-save").addEventListener("click", async () => {
     const status = $("#lexicon-status");
+    // Read the box now: a re-render while the lines load below rewrites it from the saved lexicon.
+    const text = $("#lexicon").value;
     try {
       await view.store?.loadAll(); // every line, to count those the change renders again
       const before = new Set((view.lines ?? []).filter((line) => line.cached).map((line) => line.index));
-      await api(`/api/stories/${view.id}/lexicon`, { method: "PUT", json: { text: $("#lexicon").value }, signal });
+      await api(`/api/stories/${view.id}/lexicon`, { method: "PUT", json: { text }, signal });
       await view.refresh();
       await view.store.loadAll();
       const stale = view.lines.filter((line) => before.has(line.index) && !line.cached).length;
