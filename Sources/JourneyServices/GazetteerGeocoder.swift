@@ -24,7 +24,7 @@ public struct GazetteerGeocoder: Geocoder {
             var matching = candidates
             for qualifier in parts[(index + 1)...] {
                 guard let within = gazetteer.qualifier(PlaceName.key(qualifier)) else {
-                    throw JourneyError.unknownPlace(query, hint: "“\(qualifier)” is not a country or US state the offline gazetteer knows; leave it out or name the country, or set \(JourneyServicesConfiguration.nominatimVariable) to a Nominatim server")
+                    throw JourneyError.unknownPlace(query, hint: "“\(qualifier)” is not a country or region the offline gazetteer knows (it knows US states, the UK's nations, Canadian provinces and Australian states); leave it out or name the country, or set \(JourneyServicesConfiguration.nominatimVariable) to a Nominatim server")
                 }
                 matching = matching.filter(within)
             }
@@ -34,6 +34,6 @@ public struct GazetteerGeocoder: Geocoder {
             }
             return Place(name: best.name, coordinate: best.coordinate, label: "\(best.name), \(gazetteer.area(of: best))")
         }
-        throw JourneyError.unknownPlace(query, hint: "the offline gazetteer knows towns of 500 people or more, countries and US states; for streets and addresses set \(JourneyServicesConfiguration.nominatimVariable) to a Nominatim server, or give “latitude,longitude”")
+        throw JourneyError.unknownPlace(query, hint: "the offline gazetteer knows towns of 500 people or more; for streets and addresses set \(JourneyServicesConfiguration.nominatimVariable) to a Nominatim server, or give “latitude,longitude”")
     }
 }

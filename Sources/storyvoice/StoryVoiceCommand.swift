@@ -8,7 +8,7 @@ struct StoryVoiceCommand: AsyncParsableCommand {
         commandName: "storyvoice",
         abstract: "Turn stories into performances: a voice for every character.",
         version: "0.1.0",
-        subcommands: [Narrate.self, Analyze.self, Chat.self, Voices.self, Say.self, Ask.self, Models.self, Doctor.self, Serve.self, WorkerCommand.self, Admin.self, Bench.self]
+        subcommands: [Narrate.self, Analyze.self, Chat.self, Journey.self, Voices.self, Say.self, Ask.self, Models.self, Doctor.self, Serve.self, WorkerCommand.self, Admin.self, Bench.self]
     )
 
     /// Logs go to stderr at `warning` and above unless `STORYVOICE_LOG_LEVEL` says otherwise,

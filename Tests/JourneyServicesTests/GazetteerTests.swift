@@ -22,6 +22,8 @@ enum InstalledGazetteer {
         ("cambridge, MA", "Cambridge", "Cambridge, Massachusetts, United States", 42.3751, -71.10561),
         ("Cambridge, Massachusetts, USA", "Cambridge", "Cambridge, Massachusetts, United States", 42.3751, -71.10561),
         ("Oxford, Mississippi", "Oxford", "Oxford, Mississippi, United States", 34.3665, -89.51925),
+        ("Cambridge, Ontario", "Cambridge", "Cambridge, Ontario, Canada", 43.3601, -80.31269),
+        ("Perth, WA", "Perth", "Perth, Western Australia, Australia", -31.95224, 115.8614),
         ("Cologne", "Köln", "Köln, Germany", 50.93333, 6.95),
         ("zurich", "Zürich", "Zürich, Switzerland", 47.36667, 8.55),
         ("Paris, France", "Paris", "Paris, France", 48.85341, 2.3488),
@@ -47,7 +49,7 @@ enum InstalledGazetteer {
     @Test func anUnknownQualifierIsNamed() throws {
         #expect {
             try InstalledGazetteer.geocoder().resolve("Cambridge, Narnia")
-        } throws: { ($0 as? JourneyError)?.says(.unknownPlace, "“Narnia” is not a country or US state") == true }
+        } throws: { ($0 as? JourneyError)?.says(.unknownPlace, "“Narnia” is not a country or region") == true }
     }
 
     @Test func anUnknownNameSaysWhatTheGazetteerKnows() throws {
