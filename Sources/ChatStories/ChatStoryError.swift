@@ -8,9 +8,10 @@ public enum ChatStoryError: Error, Sendable, Equatable, CustomStringConvertible 
     case noSender
     case severalSenders([String])
     case duplicateCharacterID(String)
-    case emptyName(characterID: String)
-    case invalidColor(characterID: String, color: String)
-    case invalidAvatar(characterID: String)
+    /// People are named by their name, or "person N" when they have none.
+    case emptyName(person: String)
+    case invalidColor(person: String, color: String)
+    case invalidAvatar(person: String)
     case unknownCharacter(messageIndex: Int, characterID: String)
     case emptyMessage(messageIndex: Int)
     case messageTooLong(messageIndex: Int, characters: Int, limit: Int)
@@ -33,20 +34,20 @@ public enum ChatStoryError: Error, Sendable, Equatable, CustomStringConvertible 
             "Only one person can be \"me\"; \(names.joined(separator: ", ")) all are. Choose one."
         case .duplicateCharacterID(let id):
             "Two people share the id \"\(id)\". Give each person their own id."
-        case .emptyName(let id):
-            "The person \"\(id)\" has no name. Give them a name."
-        case .invalidColor(let id, let color):
-            "The colour \"\(color)\" of \"\(id)\" is not a colour. Use #RRGGBB, for example #34C759."
-        case .invalidAvatar(let id):
-            "The avatar of \"\(id)\" must be a single emoji (or nothing)."
+        case .emptyName(let person):
+            "\(person.prefix(1).uppercased() + person.dropFirst()) has no name. Give them a name."
+        case .invalidColor(let person, let color):
+            "The colour \"\(color)\" of \(person) is not a colour. Use #RRGGBB, for example #34C759."
+        case .invalidAvatar(let person):
+            "The avatar of \(person) must be a single emoji (or nothing)."
         case .unknownCharacter(let index, let characterID):
             "Message \(index + 1) is sent by \"\(characterID)\", who is not in the conversation. Pick one of its people."
         case .emptyMessage(let index):
             "Message \(index + 1) is empty. Write something or delete it."
         case .messageTooLong(let index, let characters, let limit):
-            "Message \(index + 1) is \(characters) characters long; a message can be at most \(limit). Split it into shorter messages."
+            "Message \(index + 1) is \(grouped(characters)) characters long; a message can be at most \(grouped(limit)). Split it into shorter messages."
         case .tooManyMessages(let count, let limit):
-            "The conversation has \(count) messages; it can have at most \(limit). Split it into several stories."
+            "The conversation has \(grouped(count)) messages; it can have at most \(grouped(limit)). Split it into several stories."
         case .titleTooLong(let count, let limit):
             "The title is \(count) characters long; it can be at most \(limit)."
         case .invalidFrameRate(let fps):
@@ -55,6 +56,15 @@ public enum ChatStoryError: Error, Sendable, Equatable, CustomStringConvertible 
             "The conversation file could not be read: \(reason)"
         }
     }
+}
+
+/// 10000 as "10,000", whatever the machine's locale.
+func grouped(_ number: Int) -> String {
+    let digits = String(number.magnitude)
+    let groups = stride(from: digits.count, to: 0, by: -3).reversed().map { end in
+        digits[digits.index(digits.startIndex, offsetBy: max(0, end - 3))..<digits.index(digits.startIndex, offsetBy: end)]
+    }
+    return (number < 0 ? "-" : "") + groups.joined(separator: ",")
 }
 
 extension ChatStoryError: LocalizedError {

@@ -25,11 +25,13 @@ extension ChatConversation {
         guard characters.count >= 2 else { throw .tooFewCharacters(characters.count) }
         guard characters.count <= limits.maxCharacters else { throw .tooManyCharacters(characters.count, limit: limits.maxCharacters) }
         var seen = Set<String>()
-        for character in characters {
+        for (position, character) in characters.enumerated() {
+            let name = character.name.trimmingCharacters(in: .whitespacesAndNewlines)
+            let person = name.isEmpty ? "person \(position + 1)" : name
             guard seen.insert(character.id).inserted else { throw .duplicateCharacterID(character.id) }
-            guard !character.name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw .emptyName(characterID: character.id) }
-            guard RGBColor(hex: character.color) != nil else { throw .invalidColor(characterID: character.id, color: character.color) }
-            if let avatar = character.avatarEmoji, !avatar.isEmpty, !Self.isSingleEmoji(avatar) { throw .invalidAvatar(characterID: character.id) }
+            guard !name.isEmpty else { throw .emptyName(person: person) }
+            guard RGBColor(hex: character.color) != nil else { throw .invalidColor(person: person, color: character.color) }
+            if let avatar = character.avatarEmoji, !avatar.isEmpty, !Self.isSingleEmoji(avatar) { throw .invalidAvatar(person: person) }
         }
         let senders = characters.filter(\.isMe)
         guard !senders.isEmpty else { throw .noSender }

@@ -251,7 +251,7 @@ def chat_flow(options):
         marked = browser.wait_for("the message marked", """
             const row = document.querySelectorAll('#chat-messages .message-row')[3];
             return row.querySelector('.message-text').getAttribute('aria-invalid') === 'true' && row.querySelector('.message-error').textContent""")
-        check(marked.startswith("Message 4 is 2001 characters long") and browser.js("return document.querySelectorAll('#chat-messages .message-text')[3].value.length") == 2001,
+        check(marked.startswith("Message 4 is 2,001 characters long") and browser.js("return document.querySelectorAll('#chat-messages .message-text')[3].value.length") == 2001,
               f"the server's refusal is shown at the message, which is kept as typed ({refused!r})")
         browser.click('#chat-messages .message-row:nth-child(4) .delete')
         saved(browser)

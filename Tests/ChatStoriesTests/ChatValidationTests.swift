@@ -36,9 +36,9 @@ struct ChatValidationTests {
             (conversation { $0.characters[0].isMe = false }, .noSender, false),
             (conversation { $0.characters[1].isMe = true }, .severalSenders(["Me", "Alex"]), false),
             (conversation { $0.characters[1].id = "me" }, .duplicateCharacterID("me"), false),
-            (conversation { $0.characters[1].name = "  " }, .emptyName(characterID: "a"), false),
-            (conversation { $0.characters[1].color = "green" }, .invalidColor(characterID: "a", color: "green"), false),
-            (conversation { $0.characters[1].avatarEmoji = "ab" }, .invalidAvatar(characterID: "a"), false),
+            (conversation { $0.characters[1].name = "  " }, .emptyName(person: "person 2"), false),
+            (conversation { $0.characters[1].color = "green" }, .invalidColor(person: "Alex", color: "green"), false),
+            (conversation { $0.characters[1].avatarEmoji = "ab" }, .invalidAvatar(person: "Alex"), false),
             (conversation { $0.messages[0].characterID = "ghost" }, .unknownCharacter(messageIndex: 0, characterID: "ghost"), false),
             (conversation { $0.messages[0].text = " \n" }, .emptyMessage(messageIndex: 0), false),
             (conversation { $0.messages[0].text = String(repeating: "a", count: 10_000) }, .messageTooLong(messageIndex: 0, characters: 10_000, limit: 2_000), false),
@@ -49,7 +49,10 @@ struct ChatValidationTests {
             #expect(actual == expected)
             #expect(actual.map { $0.description.count > 30 } == true)
         }
-        #expect(ChatStoryError.messageTooLong(messageIndex: 0, characters: 10_000, limit: 2_000).description.contains("Split it"))
+        #expect(ChatStoryError.messageTooLong(messageIndex: 0, characters: 10_000, limit: 2_000).description
+            == "Message 1 is 10,000 characters long; a message can be at most 2,000. Split it into shorter messages.")
+        #expect(ChatStoryError.emptyName(person: "person 2").description.hasPrefix("Person 2 has no name."))
+        #expect(ChatStoryError.invalidColor(person: "Alex", color: "green").description.contains("of Alex is not a colour"))
     }
 
     @Test func avatarsAreOneEmojiHoweverManyScalars() {
@@ -57,7 +60,7 @@ struct ChatValidationTests {
             #expect(error(conversation { $0.characters[1].avatarEmoji = avatar }) == nil, "\(avatar)")
         }
         for avatar in ["A", "🦊🦊", "1"] {
-            #expect(error(conversation { $0.characters[1].avatarEmoji = avatar }) == .invalidAvatar(characterID: "a"), "\(avatar)")
+            #expect(error(conversation { $0.characters[1].avatarEmoji = avatar }) == .invalidAvatar(person: "Alex"), "\(avatar)")
         }
     }
 

@@ -90,7 +90,7 @@ struct ChatAPITests {
             let cases: [(json: String, code: String, says: String)] = [
                 (#"{"messages":[{"character_id":"ghost","text":"boo"}]}"#, "unknown_character", "\"ghost\", who is not in the conversation"),
                 (#"{"characters":[{"id":"me","name":"Me","color":"blue","is_me":true},{"id":"sam","name":"Sam"}]}"#, "invalid_color", "Use #RRGGBB"),
-                (#"{"messages":[{"character_id":"me","text":"\#(long)"}]}"#, "message_too_long", "10000 characters long"),
+                (#"{"messages":[{"character_id":"me","text":"\#(long)"}]}"#, "message_too_long", "10,000 characters long"),
                 (#"{"characters":[{"id":"me","name":"Me","is_me":true}]}"#, "too_few_characters", "at least two people"),
             ]
             for (json, code, says) in cases {

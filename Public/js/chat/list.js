@@ -27,6 +27,11 @@ const html = `
         <label>Length <select name="length">
           <option value="short">Short (5–10 messages)</option><option value="medium">Medium (10–20)</option><option value="long">Long (20–30)</option></select></label>
         <label>People <input name="characters" type="number" min="2" max="6" value="2"></label>
+        <label>Model <select name="model">
+          <option value="">This machine (free, private; a minute or two)</option>
+          <option value="openai:gpt-4o-mini">OpenAI gpt-4o-mini (your key)</option>
+          <option value="anthropic:claude-3-5-haiku-latest">Anthropic Claude Haiku (your key)</option>
+          <option value="gemini:gemini-2.0-flash">Gemini 2.0 Flash (your key)</option></select></label>
       </div>
       <div class="actions"><button type="submit" id="chat-generate-start">Write it</button></div>
       <p id="chat-generate-status" role="status"></p>
@@ -130,7 +135,8 @@ export default function chatListScreen() {
         try {
           const reply = await api("/api/chat/generate", { method: "POST", signal, json: {
             prompt: form.elements.prompt.value, genre: form.elements.genre.value, mood: form.elements.mood.value,
-            length: form.elements.length.value, characters: Number(form.elements.characters.value) } });
+            length: form.elements.length.value, characters: Number(form.elements.characters.value),
+            model: form.elements.model.value || undefined } });
           // The conversation made (kept by the server), or one to keep.
           const made = reply.conversation ?? reply;
           const kept = made.created_at ? made : await api("/api/chat/conversations", { method: "POST", signal,
