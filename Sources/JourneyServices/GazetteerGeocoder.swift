@@ -2,7 +2,7 @@ import Foundation
 import Journeys
 
 /// The offline ``Geocoder``: "lat,lon", or a town's name with optional country or region after
-/// commas ("Oxford, UK", "Cambridge, MA", "Cambridge"), the most populous match winning. Where
+/// commas ("Oxford, UK", "Cambridge, MA", "Cambridge"), the most populous match winning (see `best`). Where
 /// the first part names nothing (a street), the parts after it are tried as the town.
 public struct GazetteerGeocoder: Geocoder {
     public let gazetteer: Gazetteer
@@ -28,12 +28,21 @@ public struct GazetteerGeocoder: Geocoder {
                 }
                 matching = matching.filter(within)
             }
-            guard let best = matching.first else {
+            guard let best = Self.best(matching) else {
                 let somewhere = candidates.prefix(3).map { "\($0.name), \(gazetteer.area(of: $0))" }.joined(separator: "; ")
                 throw JourneyError.unknownPlace(query, hint: "the offline gazetteer knows \(part) only elsewhere (\(somewhere))")
             }
             return Place(name: best.name, coordinate: best.coordinate, label: "\(best.name), \(gazetteer.area(of: best))")
         }
         throw JourneyError.unknownPlace(query, hint: "the offline gazetteer knows towns of 500 people or more; for streets and addresses set \(JourneyServicesConfiguration.nominatimVariable) to a Nominatim server, or give “latitude,longitude”")
+    }
+
+    /// The most populous, a match on another name counting a tenth of its people: GeoNames lists
+    /// stray other names ("Venice" for Dayton, Ohio), yet Köln is still the "Cologne" people mean.
+    static func best(_ entries: [GazetteerEntry]) -> GazetteerEntry? {
+        func weight(_ entry: GazetteerEntry) -> Double { Double(entry.population) * (entry.isPrimaryName ? 1 : 0.1) }
+        var best: GazetteerEntry?
+        for entry in entries where best.map({ weight(entry) > weight($0) }) ?? true { best = entry }
+        return best
     }
 }

@@ -25,6 +25,8 @@ enum InstalledGazetteer {
         ("Cambridge, Ontario", "Cambridge", "Cambridge, Ontario, Canada", 43.3601, -80.31269),
         ("Perth, WA", "Perth", "Perth, Western Australia, Australia", -31.95224, 115.8614),
         ("Cologne", "Köln", "Köln, Germany", 50.93333, 6.95),
+        ("Venice", "Venice", "Venice, Italy", 45.43713, 12.33265),
+        ("St Petersburg", "Saint Petersburg", "Saint Petersburg, Russia", 59.93863, 30.31413),
         ("zurich", "Zürich", "Zürich, Switzerland", 47.36667, 8.55),
         ("Paris, France", "Paris", "Paris, France", 48.85341, 2.3488),
         ("10 Downing Street, London", "London", "London, England, United Kingdom", 51.50853, -0.12574),
