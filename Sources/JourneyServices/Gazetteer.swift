@@ -33,6 +33,9 @@ public final class Gazetteer: Sendable {
 
     public init(directory: URL) throws(JourneyError) {
         let placesFile = directory.appendingPathComponent("places.tsv")
+        guard FileManager.default.fileExists(atPath: placesFile.path) else {
+            throw JourneyError(.gazetteerMissing, "The offline gazetteer is not installed (there is no \(placesFile.path)) — run scripts/setup, which extracts it there, or set \(JourneyServicesConfiguration.nominatimVariable) to a Nominatim server.")
+        }
         do {
             places = try Data(contentsOf: placesFile, options: .alwaysMapped)
             let countries = try String(contentsOf: directory.appendingPathComponent("countries.tsv"), encoding: .utf8)

@@ -23,6 +23,9 @@ enum Loopbacks {
         .init(query: "Oxford Circus", name: "Oxford Circus", displayName: "Oxford Circus, London, England, United Kingdom", lat: "51.5152", lon: "-0.1418"),
     ])
 
+    /// An answer that comes after every client timeout in these tests.
+    static let slowReply = LoopbackReply(status: 200, json: ["code": "Ok"], delay: .seconds(3))
+
     static func transport(timeout: Double = loopbackTimeout, attempts: Int = 3) -> VendorTransport {
         VendorTransport(key: nil, timeout: timeout, retry: RetryPolicy(maxAttempts: attempts), limiter: ConcurrencyLimiter(limit: 4), sleep: { _ in })
     }

@@ -122,7 +122,3 @@ import VendorHTTP
         }
     }
 }
-
-extension Loopbacks {
-    static let slowReply = LoopbackReply(status: 200, json: ["code": "Ok"], delay: .seconds(3))
-}
