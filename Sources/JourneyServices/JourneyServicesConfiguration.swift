@@ -25,6 +25,10 @@ public struct JourneyServicesConfiguration: Sendable {
     /// Seconds for one request; three tries in all for a timeout, a 429 or a 5xx.
     public var timeout: Double
     public var userAgent: String
+    /// Shared by every router and geocoder made from this configuration, so a server holds the
+    /// limits across requests: four routes at once, one search (Nominatim's policy).
+    let routerLimiter = ConcurrencyLimiter(limit: 4)
+    let geocoderLimiter = ConcurrencyLimiter(limit: 1)
 
     public init(routers: [TravelMode: JourneyService] = [:], geocoder: JourneyService? = nil, timeout: Double = 10, userAgent: String = defaultUserAgent) {
         self.routers = routers
@@ -63,19 +67,19 @@ public struct JourneyServicesConfiguration: Sendable {
     /// Planning waits on these, so failures are retried briefly: 3 tries, 0.5–4 s apart.
     public static let retry = RetryPolicy(maxAttempts: 3, baseDelay: 0.5, maxDelay: 4, maxRetryAfter: 10)
 
-    func transport(limit: Int) -> VendorTransport {
-        VendorTransport(key: nil, timeout: timeout, retry: Self.retry, limiter: ConcurrencyLimiter(limit: limit))
+    func transport(_ limiter: ConcurrencyLimiter) -> VendorTransport {
+        VendorTransport(key: nil, timeout: timeout, retry: Self.retry, limiter: limiter)
     }
 
     /// OSRM for the modes that have a server, the offline estimate for the others.
     public func router() -> any Router {
-        ModeRouter(osrm: routers.isEmpty ? nil : OSRMRouter(services: routers, userAgent: userAgent, transport: transport(limit: 4)))
+        ModeRouter(osrm: routers.isEmpty ? nil : OSRMRouter(services: routers, userAgent: userAgent, transport: transport(routerLimiter)))
     }
 
-    /// Nominatim when configured (one request at a time, as its policy asks), else the gazetteer
+    /// Nominatim when configured, else the gazetteer
     /// `offline` loads (only then: a configured geocoder never reads it).
     public func geocoder(offline: () throws(JourneyError) -> Gazetteer) throws(JourneyError) -> any Geocoder {
-        if let geocoder { return NominatimGeocoder(service: geocoder, userAgent: userAgent, transport: transport(limit: 1)) }
+        if let geocoder { return NominatimGeocoder(service: geocoder, userAgent: userAgent, transport: transport(geocoderLimiter)) }
         return GazetteerGeocoder(gazetteer: try offline())
     }
 }

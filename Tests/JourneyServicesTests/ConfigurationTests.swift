@@ -2,6 +2,7 @@ import Foundation
 import JourneyServices
 import Journeys
 import Testing
+import TestSupport
 
 @Suite struct ConfigurationTests {
     @Test func nothingSetMeansOffline() throws {
@@ -35,5 +36,22 @@ import Testing
         let configuration = try JourneyServicesConfiguration(environment: ["STORYVOICE_OSRM_URL_DRIVING": "http://127.0.0.1:9"])
         let route = try await configuration.router().route(from: Loopbacks.oxford, to: Loopbacks.cambridge, mode: .cycling)
         #expect(route.source == .estimate)
+    }
+
+    @Test func searchesFromOneConfigurationGoOneAtATime() async throws {
+        let slowNominatim: LoopbackServer.Handler = { request in
+            var reply = await Loopbacks.nominatim(request)
+            reply.delay = .milliseconds(300)
+            return reply
+        }
+        try await LoopbackServer.withServer(handler: slowNominatim) { server in
+            let configuration = try JourneyServicesConfiguration(environment: ["STORYVOICE_NOMINATIM_URL": server.baseURL, "STORYVOICE_JOURNEY_TIMEOUT": "\(loopbackTimeout)"])
+            let unused = { () throws(JourneyError) -> Gazetteer in throw JourneyError(.gazetteerMissing, "not used") }
+            let first = try configuration.geocoder(offline: unused), second = try configuration.geocoder(offline: unused)
+            async let oxford = first.place(for: "Oxford, UK")
+            async let cambridge = second.place(for: "Cambridge, UK")
+            #expect(try await [oxford.name, cambridge.name] == ["Oxford", "Cambridge"])
+            #expect(server.peakInFlight == 1)
+        }
     }
 }
