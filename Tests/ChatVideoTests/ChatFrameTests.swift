@@ -85,6 +85,19 @@ struct ChatFrameTests {
         #expect(blue > 40, "the newest bubble is not at the bottom (\(blue) rows)")
     }
 
+    @Test func aWordLongerThanABubbleBreaksInsideIt() {
+        let word = String(repeating: "abcdefghij", count: 30)
+        let renderer = Self.finalFrame(Self.conversation([("alex", word)]), settings: ChatExportSettings(keyboard: false))
+        let geometry = ChatGeometry(format: .tiktok)
+        let layout = renderer.canvas.layout(word, font: geometry.bubbleFont, wrapWidth: geometry.maxBubbleTextWidth)
+        #expect(layout.size.width <= geometry.maxBubbleTextWidth && layout.lineCount >= 5)
+        // Nothing of the bubble spills past 70 % of the frame: the right third is background.
+        let top = Int(geometry.header + geometry.newSpeakerGap)
+        for y in stride(from: top, to: top + 200, by: 10) {
+            #expect(renderer.canvas.pixel(x: 1000, y: y).isClose(to: RGBColor(red: 1, green: 1, blue: 1)))
+        }
+    }
+
     @Test func aSceneAlreadyOnScreenIsNotDrawnAgain() {
         let conversation = Self.conversation([("alex", "hi")])
         let renderer = ChatFrameRenderer(conversation: conversation, settings: ChatExportSettings())
