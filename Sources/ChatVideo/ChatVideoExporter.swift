@@ -74,14 +74,15 @@ public struct ChatVideoExporter: Sendable {
         let format = settings.format
         var arguments = ["-hide_banner", "-nostdin", "-nostats", "-loglevel", "error", "-y",
                          "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(format.width)x\(format.height)", "-framerate", "\(settings.fps)",
-                         "-i", "pipe:0"]
+                         "-thread_queue_size", "2", "-i", "pipe:0"]
         if let sounds { arguments += ["-i", "file:" + sounds.path] }
         arguments += ["-map", "0:v:0"] + (sounds == nil ? [] : ["-map", "1:a:0"])
         // A chat is mostly still: veryfast with a constant quality keeps text crisp and is quick.
         // zerolatency drops the look-ahead and B-frames, whose buffered 1080p frames took the
-        // encoder to ~290 MB (~105 MB without): memory stays flat and small for any length.
+        // encoder to ~290 MB (~105 MB without); two encoder threads and a two-frame input queue
+        // take the whole export (this process and ffmpeg) from 212 to 185 MB at the same speed.
         // The frames arrive as BT.709 YUV 4:2:0 (see YUV420) and are tagged so.
-        arguments += ["-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency", "-crf", "21", "-pix_fmt", "yuv420p", "-r", "\(settings.fps)",
+        arguments += ["-c:v", "libx264", "-preset", "veryfast", "-tune", "zerolatency", "-threads", "2", "-crf", "21", "-pix_fmt", "yuv420p", "-r", "\(settings.fps)",
                       "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"]
         if sounds != nil { arguments += ["-c:a", "aac", "-b:a", "128k", "-shortest"] }
         arguments += ["-movflags", "+faststart", "-f", "mp4", "file:" + partial.path]
