@@ -99,7 +99,7 @@ struct JourneyPlanCommand: AsyncParsableCommand {
         Distance  \(String(format: "%.1f", plan.route.distanceMeters / 1000)) km (\(routeSource))
         Duration  \(Duration.seconds(plan.route.durationSeconds).spokenLength)
         Story     \(plan.parts) part\(plan.parts == 1 ? "" : "s") of about \(plan.wordsPerPart) words (a minute each at \(Int(plan.wordsPerMinute.rounded())) words a minute)
-        """
+        """ + (configuration.geocoder == nil ? "\nPlaces    GeoNames (CC BY 4.0), found offline" : "")
     }
 }
 

@@ -48,7 +48,7 @@ enum JourneyCLI {
     @Test func planPrintsThePlacesRouteAndPlanOffline() async throws {
         let result = try await JourneyCLI.run(["plan", "Oxford, UK", "Cambridge, UK", "--mode", "driving"])
         #expect(result.status == 0, "\(result.err)")
-        for phrase in ["Oxford (Oxford, England, United Kingdom)", "Cambridge (Cambridge, England, United Kingdom)", "driving", "km (estimated offline", "parts of about 145 words"] {
+        for phrase in ["Oxford (Oxford, England, United Kingdom)", "Cambridge (Cambridge, England, United Kingdom)", "driving", "km (estimated offline", "parts of about 145 words", "GeoNames (CC BY 4.0)"] {
             #expect(result.out.contains(phrase), "\(phrase) in \(result.out)")
         }
     }
