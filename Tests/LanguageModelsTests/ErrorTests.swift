@@ -85,6 +85,9 @@ struct ErrorTests {
             let waits = LockedValue<[Double]>([])
             let model = RemoteLanguageModel(
                 provider: .openai, model: "gpt-4o-mini", baseURL: server.baseURL + "/v1", key: Secret(testKey),
+                // A loaded machine's loopback can be slow to answer; a timeout would be retried
+                // with a backoff and take the place of the Retry-After wait this test reads.
+                timeout: loopbackTimeout,
                 retry: RetryPolicy(maxAttempts: 4, baseDelay: 2, maxDelay: 3), limiter: ConcurrencyLimiter(limit: 1),
                 sleep: { seconds in waits.withLock { $0.append(seconds) } }
             )

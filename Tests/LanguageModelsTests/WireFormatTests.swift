@@ -40,7 +40,7 @@ struct WireFormatTests {
     func compatible() async throws {
         try await LoopbackServer.withServer(handler: answering(.openaiCompatible, #"{"word":"hi","note":null}"#)) { server in
             let spec = try ModelSpec(parsing: "openai-compatible:llama3@\(server.baseURL)/v1")
-            let model = try LanguageModelFactory(environment: [:]).makeModel(spec)
+            let model = try LanguageModelFactory(environment: [:], timeout: loopbackTimeout).makeModel(spec)
             let response = try await model.complete(structuredRequest)
             #expect(response.json?["word"] == "hi")
             let recorded = try #require(server.requests.first)
@@ -110,7 +110,7 @@ struct WireFormatTests {
                 "OPENAI_BASE_URL": server.baseURL + "/v1", "OPENAI_API_KEY": testKey,
                 "ANTHROPIC_BASE_URL": server.baseURL, "ANTHROPIC_API_KEY": testKey,
                 "GEMINI_BASE_URL": server.baseURL, "GEMINI_API_KEY": testKey,
-            ])
+            ], timeout: loopbackTimeout, retry: RetryPolicy(maxAttempts: 1))
             for spec in ["openai:gpt-4o-mini", "anthropic:claude-3-5-haiku-latest", "gemini:gemini-2.0-flash"] {
                 _ = try await factory.makeModel(try ModelSpec(parsing: spec)).complete(structuredRequest)
             }
