@@ -170,24 +170,9 @@ public struct AudioEncoder: Sendable {
         guard let format = AudioFormat(url: output) else {
             throw AudioError.unsupportedFormat(output.pathExtension.isEmpty ? output.lastPathComponent : "." + output.pathExtension)
         }
-        let directory = output.deletingLastPathComponent()
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw AudioError.outputDirectoryMissing(directory)
-        }
-        if format != .wav { _ = try ffmpeg.requirePath() }
-
-        let partial = directory.appendingPathComponent(".\(output.deletingPathExtension().lastPathComponent).\(UUID().uuidString).partial.\(format.rawValue)")
-        do {
+        try await PartialFile.write(output) { partial in
+            if format != .wav { _ = try ffmpeg.requirePath() }
             try await write(partial, format)
-            try Task.checkCancellation()
-            // rename(2) replaces an existing file atomically; FileManager.moveItem refuses to.
-            guard rename(partial.path, output.path) == 0 else {
-                throw AudioError.io(output, String(cString: strerror(errno)))
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: partial)
-            throw error
         }
     }
 

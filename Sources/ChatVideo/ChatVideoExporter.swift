@@ -4,10 +4,6 @@ import ChatStories
 import Foundation
 import Subprocess
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// How far an export has got.
 public struct ChatExportProgress: Sendable, Hashable {
     public var frame: Int
@@ -45,25 +41,13 @@ public struct ChatVideoExporter: Sendable {
         try conversation.validateForExport()
         let settings = try settings.validated()
         let ffmpegPath = try ffmpeg.requirePath()
-        let directory = output.deletingLastPathComponent()
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw AudioError.outputDirectoryMissing(directory)
-        }
         let timeline = ChatTimeline(conversation: conversation, settings: settings)
-        let partial = directory.appendingPathComponent(".\(output.deletingPathExtension().lastPathComponent).\(UUID().uuidString).partial.mp4")
-        let soundTrack = directory.appendingPathComponent(".\(output.deletingPathExtension().lastPathComponent).\(UUID().uuidString).sounds.wav")
-        defer { try? FileManager.default.removeItem(at: soundTrack) }
-        do {
+        return try await PartialFile.write(output) { partial in
+            let soundTrack = PartialFile.sibling(of: output, kind: "sounds", extension: "wav")
+            defer { try? FileManager.default.removeItem(at: soundTrack) }
             if settings.sounds { try ChatSoundTrack.write(timeline, to: soundTrack) }
-            let summary = try await encode(conversation, settings: settings, timeline: timeline, sounds: settings.sounds ? soundTrack : nil,
-                                           into: partial, ffmpeg: ExternalTool(name: "ffmpeg", path: ffmpegPath), progress: progress)
-            try Task.checkCancellation()
-            guard rename(partial.path, output.path) == 0 else { throw AudioError.io(output, String(cString: strerror(errno))) }
-            return summary
-        } catch {
-            try? FileManager.default.removeItem(at: partial)
-            throw error
+            return try await encode(conversation, settings: settings, timeline: timeline, sounds: settings.sounds ? soundTrack : nil,
+                                    into: partial, ffmpeg: ExternalTool(name: "ffmpeg", path: ffmpegPath), progress: progress)
         }
     }
 
