@@ -229,12 +229,22 @@ let package = Package(
                 .product(name: "FluentSQL", package: "fluent-kit"),
             ]
         ),
+        // Journeys for a signed-in user: the story planned, written and voiced part by part as
+        // jobs ahead of the listener, kept, exported. No Vapor.
+        .target(
+            name: "JourneyWorkflows",
+            dependencies: [
+                "Journeys", "JourneyServices", "StoryModel", "Audio", "Speech", "Persistence", "Jobs", "StoryWorkflows", "LanguageModels", "VoiceChat", "VendorHTTP",
+                .product(name: "FluentKit", package: "fluent-kit"),
+                .product(name: "FluentSQL", package: "fluent-kit"),
+            ]
+        ),
         // The Vapor server: configure(app, config), auth, thin controllers, web assets.
         .target(
             name: "StoryServer",
             dependencies: [
                 "StoryModel", "StoryText", "Persistence", "Jobs", "Analysis", "LanguageModels", "VendorHTTP", "StoryWorkflows",
-                "Speech", "VoiceChat", "VoiceWorkflows", "ChatStories", "ChatWorkflows",
+                "Speech", "VoiceChat", "VoiceWorkflows", "ChatStories", "ChatWorkflows", "Journeys", "JourneyServices", "JourneyWorkflows",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
@@ -247,7 +257,7 @@ let package = Package(
             name: "storyvoice",
             dependencies: [
                 "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "Narration", "LanguageModels", "VendorHTTP", "Analysis",
-                "StoryServer", "StoryWorkflows", "Jobs", "CloudSpeech", "Persistence", "LocalModel", "ChatStories", "ChatVideo", "ChatWorkflows", "Journeys", "JourneyServices",
+                "StoryServer", "StoryWorkflows", "Jobs", "CloudSpeech", "Persistence", "LocalModel", "ChatStories", "ChatVideo", "ChatWorkflows", "Journeys", "JourneyServices", "JourneyWorkflows",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -260,6 +270,10 @@ let package = Package(
         .testTarget(name: "JourneysTests", dependencies: ["Journeys"]),
         .testTarget(name: "JourneyServicesTests", dependencies: [
             "JourneyServices", "Journeys", "VendorHTTP", "TestSupport", .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "JourneyWorkflowsTests", dependencies: [
+            "JourneyWorkflows", "Journeys", "JourneyServices", "StoryWorkflows", "Persistence", "Jobs", "DatabaseTestSupport", "LanguageModels", "VendorHTTP", "TestSupport",
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "ChatVideoTests", dependencies: ["ChatVideo", "ChatFrames", "ChatStories", "Audio"]),
         .testTarget(name: "ChatWorkflowsTests", dependencies: [
@@ -313,7 +327,7 @@ let package = Package(
             name: "StoryServerTests",
             dependencies: [
                 "StoryServer", "StoryWorkflows", "Persistence", "Jobs", "DatabaseTestSupport", "TestSupport", "LanguageModels", "VendorHTTP", "Analysis", "Speech", "StoryModel", "Narration", "SpeechEngines",
-                "ChatStories", "ChatWorkflows",
+                "ChatStories", "ChatWorkflows", "Journeys", "JourneyWorkflows",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQL", package: "fluent-kit"),

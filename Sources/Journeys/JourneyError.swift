@@ -21,6 +21,8 @@ public struct JourneyError: Error, Sendable, Hashable, CustomStringConvertible {
         case serviceTimeout = "service_timeout"
         /// The offline gazetteer is not installed.
         case gazetteerMissing = "gazetteer_missing"
+        /// An unknown story style, or a description that is missing or too long.
+        case invalidStyle = "invalid_style"
     }
 
     public var kind: Kind

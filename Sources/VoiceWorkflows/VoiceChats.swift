@@ -120,14 +120,8 @@ public struct VoiceChats: Sendable {
             speak: { text in try await narration.preview(assignment, text: text) })
     }
 
-    /// The voice asked for, or the best one installed that speaks faster than real time
-    /// (highest quality, then name).
+    /// The voice asked for, or the best one installed that speaks faster than real time.
     func voice(_ id: String?, narration: any NarrationService) async throws -> VoiceAssignment {
-        if let id { return try await VoiceChoice(voice: id).validated(against: narration) }
-        let voices = await narration.voices().filter { CastableVoices.rendersInRealTime(engine: $0.engine) }
-        guard let best = voices.max(by: { ($0.quality, $1.id) < ($1.quality, $0.id) }) else {
-            throw StoryError(.unavailable, code: "no_voices", "No voice is installed: run scripts/setup.")
-        }
-        return VoiceAssignment(voice: best.id)
+        try await CastableVoices.live(id, narration: narration)
     }
 }

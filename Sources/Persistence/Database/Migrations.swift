@@ -22,6 +22,8 @@ public enum DatabaseMigrations {
             CreateChatConversations(),
             CreateChatExports(),
             CreateEntitlements(),
+            CreateJourneys(),
+            CreateJourneyParts(),
         ]
     }
 }

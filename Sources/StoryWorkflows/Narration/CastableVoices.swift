@@ -18,4 +18,16 @@ public enum CastableVoices {
     public static func rendersInRealTime(engine: String) -> Bool {
         (RenderEstimate.realTime[engine] ?? RenderEstimate.cloudRealTime) >= 1
     }
+
+    /// The voice asked for (checked to be installed), or the best one installed that speaks
+    /// faster than real time (highest quality, then name): what live speech (voice chat, a
+    /// journey) uses when the listener has not chosen.
+    public static func live(_ id: String?, narration: any NarrationService) async throws -> VoiceAssignment {
+        if let id { return try await VoiceChoice(voice: id).validated(against: narration) }
+        let voices = await narration.voices().filter { rendersInRealTime(engine: $0.engine) }
+        guard let best = voices.max(by: { ($0.quality, $1.id) < ($1.quality, $0.id) }) else {
+            throw StoryError(.unavailable, code: "no_voices", "No voice is installed: run scripts/setup.")
+        }
+        return VoiceAssignment(voice: best.id)
+    }
 }

@@ -1,0 +1,186 @@
+import FluentKit
+import Foundation
+import Jobs
+import Journeys
+import LanguageModels
+import Persistence
+import StoryModel
+import StoryWorkflows
+
+/// A signed-in user's journeys: plan a trip, start its story (told by jobs ahead of the
+/// listener), follow and steer it with the playhead, replay, download, delete. The server's
+/// controllers and the tests call these. Refusals are `JourneyError` (the trip and the style)
+/// or `StoryError` (the rest).
+public struct JourneyLibrary: Sendable {
+    /// The user's context: database, data directory, narration, model access.
+    public var user: Stories
+    public var routing: JourneyRouting
+    public var buffer: BufferPolicy
+    var now: @Sendable () -> Date
+
+    public init(user: Stories, routing: JourneyRouting, buffer: BufferPolicy = BufferPolicy(), now: @escaping @Sendable () -> Date = { Date() }) {
+        self.user = user
+        self.routing = routing
+        self.buffer = buffer
+        self.now = now
+    }
+
+    var repository: JourneyRepository { JourneyRepository(database: user.database) }
+    var ownerID: UUID { user.ownerID }
+
+    public struct PlanRequest: Sendable, Codable {
+        public var start: String
+        public var end: String
+        public var mode: TravelMode
+
+        public init(start: String, end: String, mode: TravelMode = .driving) {
+            self.start = start
+            self.end = end
+            self.mode = mode
+        }
+    }
+
+    public struct StartRequest: Sendable, Codable {
+        public var start: String
+        public var end: String
+        public var mode: TravelMode
+        public var style: String
+        public var styleDescription: String?
+        public var voice: String?
+        public var model: String?
+
+        public init(start: String, end: String, mode: TravelMode = .driving, style: String = "fantasy", styleDescription: String? = nil, voice: String? = nil, model: String? = nil) {
+            self.start = start
+            self.end = end
+            self.mode = mode
+            self.style = style
+            self.styleDescription = styleDescription
+            self.voice = voice
+            self.model = model
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case start, end, mode, style, voice, model
+            case styleDescription = "style_description"
+        }
+    }
+
+    // MARK: Planning and starting
+
+    public func plan(_ request: PlanRequest) async throws -> JourneyPlanView {
+        JourneyPlanView(plan: try await routing.plan(from: request.start, to: request.end, mode: request.mode), attribution: routing.attribution)
+    }
+
+    public static var styles: [JourneyStyleView] { JourneyStyleView.all }
+
+    /// Plans the trip, checks the style, the voice and the model, keeps the journey and starts
+    /// telling it.
+    public func start(_ request: StartRequest) async throws -> JourneyView {
+        let style = try StoryStyle(id: request.style, description: request.styleDescription)
+        let narration = try await user.userNarration().narration
+        let voice = try await CastableVoices.live(request.voice.flatMap { $0.isEmpty ? nil : $0 }, narration: narration)
+        let modelText = request.model.flatMap { $0.isEmpty ? nil : $0 } ?? "local"
+        do {
+            _ = try await user.models.model(try ModelAccess.spec(modelText), userID: ownerID, database: user.database)
+        } catch let error as LanguageModelError {
+            throw StoryError(.invalid, code: error.kind == .missingKey ? "missing_key" : "invalid_model", error.description)
+        }
+        let planned = try await plan(PlanRequest(start: request.start, end: request.end, mode: request.mode))
+        let record = JourneyRecord(
+            ownerID: ownerID, planJSON: String(decoding: try JSONEncoder().encode(planned), as: UTF8.self),
+            parts: planned.plan.parts, wordsPerMinute: planned.plan.wordsPerMinute,
+            style: style.kind.rawValue, styleDescription: style.description, voice: voice.voice, model: modelText, now: now())
+        try await repository.create(record)
+        let id = try record.requireID()
+        try await JourneyJobs.startTellerIfNeeded(id, ownerID: ownerID, database: user.database, buffer: buffer)
+        return try await journey(id)
+    }
+
+    // MARK: Reading
+
+    public func list() async throws -> [JourneySummaryView] {
+        try await repository.list(ownerID: ownerID).map(JourneySummaryView.init)
+    }
+
+    public func journey(_ id: UUID) async throws -> JourneyView {
+        let record = try await find(id)
+        return try JourneyView(record, parts: try await parts(of: id), buffer: buffer)
+    }
+
+    /// One spoken sentence's WAV.
+    public func sentenceAudio(_ id: UUID, part: Int, sentence: Int) async throws -> URL {
+        _ = try await find(id)
+        guard let record = try await repository.part(part, of: id), let told = try? DatabaseJourneyStore.part(record),
+              told.sentences.indices.contains(sentence) else {
+            throw StoryError(.notFound, code: "not_ready", "Sentence \(sentence + 1) of part \(part) has not been told yet.")
+        }
+        return folder(of: id).appendingPathComponent(told.sentences[sentence].file)
+    }
+
+    // MARK: Listening
+
+    /// Moves the listener to `playhead`; the parts after it are made next.
+    public func movePlayhead(_ id: UUID, to playhead: Playhead) async throws -> JourneyView {
+        let record = try await find(id)
+        guard (1...record.parts).contains(playhead.part), playhead.sentence >= 0 else {
+            throw StoryError(.invalid, code: "invalid_playhead", "The playhead must be in parts 1 to \(record.parts), at sentence 0 or later.")
+        }
+        try await repository.update(id, ownerID: ownerID, now: now()) { record in
+            record.playheadPart = playhead.part
+            record.playheadSentence = playhead.sentence
+        }
+        try await JourneyJobs.startTellerIfNeeded(id, ownerID: ownerID, database: user.database, buffer: buffer)
+        return try await journey(id)
+    }
+
+    // MARK: Keeping
+
+    /// Deletes the journey, stops its teller, removes its audio.
+    public func delete(_ id: UUID) async throws {
+        let record = try await find(id)
+        let queue = JobQueue(database: user.database)
+        for job in [record.tellJobID, record.exportJobID].compactMap({ $0 }) { _ = try await queue.cancel(id: job, ownerID: ownerID) }
+        try await repository.delete(id, ownerID: ownerID)
+        try? FileManager.default.removeItem(at: folder(of: id))
+    }
+
+    /// Starts the audiobook of the parts told so far (a job; follow it at `/api/jobs/{id}`).
+    public func export(_ id: UUID) async throws -> JobRecord {
+        let record = try await find(id)
+        guard record.partsReady > 0 else {
+            throw StoryError(.conflict, code: "nothing_told", NothingToldYet().description)
+        }
+        let job = try await JobQueue(database: user.database).enqueue(
+            kind: JourneyJobs.export, payload: JourneyJobs.Payload(journey_id: id), ownerID: ownerID, maxAttempts: JourneyJobs.exportAttempts)
+        try await repository.update(id, ownerID: ownerID, now: now()) { record in
+            record.exportJobID = job.id
+            record.exportPath = nil
+        }
+        return job
+    }
+
+    /// The audiobook, once exported, and a file name for it.
+    public func audiobook(_ id: UUID) async throws -> (file: URL, fileName: String) {
+        let record = try await find(id)
+        guard let path = record.exportPath else {
+            throw StoryError(.notFound, code: "not_exported", "This journey has not been exported yet: POST /api/journeys/\(id.uuidString.lowercased())/export first.")
+        }
+        let name = (record.title ?? "Journey").replacingOccurrences(of: #"[^A-Za-z0-9 _-]"#, with: "", options: .regularExpression)
+        return (user.dataDirectory.url.appendingPathComponent(path), (name.isEmpty ? "Journey" : name) + ".m4b")
+    }
+
+    // MARK: Helpers
+
+    private func find(_ id: UUID) async throws -> JourneyRecord {
+        guard let record = try await repository.find(id, ownerID: ownerID) else { throw StoryError.notFound("journey") }
+        return record
+    }
+
+    private func parts(of id: UUID) async throws -> [JourneyPart] {
+        try await repository.parts(of: id).map(DatabaseJourneyStore.part)
+    }
+
+    private func folder(of id: UUID) -> URL {
+        user.dataDirectory.url.appendingPathComponent(JourneyJobs.folder(journeyID: id, ownerID: ownerID))
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Journeys
+
+/// One spoken sentence of a part.
+public struct PartSentence: Sendable, Hashable, Codable {
+    public var text: String
+    /// The WAV's file name, in the journey's folder.
+    public var file: String
+    public var durationSeconds: Double
+
+    public init(text: String, file: String, durationSeconds: Double) {
+        self.text = text
+        self.file = file
+        self.durationSeconds = durationSeconds
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case text, file
+        case durationSeconds = "duration_s"
+    }
+}
+
+/// One part of a journey's story, as far as it is made.
+public struct JourneyPart: Sendable, Hashable {
+    public enum Status: String, Sendable, Hashable, Codable {
+        case writing
+        case ready
+    }
+
+    public var number: Int
+    public var status: Status
+    public var beat: String?
+    public var fallback: Bool
+    public var sentences: [PartSentence]
+    public var attempts: Int
+
+    public init(number: Int, status: Status = .writing, beat: String? = nil, fallback: Bool = false, sentences: [PartSentence] = [], attempts: Int = 0) {
+        self.number = number
+        self.status = status
+        self.beat = beat
+        self.fallback = fallback
+        self.sentences = sentences
+        self.attempts = attempts
+    }
+
+    public var text: String { sentences.map(\.text).joined(separator: " ") }
+    public var durationSeconds: Double { sentences.reduce(0) { $0 + $1.durationSeconds } }
+    public var words: Int { SpokenProse.wordCount(text) }
+}
+
+/// Where a journey's story is kept while it is told: the database for the server, memory and a
+/// folder for `storyvoice journey tell`.
+public protocol JourneyStore: Sendable {
+    func outline() async throws -> StoryOutline?
+    func save(_ outline: StoryOutline) async throws
+    func part(_ number: Int) async throws -> JourneyPart?
+    func save(_ part: JourneyPart) async throws
+    /// Keeps a sentence's audio; returns the file name to record in the part.
+    func writeAudio(_ wav: Data, part: Int, sentence: Int) async throws -> String
+    /// Removes audio written for sentences that were thrown away (a part written again).
+    func removeAudio(_ files: [String]) async throws
+}

@@ -1,0 +1,227 @@
+import Audio
+import Foundation
+import Journeys
+import LanguageModels
+import VoiceChat
+
+/// Writes and voices a journey's story one part at a time: part 1 straight from the trip and
+/// the style (so that the listener hears it within seconds), then the acts, then each part
+/// from its beat and how the part before it ended. Each sentence is voiced and kept as soon as
+/// the model finishes it, so a player can start a part that is still being written.
+public struct JourneyTeller: Sendable {
+    public var plan: JourneyPlan
+    public var style: StoryStyle
+    public var model: any LanguageModel
+    /// One sentence as a WAV file's bytes.
+    public var speak: @Sendable (String) async throws -> Data
+    public var store: any JourneyStore
+    /// The part the listener is in (0 when nobody listens, as for `journey tell`): a part being
+    /// heard is not thrown away and written again.
+    public var playhead: @Sendable () async -> Int
+    /// Tries per part before it is told from its beat.
+    public var maxAttempts: Int
+    /// Seconds to wait after failed try `n` (1, 2, …) before the next.
+    public var backoff: @Sendable (Int) -> Double
+
+    public init(
+        plan: JourneyPlan, style: StoryStyle, model: any LanguageModel, speak: @escaping @Sendable (String) async throws -> Data,
+        store: any JourneyStore, playhead: @escaping @Sendable () async -> Int = { 0 },
+        maxAttempts: Int = 3, backoff: @escaping @Sendable (Int) -> Double = { min(30, 2 * pow(3, Double($0 - 1))) }
+    ) {
+        self.plan = plan
+        self.style = style
+        self.model = model
+        self.speak = speak
+        self.store = store
+        self.playhead = playhead
+        self.maxAttempts = max(1, maxAttempts)
+        self.backoff = backoff
+    }
+
+    var prompts: StoryPrompts { StoryPrompts(plan: plan, style: style) }
+
+    /// Makes part `number` ready (and whatever of the outline it needs). A part that fails
+    /// `maxAttempts` times is told from its beat; only when there is nothing to tell from, or
+    /// the voice itself fails, does this throw `JourneyTellError`.
+    @discardableResult
+    public func tell(part number: Int) async throws -> JourneyPart {
+        var part = try await store.part(number) ?? JourneyPart(number: number)
+        if part.status == .ready { return part }
+        if !part.sentences.isEmpty, await playhead() == number {
+            // Resumed after a restart while the listener was hearing it: keep what they heard.
+            return try await finish(&part, fallback: false)
+        }
+        var lastFailure = ""
+        while part.attempts < maxAttempts {
+            try Task.checkCancellation()
+            do {
+                return try await write(&part)
+            } catch let error where !(error is CancellationError) && !Task.isCancelled {
+                if case JourneyTellError.voiceFailed = error { throw error }
+                lastFailure = "\(error)"
+                part.attempts += 1
+                try await store.save(part)
+                if part.attempts < maxAttempts { try await Task.sleep(for: .seconds(backoff(part.attempts))) }
+            }
+        }
+        return try await fallback(&part, after: lastFailure)
+    }
+
+    /// One try: the outline it needs, then the text, voiced as it comes; written again once
+    /// when it comes out wrong (too short, or data instead of prose) and nobody is hearing it yet.
+    private func write(_ part: inout JourneyPart) async throws -> JourneyPart {
+        let number = part.number
+        let outline = number == 1 ? nil : try await outlineReady(for: number)
+        part.beat = outline?.beats[number] ?? part.beat
+        let words = try await wordsTarget(for: number)
+        let previous = number == 1 ? nil : try await store.part(number - 1).map { Self.ending(of: $0.text) }
+        let request = number == 1 ? prompts.opening(words: words) : prompts.part(number, outline: outline, previousEnding: previous, words: words)
+        var problem: String?
+        for pass in 1...2 {
+            try await discardSentences(of: &part)
+            problem = try await stream(request, into: &part, words: words)
+            guard let found = problem else { break }
+            let heard = await playhead() >= number && !part.sentences.isEmpty
+            if pass == 2 || heard { problem = part.words > 0 && !found.contains("data") ? nil : found; break }
+        }
+        if let problem { throw JourneyTellError.offText(part: number, problem) }
+        return try await finish(&part, fallback: false)
+    }
+
+    /// Streams the answer, voicing each finished sentence; returns what is wrong with the whole.
+    private func stream(_ request: CompletionRequest, into part: inout JourneyPart, words: Int) async throws -> String? {
+        var splitter = SentenceSplitter()
+        var start = ""
+        for try await event in model.stream(request) {
+            switch event {
+            case .text(let piece):
+                if part.sentences.isEmpty, start.count < 8 {
+                    start += piece
+                    if SpokenProse.looksLikeData(start) { return "the part is data, not prose" }
+                }
+                for sentence in splitter.add(piece) { try await voice(sentence, into: &part) }
+            case .finished:
+                // A last piece without an ending was cut off by the token limit: not spoken.
+                if let rest = splitter.finish(), SpokenProse.isComplete(rest) || part.sentences.isEmpty {
+                    try await voice(rest, into: &part)
+                }
+            }
+        }
+        return SpokenProse.problem(with: part.text, targetWords: words)
+    }
+
+    private func voice(_ sentence: String, into part: inout JourneyPart) async throws {
+        guard let text = SpokenProse.speakable(sentence) else { return }
+        let wav: Data
+        do {
+            wav = try await speak(text)
+        } catch let error where !(error is CancellationError) {
+            throw JourneyTellError.voiceFailed("\(error)")
+        }
+        let duration = (try? WAV.decode(wav).durationSeconds) ?? 0
+        let file = try await store.writeAudio(wav, part: part.number, sentence: part.sentences.count)
+        part.sentences.append(PartSentence(text: text, file: file, durationSeconds: duration))
+        try await store.save(part)
+    }
+
+    private func discardSentences(of part: inout JourneyPart) async throws {
+        guard !part.sentences.isEmpty else { return }
+        try await store.removeAudio(part.sentences.map(\.file))
+        part.sentences = []
+        try await store.save(part)
+    }
+
+    private func finish(_ part: inout JourneyPart, fallback: Bool) async throws -> JourneyPart {
+        part.status = .ready
+        part.fallback = fallback
+        try await store.save(part)
+        return part
+    }
+
+    /// The part told from its beat (or, with no beat, its act's summary) after the model failed.
+    private func fallback(_ part: inout JourneyPart, after failure: String) async throws -> JourneyPart {
+        let outline = try? await store.outline()
+        guard let text = part.beat ?? outline?.beats[part.number] ?? outline?.actSummary(ofPart: part.number, parts: plan.parts) else {
+            throw JourneyTellError.cannotGoOn(part: part.number, failure)
+        }
+        try await discardSentences(of: &part)
+        try await voice(text, into: &part)
+        return try await finish(&part, fallback: true)
+    }
+
+    // MARK: The outline
+
+    /// The outline with a beat for `number`: the acts written first if they are not yet (from
+    /// part 1 as told), then the next window of beats.
+    func outlineReady(for number: Int) async throws -> StoryOutline {
+        var outline: StoryOutline
+        if let stored = try await store.outline() {
+            outline = stored
+        } else {
+            let opening = try await store.part(1).map(\.text) ?? ""
+            let count = StoryArc.acts(parts: plan.parts).count
+            let answer = try await model.complete(prompts.acts(opening: opening))
+            guard let acts = StoryAnswers.acts(answer.text, count: count) else {
+                throw JourneyTellError.unreadableOutline("the acts came back as \(answer.text.prefix(120).debugDescription)")
+            }
+            outline = StoryOutline(title: acts.title, actSummaries: acts.summaries, beats: [1: acts.firstBeat])
+            try await store.save(outline)
+            if var first = try await store.part(1), first.beat == nil {
+                first.beat = acts.firstBeat
+                try await store.save(first)
+            }
+        }
+        if let window = outline.beatsToWrite(for: number, parts: plan.parts) {
+            let answer = try await model.complete(prompts.beats(window, outline: outline))
+            guard let beats = StoryAnswers.beats(answer.text, count: window.count) else {
+                throw JourneyTellError.unreadableOutline("the beats came back as \(answer.text.prefix(120).debugDescription)")
+            }
+            for (part, beat) in zip(window, beats) { outline.beats[part] = beat }
+            try await store.save(outline)
+        }
+        return outline
+    }
+
+    // MARK: Pace
+
+    /// Words for a minute of part `number`: the voice's pace as measured on the part before it,
+    /// else the plan's.
+    func wordsTarget(for number: Int) async throws -> Int {
+        var pace = plan.wordsPerMinute
+        if number > 1, let previous = try await store.part(number - 1), previous.status == .ready, !previous.fallback,
+           let measured = Self.pace(of: previous) {
+            pace = measured
+        }
+        return JourneyPlanner.wordsPerPart(wordsPerMinute: pace)
+    }
+
+    /// Words a minute in a told part, when it is long enough to say (clamped to human speech).
+    static func pace(of part: JourneyPart) -> Double? {
+        let seconds = part.durationSeconds
+        guard part.words >= 30, seconds >= 10 else { return nil }
+        return min(220, max(90, Double(part.words) / seconds * 60))
+    }
+
+    /// The last sentences of a part, up to about 60 words: enough for the next to go on from.
+    static func ending(of text: String, words: Int = 60) -> String {
+        let all = text.split(separator: " ")
+        return all.suffix(words).joined(separator: " ")
+    }
+}
+
+/// Why a journey's story cannot go on.
+public enum JourneyTellError: Error, Sendable, CustomStringConvertible {
+    case offText(part: Int, String)
+    case unreadableOutline(String)
+    case voiceFailed(String)
+    case cannotGoOn(part: Int, String)
+
+    public var description: String {
+        switch self {
+        case .offText(let part, let problem): "Part \(part) came out wrong: \(problem)."
+        case .unreadableOutline(let detail): "The story's outline could not be read: \(detail)."
+        case .voiceFailed(let detail): "The voice could not speak the story: \(detail). Choose another voice and start the journey again."
+        case .cannotGoOn(let part, let failure): "Part \(part) could not be written (\(failure)), and there is no outline to tell it from. Try another model, or start the journey again."
+        }
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Journeys
+import LanguageModels
+import VendorHTTP
+
+/// What the model is asked, for one journey. Every request starts with the same system message
+/// and, once written, the same outline, so a local server that keeps its prompt cache reads
+/// only the new lines of each request.
+struct StoryPrompts: Sendable {
+    var plan: JourneyPlan
+    var style: StoryStyle
+
+    var system: String {
+        let minutes = max(1, Int((plan.route.durationSeconds / 60).rounded()))
+        return """
+            You are a storyteller. You write a story that is read aloud to a listener \(travelling) from \
+            \(plan.start.name) to \(plan.end.name), a trip of about \(minutes) minute\(minutes == 1 ? "" : "s"). \
+            The story is \(style.guidance). It is told in \(plan.parts) part\(plan.parts == 1 ? "" : "s") of about one minute each. \
+            Write for the ear: plain narration and dialogue in flowing sentences; no headings, titles, part numbers, \
+            lists, Markdown or notes. Never mention that this is a story or a part.
+            """
+    }
+
+    private var travelling: String {
+        switch plan.mode {
+        case .walking: "walking"
+        case .cycling: "cycling"
+        case .driving: "driving"
+        }
+    }
+
+    /// Output tokens for `words` words of prose: English runs about 1.3 tokens a word; the rest
+    /// is room to finish the sentence.
+    static func tokens(forWords words: Int) -> Int { words * 2 + 60 }
+
+    /// Part 1, written before any outline so that the listener hears it within seconds.
+    func opening(words: Int) -> CompletionRequest {
+        let stage = StoryArc.stage(ofPart: 1, parts: plan.parts)
+        let task = plan.parts == 1
+            ? "Tell the whole story now in about \(words) words: \(stage.guidance)."
+            : "Begin the story now: part 1 of \(plan.parts), the opening (\(stage.guidance)). About \(words) words."
+        return CompletionRequest(system: system, user: task, temperature: 0.8, maxOutputTokens: Self.tokens(forWords: words))
+    }
+
+    /// The title, a line for part 1, and what happens in each act, after part 1 is told.
+    func acts(opening: String) -> CompletionRequest {
+        let acts = StoryArc.acts(parts: plan.parts)
+        let list = acts.enumerated().map { index, act in
+            "Act \(index + 1) (\(act.stage.name), \(Self.partsLabel(act.parts))): \(act.stage.guidance)."
+        }.joined(separator: "\n")
+        let user = """
+            Part 1 has been told:
+            \(opening)
+
+            Plan the whole story, which continues from part 1, in \(acts.count) act\(acts.count == 1 ? "" : "s"):
+            \(list)
+
+            Answer with the story's title (a few words), one sentence saying what happens in part 1, \
+            and for each act one or two sentences saying what happens in it, naming the characters.
+            """
+        let schema: JSONValue = [
+            "type": "object",
+            "properties": [
+                "title": ["type": "string"],
+                "part_1": ["type": "string"],
+                "acts": ["type": "array", "items": ["type": "string"], "minItems": .number(Double(acts.count)), "maxItems": .number(Double(acts.count))],
+            ],
+            "required": ["title", "part_1", "acts"],
+            "additionalProperties": false,
+        ]
+        return CompletionRequest(
+            system: system, user: user, schema: ResponseSchema(name: "story_outline", schema: schema),
+            temperature: 0.7, maxOutputTokens: 120 + 90 * acts.count)
+    }
+
+    /// One sentence for each of `parts`, continuing the outline.
+    func beats(_ parts: ClosedRange<Int>, outline: StoryOutline) -> CompletionRequest {
+        let act = StoryArc.act(ofPart: parts.lowerBound, parts: plan.parts)
+        var lines = [outlineText(outline)]
+        let recent = outline.recentBeats(before: parts.lowerBound)
+        if !recent.isEmpty {
+            lines.append("What happened most recently:\n" + recent.map { "Part \($0.part): \($0.beat)" }.joined(separator: "\n"))
+        }
+        var task = "Write what happens in \(Self.partsLabel(parts)), one sentence each, continuing straight on. "
+        task += "They are in the \(act.stage.name) (\(act.stage.guidance))"
+        if let summary = outline.actSummary(ofPart: parts.lowerBound, parts: plan.parts) { task += ": \(summary)" }
+        task += "."
+        if parts.upperBound == plan.parts { task += " Part \(plan.parts) is the last: the story ends in it." }
+        else if parts.upperBound == act.parts.upperBound { task += " Part \(parts.upperBound) ends this act." }
+        lines.append(task)
+        let count = Double(parts.count)
+        let schema: JSONValue = [
+            "type": "object",
+            "properties": ["beats": ["type": "array", "items": ["type": "string"], "minItems": .number(count), "maxItems": .number(count)]],
+            "required": ["beats"],
+            "additionalProperties": false,
+        ]
+        return CompletionRequest(
+            system: system, user: lines.joined(separator: "\n\n"), schema: ResponseSchema(name: "story_beats", schema: schema),
+            temperature: 0.7, maxOutputTokens: 60 + 70 * parts.count)
+    }
+
+    /// Part `number` (after the first), from its beat and how the part before it ended.
+    func part(_ number: Int, outline: StoryOutline?, previousEnding: String?, words: Int) -> CompletionRequest {
+        let stage = StoryArc.stage(ofPart: number, parts: plan.parts)
+        var lines: [String] = []
+        if let outline {
+            lines.append(outlineText(outline))
+            let recent = outline.recentBeats(before: number, count: 3)
+            if !recent.isEmpty { lines.append("The parts just told:\n" + recent.map { "Part \($0.part): \($0.beat)" }.joined(separator: "\n")) }
+        }
+        if let previousEnding { lines.append("Part \(number - 1) ended: “\(previousEnding)”") }
+        var task = "Write part \(number) of \(plan.parts) (the \(stage.name): \(stage.guidance))."
+        if let beat = outline?.beats[number] { task += " What happens in it: \(beat)" }
+        task += " About \(words) words, continuing straight on from where part \(number - 1) ended, without repeating it."
+        if number == plan.parts { task += " This is the last part: bring the story to its end." }
+        lines.append(task)
+        return CompletionRequest(system: system, user: lines.joined(separator: "\n\n"), temperature: 0.8, maxOutputTokens: Self.tokens(forWords: words))
+    }
+
+    private func outlineText(_ outline: StoryOutline) -> String {
+        let acts = StoryArc.acts(parts: plan.parts)
+        let summaries = zip(acts, outline.actSummaries).enumerated().map { index, pair in
+            "Act \(index + 1) (\(pair.0.stage.name), \(Self.partsLabel(pair.0.parts))): \(pair.1)"
+        }
+        return "The story is called “\(outline.title)”. Its plan:\n" + summaries.joined(separator: "\n")
+    }
+
+    static func partsLabel(_ parts: ClosedRange<Int>) -> String {
+        parts.count == 1 ? "part \(parts.lowerBound)" : "parts \(parts.lowerBound)–\(parts.upperBound)"
+    }
+}
+
+/// The model's structured answers, read strictly: a shape that is off is an error, not a guess.
+enum StoryAnswers {
+    struct Acts: Sendable, Hashable {
+        var title: String
+        var firstBeat: String
+        var summaries: [String]
+    }
+
+    static func acts(_ text: String, count: Int) -> Acts? {
+        guard let json = JSONValue(parsing: text), let title = clean(json["title"]?.stringValue), let first = clean(json["part_1"]?.stringValue),
+              let summaries = json["acts"]?.arrayValue?.compactMap({ clean($0.stringValue) }), summaries.count >= count
+        else { return nil }
+        return Acts(title: title.trimmingCharacters(in: CharacterSet(charactersIn: "\"“”'")), firstBeat: first, summaries: Array(summaries.prefix(count)))
+    }
+
+    /// The beats written, as many as came (at most `count`); nil when none could be read.
+    static func beats(_ text: String, count: Int) -> [String]? {
+        guard let beats = JSONValue(parsing: text)?["beats"]?.arrayValue?.compactMap({ clean($0.stringValue) }), !beats.isEmpty else { return nil }
+        return Array(beats.prefix(count))
+    }
+
+    private static func clean(_ text: String?) -> String? {
+        guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+        return text
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// A model's story text made fit to be spoken, and checked. Models asked for plain narration
+/// still add headings ("Part 3: The Bridge"), Markdown emphasis, or answer in JSON; the listener
+/// must hear none of it.
+public enum SpokenProse {
+    /// One streamed sentence as it should be spoken: Markdown marks removed, a heading or a
+    /// label ("Part 2", "**Chapter One**", "Title: …") dropped (nil). The words are the
+    /// model's own; nothing is reworded.
+    public static func speakable(_ sentence: String) -> String? {
+        var text = sentence.trimmingCharacters(in: .whitespacesAndNewlines)
+        // A line starting with a Markdown heading or list mark, or a label line.
+        if text.hasPrefix("#") || isLabel(text) { return nil }
+        for mark in ["**", "__", "*", "`", "~~"] { text = text.replacingOccurrences(of: mark, with: "") }
+        if text.hasPrefix("- ") || text.hasPrefix("• ") { text.removeFirst(2) }
+        text = text.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression).trimmingCharacters(in: .whitespaces)
+        guard text.unicodeScalars.contains(where: { $0.properties.isAlphabetic }) else { return nil }
+        return text
+    }
+
+    /// "Part 2", "Part 2: The Bridge", "Chapter One", "Title: The Lantern", "The End": lines that
+    /// name the text instead of telling it.
+    static func isLabel(_ text: String) -> Bool {
+        let bare = text.replacingOccurrences(of: #"[*_#`]"#, with: "", options: .regularExpression).trimmingCharacters(in: .whitespaces)
+        let lower = bare.lowercased()
+        if lower == "the end" || lower == "the end." { return true }
+        if lower.range(of: #"^(part|chapter|segment|beat|act)\s+([0-9]+|[a-z]+)\b[^.!?]{0,60}$"#, options: .regularExpression) != nil { return true }
+        if lower.range(of: #"^(title|story|part \d+|narrator|outline)\s*:"#, options: .regularExpression) != nil, bare.count < 80 { return true }
+        return false
+    }
+
+    /// Whether an answer that is about to be streamed is not prose at all (JSON, a code block).
+    public static func looksLikeData(_ start: String) -> Bool {
+        let trimmed = start.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.hasPrefix("{") || trimmed.hasPrefix("[") || trimmed.hasPrefix("```") || trimmed.hasPrefix("<")
+    }
+
+    public static func wordCount(_ text: String) -> Int {
+        text.split(whereSeparator: { $0.isWhitespace }).count { $0.contains { $0.isLetter || $0.isNumber } }
+    }
+
+    /// What is wrong with a part's whole text, or nil when it will do: a part must fill at least
+    /// half its minute and at most about one and a half (the token limit cuts longer ones).
+    public static func problem(with text: String, targetWords: Int) -> String? {
+        let words = wordCount(text)
+        if words == 0 { return "the part is empty" }
+        if looksLikeData(text) || text.contains("```") || text.contains("\": ") { return "the part is data, not prose" }
+        if words < targetWords / 2 { return "the part has \(words) words, under half of the \(targetWords) asked for" }
+        return nil
+    }
+
+    /// Whether a sentence ends as a sentence should (a cut-off answer's last piece does not).
+    public static func isComplete(_ sentence: String) -> Bool {
+        let trimmed = sentence.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard var last = trimmed.last else { return false }
+        var rest = trimmed.dropLast()
+        while "\"'”’)]»".contains(last), let previous = rest.last {
+            last = previous
+            rest = rest.dropLast()
+        }
+        return ".!?…".contains(last)
+    }
+}
