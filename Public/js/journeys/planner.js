@@ -277,13 +277,15 @@ export default function plannerScreen() {
         q("#journey-tell").disabled = stale;
         q("#journey-plan").classList.toggle("stale", stale);
       }
+      // A field changed: its error goes (the user is dealing with it); a changed trip needs planning again.
+      const fieldNamed = { start: "start", end: "end", mode: "mode", style: "style", style_description: "style", voice: "voice", model: "model" };
       form.addEventListener("input", (event) => {
-        if (event.target === form.start || event.target === form.end || event.target.name === "mode") {
-          const field = event.target.name;
-          q(errorLine[field]).replaceChildren();
-          inputOf[field]().removeAttribute("aria-invalid");
-          markStale();
-        }
+        const field = fieldNamed[event.target.name];
+        if (!field) return;
+        q(errorLine[field]).replaceChildren();
+        inputOf[field]().removeAttribute("aria-invalid");
+        event.target.removeAttribute("aria-invalid");
+        if (field === "start" || field === "end" || field === "mode") markStale();
       }, { signal });
       form.addEventListener("change", (event) => { if (event.target.name === "mode") { remember(); markStale(); } }, { signal });
 

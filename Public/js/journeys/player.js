@@ -121,10 +121,10 @@ export default function playerScreen() {
         q("#journey-title").textContent = name();
         context.setTitle(name());
         const plan = journey.plan;
-        const style = journey.style === "custom" ? "your own style" : styleNames.get(journey.style) ?? journey.style;
+        const style = journey.style === "custom" ? "your own style" : `${(styleNames.get(journey.style) ?? journey.style ?? "").toLowerCase()} story`;
         q("#journey-meta").textContent = [journey.title ? tripName(plan.start, plan.end) : null,
           `${formatDistance(plan.distance_m)} ${modeName(plan.mode).toLowerCase()}, ${formatTrip(plan.duration_s)}`,
-          partsText(plan.parts), style ? `${style.toLowerCase()} story` : null, statusName(journey.status)].filter(Boolean).join(" · ");
+          partsText(plan.parts), journey.style ? style : null, statusName(journey.status)].filter(Boolean).join(" · ");
         const error = q("#journey-error");
         error.hidden = !(journey.status === "failed" || journey.error);
         error.textContent = journey.error ?? (journey.status === "failed" ? "This story could not go on." : "");
@@ -134,7 +134,10 @@ export default function playerScreen() {
         const list = q("#journey-parts");
         const items = [];
         let readyAhead = 0;
-        for (let number = 1; number <= total(); number += 1) {
+        // Every part begun, the one playing, and a few after; the rest of a long trip as a count.
+        const begun = journey.parts.reduce((last, part) => Math.max(last, part.number), 0);
+        const shown = Math.min(total(), Math.max(begun, position.part) + 4);
+        for (let number = 1; number <= shown; number += 1) {
           const part = partOf(number);
           const status = part ? part.status : "pending";
           const current = number === position.part;
@@ -144,7 +147,8 @@ export default function playerScreen() {
               : status === "writing" ? "being written" : "not begun";
           items.push({ number, status, current, word, fallback: part?.fallback });
         }
-        // One item per part; rebuilt in place (the list is at most 240 parts).
+        // One item per part, updated in place.
+        list.querySelector(".journey-parts-more")?.remove();
         while (list.children.length > items.length) list.lastElementChild.remove();
         items.forEach((item, at) => {
           let row = list.children[at];
@@ -164,6 +168,10 @@ export default function playerScreen() {
           button.setAttribute("aria-label", `Part ${item.number}, ${item.word}${item.fallback ? ", told from its outline" : ""}: play from here`);
           row.lastElementChild.textContent = item.word + (item.fallback ? " (from its outline)" : "");
         });
+        if (shown < total()) {
+          const more = total() - shown;
+          list.append(el("li", { className: "journey-parts-more" }, `and ${more} more part${more === 1 ? "" : "s"}, written as you listen`));
+        }
         q("#journey-ahead").textContent = journey.status === "complete" && !ended ? "· every part is ready"
           : `· ${readyAhead} part${readyAhead === 1 ? "" : "s"} ready ahead`;
         q("#journey-ahead").dataset.ahead = String(readyAhead);
@@ -419,7 +427,7 @@ export default function playerScreen() {
           url = await clip(position.part, position.sentence);
         } catch (error) {
           if (current !== generation || isAbort(error) || disposed) return;
-          if (error.status === 404 || error.code === "not_ready") {
+          if ((error.status === 404 || error.code === "not_ready") && journey.status === "telling") {
             // Listed but not written to disk yet: wait for the next look at the journey.
             setWaiting(true);
             say("Preparing the next part…");
