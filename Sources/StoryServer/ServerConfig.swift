@@ -1,5 +1,7 @@
 import ChatWorkflows
 import Foundation
+import JourneyServices
+import JourneyWorkflows
 import Speech
 import Jobs
 import LanguageModels
@@ -70,6 +72,10 @@ public struct ServerConfig: Sendable {
     /// Renders the lines after the one each listener is hearing, in the background.
     /// Nil renders only the lines asked for.
     public var ahead: RenderAhead? = RenderAhead()
+    /// Where journeys' places and routes come from: the routers and geocoder the environment
+    /// names (`fromEnvironment`), else the offline gazetteer and estimate. One for the server,
+    /// so the services' request limits hold across requests.
+    public var journeyRouting: JourneyRouting
 
     public init(
         dataDirectory: DataDirectory, database: DatabaseLocation, secret: ServerSecret, publicDirectory: URL,
@@ -80,12 +86,19 @@ public struct ServerConfig: Sendable {
         self.secret = secret
         self.publicDirectory = publicDirectory
         self.models = ModelAccess.make(environment: environment, secret: secret, dataDirectory: dataDirectory)
+        self.journeyRouting = JourneyRouting(
+            configuration: JourneyServicesConfiguration(), gazetteerDirectory: Gazetteer.defaultDirectory(environment: environment))
     }
 
-    /// The story jobs (`analyze`, `render`, when there is a `narration` pipeline) and the chat
-    /// stories' `chat-export`, for this data directory.
+    /// The story jobs (`analyze`, `render`) and the journeys' (`journey-tell`, `journey-export`)
+    /// when there is a `narration` pipeline, and the chat stories' `chat-export`, for this data
+    /// directory.
     public func standardJobHandlers() -> JobHandlerRegistry {
-        var registry = narration.map { StoryJobs.registry(dataDirectory: dataDirectory, narration: $0, models: models) } ?? JobHandlerRegistry()
+        var registry = JobHandlerRegistry()
+        if let narration {
+            registry = StoryJobs.registry(dataDirectory: dataDirectory, narration: narration, models: models)
+            JourneyJobs.register(in: &registry, dataDirectory: dataDirectory, narration: narration, models: models)
+        }
         ChatJobs.register(in: &registry, dataDirectory: dataDirectory, ffmpegPath: chatFFmpegPath)
         return registry
     }
@@ -104,8 +117,10 @@ public struct ServerConfig: Sendable {
     /// Reads `STORYVOICE_DATA_DIR`, `DATABASE_URL`, `STORYVOICE_SECRET_KEY` (else the data
     /// directory's `secret.key`), `STORYVOICE_PUBLIC_DIR` (else `publicDirectory`),
     /// `STORYVOICE_SECURE_COOKIES=1`, `STORYVOICE_TRUST_PROXY=1`, `STORYVOICE_ACCESS_TOKEN_SECONDS`
-    /// (tests shorten sessions with it) and `STORYVOICE_PRICES` (a
-    /// JSON price table over the built-in one; else the data directory's `prices.json`).
+    /// (tests shorten sessions with it), `STORYVOICE_PRICES` (a
+    /// JSON price table over the built-in one; else the data directory's `prices.json`) and the
+    /// journeys' services (`STORYVOICE_OSRM_URL_*`, `STORYVOICE_NOMINATIM_URL`, …; a value that
+    /// is not usable throws its `JourneyError`, so the server does not start with it).
     public static func fromEnvironment(
         _ environment: [String: String] = ProcessInfo.processInfo.environment,
         publicDirectory: URL
@@ -122,6 +137,7 @@ public struct ServerConfig: Sendable {
         )
         config.models.prices = try PriceTable.configured(
             environment: environment, defaultFile: dataDirectory.url.appendingPathComponent("prices.json"))
+        config.journeyRouting = try JourneyRouting.fromEnvironment(environment)
         config.secureCookies = environment["STORYVOICE_SECURE_COOKIES"] == "1"
         config.trustForwardedFor = environment["STORYVOICE_TRUST_PROXY"] == "1"
         if let seconds = environment["STORYVOICE_ACCESS_TOKEN_SECONDS"].flatMap(TimeInterval.init), seconds > 0 {

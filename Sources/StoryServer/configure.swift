@@ -66,6 +66,7 @@ func routes(_ app: Application, _ config: ServerConfig) throws {
     ChatConversationsController(config: config).register(routes: api)
     ChatExportsController(config: config).register(routes: api)
     ChatShareController(config: config).register(routes: json)
+    JourneysController(config: config).register(routes: api)
 }
 
 struct HealthResponse: Content {

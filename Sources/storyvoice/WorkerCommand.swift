@@ -1,13 +1,15 @@
 import ArgumentParser
 import ChatWorkflows
 import Foundation
+import JourneyWorkflows
 import StoryWorkflows
 
-/// `storyvoice worker`: analyses and renders stories, and makes chat-story videos, queued by `storyvoice serve`.
+/// `storyvoice worker`: analyses and renders stories, makes chat-story videos, and tells and
+/// exports journeys, queued by `storyvoice serve`.
 struct WorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "worker",
-        abstract: "Run story jobs (analyse, render) and chat-story videos for a StoryVoice server.",
+        abstract: "Run story jobs (analyse, render), chat-story videos and journeys (tell, export) for a StoryVoice server.",
         discussion: """
             Uses the same STORYVOICE_DATA_DIR and DATABASE_URL as 'storyvoice serve'. Start the server with \
             --workers 0 when workers run separately; several workers may share one PostgreSQL database.
@@ -28,8 +30,9 @@ struct WorkerCommand: AsyncParsableCommand {
             throw UserFacingError("No speech engine is installed; install espeak-ng, flite or festival (see 'storyvoice doctor').")
         }
         print("StoryVoice worker running \(concurrency) job(s) at once with \(narration.catalog.voices.count) voices.")
-        try await StoryWorker.run(narration: narration, configuration: lease.workerConfiguration(concurrency: concurrency), localModel: LocalModels.server) { registry, directory in
+        try await StoryWorker.run(narration: narration, configuration: lease.workerConfiguration(concurrency: concurrency), localModel: LocalModels.server) { registry, directory, models in
             ChatJobs.register(in: &registry, dataDirectory: directory)
+            JourneyJobs.register(in: &registry, dataDirectory: directory, narration: narration, models: models)
         }
     }
 }

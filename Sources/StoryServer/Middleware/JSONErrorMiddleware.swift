@@ -1,4 +1,5 @@
 import ChatWorkflows
+import Journeys
 import StoryWorkflows
 import Vapor
 
@@ -32,6 +33,8 @@ struct JSONErrorMiddleware: AsyncMiddleware {
             return (APIError.status(for: error.kind), error.code, error.message, [:])
         case let error as ChatError:
             return (APIError.status(for: error.kind), error.code, error.message, error.headers)
+        case let error as JourneyError:
+            return (APIError.status(for: error.kind), error.code, error.message, [:])
         case let error as DecodingError:
             return (.badRequest, "invalid_body", DecodingErrorDescription.describe(error), [:])
         case let error as any AbortError:
