@@ -61,17 +61,22 @@ struct VideoProbe: Decodable {
     var streams: [Stream]
 
     static func probe(_ data: Data) throws -> VideoProbe {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("chat-\(UUID().uuidString).mp4")
-        try data.write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        process.arguments = ["-v", "error", "-show_entries", "stream=codec_type,width,height", "-of", "json", file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let bytes = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return try JSONDecoder().decode(VideoProbe.self, from: bytes)
+        try JSONDecoder().decode(VideoProbe.self, from: ffprobe(data, fileExtension: "mp4", ["-show_entries", "stream=codec_type,width,height"]))
     }
+}
+
+/// ffprobe's JSON about a file's bytes (`arguments` say what to show).
+func ffprobe(_ data: Data, fileExtension: String, _ arguments: [String]) throws -> Data {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString).\(fileExtension)")
+    try data.write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+    process.arguments = ["-v", "error"] + arguments + ["-of", "json", file.path]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let bytes = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return bytes
 }

@@ -44,6 +44,12 @@ final class ContractWalk {
     }
 
     func record(_ more: [String]) { problems += more }
+
+    /// Takes in what a walk of another server found (its problems, the operations it called).
+    func absorb(_ other: ContractWalk) {
+        problems += other.problems
+        exercised.formUnion(other.exercised)
+    }
 }
 
 @Suite("OpenAPI shapes")
@@ -252,6 +258,7 @@ struct OpenAPIShapeTests {
             try await walk.call(.DELETE, "/api/stories/\(story)", token: token, expect: .notFound)
 
             try await walk.walkChatStories(token: token, config: config)
+            try await walk.walkJourneys()
 
             for problem in walk.problems { Issue.record(Comment(rawValue: problem)) }
             #expect(contract.operationNames.subtracting(walk.exercised).sorted() == [], "operations the walk never called")

@@ -1,0 +1,208 @@
+import DatabaseTestSupport
+import Foundation
+import Journeys
+import NIOCore
+@testable import StoryServer
+import StoryWorkflows
+import Testing
+import TestSupport
+import VaporTesting
+import VendorHTTP
+
+/// Journeys over HTTP (docs/journeys.md, "The API"): plans from the offline gazetteer and
+/// estimate, the refusals with their codes, and a whole journey told by the server's own worker
+/// with the user's model (a loopback server in OpenAI's streaming format) and flite's voice:
+/// sentences served as WAV, the playhead, the audiobook with a chapter per part, deletion.
+@Suite("Journeys API", .serialized)
+struct JourneyAPITests {
+    static let start = #"{"start":"51.7520,-1.2577","end":"51.7530,-1.2577","mode":"walking","style":"noir","voice":"flite:slt","model":"openai:gpt-4o-mini"}"#
+
+    @Test("plans: a 111 m walk is 2 parts, Oxford to Cambridge by car 117, credited to GeoNames; nothing is kept")
+    func plans() async throws {
+        try await withServer { app, _, _ in
+            let ada = try await app.register("ada@example.com").access_token
+            let walk = try await app.send(.POST, "/api/journeys/plan", token: ada, json: #"{"start":"51.7520,-1.2577","end":"51.7530,-1.2577","mode":"walking"}"#)
+            #expect(walk.status == .ok, "\(walk.body.string)")
+            let plan = try #require(walk.json)
+            #expect(plan["parts"]?.intValue == 2)
+            #expect(plan["mode"]?.stringValue == "walking")
+            #expect(plan["source"]?.stringValue == "estimate")
+            #expect(plan["words_per_part"]?.intValue == 145)
+            #expect((plan["line"]?.arrayValue?.count ?? 0) >= 2)
+
+            let drive = try await app.send(.POST, "/api/journeys/plan", token: ada, json: #"{"start":"Oxford, UK","end":"Cambridge, UK","mode":"driving"}"#)
+            #expect(drive.status == .ok, "\(drive.body.string)")
+            #expect(drive.json?["parts"]?.intValue == 117)
+            #expect(drive.json?["start"]?["name"]?.stringValue == "Oxford")
+            #expect(drive.json?["end"]?["name"]?.stringValue == "Cambridge")
+            #expect(drive.json?["attribution"]?.stringValue?.contains("GeoNames") == true)
+            // The mode left out is driving.
+            #expect(try await app.send(.POST, "/api/journeys/plan", token: ada, json: #"{"start":"Oxford, UK","end":"Cambridge, UK"}"#).json?["parts"]?.intValue == 117)
+
+            let styles = try await app.send(.GET, "/api/journeys/styles", token: ada)
+            #expect(styles.json?["styles"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["noir", "childrens", "historical", "fantasy", "custom"])
+            #expect(try await app.send(.GET, "/api/journeys", token: ada).json?["journeys"]?.arrayValue?.isEmpty == true)
+        }
+    }
+
+    @Test("refusals: unknown place, same place, too long, a custom style without its description, bad bodies, no sign-in; each with its code")
+    func refusals() async throws {
+        try await withServer { app, _, _ in
+            let ada = try await app.register("ada@example.com").access_token
+            func plan(_ json: String) async throws -> TestingHTTPResponse { try await app.send(.POST, "/api/journeys/plan", token: ada, json: json) }
+
+            let unknown = try await plan(#"{"start":"Oxford, UK","end":"Qwxzzy Vrrbnk","mode":"driving"}"#)
+            #expect(unknown.status == .unprocessableEntity && unknown.errorCode == "unknown_place", "\(unknown.body.string)")
+            #expect(unknown.errorMessage?.contains("Qwxzzy Vrrbnk") == true)
+            let same = try await plan(#"{"start":"Oxford, UK","end":"Oxford, UK","mode":"driving"}"#)
+            #expect(same.status == .unprocessableEntity && same.errorCode == "same_place", "\(same.body.string)")
+            let long = try await plan(#"{"start":"Oxford, UK","end":"Cambridge, UK","mode":"walking"}"#)
+            #expect(long.status == .unprocessableEntity && long.errorCode == "too_long", "\(long.body.string)")
+            #expect(long.errorMessage?.contains("4 h 00 min") == true)
+
+            let custom = try await app.send(.POST, "/api/journeys", token: ada, json: #"{"start":"Oxford, UK","end":"Cambridge, UK","style":"custom"}"#)
+            #expect(custom.status == .unprocessableEntity && custom.errorCode == "invalid_style", "\(custom.body.string)")
+            let unknownStyle = try await app.send(.POST, "/api/journeys", token: ada, json: #"{"start":"Oxford, UK","end":"Cambridge, UK","style":"western"}"#)
+            #expect(unknownStyle.errorCode == "invalid_style")
+            let wordy = String(repeating: "x", count: 301)
+            let tooWordy = try await app.send(.POST, "/api/journeys", token: ada, json: #"{"start":"Oxford, UK","end":"Cambridge, UK","style":"custom","style_description":"\#(wordy)"}"#)
+            #expect(tooWordy.errorCode == "invalid_style")
+
+            let malformed = try await plan(#"{"start": "#)
+            #expect(malformed.status == .badRequest && malformed.errorCode == "invalid_body")
+            let flying = try await plan(#"{"start":"Oxford, UK","end":"Cambridge, UK","mode":"flying"}"#)
+            #expect(flying.status == .badRequest && flying.errorCode == "invalid_body")
+            let missing = try await plan(#"{"start":"Oxford, UK"}"#)
+            #expect(missing.status == .badRequest && missing.errorMessage == "Field 'end' is required.")
+            var form = HTTPHeaders()
+            form.contentType = .urlEncodedForm
+            #expect(try await app.send(.POST, "/api/journeys/plan", token: ada, headers: form, body: ByteBuffer(string: "start=Oxford")).status == .unsupportedMediaType)
+            let huge = #"{"start":"\#(String(repeating: "x", count: 1 << 20))","end":"Cambridge, UK"}"#
+            #expect(try await plan(huge).status == .payloadTooLarge)
+
+            #expect(try await app.send(.POST, "/api/journeys/plan", json: #"{"start":"Oxford, UK","end":"Cambridge, UK"}"#).status == .unauthorized)
+            #expect(try await app.send(.GET, "/api/journeys").status == .unauthorized)
+            #expect(try await app.send(.GET, "/api/journeys/\(UUID())", token: ada).status == .notFound)
+            #expect(try await app.send(.GET, "/api/journeys/not-an-id", token: ada).status == .notFound)
+            // The fixed paths beside {id} asked with another method: 405, not "no such journey".
+            let wrong = try await app.send(.DELETE, "/api/journeys/plan", token: ada)
+            #expect(wrong.status == .methodNotAllowed && wrong.headers.first(name: "Allow") == "POST", "\(wrong.body.string)")
+            #expect(try await app.send(.GET, "/api/journeys/plan", token: ada).status == .methodNotAllowed)
+            #expect(try await app.send(.DELETE, "/api/journeys/styles", token: ada).status == .methodNotAllowed)
+        }
+    }
+
+    @Test("JourneyError codes become their statuses in one place")
+    func statuses() {
+        let expected: [JourneyError.Kind: HTTPResponseStatus] = [
+            .unknownPlace: .unprocessableEntity, .samePlace: .unprocessableEntity, .tooLong: .unprocessableEntity,
+            .noRoute: .unprocessableEntity, .noRoad: .unprocessableEntity, .invalidStyle: .unprocessableEntity,
+            .invalidRequest: .badRequest, .serviceUnavailable: .serviceUnavailable, .gazetteerMissing: .serviceUnavailable,
+            .serviceTimeout: .gatewayTimeout,
+        ]
+        for (kind, status) in expected { #expect(APIError.status(for: kind) == status, "\(kind)") }
+    }
+
+    @Test("a journey told by the server's worker: both parts ready, each sentence a WAV of the model's text; playhead; audiobook with 2 chapters; deleted", arguments: Backend.available)
+    func told(_ backend: Backend) async throws {
+        try await withJourneyServer(backend) { app, config, ada, model in
+            let created = try await app.send(.POST, "/api/journeys", token: ada, json: Self.start)
+            #expect(created.status == .created, "\(created.body.string)")
+            let journey = try #require(created.json)
+            let id = try #require(journey["id"]?.stringValue?.lowercased())
+            #expect(journey["status"]?.stringValue == "telling")
+            #expect(journey["plan"]?["parts"]?.intValue == 2)
+            #expect(journey["style"]?.stringValue == "noir" && journey["voice"]?.stringValue == "flite:slt")
+            #expect(journey["playhead"] == ["part": 1, "sentence": 0])
+
+            let told = try await app.waitForJourney(id, token: ada, until: JSONValue.partsReady(2))
+            #expect(told["status"]?.stringValue == "complete", "\(told["error"]?.stringValue ?? "")")
+            #expect(told["title"]?.stringValue == JourneyModel.title)
+            let parts = told["parts"]?.arrayValue ?? []
+            #expect(parts.map { $0["status"]?.stringValue } == ["ready", "ready"])
+            #expect(parts.allSatisfy { $0["fallback"] == false })
+            for (index, part) in parts.enumerated() {
+                let sentences = part["sentences"]?.arrayValue ?? []
+                let text = sentences.compactMap { $0["text"]?.stringValue }.joined(separator: " ")
+                #expect(text == (index == 0 ? JourneyModel.partOne : JourneyModel.partTwo))
+                #expect(sentences.count == 10)
+                for sentence in sentences {
+                    let url = try #require(sentence["audio_url"]?.stringValue)
+                    #expect(url.hasPrefix("/api/journeys/\(id)/parts/\(index + 1)/sentences/"))
+                    let audio = try await app.send(.GET, url, token: ada)
+                    #expect(audio.status == .ok)
+                    #expect(audio.headers.contentType?.subType == "wav")
+                    #expect(audio.headers.first(name: .cacheControl) == "no-cache")
+                    #expect(audio.headers.first(name: .eTag) != nil)
+                    #expect(Data(audio.body.readableBytesView).prefix(4) == Data("RIFF".utf8))
+                    #expect((sentence["duration_s"]?.doubleValue ?? 0) > 0.5)
+                }
+            }
+            // The story came from the user's model, with their key: part 1, the acts, the beats, part 2.
+            #expect(model.requests.count == 4)
+            #expect(model.requests.allSatisfy { $0.header("authorization") == "Bearer \(JourneyModel.key)" })
+            #expect(try await app.send(.GET, "/api/journeys/\(id)/parts/1/sentences/10/audio", token: ada).errorCode == "not_ready")
+            #expect(try await app.send(.GET, "/api/journeys/\(id)/parts/3/sentences/0/audio", token: ada).errorCode == "not_ready")
+
+            // The history.
+            let list = try #require(try await app.send(.GET, "/api/journeys", token: ada).json?["journeys"]?.arrayValue)
+            #expect(list.count == 1)
+            #expect(list.first?["id"]?.stringValue?.lowercased() == id)
+            #expect(list.first?["parts"]?.intValue == 2 && list.first?["parts_ready"]?.intValue == 2)
+            #expect(list.first?["status"]?.stringValue == "complete" && list.first?["mode"]?.stringValue == "walking")
+
+            // The playhead: within the parts, sentence 0 or later.
+            for body in [#"{"part":0,"sentence":0}"#, #"{"part":3,"sentence":0}"#, #"{"part":1,"sentence":-1}"#] {
+                let refused = try await app.send(.PUT, "/api/journeys/\(id)/playhead", token: ada, json: body)
+                #expect(refused.status == .unprocessableEntity && refused.errorCode == "invalid_playhead", "\(body): \(refused.body.string)")
+            }
+            #expect(try await app.send(.PUT, "/api/journeys/\(id)/playhead", token: ada, json: #"{"part":"two"}"#).status == .badRequest)
+            let moved = try await app.send(.PUT, "/api/journeys/\(id)/playhead", token: ada, json: #"{"part":2,"sentence":3}"#)
+            #expect(moved.status == .ok, "\(moved.body.string)")
+            #expect(moved.json?["playhead"] == ["part": 2, "sentence": 3])
+
+            // Another user sees none of it.
+            let bob = try await app.register("bob@example.com").access_token
+            #expect(try await app.send(.GET, "/api/journeys", token: bob).json?["journeys"]?.arrayValue?.isEmpty == true)
+            for (method, path) in [(HTTPMethod.GET, ""), (.GET, "/parts/1/sentences/0/audio"), (.POST, "/export"), (.GET, "/audio"), (.DELETE, "")] {
+                let reply = try await app.send(method, "/api/journeys/\(id)\(path)", token: bob)
+                #expect(reply.status == .notFound, "\(method) \(path)")
+            }
+            #expect(try await app.send(.PUT, "/api/journeys/\(id)/playhead", token: bob, json: #"{"part":1,"sentence":0}"#).status == .notFound)
+
+            // The audiobook of the parts told.
+            #expect(try await app.send(.GET, "/api/journeys/\(id)/audio", token: ada).errorCode == "not_exported")
+            let export = try await app.send(.POST, "/api/journeys/\(id)/export", token: ada)
+            #expect(export.status == .accepted, "\(export.body.string)")
+            let job = try #require(export.json?["job"]?["id"]?.stringValue)
+            #expect(export.json?["job"]?["kind"]?.stringValue == "journey-export")
+            let finished = try await app.waitForFinishedJob(job, token: ada)
+            #expect(finished["status"]?.stringValue == "succeeded", "\(finished["error"]?.stringValue ?? "")")
+            let book = try await app.send(.GET, "/api/journeys/\(id)/audio", token: ada)
+            #expect(book.status == .ok)
+            #expect(book.headers.contentType?.type == "audio" && book.headers.contentType?.subType == "mp4")
+            #expect(book.headers.first(name: .contentDisposition) == "attachment; filename=\"\(JourneyModel.title).m4b\"")
+            let bytes = Data(book.body.readableBytesView)
+            #expect(bytes.count > 8 && bytes[4..<8] == Data("ftyp".utf8))
+            let chapters = try Self.chapters(bytes)
+            #expect(chapters == 2)
+            let range = try await app.send(.GET, "/api/journeys/\(id)/audio", token: ada, headers: ["Range": "bytes=0-9"])
+            #expect(range.status == .partialContent && range.body.readableBytes == 10)
+
+            // Deleted: gone, with its audio.
+            let folder = config.dataDirectory.url.appendingPathComponent("journeys")
+            #expect(try await app.send(.DELETE, "/api/journeys/\(id)", token: ada).status == .noContent)
+            #expect(try await app.send(.GET, "/api/journeys/\(id)", token: ada).status == .notFound)
+            #expect(try await app.send(.GET, "/api/journeys/\(id)/parts/1/sentences/0/audio", token: ada).status == .notFound)
+            #expect(try await app.send(.DELETE, "/api/journeys/\(id)", token: ada).status == .notFound)
+            let left = (FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.allObjects as? [URL] ?? [])
+                .filter { !$0.hasDirectoryPath && $0.path.contains(id) }
+            #expect(left.isEmpty, "\(left)")
+        }
+    }
+
+    /// The chapters ffprobe finds in an audiobook.
+    static func chapters(_ data: Data) throws -> Int {
+        JSONValue(parsing: try ffprobe(data, fileExtension: "m4b", ["-show_chapters"]))?["chapters"]?.arrayValue?.count ?? -1
+    }
+}
