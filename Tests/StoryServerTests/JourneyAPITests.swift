@@ -115,7 +115,7 @@ struct JourneyAPITests {
             #expect(journey["style"]?.stringValue == "noir" && journey["voice"]?.stringValue == "flite:slt")
             #expect(journey["playhead"] == ["part": 1, "sentence": 0])
 
-            let told = try await app.waitForJourney(id, token: ada, until: JSONValue.partsReady(2))
+            let told = try await app.waitForJourney(id, token: ada, until: JSONValue.finishedTelling)
             #expect(told["status"]?.stringValue == "complete", "\(told["error"]?.stringValue ?? "")")
             #expect(told["title"]?.stringValue == JourneyModel.title)
             let parts = told["parts"]?.arrayValue ?? []

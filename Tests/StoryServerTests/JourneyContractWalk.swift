@@ -43,7 +43,7 @@ extension ContractWalk {
         try await call(.GET, "/api/journeys/\(id)/parts/1/sentences/999/audio", token: token, expect: .notFound)
         try await call(.GET, "/api/journeys/\(id)/audio", token: token, expect: .notFound)
 
-        let told = try await app.waitForJourney(id, token: token, until: JSONValue.partsReady(2))
+        let told = try await app.waitForJourney(id, token: token, until: JSONValue.finishedTelling)
         #expect(told["status"]?.stringValue == "complete", "\(told["error"]?.stringValue ?? "")")
         try await call(.GET, "/api/journeys/\(id)", token: token, expect: .ok)
         try await call(.GET, "/api/journeys", token: token, expect: .ok)

@@ -103,12 +103,8 @@ extension Application {
 }
 
 extension JSONValue {
-    /// Both parts of a journey are ready.
-    static func partsReady(_ count: Int) -> (JSONValue) -> Bool {
-        { journey in
-            let parts = journey["parts"]?.arrayValue ?? []
-            return journey["status"]?.stringValue == "failed"
-                || (parts.count == count && parts.allSatisfy { $0["status"]?.stringValue == "ready" })
-        }
+    /// The journey's teller has finished: every part told (`complete`), or `failed`.
+    static func finishedTelling(_ journey: JSONValue) -> Bool {
+        ["complete", "failed"].contains(journey["status"]?.stringValue ?? "")
     }
 }
