@@ -13,6 +13,8 @@ on screen, and that signing out and in as someone else leaves nothing of the fir
 playback carries on past the expiry of the access cookie without the listener noticing. Prints
 the time from pressing play to the first audio, and saves screenshots. chat_flow.py writes a chat
 story, previews and plays it, exports a short video, downloads it (ffprobe) and shares it.
+journey_flow.py plans a short walk, hears its story start while it is written, sees part 2 become
+ready, downloads it and finds it in the history.
 novel_flow.py then opens a
 generated 300k-character novel: how soon its page is usable, its chapters, player bar and lines.
 book_flow.py uploads a real novel (../shared/eval/pdnc-dev beside the repository) and an EPUB it
@@ -337,6 +339,8 @@ def main():
     main_flow(options)
     from chat_flow import chat_flow  # chat stories: write, preview, export, download, share (issue 19)
     chat_flow(options)
+    from journey_flow import journey_flow  # journeys: plan a walk, hear it told as it is written, history (issue 22)
+    journey_flow(options)
     from novel_flow import novel_flow  # a 300k-character novel on the story page (issue 24)
     novel_flow(options)
     from book_flow import book_flow  # a real novel from ../shared/eval/pdnc-dev and an EPUB of it (issue 24)

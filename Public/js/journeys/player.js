@@ -96,6 +96,7 @@ export default function playerScreen() {
       let shownPart = null; // the part whose text is shown, and how many sentences it showed
       let shownCount = -1;
       const clips = new Map(); // "part:sentence" -> {promise, url, controller}
+      const counts = new Map(); // part -> sentences it had when last read
       let speed = Number(localStorage.getItem(speedKey));
       if (!speeds.includes(speed)) speed = 1;
 
@@ -317,6 +318,16 @@ export default function playerScreen() {
         if (disposed) return;
         const wasTelling = journey.status === "telling";
         journey = fresh;
+        // A part written again has fewer sentences than before, other audio under the same
+        // numbers: forget what was fetched of it (but the sentence sounding now).
+        for (const part of journey.parts) {
+          if (part.sentences.length < (counts.get(part.number) ?? 0)) {
+            for (const wanted of [...clips.keys()]) {
+              if (wanted.startsWith(`${part.number}:`) && wanted !== audio.dataset.key) forget(wanted);
+            }
+          }
+          counts.set(part.number, part.sentences.length);
+        }
         render();
         if (playing && waiting) play(true);
         else if (playing) prefetchNext();
@@ -348,14 +359,18 @@ export default function playerScreen() {
         return entry.promise;
       }
 
+      /** Lets go of a sentence's audio (its fetch, its object URL). */
+      function forget(wanted) {
+        const entry = clips.get(wanted);
+        if (!entry) return;
+        entry.controller.abort();
+        if (entry.url) URL.revokeObjectURL(entry.url);
+        clips.delete(wanted);
+      }
+
       /** Lets go of audio that is neither the sentence playing nor the next. */
       function trimClips(keep) {
-        for (const [wanted, entry] of clips) {
-          if (keep.includes(wanted)) continue;
-          entry.controller.abort();
-          if (entry.url) URL.revokeObjectURL(entry.url);
-          clips.delete(wanted);
-        }
+        for (const wanted of [...clips.keys()]) if (!keep.includes(wanted)) forget(wanted);
       }
 
       /** The position after this one, if the journey has it yet (null: not yet; "end": the end). */
@@ -384,6 +399,11 @@ export default function playerScreen() {
         for (;;) {
           const part = partOf(position.part);
           if (sentenceAt(position.part, position.sentence)) return "play";
+          // Past the end of a part being written (it was started again): wait at its end.
+          if (part?.status === "writing" && position.sentence > part.sentences.length) {
+            position = { part: position.part, sentence: part.sentences.length };
+            return "wait";
+          }
           if (part?.status === "ready" && position.sentence >= part.sentences.length) {
             if (position.part >= total()) return "end";
             position = { part: position.part + 1, sentence: 0 };
@@ -605,6 +625,7 @@ export default function playerScreen() {
       signal.addEventListener("abort", stopAll, { once: true });
 
       // --- Start -----------------------------------------------------------------------------
+      for (const part of journey.parts) counts.set(part.number, part.sentences.length);
       settle();
       render();
       schedulePoll();
