@@ -12,7 +12,8 @@ import VendorHTTP
 
 /// A journey's story from a loopback model in OpenAI's wire format: part 1 and part 2 streamed
 /// sentence by sentence, the outline's acts and beats as the structured answers the teller asks
-/// for. Each part is about 150 words, so no part is written again for being short.
+/// for. Each part is about 240 words, more than a part needs: none is written again for being
+/// short, and the teller may stop it at its words.
 enum JourneyModel {
     static let key = "sk-journey-0123456789abcdef"
     static let title = "The Lantern on the Fen"
@@ -33,7 +34,8 @@ enum JourneyModel {
         switch schemaName {
         case "story_outline":
             let acts = JSONValue.array((1...6).map { .string("In act \($0) the lantern keeper and the ferry woman cross the fen.") })
-            let answer = JSONValue.object(["title": .string(title), "part_1": "The lantern keeper sets out.", "acts": acts]).canonicalText
+            let beats = JSONValue.array((2...5).map { .string("In part \($0) the ferry woman rows through the reeds.") })
+            let answer = JSONValue.object(["title": .string(title), "part_1": "The lantern keeper sets out.", "acts": acts, "beats": beats]).canonicalText
             return VendorWire.success(.openai, answer: answer, for: request)
         case "story_beats":
             let beats = JSONValue.array((1...4).map { .string("Beat \($0): the ferry woman rows through the reeds.") })

@@ -35,8 +35,8 @@ extension APIError {
     }
 }
 
-/// The bodies the journeys routes read. A travel mode left out is driving; a style left out is
-/// fantasy; an empty voice or model is no choice (the defaults).
+/// The bodies the journeys routes read. A travel mode left out (or null) is driving; a style left
+/// out is fantasy; an empty voice or model is no choice (the defaults).
 struct JourneyPlanBody: Decodable {
     var start: String
     var end: String
@@ -70,7 +70,7 @@ struct JourneyStartBody: Decodable {
 
 struct PlayheadBody: Decodable {
     var part: Int
-    var sentence: Int?
+    var sentence: Int
 
-    var playhead: Playhead { Playhead(part: part, sentence: sentence ?? 0) }
+    var playhead: Playhead { Playhead(part: part, sentence: sentence) }
 }
