@@ -273,6 +273,7 @@ let package = Package(
         ]),
         .testTarget(name: "JourneyWorkflowsTests", dependencies: [
             "JourneyWorkflows", "Journeys", "JourneyServices", "StoryWorkflows", "Persistence", "Jobs", "DatabaseTestSupport", "LanguageModels", "VendorHTTP", "TestSupport",
+            "Audio", "Speech", "SpeechEngines", "LocalModel",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "ChatVideoTests", dependencies: ["ChatVideo", "ChatFrames", "ChatStories", "Audio"]),

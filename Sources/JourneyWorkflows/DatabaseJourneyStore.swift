@@ -85,7 +85,7 @@ struct JourneyGone: Error, CustomStringConvertible {
 /// A journey's story in memory, its audio in a folder: for `storyvoice journey tell`, which
 /// keeps nothing but the audiobook it writes.
 public actor MemoryJourneyStore: JourneyStore {
-    public let folder: URL
+    public nonisolated let folder: URL
     private var storedOutline: StoryOutline?
     private var parts: [Int: JourneyPart] = [:]
 

@@ -67,8 +67,11 @@ public struct JourneyLibrary: Sendable {
 
     // MARK: Planning and starting
 
+    /// The trip's plan. The model on this machine is started meanwhile (if it is not running),
+    /// so that "Tell me a story", seconds later, does not wait for it to load.
     public func plan(_ request: PlanRequest) async throws -> JourneyPlanView {
-        JourneyPlanView(plan: try await routing.plan(from: request.start, to: request.end, mode: request.mode), attribution: routing.attribution)
+        if let host = user.models.factory.local { Task.detached { _ = try? await host.endpoint() } }
+        return JourneyPlanView(plan: try await routing.plan(from: request.start, to: request.end, mode: request.mode), attribution: routing.attribution)
     }
 
     public static var styles: [JourneyStyleView] { JourneyStyleView.all }

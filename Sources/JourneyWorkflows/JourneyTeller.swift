@@ -89,9 +89,13 @@ public struct JourneyTeller: Sendable {
     }
 
     /// Streams the answer, voicing each finished sentence; returns what is wrong with the whole.
+    /// A part ends at the first sentence end past its words (the last part, which must end the
+    /// story, may run to half as long again): a story that runs long would outlast the trip,
+    /// and the next part goes on from wherever this one stops.
     private func stream(_ request: CompletionRequest, into part: inout JourneyPart, words: Int) async throws -> String? {
         var splitter = SentenceSplitter()
         var start = ""
+        let enough = part.number == plan.parts ? words * 3 / 2 : words
         for try await event in model.stream(request) {
             switch event {
             case .text(let piece):
@@ -99,7 +103,10 @@ public struct JourneyTeller: Sendable {
                     start += piece
                     if SpokenProse.looksLikeData(start) { return "the part is data, not prose" }
                 }
-                for sentence in splitter.add(piece) { try await voice(sentence, into: &part) }
+                for sentence in splitter.add(piece) {
+                    try await voice(sentence, into: &part)
+                    if part.words >= enough { return nil }
+                }
             case .finished:
                 // A last piece without an ending was cut off by the token limit: not spoken.
                 if let rest = splitter.finish(), SpokenProse.isComplete(rest) || part.sentences.isEmpty {
@@ -160,11 +167,13 @@ public struct JourneyTeller: Sendable {
         } else {
             let opening = try await store.part(1).map(\.text) ?? ""
             let count = StoryArc.acts(parts: plan.parts).count
-            let answer = try await model.complete(prompts.acts(opening: opening))
-            guard let acts = StoryAnswers.acts(answer.text, count: count) else {
+            let window = StoryOutline(title: "", actSummaries: [], beats: [1: ""]).beatsToWrite(for: number, parts: plan.parts) ?? number...number
+            let answer = try await model.complete(prompts.acts(opening: opening, beats: window))
+            guard let acts = StoryAnswers.acts(answer.text, count: count, beats: window.count) else {
                 throw JourneyTellError.unreadableOutline("the acts came back as \(answer.text.prefix(120).debugDescription)")
             }
             outline = StoryOutline(title: acts.title, actSummaries: acts.summaries, beats: [1: acts.firstBeat])
+            for (part, beat) in zip(window, acts.beats) { outline.beats[part] = beat }
             try await store.save(outline)
             if var first = try await store.part(1), first.beat == nil {
                 first.beat = acts.firstBeat

@@ -30,7 +30,7 @@ struct StoryPrompts: Sendable {
     }
 
     /// Output tokens for `words` words of prose: English runs about 1.3 tokens a word; the rest
-    /// is room to finish the sentence.
+    /// is room for the last part's ending (a part is cut at the first sentence end past its words).
     static func tokens(forWords words: Int) -> Int { words * 2 + 60 }
 
     /// Part 1, written before any outline so that the listener hears it within seconds.
@@ -42,8 +42,10 @@ struct StoryPrompts: Sendable {
         return CompletionRequest(system: system, user: task, temperature: 0.8, maxOutputTokens: Self.tokens(forWords: words))
     }
 
-    /// The title, a line for part 1, and what happens in each act, after part 1 is told.
-    func acts(opening: String) -> CompletionRequest {
+    /// The title, a line for part 1, one for each act, and the beats of the first parts after
+    /// part 1 (`beats`), in one request after part 1 is told: one prompt to read instead of two
+    /// while the listener hears part 1.
+    func acts(opening: String, beats: ClosedRange<Int>) -> CompletionRequest {
         let acts = StoryArc.acts(parts: plan.parts)
         let list = acts.enumerated().map { index, act in
             "Act \(index + 1) (\(act.stage.name), \(Self.partsLabel(act.parts))): \(act.stage.guidance)."
@@ -52,25 +54,32 @@ struct StoryPrompts: Sendable {
             Part 1 has been told:
             \(opening)
 
-            Plan the whole story, which continues from part 1, in \(acts.count) act\(acts.count == 1 ? "" : "s"):
+            Plan the rest of the story in \(acts.count) act\(acts.count == 1 ? "" : "s"):
             \(list)
 
-            Answer with the story's title (a few words), one sentence saying what happens in part 1, \
-            and for each act one or two sentences saying what happens in it, naming the characters.
+            Answer with: the story's title (a few words); one sentence saying what happens in part 1; \
+            one sentence per act saying what happens in it, naming the characters; and one sentence for each of \
+            \(Self.partsLabel(beats)) saying what happens in it, continuing from part 1.
             """
         let schema: JSONValue = [
             "type": "object",
             "properties": [
                 "title": ["type": "string"],
                 "part_1": ["type": "string"],
-                "acts": ["type": "array", "items": ["type": "string"], "minItems": .number(Double(acts.count)), "maxItems": .number(Double(acts.count))],
+                "acts": Self.strings(acts.count),
+                "beats": Self.strings(beats.count),
             ],
-            "required": ["title", "part_1", "acts"],
+            "required": ["title", "part_1", "acts", "beats"],
             "additionalProperties": false,
         ]
         return CompletionRequest(
             system: system, user: user, schema: ResponseSchema(name: "story_outline", schema: schema),
-            temperature: 0.7, maxOutputTokens: 120 + 90 * acts.count)
+            temperature: 0.7, maxOutputTokens: 100 + 60 * (acts.count + beats.count))
+    }
+
+    /// An array of exactly `count` strings.
+    static func strings(_ count: Int) -> JSONValue {
+        ["type": "array", "items": ["type": "string"], "minItems": .number(Double(count)), "maxItems": .number(Double(count))]
     }
 
     /// One sentence for each of `parts`, continuing the outline.
@@ -88,16 +97,15 @@ struct StoryPrompts: Sendable {
         if parts.upperBound == plan.parts { task += " Part \(plan.parts) is the last: the story ends in it." }
         else if parts.upperBound == act.parts.upperBound { task += " Part \(parts.upperBound) ends this act." }
         lines.append(task)
-        let count = Double(parts.count)
         let schema: JSONValue = [
             "type": "object",
-            "properties": ["beats": ["type": "array", "items": ["type": "string"], "minItems": .number(count), "maxItems": .number(count)]],
+            "properties": ["beats": Self.strings(parts.count)],
             "required": ["beats"],
             "additionalProperties": false,
         ]
         return CompletionRequest(
             system: system, user: lines.joined(separator: "\n\n"), schema: ResponseSchema(name: "story_beats", schema: schema),
-            temperature: 0.7, maxOutputTokens: 60 + 70 * parts.count)
+            temperature: 0.7, maxOutputTokens: 60 + 60 * parts.count)
     }
 
     /// Part `number` (after the first), from its beat and how the part before it ended.
@@ -137,13 +145,16 @@ enum StoryAnswers {
         var title: String
         var firstBeat: String
         var summaries: [String]
+        var beats: [String]
     }
 
-    static func acts(_ text: String, count: Int) -> Acts? {
+    static func acts(_ text: String, count: Int, beats: Int) -> Acts? {
         guard let json = JSONValue(parsing: text), let title = clean(json["title"]?.stringValue), let first = clean(json["part_1"]?.stringValue),
               let summaries = json["acts"]?.arrayValue?.compactMap({ clean($0.stringValue) }), summaries.count >= count
         else { return nil }
-        return Acts(title: title.trimmingCharacters(in: CharacterSet(charactersIn: "\"“”'")), firstBeat: first, summaries: Array(summaries.prefix(count)))
+        let written = json["beats"]?.arrayValue?.compactMap { clean($0.stringValue) } ?? []
+        return Acts(title: title.trimmingCharacters(in: CharacterSet(charactersIn: "\"“”'")), firstBeat: first,
+                    summaries: Array(summaries.prefix(count)), beats: Array(written.prefix(beats)))
     }
 
     /// The beats written, as many as came (at most `count`); nil when none could be read.

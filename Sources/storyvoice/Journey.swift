@@ -1,13 +1,18 @@
 import ArgumentParser
+import Audio
 import Foundation
 import JourneyServices
+import JourneyWorkflows
 import Journeys
+import LanguageModels
+import Speech
+import StoryWorkflows
 
 /// `storyvoice journey`: stories exactly as long as a trip.
 struct Journey: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Journeys: a story exactly as long as the trip (see docs/journeys.md).",
-        subcommands: [JourneyPlanCommand.self, JourneyFind.self]
+        subcommands: [JourneyPlanCommand.self, JourneyFind.self, JourneyTell.self]
     )
 }
 
@@ -21,6 +26,26 @@ struct JourneyEnvironment {
 
     func geocoder() throws -> any Geocoder {
         try configuration.geocoder { () throws(JourneyError) in try Gazetteer(directory: Gazetteer.defaultDirectory()) }
+    }
+}
+
+/// Where a trip starts and ends, and how one travels.
+struct TripArguments: ParsableArguments {
+    @Argument(help: "Where the trip starts.")
+    var start: String
+
+    @Argument(help: "Where it ends.")
+    var destination: String
+
+    @Option(help: "walking, cycling or driving.")
+    var mode: TravelMode = .driving
+
+    /// The plan with the services from the environment.
+    func plan(wordsPerMinute: Double = JourneyPlanner.defaultWordsPerMinute) async throws -> JourneyPlan {
+        let environment = try JourneyEnvironment()
+        return try await JourneyPlanner.plan(
+            from: start, to: destination, mode: mode, geocoder: try environment.geocoder(), router: environment.configuration.router(),
+            wordsPerMinute: wordsPerMinute)
     }
 }
 
@@ -42,14 +67,7 @@ struct JourneyPlanCommand: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: "Where the trip starts.")
-    var start: String
-
-    @Argument(help: "Where it ends.")
-    var destination: String
-
-    @Option(help: "walking, cycling or driving.")
-    var mode: TravelMode = .driving
+    @OptionGroup var trip: TripArguments
 
     @Option(help: "text or json.")
     var format: JourneyOutputFormat = .text
@@ -65,10 +83,7 @@ struct JourneyPlanCommand: AsyncParsableCommand {
 
     func run() async throws {
         let environment = try JourneyEnvironment()
-        let plan = try await JourneyPlanner.plan(
-            from: start, to: destination, mode: mode, geocoder: try environment.geocoder(), router: environment.configuration.router(),
-            wordsPerMinute: wordsPerMinute
-        )
+        let plan = try await trip.plan(wordsPerMinute: wordsPerMinute)
         switch format {
         case .json:
             let encoder = JSONEncoder()
@@ -126,5 +141,116 @@ struct JourneyFind: AsyncParsableCommand {
             }
         }
         if failures > 0 { throw ExitCode(1) }
+    }
+}
+
+/// `storyvoice journey tell`: the whole story for a trip, written and voiced here, as one audio
+/// file with a chapter per part.
+struct JourneyTell: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tell",
+        abstract: "Tell the story for a trip and write it as an audiobook with a chapter per part.",
+        discussion: """
+        The story has a part for every minute of the trip (see `journey plan`), written by the model and \
+        spoken by the voice. Example: storyvoice journey tell "51.7520,-1.2577" "51.7600,-1.2500" --mode walking --style fantasy -o walk.m4b
+        """
+    )
+
+    @OptionGroup var trip: TripArguments
+
+    @Option(help: "noir, childrens, historical, fantasy or custom (with --style-description).")
+    var style: String = "fantasy"
+
+    @Option(name: .customLong("style-description"), help: "Your own description of the story (up to 300 characters).")
+    var styleDescription: String?
+
+    @Option(help: "A voice id from `storyvoice voices` (default: the best installed voice that speaks faster than real time).")
+    var voice: String?
+
+    @Option(help: "local (the default, on this machine), openai:MODEL, anthropic:MODEL, gemini:MODEL or openai-compatible:MODEL@URL.")
+    var model: String = "local"
+
+    @Option(name: .shortAndLong, help: "The audio file to write (.m4b, .m4a, .mp3 or .wav).")
+    var output: String
+
+    func validate() throws {
+        guard let format = AudioFormat(fileExtension: URL(fileURLWithPath: output).pathExtension), format != .opus else {
+            throw ValidationError("'\(output)': the output must end in .m4b, .m4a, .mp3 or .wav.")
+        }
+    }
+
+    func run() async throws {
+        let storyStyle = try StoryStyle(id: style, description: styleDescription)
+        let plan = try await trip.plan()
+        let speaker = try await JourneyVoice(id: voice)
+        let (spec, chosen) = try LocalModels.model(named: model)
+        do {
+            try await tell(plan, style: storyStyle, speaker: speaker, model: chosen, spec: spec)
+            await LocalModels.server?.stop()
+        } catch {
+            await LocalModels.server?.stop()
+            throw error
+        }
+    }
+
+    private func tell(_ plan: JourneyPlan, style storyStyle: StoryStyle, speaker: JourneyVoice, model chosen: any LanguageModel, spec: ModelSpec) async throws {
+        FileHandle.standardError.write(Data("""
+            \(plan.start.name) → \(plan.end.name), \(Duration.seconds(plan.route.durationSeconds).spokenLength) \(plan.mode.rawValue): \
+            \(plan.parts) part\(plan.parts == 1 ? "" : "s"), told by \(spec) in \(speaker.voice.id)'s voice.\n
+            """.utf8))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-journey-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = MemoryJourneyStore(folder: folder)
+        let teller = JourneyTeller(plan: plan, style: storyStyle, model: chosen, speak: speaker.speak, store: store)
+        let bar = ProgressBar(enabled: Terminal.isStandardErrorInteractive, stream: .standardError)
+        let started = ContinuousClock.now
+        var firstAudio: Duration?
+        for part in 1...plan.parts {
+            bar.update(fraction: Double(part - 1) / Double(plan.parts), label: "Telling", detail: "part \(part) of \(plan.parts)", force: true)
+            do {
+                try await teller.tell(part: part)
+            } catch let error as JourneyTellError {
+                throw UserFacingError(error.description)
+            }
+            if firstAudio == nil { firstAudio = ContinuousClock.now - started }
+        }
+        let parts = await store.allParts
+        let title = await store.outline()?.title ?? "\(plan.start.name) to \(plan.end.name)"
+        try await JourneyAudiobook(title: title, parts: parts, folder: folder).write(to: URL(fileURLWithPath: output)) { fraction in
+            bar.update(fraction: fraction, label: "Writing", detail: output)
+        }
+        bar.finish()
+        let elapsed = ContinuousClock.now - started
+        let story = parts.reduce(0) { $0 + $1.durationSeconds }
+        let fallbacks = parts.filter(\.fallback).count
+        print("Wrote \(output): “\(title)”, \(parts.count) parts, \(Format.duration(story)) of story in \(Format.duration(elapsed.seconds)) "
+            + "(\(String(format: "%.2f", story / max(elapsed.seconds, 0.001))) minutes of story a minute)"
+            + (fallbacks > 0 ? "; \(fallbacks) part\(fallbacks == 1 ? " was" : "s were") told from the outline after the model failed." : "."))
+    }
+}
+
+/// The voice a journey is told in, from the installed engines.
+struct JourneyVoice: Sendable {
+    let voice: Voice
+    let engine: any SpeechSynthesizer
+
+    init(id: String?) async throws {
+        let catalog = await VoiceCatalog.load(from: Engines.available())
+        if let id {
+            guard let voice = catalog.voice(id: id), let engine = catalog.engine(for: voice) else {
+                throw ValidationError("There is no installed voice '\(id)'. Run 'storyvoice voices' to list them.")
+            }
+            (self.voice, self.engine) = (voice, engine)
+        } else {
+            let live = catalog.voices.filter { CastableVoices.rendersInRealTime(engine: $0.engine) }
+            guard let best = live.max(by: { ($0.quality, $1.id) < ($1.quality, $0.id) }), let engine = catalog.engine(for: best) else {
+                throw UserFacingError("No voice is installed: run scripts/setup.")
+            }
+            (self.voice, self.engine) = (best, engine)
+        }
+    }
+
+    func speak(_ text: String) async throws -> Data {
+        WAV.encode(try await engine.synthesize(text, voice: voice, settings: SpeechSettings()))
     }
 }

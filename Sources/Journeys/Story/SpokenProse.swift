@@ -8,14 +8,22 @@ public enum SpokenProse {
     /// label ("Part 2", "**Chapter One**", "Title: …") dropped (nil). The words are the
     /// model's own; nothing is reworded.
     public static func speakable(_ sentence: String) -> String? {
-        var text = sentence.trimmingCharacters(in: .whitespacesAndNewlines)
-        // A line starting with a Markdown heading or list mark, or a label line.
+        // A heading on a line of its own arrives joined to the sentence after it.
+        let lines = sentence.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let kept = lines.enumerated().filter { index, line in !(isHeading(line) && (index < lines.count - 1 || isLabel(line))) }
+        var text = kept.map(\.element).joined(separator: " ")
         if text.hasPrefix("#") || isLabel(text) { return nil }
         for mark in ["**", "__", "*", "`", "~~"] { text = text.replacingOccurrences(of: mark, with: "") }
         if text.hasPrefix("- ") || text.hasPrefix("• ") { text.removeFirst(2) }
         text = text.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression).trimmingCharacters(in: .whitespaces)
         guard text.unicodeScalars.contains(where: { $0.properties.isAlphabetic }) else { return nil }
         return text
+    }
+
+    /// A line that names rather than tells: a Markdown heading, a label, or a few words with no
+    /// sentence ending ("The Pond").
+    static func isHeading(_ line: String) -> Bool {
+        line.hasPrefix("#") || isLabel(line) || (!isComplete(line) && wordCount(line) <= 8)
     }
 
     /// "Part 2", "Part 2: The Bridge", "Chapter One", "Title: The Lantern", "The End": lines that

@@ -1,0 +1,227 @@
+import Audio
+import Foundation
+import JourneyWorkflows
+import Journeys
+import LanguageModels
+import Speech
+import SpeechEngines
+import Synchronization
+import TestSupport
+import Testing
+import VendorHTTP
+
+/// A model in OpenAI's wire format on loopback, and espeak-ng speaking: the teller's own work
+/// (what it asks, what it keeps, what it speaks) with real audio and a real HTTP stream.
+enum Teller {
+    static let espeak = EspeakEngine()
+
+    static func speak(_ text: String) async throws -> Data {
+        let voices = try await espeak.voices()
+        let voice = try #require(voices.first { $0.id == "espeak-ng:en-us" } ?? voices.first)
+        return WAV.encode(try await espeak.synthesize(text, voice: voice, settings: SpeechSettings()))
+    }
+
+    static func model(_ server: LoopbackServer) -> RemoteLanguageModel {
+        RemoteLanguageModel(provider: .openaiCompatible, model: "test", baseURL: server.baseURL + "/v1", key: nil,
+                            timeout: loopbackTimeout, retry: .none, limiter: ConcurrencyLimiter(limit: 1))
+    }
+
+    /// A plan of `parts` parts between two points in Oxford.
+    static func plan(parts: Int, wordsPerMinute: Double = 60) -> JourneyPlan {
+        let start = Place(name: "Carfax", latitude: 51.752, longitude: -1.258)
+        let end = Place(name: "Magdalen Bridge", latitude: 51.750, longitude: -1.246)
+        let route = Route(distanceMeters: 1000, durationSeconds: Double(parts) * 60 - 30, line: [start.coordinate, end.coordinate], source: .estimate)
+        return JourneyPlan(start: start, end: end, mode: .walking, route: route, parts: parts,
+                           wordsPerPart: JourneyPlanner.wordsPerPart(wordsPerMinute: wordsPerMinute), wordsPerMinute: wordsPerMinute)
+    }
+
+    static func teller(_ server: LoopbackServer, parts: Int, store: MemoryJourneyStore, speak: @escaping @Sendable (String) async throws -> Data = speak) throws -> JourneyTeller {
+        JourneyTeller(plan: plan(parts: parts), style: try StoryStyle(.childrens), model: model(server), speak: speak, store: store, backoff: { _ in 0 })
+    }
+
+    static func store() -> MemoryJourneyStore {
+        MemoryJourneyStore(folder: FileManager.default.temporaryDirectory.appendingPathComponent("journey-\(UUID().uuidString)"))
+    }
+
+    /// `text` streamed in pieces that cut words, as a model's tokens do.
+    static func streamed(_ text: String) -> LoopbackReply {
+        var pieces: [String] = []
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            pieces.append(String(rest.prefix(17)))
+            rest = rest.dropFirst(17)
+        }
+        return VendorWire.streamed(.openai, pieces: pieces, pause: .milliseconds(1))
+    }
+
+    static func json(_ value: JSONValue, _ request: RecordedRequest) -> LoopbackReply {
+        VendorWire.success(.openai, answer: value.canonicalText, for: request)
+    }
+
+    /// `count` sentences of about ten words naming `who`.
+    static func prose(_ who: String, sentences count: Int) -> String {
+        (1...count).map { "Then \(who) walked along the river for a while, number \($0)." }.joined(separator: " ")
+    }
+
+    static func userMessage(_ request: RecordedRequest) -> String {
+        request.json?["messages"]?.arrayValue?.last?["content"]?.stringValue ?? ""
+    }
+
+    static func schemaName(_ request: RecordedRequest) -> String? {
+        request.json?["response_format"]?["json_schema"]?["name"]?.stringValue
+    }
+}
+
+@Suite("Telling a journey's story", .serialized)
+struct JourneyTellerTests {
+    @Test("part 1 comes first from the trip alone; the acts and beats follow; each part goes on from the last")
+    func threeParts() async throws {
+        let store = Teller.store()
+        try await LoopbackServer.withServer(handler: { request in
+            switch Teller.schemaName(request) {
+            case "story_outline":
+                return Teller.json(["title": "The Brave Duckling", "part_1": "Dot the duckling leaves the pond.",
+                                    "acts": ["Dot sets out.", "Dot meets the heron.", "Dot comes home."], "beats": ["Dot meets the grey heron."]], request)
+            case "story_beats":
+                return Teller.json(["beats": ["Dot swims home at dusk."]], request)
+            default:
+                let user = Teller.userMessage(request)
+                let who = user.contains("Write part 3") ? "Dot at home" : user.contains("Write part 2") ? "Dot and the heron" : "Dot the duckling"
+                return Teller.streamed(Teller.prose(who, sentences: 30))
+            }
+        }) { server in
+            let teller = try Teller.teller(server, parts: 3, store: store)
+            let one = try await teller.tell(part: 1)
+            #expect(server.requests.count == 1, "part 1 needs nothing but its own request")
+            // 60 words at 60 words a minute: five sentences of thirteen words.
+            #expect(one.status == .ready && one.sentences.count == 5 && !one.fallback)
+            #expect(one.text.hasPrefix("Then Dot the duckling walked"))
+            for sentence in one.sentences {
+                let wav = try Data(contentsOf: store.folder.appendingPathComponent(sentence.file))
+                #expect(try WAV.decode(wav).durationSeconds == sentence.durationSeconds)
+                #expect(sentence.durationSeconds > 1)
+            }
+            try await teller.tell(part: 2)
+            try await teller.tell(part: 3)
+            let kinds = server.requests.map { Teller.schemaName($0) ?? "prose" }
+            // The acts come with the first beats after part 1; part 3 is in the next act.
+            #expect(kinds == ["prose", "story_outline", "prose", "story_beats", "prose"])
+            let outline = try #require(await store.outline())
+            #expect(outline.title == "The Brave Duckling")
+            #expect(outline.beats == [1: "Dot the duckling leaves the pond.", 2: "Dot meets the grey heron.", 3: "Dot swims home at dusk."])
+            let partTwo = Teller.userMessage(server.requests[2])
+            #expect(partTwo.contains("Dot meets the grey heron."), "its beat")
+            #expect(partTwo.contains("number 5."), "how part 1 ended")
+            #expect(Teller.userMessage(server.requests[4]).contains("This is the last part"))
+            // The system message is the same for every request (a local server caches it).
+            #expect(Set(server.requests.compactMap { $0.json?["messages"]?[0]?["content"]?.stringValue }).count == 1)
+            let parts = await store.allParts
+            #expect(parts.map(\.number) == [1, 2, 3] && parts.allSatisfy { $0.status == .ready })
+            #expect(parts[2].text.contains("Dot at home"))
+        }
+    }
+
+    @Test("the next part is as long as a minute in this voice, measured on the part before it")
+    func paceIsMeasured() async throws {
+        let store = Teller.store()
+        try await LoopbackServer.withServer(handler: { request in
+            switch Teller.schemaName(request) {
+            case "story_outline": Teller.json(["title": "T", "part_1": "P.", "acts": ["A.", "B."], "beats": ["Beat."]], request)
+            case "story_beats": Teller.json(["beats": ["Beat."]], request)
+            default: Teller.streamed(Teller.prose("Dot", sentences: 30))
+            }
+        }) { server in
+            let teller = try Teller.teller(server, parts: 2, store: store)
+            let one = try await teller.tell(part: 1)
+            try await teller.tell(part: 2)
+            let pace = Double(one.words) / one.durationSeconds * 60
+            let expected = JourneyPlanner.wordsPerPart(wordsPerMinute: min(220, max(90, pace)))
+            #expect(Teller.userMessage(server.requests[0]).contains("About 60 words"), "the plan's pace for part 1")
+            #expect(Teller.userMessage(server.requests[2]).contains("About \(expected) words"), "espeak's measured pace for part 2")
+            #expect(expected != 60)
+        }
+    }
+
+    @Test("a part stops at the first sentence end past its words, so the story does not outlast the trip")
+    func partsStopAtTheirLength() async throws {
+        let store = Teller.store()
+        try await LoopbackServer.withServer(handler: { _ in Teller.streamed(Teller.prose("Dot", sentences: 30)) }) { server in
+            // 60 words a minute: six sentences of eleven words are enough.
+            let part = try await Teller.teller(server, parts: 2, store: store).tell(part: 1)
+            #expect(part.sentences.count == 6)
+            #expect(part.words >= 60 && part.words < 72)
+        }
+    }
+
+    @Test("JSON instead of prose is never spoken: the part is written again")
+    func dataIsWrittenAgain() async throws {
+        let store = Teller.store()
+        let answers = Mutex([Teller.streamed(#"{"text": "Once upon a time there was a duck."}"#), Teller.streamed(Teller.prose("Dot", sentences: 6))])
+        try await LoopbackServer.withServer(handler: { _ in answers.withLock { $0.removeFirst() } }) { server in
+            let part = try await Teller.teller(server, parts: 1, store: store).tell(part: 1)
+            #expect(server.requests.count == 2)
+            #expect(part.status == .ready && !part.fallback)
+            #expect(!part.text.contains("{") && part.text.contains("Dot walked"))
+        }
+    }
+
+    @Test("headings and Markdown are not read out; a sentence cut off by the token limit is dropped")
+    func speakableOnly() async throws {
+        let store = Teller.store()
+        let text = "Part 1: The Pond\n\n" + Teller.prose("*Dot*", sentences: 6) + " And then she saw the"
+        try await LoopbackServer.withServer(handler: { _ in Teller.streamed(text) }) { server in
+            let part = try await Teller.teller(server, parts: 1, store: store).tell(part: 1)
+            #expect(part.sentences.count == 6)
+            #expect(part.sentences.allSatisfy { !$0.text.contains("Part 1") && !$0.text.contains("*") })
+            #expect(!part.text.hasSuffix("saw the"))
+        }
+    }
+
+    @Test("a part the model keeps failing is retried, then told from its beat; the story goes on")
+    func fallsBackToTheBeat() async throws {
+        let store = Teller.store()
+        await store.save(StoryOutline(title: "T", actSummaries: ["Dot sets out.", "Dot comes home."], beats: [1: "Dot leaves.", 2: "Dot paddles home past the mill."]))
+        await store.save(JourneyPart(number: 1, status: .ready, sentences: []))
+        try await LoopbackServer.withServer(handler: { _ in VendorWire.error(.openai, status: 500, message: "overloaded") }) { server in
+            let part = try await Teller.teller(server, parts: 2, store: store).tell(part: 2)
+            #expect(server.requests.count == 3, "three tries")
+            #expect(part.fallback && part.status == .ready && part.attempts == 3)
+            #expect(part.text == "Dot paddles home past the mill.")
+            #expect(part.sentences.count == 1 && part.sentences[0].durationSeconds > 1)
+        }
+    }
+
+    @Test("a voice that fails stops the story with a message that says what to do")
+    func voiceFailure() async throws {
+        let store = Teller.store()
+        try await LoopbackServer.withServer(handler: { _ in Teller.streamed(Teller.prose("Dot", sentences: 6)) }) { server in
+            let teller = try Teller.teller(server, parts: 1, store: store, speak: { _ in throw CocoaError(.fileReadCorruptFile) })
+            do {
+                try await teller.tell(part: 1)
+                Issue.record("a failing voice told a part")
+            } catch let error as JourneyTellError {
+                #expect(error.description.contains("Choose another voice"))
+            }
+        }
+    }
+
+    @Test("a part left half-told by a stopped server is written again, unless the listener is in it")
+    func resumesAfterARestart() async throws {
+        let store = Teller.store()
+        let stale = try await store.writeAudio(try await Teller.speak("An old sentence."), part: 1, sentence: 0)
+        await store.save(JourneyPart(number: 1, sentences: [PartSentence(text: "An old sentence.", file: stale, durationSeconds: 1)]))
+        try await LoopbackServer.withServer(handler: { _ in Teller.streamed(Teller.prose("Dot", sentences: 6)) }) { server in
+            let part = try await Teller.teller(server, parts: 1, store: store).tell(part: 1)
+            #expect(part.sentences.count == 6 && !part.text.contains("old sentence"))
+            #expect(!FileManager.default.fileExists(atPath: store.folder.appendingPathComponent(stale).path))
+
+            let heard = Teller.store()
+            await heard.save(JourneyPart(number: 1, sentences: [PartSentence(text: "Heard already.", file: "x.wav", durationSeconds: 1)]))
+            var teller = try Teller.teller(server, parts: 1, store: heard)
+            teller.playhead = { 1 }
+            let kept = try await teller.tell(part: 1)
+            #expect(kept.status == .ready && kept.text == "Heard already.")
+            #expect(server.requests.count == 1)
+        }
+    }
+}
