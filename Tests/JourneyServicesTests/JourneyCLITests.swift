@@ -10,13 +10,13 @@ enum JourneyCLI {
 
     /// Exit status, standard output and standard error. The process is waited for on a Dispatch
     /// thread, never on the cooperative pool the other tests share; `timeout` stops a hung run.
-    static func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> (status: Int32, out: String, err: String) {
+    static func run(_ arguments: [String], environment extra: [String: String] = [:], timeout: Int = 120) async throws -> (status: Int32, out: String, err: String) {
         let executable = ProcessInfo.processInfo.environment["STORYVOICE_BIN"] ?? root.appendingPathComponent(".build/debug/storyvoice").path
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("STORYVOICE_OSRM_URL_") && !$0.key.hasPrefix("STORYVOICE_NOMINATIM") }
         environment.merge(extra) { _, new in new }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = ["--kill-after=5", "120", executable, "journey"] + arguments
+        process.arguments = ["--kill-after=5", String(timeout), executable, "journey"] + arguments
         process.currentDirectoryURL = root
         process.environment = environment
         let out = try FileHandle(forUpdating: scratchFile()), err = try FileHandle(forUpdating: scratchFile())
@@ -135,5 +135,33 @@ enum JourneyCLI {
         #expect(lines.count == 3)
         #expect(lines.first?.contains("Oxford, England, United Kingdom\t51.75222, -1.25596") == true)
         #expect(result.err.contains("Qwzxyvillebury"))
+    }
+
+    /// The whole product on this machine: the model scripts/setup installs writes a two-part
+    /// story (part 1 streamed, then the outline as structured JSON, then part 2) and espeak-ng
+    /// speaks it. Slow engines on a short trip: a 100-second walk.
+    @Test func tellWritesTheWholeStoryWithAChapterPerPart() async throws {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("journey-\(UUID().uuidString).m4b")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let run = try await JourneyCLI.run(
+            ["tell", "51.7520,-1.2577", "51.7530,-1.2577", "--mode", "walking", "--style", "childrens", "--voice", "espeak-ng:en-gb+m1", "-o", output.path],
+            timeout: 1800)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.err.contains("2 parts, told by local:"))
+        #expect(run.out.contains("Wrote \(output.path)") && run.out.contains("2 parts"))
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        probe.arguments = ["-v", "error", "-show_chapters", "-show_entries", "format=duration", "-of", "json", output.path]
+        let pipe = Pipe()
+        probe.standardOutput = pipe
+        try probe.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        probe.waitUntilExit()
+        let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let chapters = try #require(json["chapters"] as? [[String: Any]])
+        #expect(chapters.compactMap { ($0["tags"] as? [String: String])?["title"] } == ["Part 1", "Part 2"])
+        let duration = Double(((json["format"] as? [String: Any])?["duration"] as? String) ?? "") ?? 0
+        // Each part is a minute's worth of words (at least half of it, or it is written again).
+        #expect(duration > 40, "\(duration) s")
     }
 }
