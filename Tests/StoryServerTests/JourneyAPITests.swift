@@ -1,5 +1,6 @@
 import DatabaseTestSupport
 import Foundation
+import JourneyWorkflows
 import Journeys
 import NIOCore
 @testable import StoryServer
@@ -89,6 +90,47 @@ struct JourneyAPITests {
             #expect(wrong.status == .methodNotAllowed && wrong.headers.first(name: "Allow") == "POST", "\(wrong.body.string)")
             #expect(try await app.send(.GET, "/api/journeys/plan", token: ada).status == .methodNotAllowed)
             #expect(try await app.send(.DELETE, "/api/journeys/styles", token: ada).status == .methodNotAllowed)
+        }
+    }
+
+    @Test("configured services: a route from OSRM, its NoRoute 422, a slow router 504, a geocoder that is down 503; an unusable setting stops the configuration")
+    func configuredServices() async throws {
+        let osrm: LoopbackServer.Handler = { request in
+            if request.uri.contains("/route/v1/bike/") { return OSRMWire.error(code: "NoRoute", message: "Impossible route between points") }
+            var route = OSRMWire.route(distance: 5_000, duration: 600, line: [(51.7520, -1.2577), (51.7600, -1.2400), (51.7700, -1.2300)])
+            if request.uri.contains("/route/v1/foot/") { route.delay = .seconds(3) }
+            return route
+        }
+        try await LoopbackServer.withServer(handler: osrm) { router in
+            let routing = try JourneyRouting.fromEnvironment([
+                "STORYVOICE_OSRM_URL_DRIVING": router.baseURL, "STORYVOICE_OSRM_URL_CYCLING": router.baseURL, "STORYVOICE_OSRM_URL_WALKING": router.baseURL,
+                // Nothing listens on port 1: the geocoder is down.
+                "STORYVOICE_NOMINATIM_URL": "http://127.0.0.1:1", "STORYVOICE_JOURNEY_TIMEOUT": "1",
+            ])
+            try await withServer(adjust: { $0.journeyRouting = routing }) { app, _, _ in
+                let ada = try await app.register("ada@example.com").access_token
+                func plan(_ mode: String, from start: String = "51.7520,-1.2577", to end: String = "51.7700,-1.2300") async throws -> TestingHTTPResponse {
+                    try await app.send(.POST, "/api/journeys/plan", token: ada, json: #"{"start":"\#(start)","end":"\#(end)","mode":"\#(mode)"}"#)
+                }
+                let routed = try await plan("driving")
+                #expect(routed.status == .ok, "\(routed.body.string)")
+                #expect(routed.json?["source"]?.stringValue == "router" && routed.json?["parts"]?.intValue == 10)
+                #expect(routed.json?["line"]?.arrayValue?.count == 3)
+                #expect(routed.json?["attribution"] == .null)
+                let noRoute = try await plan("cycling")
+                #expect(noRoute.status == .unprocessableEntity && noRoute.errorCode == "no_route", "\(noRoute.body.string)")
+                let slow = try await plan("walking")
+                #expect(slow.status == .gatewayTimeout && slow.errorCode == "service_timeout", "\(slow.body.string)")
+                let down = try await plan("driving", from: "Oxford, UK", to: "Cambridge, UK")
+                #expect(down.status == .serviceUnavailable && down.errorCode == "service_unavailable", "\(down.body.string)")
+                #expect(down.errorMessage?.contains("STORYVOICE_NOMINATIM_URL") == true)
+            }
+        }
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-journey-env-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        let unusable = ["STORYVOICE_DATA_DIR": data.path, "STORYVOICE_OSRM_URL_DRIVING": "ftp://router.example"]
+        #expect(throws: JourneyError(.invalidRequest, "STORYVOICE_OSRM_URL_DRIVING is “ftp://router.example”, which is not an http:// or https:// URL.")) {
+            try ServerConfig.fromEnvironment(unusable, publicDirectory: publicDirectory)
         }
     }
 
