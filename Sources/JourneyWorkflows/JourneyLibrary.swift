@@ -67,10 +67,13 @@ public struct JourneyLibrary: Sendable {
 
     // MARK: Planning and starting
 
-    /// The trip's plan. The model on this machine is started meanwhile (if it is not running),
-    /// so that "Tell me a story", seconds later, does not wait for it to load.
+    /// The trip's plan. Meanwhile the model on this machine is started (if it is not running)
+    /// and reads the storyteller's instructions into its cache, so that "Tell me a story",
+    /// seconds later, waits for neither.
     public func plan(_ request: PlanRequest) async throws -> JourneyPlanView {
-        if let host = user.models.factory.local { Task.detached { _ = try? await host.endpoint() } }
+        if user.models.factory.local != nil, let model = try? user.models.factory.makeLocalModel() {
+            Task.detached { _ = try? await model.complete(StoryPrompts.warmUp) }
+        }
         return JourneyPlanView(plan: try await routing.plan(from: request.start, to: request.end, mode: request.mode), attribution: routing.attribution)
     }
 

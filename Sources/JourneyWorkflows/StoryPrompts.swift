@@ -3,22 +3,36 @@ import Journeys
 import LanguageModels
 import VendorHTTP
 
-/// What the model is asked, for one journey. Every request starts with the same system message
-/// and, once written, the same outline, so a local server that keeps its prompt cache reads
-/// only the new lines of each request.
+/// What the model is asked, for one journey. The model on this machine reads a prompt at
+/// about 30 tokens a second and keeps the last request's in its cache, so every request starts
+/// alike: the system message is the same for every journey (`warmUp` has it read while the user
+/// looks at the plan), then the trip and the style, then, once written, the outline; only what
+/// follows is new to read.
 struct StoryPrompts: Sendable {
     var plan: JourneyPlan
     var style: StoryStyle
 
-    var system: String {
+    static let system = """
+        You are a storyteller. You write stories that are read aloud to listeners on a journey, one part \
+        of about a minute at a time. Write for the ear: plain narration and dialogue in flowing sentences; \
+        no headings, titles, part numbers, lists, Markdown or notes. Never mention that this is a story or a part.
+        """
+
+    var system: String { Self.system }
+
+    /// The trip and the style: the start of every request of this journey.
+    var context: String {
         let minutes = max(1, Int((plan.route.durationSeconds / 60).rounded()))
         return """
-            You are a storyteller. You write a story that is read aloud to a listener \(travelling) from \
-            \(plan.start.name) to \(plan.end.name), a trip of about \(minutes) minute\(minutes == 1 ? "" : "s"). \
-            The story is \(style.guidance). It is told in \(plan.parts) part\(plan.parts == 1 ? "" : "s") of about one minute each. \
-            Write for the ear: plain narration and dialogue in flowing sentences; no headings, titles, part numbers, \
-            lists, Markdown or notes. Never mention that this is a story or a part.
+            The listener is \(travelling) from \(plan.start.name) to \(plan.end.name), about \(minutes) minute\(minutes == 1 ? "" : "s"). \
+            The story is \(style.guidance). It has \(plan.parts) part\(plan.parts == 1 ? "" : "s").
             """
+    }
+
+    /// A request that has the model read the system message, so the first part's request finds
+    /// it in the cache.
+    static var warmUp: CompletionRequest {
+        CompletionRequest(system: system, user: "Say OK.", temperature: 0, maxOutputTokens: 1)
     }
 
     private var travelling: String {
@@ -39,7 +53,7 @@ struct StoryPrompts: Sendable {
         let task = plan.parts == 1
             ? "Tell the whole story now in about \(words) words: \(stage.guidance)."
             : "Begin the story now: part 1 of \(plan.parts), the opening (\(stage.guidance)). About \(words) words."
-        return CompletionRequest(system: system, user: task, temperature: 0.8, maxOutputTokens: Self.tokens(forWords: words))
+        return CompletionRequest(system: system, user: context + "\n\n" + task, temperature: 0.8, maxOutputTokens: Self.tokens(forWords: words))
     }
 
     /// The title, a line for part 1, one for each act, and the beats of the first parts after
@@ -51,6 +65,8 @@ struct StoryPrompts: Sendable {
             "Act \(index + 1) (\(act.stage.name), \(Self.partsLabel(act.parts))): \(act.stage.guidance)."
         }.joined(separator: "\n")
         let user = """
+            \(context)
+
             Part 1 has been told:
             \(opening)
 
@@ -85,7 +101,7 @@ struct StoryPrompts: Sendable {
     /// One sentence for each of `parts`, continuing the outline.
     func beats(_ parts: ClosedRange<Int>, outline: StoryOutline) -> CompletionRequest {
         let act = StoryArc.act(ofPart: parts.lowerBound, parts: plan.parts)
-        var lines = [outlineText(outline)]
+        var lines = [context, outlineText(outline)]
         let recent = outline.recentBeats(before: parts.lowerBound)
         if !recent.isEmpty {
             lines.append("What happened most recently:\n" + recent.map { "Part \($0.part): \($0.beat)" }.joined(separator: "\n"))
@@ -111,7 +127,7 @@ struct StoryPrompts: Sendable {
     /// Part `number` (after the first), from its beat and how the part before it ended.
     func part(_ number: Int, outline: StoryOutline?, previousEnding: String?, words: Int) -> CompletionRequest {
         let stage = StoryArc.stage(ofPart: number, parts: plan.parts)
-        var lines: [String] = []
+        var lines = [context]
         if let outline {
             lines.append(outlineText(outline))
             let recent = outline.recentBeats(before: number, count: 3)
