@@ -132,7 +132,7 @@ def journey_flow(options):
         browser.wait_for("part 1's first sentence playing or played", """
             const ended = performance.getEntriesByName('storyvoice:journey-sentence-ended').some(e => e.detail.part === 1 && e.detail.sentence === 0);
             const audio = document.querySelector('#journey-audio');
-            const playing = audio && audio.currentTime > 0 && document.querySelector('#journey-player').dataset.part === '1';
+            const playing = audio && audio.dataset.key === '1:0' && audio.currentTime > 0;
             return ended || playing""", timeout=LONG_WAIT)
         first_audio = browser.js("const e = performance.getEntriesByName('storyvoice:journey-sentence-playing')[0]; return e ? e.startTime : null")
         print(f"  first audio {time.time() - told_at:.1f} s after 'Tell me a story' (test-side clock)")

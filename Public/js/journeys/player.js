@@ -6,7 +6,8 @@
 // starts (it writes ahead of it), and a journey opens where it was left.
 //
 // User Timing marks (read by the browser test): "storyvoice:journey-sentence-playing" and
-// "storyvoice:journey-sentence-ended" (detail {part, sentence}), "storyvoice:journey-waiting".
+// "storyvoice:journey-sentence-ended" (detail {part, sentence}), "storyvoice:journey-waiting";
+// the <audio> element's data-key is the "part:sentence" it holds (none for the unlocking silence).
 import { api, apiBlob, followJob, isAbort } from "../shared/api.js";
 import { $, el, markup } from "../shared/dom.js";
 import { downloadLink } from "../stories/download.js";
@@ -59,6 +60,22 @@ const html = `
   </section>
 </section>`;
 
+/** A tenth of a second of silence, as a WAV object URL (made once). */
+let silence = null;
+function silentWav() {
+  if (silence) return silence;
+  const rate = 8000;
+  const samples = rate / 10;
+  const view = new DataView(new ArrayBuffer(44 + samples * 2));
+  const text = (at, value) => [...value].forEach((char, i) => view.setUint8(at + i, char.charCodeAt(0)));
+  text(0, "RIFF"); view.setUint32(4, 36 + samples * 2, true); text(8, "WAVE");
+  text(12, "fmt "); view.setUint32(16, 16, true); view.setUint16(20, 1, true); view.setUint16(22, 1, true);
+  view.setUint32(24, rate, true); view.setUint32(28, rate * 2, true); view.setUint16(32, 2, true); view.setUint16(34, 16, true);
+  text(36, "data"); view.setUint32(40, samples * 2, true);
+  silence = URL.createObjectURL(new Blob([view], { type: "audio/wav" }));
+  return silence;
+}
+
 /** Seconds a sentence lasts: the server's figure, else a guess from its length. */
 const secondsOf = (sentence) => (Number.isFinite(sentence?.duration_s) && sentence.duration_s > 0 ? sentence.duration_s : Math.max(1, (sentence?.text?.length ?? 40) / 15));
 
@@ -91,6 +108,7 @@ export default function playerScreen() {
       let ended = false;
       let generation = 0; // bumps on every move, pause or stop: stale callbacks do nothing
       let disposed = false;
+      let unlocked = false; // the audio element has played from a press (see unlock())
       let pollTimer = null;
       let lastSent = null; // the playhead last sent to the server
       let shownPart = null; // the part whose text is shown, and how many sentences it showed
@@ -422,6 +440,7 @@ export default function playerScreen() {
       /** Plays from the position (or resumes the sentence paused there). */
       async function play(fromPoll = false) {
         if (disposed) return;
+        if (!fromPoll) unlock();
         const resuming = !fromPoll && !waiting && audio.dataset.key === key(position.part, position.sentence)
           && audio.paused && audio.currentTime > 0 && !audio.ended;
         if (ended) {
@@ -479,6 +498,18 @@ export default function playerScreen() {
         }
       }
 
+      /**
+       * Plays a moment of silence in the element while the listener's press is still the
+       * current gesture: browsers that allow sound only from a gesture (Safari) then let the
+       * element play the sentences that arrive later, when no press is going on.
+       */
+      function unlock() {
+        if (unlocked || audio.dataset.key) return;
+        unlocked = true;
+        audio.src = silentWav();
+        audio.play().catch(() => { unlocked = false; });
+      }
+
       function refused(error) {
         if (error?.name === "AbortError") return;
         playing = false;
@@ -528,6 +559,8 @@ export default function playerScreen() {
       const previous = () => moveTo({ part: Math.max(1, position.part - 1), sentence: 0 });
 
       audio.addEventListener("playing", () => {
+        if (!audio.dataset.key) return; // the silence that unlocks the element
+        unlocked = true;
         performance.mark("storyvoice:journey-sentence-playing", { detail: { ...position } });
         prefetchNext();
         renderState();
