@@ -51,4 +51,11 @@ public struct JobHandlerRegistry: Sendable {
     }
 
     public var kinds: [String] { handlers.keys.sorted() }
+
+    /// The handlers of the kinds `include` keeps.
+    public func filter(_ include: (String) -> Bool) -> JobHandlerRegistry {
+        var kept = JobHandlerRegistry()
+        kept.handlers = handlers.filter { include($0.key) }
+        return kept
+    }
 }

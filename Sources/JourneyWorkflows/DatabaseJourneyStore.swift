@@ -48,10 +48,16 @@ struct DatabaseJourneyStore: JourneyStore {
     }
 
     func writeAudio(_ wav: Data, part: Int, sentence: Int) async throws -> String {
+        _ = try await journey()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // A part written again gets new names, so a player never gets the old sentence's audio.
         let name = "p\(part)-s\(sentence)-\(UUID().uuidString.prefix(8).lowercased()).wav"
         try wav.write(to: folder.appendingPathComponent(name), options: .atomic)
+        // Deleted meanwhile: the delete removed the folder before this file was in it.
+        if try await repository.find(journeyID, ownerID: ownerID) == nil {
+            try? FileManager.default.removeItem(at: folder)
+            throw JourneyGone()
+        }
         return name
     }
 

@@ -59,6 +59,10 @@ public struct ServerConfig: Sendable {
     public var jobHandlers = JobHandlerRegistry()
     /// Workers run inside the server (0 when `storyvoice worker` processes do the work).
     public var inProcessWorkers: Int = 1
+    /// Kinds of jobs a listener is waiting on, run by `liveWorkers` workers of their own (which
+    /// look for work every 0.25 s) beside the `inProcessWorkers`: a journey's teller.
+    public var liveJobKinds: Set<String> = [JourneyJobs.tell]
+    public var liveWorkers: Int = 2
     public var workerConfiguration = JobWorker.Configuration()
     /// How often server-sent job events look for changes.
     public var jobEventPollInterval: Duration = .milliseconds(250)

@@ -127,12 +127,28 @@ final class InProcessWorkers: LifecycleHandler, @unchecked Sendable {
 
     private func start(_ application: Application) {
         guard task == nil else { return }
-        var configuration = config.workerConfiguration
-        configuration.concurrency = config.inProcessWorkers
-        let worker = JobWorker(
-            queue: JobQueue(database: application.db), registry: config.effectiveJobHandlers,
-            configuration: configuration, logger: application.logger
-        )
-        task = Task { await worker.run() }
+        let registry = config.effectiveJobHandlers
+        var workers: [JobWorker] = []
+        // Jobs someone is waiting to hear (a journey's next part) get workers of their own, so
+        // an hour-long audiobook render never holds up the next minute of a trip.
+        let live = registry.filter { config.liveJobKinds.contains($0) }
+        let rest = registry.filter { !config.liveJobKinds.contains($0) }
+        if !rest.kinds.isEmpty {
+            var configuration = config.workerConfiguration
+            configuration.concurrency = config.inProcessWorkers
+            workers.append(JobWorker(queue: JobQueue(database: application.db), registry: rest, configuration: configuration, logger: application.logger))
+        }
+        if !live.kinds.isEmpty {
+            var configuration = config.workerConfiguration
+            configuration.workerID += "-live"
+            configuration.concurrency = config.liveWorkers
+            configuration.pollInterval = min(configuration.pollInterval, .milliseconds(250))
+            workers.append(JobWorker(queue: JobQueue(database: application.db), registry: live, configuration: configuration, logger: application.logger))
+        }
+        task = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for worker in workers { group.addTask { await worker.run() } }
+            }
+        }
     }
 }

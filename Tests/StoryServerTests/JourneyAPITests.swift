@@ -1,5 +1,6 @@
 import DatabaseTestSupport
 import Foundation
+import Jobs
 import JourneyWorkflows
 import Journeys
 import NIOCore
@@ -242,6 +243,28 @@ struct JourneyAPITests {
             let left = (FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.allObjects as? [URL] ?? [])
                 .filter { !$0.hasDirectoryPath && $0.path.contains(id) }
             #expect(left.isEmpty, "\(left)")
+        }
+    }
+
+    @Test("a journey is told while a long job holds the server's general worker: its teller has workers of its own")
+    func toldBesideALongJob() async throws {
+        let release = AsyncStream.makeStream(of: Void.self)
+        try await withJourneyServer(moreJobs: { registry in
+            registry.register("hour-long-render") { _, _ in
+                for await _ in release.stream { break }
+                return nil
+            }
+        }) { app, _, ada, _ in
+            let me = try #require(try await app.send(.GET, "/api/me", token: ada).json)
+            let owner = try #require(me["id"]?.stringValue.flatMap(UUID.init(uuidString:)))
+            let blocker = try await JobQueue(database: app.db).enqueue(kind: "hour-long-render", ownerID: owner)
+            let created = try #require(try await app.send(.POST, "/api/journeys", token: ada, json: Self.start).json)
+            let id = try #require(created["id"]?.stringValue?.lowercased())
+            let told = try await app.waitForJourney(id, token: ada, until: JSONValue.finishedTelling)
+            #expect(told["status"]?.stringValue == "complete")
+            let job = try #require(try await JobQueue(database: app.db).job(id: try blocker.requireID(), ownerID: owner))
+            #expect(job.status == .running, "the long job was still running while the journey was told")
+            release.continuation.finish()
         }
     }
 

@@ -59,6 +59,7 @@ enum JourneyModel {
 /// key stored), and one in-process worker running the standard jobs, journeys' among them.
 func withJourneyServer(
     _ backend: Backend = .sqlite,
+    moreJobs: (@Sendable (inout JobHandlerRegistry) -> Void)? = nil,
     _ body: (Application, ServerConfig, String, LoopbackServer) async throws -> Void
 ) async throws {
     try await LoopbackServer.withServer(handler: JourneyModel.handler) { model in
@@ -72,6 +73,11 @@ func withJourneyServer(
                 box: config.models.box, cacheDirectory: config.dataDirectory.url.appendingPathComponent("llm"))
             config.inProcessWorkers = 1
             config.workerConfiguration = JobWorker.Configuration(concurrency: 1, pollInterval: .milliseconds(20))
+            if let moreJobs {
+                var registry = config.standardJobHandlers()
+                moreJobs(&registry)
+                config.jobHandlers = registry
+            }
         }) { app, config, _ in
             let ada = try await app.register("ada@example.com").access_token
             let keys = try await app.send(.PUT, "/api/settings", token: ada, json: #"{"api_keys":{"openai":"\#(JourneyModel.key)"}}"#)
