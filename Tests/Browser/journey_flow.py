@@ -119,13 +119,15 @@ def journey_flow(options):
             window.journeySeen = { waiting: false, speaking: false, states: [] };
             const player = document.querySelector('#journey-player');
             const look = () => {
+                if (!player.isConnected) return;  // the player has gone (the screen was left)
                 const state = player.dataset.state;
                 if (journeySeen.states.at(-1) !== state) journeySeen.states.push(state);
                 if (state === 'waiting' && /Preparing the next part/.test(document.querySelector('#journey-status').textContent)) journeySeen.waiting = true;
                 if (document.querySelector('#journey-text .sentence.speaking[aria-current=true]')) journeySeen.speaking = true;
             };
             look();
-            new MutationObserver(look).observe(document.querySelector('#journey'), { subtree: true, childList: true, attributes: true, characterData: true });""")
+            window.journeyObserver = new MutationObserver(look);
+            journeyObserver.observe(document.querySelector('#journey'), { subtree: true, childList: true, attributes: true, characterData: true });""")
         check(browser.wait_for("the part list", f"return document.querySelectorAll('#journey-parts li[data-part]').length === {parts}"),
               f"the player lists the {parts} parts")
 
@@ -198,6 +200,7 @@ def journey_flow(options):
               f"the download is an MP4 audiobook of {float(probe['format']['duration']):.1f} s with {len(probe['chapters'])} chapter(s)")
 
         # Leaving the player stops its sound and its polling.
+        browser.js("journeyObserver.disconnect()")
         browser.click("#journey .back a")
         browser.wait_for("the planner again", "return document.querySelector('#journey-history') && !document.querySelector('#journey-player')")
         polls = "return performance.getEntriesByType('resource').filter(e => e.name.endsWith('/api/journeys/" + journey_id + "')).length"
