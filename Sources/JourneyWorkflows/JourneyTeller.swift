@@ -67,8 +67,9 @@ public struct JourneyTeller: Sendable {
         return try await fallback(&part, after: lastFailure)
     }
 
-    /// One try: the outline it needs, then the text, voiced as it comes; written again once
-    /// when it comes out wrong (too short, or data instead of prose) and nobody is hearing it yet.
+    /// One try: the outline it needs, then the text, voiced as it comes. A part that comes out
+    /// as data is written again once; one that comes out short is gone on with once, from where
+    /// it stopped (what was voiced is kept: the listener may be hearing it already).
     private func write(_ part: inout JourneyPart) async throws -> JourneyPart {
         let number = part.number
         let outline = number == 1 ? nil : try await outlineReady(for: number)
@@ -76,13 +77,16 @@ public struct JourneyTeller: Sendable {
         let words = try await wordsTarget(for: number)
         let previous = number == 1 ? nil : try await store.part(number - 1).map { Self.ending(of: $0.text) }
         let request = number == 1 ? prompts.opening(words: words) : prompts.part(number, outline: outline, previousEnding: previous, words: words)
-        var problem: String?
-        for pass in 1...2 {
+        try await discardSentences(of: &part)
+        var problem = try await stream(request, into: &part, words: words)
+        if problem != nil, part.words > 0 {
+            let more = prompts.continuation(number, outline: outline, soFar: Self.ending(of: part.text), words: max(20, words - part.words))
+            problem = try await stream(more, into: &part, words: words)
+            if part.words > 0 { problem = nil }
+        } else if problem != nil {
             try await discardSentences(of: &part)
             problem = try await stream(request, into: &part, words: words)
-            guard let found = problem else { break }
-            let heard = await playhead() >= number && !part.sentences.isEmpty
-            if pass == 2 || heard { problem = part.words > 0 && !found.contains("data") ? nil : found; break }
+            if part.words > 0, problem?.contains("data") == false { problem = nil }
         }
         if let problem { throw JourneyTellError.offText(part: number, problem) }
         return try await finish(&part, fallback: false)

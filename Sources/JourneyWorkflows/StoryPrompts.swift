@@ -50,9 +50,10 @@ struct StoryPrompts: Sendable {
     /// Part 1, written before any outline so that the listener hears it within seconds.
     func opening(words: Int) -> CompletionRequest {
         let stage = StoryArc.stage(ofPart: 1, parts: plan.parts)
-        let task = plan.parts == 1
+        var task = plan.parts == 1
             ? "Tell the whole story now in about \(words) words: \(stage.guidance)."
             : "Begin the story now: part 1 of \(plan.parts), the opening (\(stage.guidance)). About \(words) words."
+        task += " Open with a short sentence."
         return CompletionRequest(system: system, user: context + "\n\n" + task, temperature: 0.8, maxOutputTokens: Self.tokens(forWords: words))
     }
 
@@ -137,6 +138,17 @@ struct StoryPrompts: Sendable {
         var task = "Write part \(number) of \(plan.parts) (the \(stage.name): \(stage.guidance))."
         if let beat = outline?.beats[number] { task += " What happens in it: \(beat)" }
         task += " About \(words) words, continuing straight on from where part \(number - 1) ended, without repeating it."
+        if number == plan.parts { task += " This is the last part: bring the story to its end." }
+        lines.append(task)
+        return CompletionRequest(system: system, user: lines.joined(separator: "\n\n"), temperature: 0.8, maxOutputTokens: Self.tokens(forWords: words))
+    }
+
+    /// More of part `number`, which stopped short, from where it stopped.
+    func continuation(_ number: Int, outline: StoryOutline?, soFar: String, words: Int) -> CompletionRequest {
+        var lines = [context]
+        if let outline { lines.append(outlineText(outline)) }
+        var task = "Part \(number) of \(plan.parts) so far ends: “\(soFar)”\n\nGo on with part \(number) from there, without repeating it: about \(words) more words."
+        if let beat = outline?.beats[number] { task += " What happens in this part: \(beat)" }
         if number == plan.parts { task += " This is the last part: bring the story to its end." }
         lines.append(task)
         return CompletionRequest(system: system, user: lines.joined(separator: "\n\n"), temperature: 0.8, maxOutputTokens: Self.tokens(forWords: words))

@@ -165,6 +165,21 @@ struct JourneyTellerTests {
         }
     }
 
+    @Test("a part that stops short is gone on with once, from where it stopped; what was voiced is kept")
+    func shortPartsAreContinued() async throws {
+        let store = Teller.store()
+        let answers = Mutex([Teller.streamed(Teller.prose("Dot", sentences: 2)), Teller.streamed(Teller.prose("the heron", sentences: 30))])
+        try await LoopbackServer.withServer(handler: { _ in answers.withLock { $0.removeFirst() } }) { server in
+            let part = try await Teller.teller(server, parts: 2, store: store).tell(part: 1)
+            #expect(server.requests.count == 2)
+            let again = Teller.userMessage(server.requests[1])
+            #expect(again.contains("so far ends") && again.contains("number 2."), "it goes on from the first answer's end")
+            #expect(part.sentences.prefix(2).allSatisfy { $0.text.contains("Dot walked") })
+            #expect(part.sentences.dropFirst(2).allSatisfy { $0.text.contains("the heron walked") })
+            #expect(part.words >= 60 && part.status == .ready)
+        }
+    }
+
     @Test("headings and Markdown are not read out; a sentence cut off by the token limit is dropped")
     func speakableOnly() async throws {
         let store = Teller.store()
