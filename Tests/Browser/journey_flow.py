@@ -1,10 +1,11 @@
 """Journeys in the web app (issue 22), in real headless Chromium against a real server.
 
 Signs up, opens Journeys from the header, sees an unknown destination refused at the destination
-field with everything typed kept, fills the start from "Use my location" (the browser's position
-set through the DevTools protocol), plans a short walk between two "lat,lon" points about 130 m
-apart (the offline estimate: a couple of one-minute parts) and checks the route drawn as an SVG
-and the parts count, then presses "Tell me a story". The player starts by itself: the test waits
+field with everything typed kept and a walk of over four hours refused at the travel mode, fills
+the start from "Use my location" (the browser's position set through the DevTools protocol),
+plans a short walk between two "lat,lon" points about 130 m apart (the offline estimate: a
+couple of one-minute parts) and checks the route drawn as an SVG and the parts count, then
+presses "Tell me a story". The player starts by itself: the test waits
 (the model on the machine is slow: minutes, not seconds) until part 1's first sentence has played,
 with its sentence highlighted and the marker on the route, and until part 2 shows as ready.
 It checks that the playhead reached the server, pause and play, the speed (pitch kept), the
@@ -71,6 +72,20 @@ def journey_flow(options):
         kept = browser.js("return [document.querySelector('#journey-start').value, document.querySelector('#journey-end').value]")
         check(kept == [START, "Qxzwvillebury Nowhere"] and not browser.js("return document.querySelector('#journey-start-error').textContent"),
               f"an unknown destination is refused at the destination field, with what was typed kept ({refused[:70]!r})")
+
+        # A trip over four hours: refused at the travel mode.
+        browser.on_element("#journey-start", "clear", {})
+        browser.type("#journey-start", "Oxford, UK")
+        browser.on_element("#journey-end", "clear", {})
+        browser.type("#journey-end", "Cambridge, UK")
+        browser.click('#journey-mode input[value="walking"]')
+        browser.click("#journey-plan-start")
+        too_long = browser.wait_for("the long walk refused at the mode", """
+            const line = document.querySelector('#journey-mode-error');
+            return line.textContent && document.querySelector('#journey-mode').getAttribute('aria-invalid') === 'true'
+                && !document.querySelector('#journey-end-error').textContent ? line.textContent : null""", timeout=120)
+        check("4 h" in too_long and browser.js("return document.querySelector('#journey-plan').hidden"),
+              f"a trip over four hours is refused at the travel mode, in the server's words ({too_long[:60]!r}…)")
 
         # "Use my location" fills the start from the browser's position.
         browser.on_element("#journey-start", "clear", {})
