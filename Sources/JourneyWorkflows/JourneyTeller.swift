@@ -77,8 +77,14 @@ public struct JourneyTeller: Sendable {
         let words = try await wordsTarget(for: number)
         let previous = number == 1 ? nil : try await store.part(number - 1).map { Self.ending(of: $0.text) }
         let request = number == 1 ? prompts.opening(words: words) : prompts.part(number, outline: outline, previousEnding: previous, words: words)
-        try await discardSentences(of: &part)
-        var problem = try await stream(request, into: &part, words: words)
+        var problem: String?
+        if !part.sentences.isEmpty, await playhead() >= number {
+            // A try that failed part-way while the listener is in the part: go on from its end.
+            problem = try await stream(prompts.continuation(number, outline: outline, soFar: Self.ending(of: part.text), words: max(20, words - part.words)), into: &part, words: words)
+        } else {
+            try await discardSentences(of: &part)
+            problem = try await stream(request, into: &part, words: words)
+        }
         if problem != nil, part.words > 0 {
             let more = prompts.continuation(number, outline: outline, soFar: Self.ending(of: part.text), words: max(20, words - part.words))
             problem = try await stream(more, into: &part, words: words)
@@ -86,7 +92,7 @@ public struct JourneyTeller: Sendable {
         } else if problem != nil {
             try await discardSentences(of: &part)
             problem = try await stream(request, into: &part, words: words)
-            if part.words > 0, problem?.contains("data") == false { problem = nil }
+            if part.words > 0, problem.map(Self.isWrongKind) == false { problem = nil }
         }
         if let problem { throw JourneyTellError.offText(part: number, problem) }
         return try await finish(&part, fallback: false)
@@ -100,14 +106,26 @@ public struct JourneyTeller: Sendable {
         var splitter = SentenceSplitter()
         var start = ""
         let enough = part.number == plan.parts ? words * 3 / 2 : words
+        var heard = Set(part.sentences.map { SpokenProse.fingerprint($0.text) })
+        var repeats = 0
+        var firstOfAnswer = true
         for try await event in model.stream(request) {
             switch event {
             case .text(let piece):
                 if part.sentences.isEmpty, start.count < 8 {
                     start += piece
-                    if SpokenProse.looksLikeData(start) { return "the part is data, not prose" }
+                    if SpokenProse.looksLikeData(start) { return Self.data }
                 }
                 for sentence in splitter.add(piece) {
+                    if firstOfAnswer, SpokenProse.isRefusal(sentence) { return Self.refusal }
+                    firstOfAnswer = false
+                    // A model that loops says the same sentence again: it is not said twice, and
+                    // the second time the part ends there.
+                    guard heard.insert(SpokenProse.fingerprint(sentence)).inserted else {
+                        repeats += 1
+                        if repeats >= 2 { return SpokenProse.problem(with: part.text, targetWords: words) }
+                        continue
+                    }
                     try await voice(sentence, into: &part)
                     if part.words >= enough { return nil }
                 }
@@ -119,6 +137,14 @@ public struct JourneyTeller: Sendable {
             }
         }
         return SpokenProse.problem(with: part.text, targetWords: words)
+    }
+
+    static let data = "the part is data, not prose"
+    static let refusal = "the model refused to tell it"
+
+    /// Problems that no amount of going on fixes.
+    static func isWrongKind(_ problem: String) -> Bool {
+        problem == data || problem == refusal
     }
 
     private func voice(_ sentence: String, into part: inout JourneyPart) async throws {

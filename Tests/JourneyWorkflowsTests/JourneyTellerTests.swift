@@ -180,6 +180,31 @@ struct JourneyTellerTests {
         }
     }
 
+    @Test("a refusal is not told as the story: the part is written again, then told from its beat")
+    func refusalsAreNotTold() async throws {
+        let store = Teller.store()
+        await store.save(StoryOutline(title: "T", actSummaries: ["A.", "B."], beats: [1: "Dot leaves.", 2: "Dot paddles home past the mill."]))
+        await store.save(JourneyPart(number: 1, status: .ready, sentences: []))
+        try await LoopbackServer.withServer(handler: { _ in Teller.streamed("I'm sorry, but I can't assist with that request. Is there anything else?") }) { server in
+            let part = try await Teller.teller(server, parts: 2, store: store).tell(part: 2)
+            #expect(server.requests.count == 6, "written twice on each of three tries")
+            #expect(part.fallback && part.text == "Dot paddles home past the mill.")
+        }
+    }
+
+    @Test("a model that loops: a repeated sentence is not said again, and the second repeat ends the part")
+    func repeatsAreNotSaid() async throws {
+        let store = Teller.store()
+        let loop = Teller.prose("Dot", sentences: 3) + " " + Array(repeating: "The water was cold and dark and deep that night.", count: 9).joined(separator: " ")
+        let answers = Mutex([Teller.streamed(loop), Teller.streamed(Teller.prose("the heron", sentences: 30))])
+        try await LoopbackServer.withServer(handler: { _ in answers.withLock { $0.removeFirst() } }) { server in
+            let part = try await Teller.teller(server, parts: 2, store: store).tell(part: 1)
+            let texts = part.sentences.map(\.text)
+            #expect(texts.filter { $0.hasPrefix("The water was cold") }.count == 1, "\(texts)")
+            #expect(Set(texts).count == texts.count)
+        }
+    }
+
     @Test("headings and Markdown are not read out; a sentence cut off by the token limit is dropped")
     func speakableOnly() async throws {
         let store = Teller.store()

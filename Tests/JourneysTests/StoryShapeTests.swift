@@ -119,6 +119,14 @@ import Testing
         #expect(SpokenProse.problem(with: "", targetWords: 145) == "the part is empty")
     }
 
+    @Test func refusalsAreTheModelTalkingNotTheStory() {
+        #expect(SpokenProse.isRefusal("I'm sorry, but I can't assist with that request."))
+        #expect(SpokenProse.isRefusal("I’m sorry, I cannot continue this story."))
+        #expect(SpokenProse.isRefusal("As an AI, I don't write stories about crime."))
+        #expect(!SpokenProse.isRefusal("I'm sorry, kid, but the city doesn't forgive."))
+        #expect(!SpokenProse.isRefusal("I can't help thinking the river knew."))
+    }
+
     @Test func cutOffSentencesAreIncomplete() {
         #expect(SpokenProse.isComplete("He ran."))
         #expect(SpokenProse.isComplete("“Run!”"))

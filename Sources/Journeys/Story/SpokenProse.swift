@@ -43,6 +43,23 @@ public enum SpokenProse {
         return trimmed.hasPrefix("{") || trimmed.hasPrefix("[") || trimmed.hasPrefix("```") || trimmed.hasPrefix("<")
     }
 
+    /// Whether a first sentence is the model speaking to the user instead of telling the story:
+    /// an apology and a refusal ("I'm sorry, but I can't assist with that request.").
+    public static func isRefusal(_ sentence: String) -> Bool {
+        let lower = sentence.lowercased().replacingOccurrences(of: "’", with: "'")
+        let cannot = #"\bi (can't|cannot|can not|won't|am unable to|'m unable to) "#
+        // "I can't assist/comply" is always the model; "I can't help thinking" may be a narrator,
+        // unless it comes with an apology.
+        let refusing = lower.range(of: cannot + "(assist|comply|fulfil)", options: .regularExpression) != nil
+            || (lower.contains("sorry") && lower.range(of: cannot, options: .regularExpression) != nil)
+        return refusing || lower.hasPrefix("as an ai") || lower.contains("as a language model")
+    }
+
+    /// A sentence as compared for repeats: its letters and digits, lower case.
+    public static func fingerprint(_ sentence: String) -> String {
+        String(sentence.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
+    }
+
     public static func wordCount(_ text: String) -> Int {
         text.split(whereSeparator: { $0.isWhitespace }).count { $0.contains { $0.isLetter || $0.isNumber } }
     }
