@@ -181,8 +181,16 @@ enum StoryAnswers {
               let summaries = json["acts"]?.arrayValue?.compactMap({ clean($0.stringValue) }), summaries.count >= count
         else { return nil }
         let written = json["beats"]?.arrayValue?.compactMap { clean($0.stringValue) } ?? []
-        return Acts(title: title.trimmingCharacters(in: CharacterSet(charactersIn: "\"“”'")), firstBeat: first,
+        return Acts(title: Self.title(title), firstBeat: first,
                     summaries: Array(summaries.prefix(count)), beats: Array(written.prefix(beats)))
+    }
+
+    /// The story's name as the model gave it, without quotes or a part label ("…, Part 1: The
+    /// Case Begins" names the first part, not the story).
+    static func title(_ text: String) -> String {
+        let bare = text.trimmingCharacters(in: CharacterSet(charactersIn: "\"“”'*# "))
+        let cut = bare.replacingOccurrences(of: #"\s*[,:;–—-]?\s*\b(Part|Chapter|Episode)\s+(\d+|One|1)\b.*$"#, with: "", options: [.regularExpression, .caseInsensitive])
+        return cut.isEmpty ? bare : cut
     }
 
     /// The beats written, as many as came (at most `count`); nil when none could be read.

@@ -1,6 +1,6 @@
 import Audio
 import Foundation
-import JourneyWorkflows
+@testable import JourneyWorkflows
 import Journeys
 import LanguageModels
 import Speech
@@ -69,6 +69,15 @@ enum Teller {
 
     static func schemaName(_ request: RecordedRequest) -> String? {
         request.json?["response_format"]?["json_schema"]?["name"]?.stringValue
+    }
+}
+
+@Suite struct StoryAnswersTests {
+    @Test func titlesLoseQuotesAndPartLabels() {
+        #expect(StoryAnswers.title("“The Lantern on the Fen”") == "The Lantern on the Fen")
+        #expect(StoryAnswers.title("The Neon Rain, Part 1: The Case Begins") == "The Neon Rain")
+        #expect(StoryAnswers.title("Part One") == "Part One")
+        #expect(StoryAnswers.title("The Partridge Affair") == "The Partridge Affair")
     }
 }
 
