@@ -51,7 +51,7 @@ struct CloudEnginesTests {
                 "OPENAI_BASE_URL": server.baseURL + "/v1", "ELEVENLABS_BASE_URL": server.baseURL + "/", "GEMINI_BASE_URL": server.baseURL,
                 "OPENAI_TTS_MODEL": "tts-1-hd",
             ]
-            let catalog = await VoiceCatalog.load(from: CloudEngines.configured(environment: environment))
+            let catalog = await VoiceCatalog.load(from: CloudEngines.configured(environment: environment, timeout: loopbackTimeout))
             #expect(catalog.failures.isEmpty)
             #expect(catalog.voices.count == 9 + 5 + 30)
             for id in ["openai:onyx", "elevenlabs:JBFqnCBsd6RMkjVDRZzb", "gemini:Kore"] {

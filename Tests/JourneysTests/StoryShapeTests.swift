@@ -44,6 +44,9 @@ import Testing
         #expect(outline.beatsToWrite(for: 6, parts: parts) == 6...11)
         for part in 6...11 { outline.beats[part] = "b\(part)" }
         #expect(outline.beatsToWrite(for: 12, parts: parts) == 12...17)
+        // A listener who skipped ahead: the beats from the first missing one to theirs.
+        #expect(outline.beatsToWrite(for: 18, parts: parts) == 12...18)
+        for part in 12...17 { outline.beats[part] = "b\(part)" }
         #expect(outline.beatsToWrite(for: 18, parts: parts) == 18...19)
         for part in 1...parts { outline.beats[part] = "b\(part)" }
         #expect(outline.beatsToWrite(for: 12, parts: parts) == nil)

@@ -33,6 +33,8 @@ struct MigrationTests {
                 "storyvoice-012-create-chat-conversations",
                 "storyvoice-013-create-chat-exports",
                 "storyvoice-014-create-entitlements",
+                "storyvoice-015-create-journeys",
+                "storyvoice-016-create-journey-parts",
             ])
             #expect(DatabaseMigrations.all.map(\.name) == names)
         }
