@@ -242,8 +242,7 @@ struct JourneyVoice: Sendable {
             }
             (self.voice, self.engine) = (voice, engine)
         } else {
-            let live = catalog.voices.filter { CastableVoices.rendersInRealTime(engine: $0.engine) }
-            guard let best = live.max(by: { ($0.quality, $1.id) < ($1.quality, $0.id) }), let engine = catalog.engine(for: best) else {
+            guard let best = CastableVoices.bestLive(catalog.voices), let engine = catalog.engine(for: best) else {
                 throw UserFacingError("No voice is installed: run scripts/setup.")
             }
             (self.voice, self.engine) = (best, engine)

@@ -24,10 +24,24 @@ public enum CastableVoices {
     /// journey) uses when the listener has not chosen.
     public static func live(_ id: String?, narration: any NarrationService) async throws -> VoiceAssignment {
         if let id { return try await VoiceChoice(voice: id).validated(against: narration) }
-        let voices = await narration.voices().filter { rendersInRealTime(engine: $0.engine) }
-        guard let best = voices.max(by: { ($0.quality, $1.id) < ($1.quality, $0.id) }) else {
+        guard let best = bestLive(await narration.voices()) else {
             throw StoryError(.unavailable, code: "no_voices", "No voice is installed: run scripts/setup.")
         }
         return VoiceAssignment(voice: best.id)
     }
+
+    /// The best of `voices` that speaks faster than real time: highest quality, then name.
+    public static func bestLive<V: LiveVoice>(_ voices: [V]) -> V? {
+        voices.filter { rendersInRealTime(engine: $0.engine) }.max { ($0.quality, $1.id) < ($1.quality, $0.id) }
+    }
 }
+
+/// What choosing a live voice reads of a voice or a voice summary.
+public protocol LiveVoice {
+    var id: String { get }
+    var engine: String { get }
+    var quality: Int { get }
+}
+
+extension Voice: LiveVoice {}
+extension VoiceSummary: LiveVoice {}
