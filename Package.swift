@@ -28,6 +28,10 @@ let package = Package(
         .package(url: "https://github.com/vapor/fluent-sqlite-driver", from: "4.9.0"),
         .package(url: "https://github.com/vapor/fluent-postgres-driver", from: "2.14.0"),
         .package(url: "https://github.com/vapor/jwt", from: "5.2.0"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+        .package(url: "https://github.com/vapor/websocket-kit", from: "2.16.2"),
         // Tests only: StoryServerTests reads Public/openapi.yaml to check real replies against it.
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
@@ -170,9 +174,12 @@ let package = Package(
             name: "TestSupport",
             dependencies: [
                 "LanguageModels", "VendorHTTP", "StoryModel",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "WebSocketKit", package: "websocket-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -239,12 +246,72 @@ let package = Package(
                 .product(name: "FluentSQL", package: "fluent-kit"),
             ]
         ),
+        // AI phone calls' pure core: plans and usage as functions of (plan history, calls, now),
+        // the scenarios and their voices, phone numbers, Twilio's request signature and the
+        // Media Streams messages.
+        .target(
+            name: "Calls",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // App Store purchases: StoreKit 2 signed transactions and server notifications verified
+        // offline (x5c chain to the pinned Apple Root CA - G3, Apple's OIDs, ES256), and the
+        // App Store Server API client.
+        .target(
+            name: "AppStore",
+            dependencies: [
+                "VendorHTTP",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("AppleRootCA-G3.cer")]
+        ),
+        // Tests only: a CA shaped like Apple's (Apple's OIDs, made at test time) that signs
+        // StoreKit 2 transactions and notifications as Apple does, and the tampered ones.
+        .target(
+            name: "AppStoreTestSupport",
+            dependencies: [
+                "AppStore",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // Telephony's live parts: Twilio's REST API, the media-stream session bridged to the
+        // OpenAI Realtime API or to the voice loop on this machine.
+        .target(
+            name: "Telephony",
+            dependencies: [
+                "Calls", "VendorHTTP", "VoiceChat", "LanguageModels", "Audio",
+                .product(name: "WebSocketKit", package: "websocket-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // AI phone calls for a signed-in mobile user: usage, permission, calls placed and
+        // ended, schedules, purchases and App Store notifications. No Vapor.
+        .target(
+            name: "CallWorkflows",
+            dependencies: [
+                "Calls", "Telephony", "AppStore", "Persistence", "Jobs", "VendorHTTP",
+                .product(name: "FluentKit", package: "fluent-kit"),
+                .product(name: "FluentSQL", package: "fluent-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The Vapor server: configure(app, config), auth, thin controllers, web assets.
         .target(
             name: "StoryServer",
             dependencies: [
                 "StoryModel", "StoryText", "Persistence", "Jobs", "Analysis", "LanguageModels", "VendorHTTP", "StoryWorkflows",
                 "Speech", "VoiceChat", "VoiceWorkflows", "ChatStories", "ChatWorkflows", "Journeys", "JourneyServices", "JourneyWorkflows",
+                "Calls", "Telephony", "AppStore", "CallWorkflows",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
                 .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
@@ -258,6 +325,7 @@ let package = Package(
             dependencies: [
                 "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "Narration", "LanguageModels", "VendorHTTP", "Analysis",
                 "StoryServer", "StoryWorkflows", "Jobs", "CloudSpeech", "Persistence", "LocalModel", "ChatStories", "ChatVideo", "ChatWorkflows", "Journeys", "JourneyServices", "JourneyWorkflows",
+                "Calls", "Telephony", "AppStore", "CallWorkflows",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -268,6 +336,27 @@ let package = Package(
         .testTarget(name: "StoryModelTests", dependencies: ["StoryModel"]),
         .testTarget(name: "ChatStoriesTests", dependencies: ["ChatStories"], exclude: ["Goldens"]),
         .testTarget(name: "JourneysTests", dependencies: ["Journeys"]),
+        .testTarget(name: "CallsTests", dependencies: ["Calls"]),
+        .testTarget(name: "AppStoreTests", dependencies: [
+            "AppStore", "AppStoreTestSupport", "VendorHTTP", "TestSupport",
+            .product(name: "JWTKit", package: "jwt-kit"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "SwiftASN1", package: "swift-asn1"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "TelephonyTests", dependencies: [
+            "Telephony", "Calls", "VendorHTTP", "TestSupport", "VoiceChat", "LanguageModels", "Audio",
+            .product(name: "WebSocketKit", package: "websocket-kit"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "CallWorkflowsTests", dependencies: [
+            "CallWorkflows", "Calls", "Telephony", "AppStore", "Persistence", "Jobs", "DatabaseTestSupport", "VendorHTTP", "TestSupport",
+            .product(name: "FluentKit", package: "fluent-kit"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "JourneyServicesTests", dependencies: [
             "JourneyServices", "Journeys", "VendorHTTP", "TestSupport", .product(name: "Logging", package: "swift-log"),
         ]),
@@ -328,7 +417,7 @@ let package = Package(
             name: "StoryServerTests",
             dependencies: [
                 "StoryServer", "StoryWorkflows", "Persistence", "Jobs", "DatabaseTestSupport", "TestSupport", "LanguageModels", "VendorHTTP", "Analysis", "Speech", "StoryModel", "Narration", "SpeechEngines",
-                "ChatStories", "ChatWorkflows", "Journeys", "JourneyWorkflows",
+                "ChatStories", "ChatWorkflows", "Journeys", "JourneyWorkflows", "Calls", "CallWorkflows", "Telephony", "AppStore",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQL", package: "fluent-kit"),

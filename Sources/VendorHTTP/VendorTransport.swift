@@ -20,7 +20,7 @@ public struct VendorRequest: Sendable {
     }
 }
 
-/// A 200 reply's headers and body.
+/// A 2xx reply's headers and body (Twilio answers a created call with 201).
 public struct VendorReply: Sendable {
     public var headers: HTTPHeaders
     public var body: Data
@@ -72,7 +72,7 @@ public struct VendorTransport: Sendable {
             switch outcome {
             case .reply(let status, let retryAfter, let headers, let data):
                 logger.debug("reply", metadata: ["attempt": "\(attempt)", "status": "\(status)", "bytes": "\(data.count)"])
-                if status == 200 { return VendorReply(headers: headers, body: data) }
+                if (200..<300).contains(status) { return VendorReply(headers: headers, body: data) }
                 failure = VendorFailure(Self.kind(status: status, retryAfter: retryAfter, body: data), detail: errorMessage(data).map(scrub))
                 if let retryAfter, retryAfter > retry.maxRetryAfter { throw failure }
                 wait = retryAfter

@@ -35,6 +35,12 @@ struct MigrationTests {
                 "storyvoice-014-create-entitlements",
                 "storyvoice-015-create-journeys",
                 "storyvoice-016-create-journey-parts",
+                "storyvoice-017-create-call-accounts",
+                "storyvoice-018-create-phone-calls",
+                "storyvoice-019-create-scheduled-calls",
+                "storyvoice-020-create-store-transactions",
+                "storyvoice-021-create-store-notifications",
+                "storyvoice-022-create-custom-scenarios",
             ])
             #expect(DatabaseMigrations.all.map(\.name) == names)
         }

@@ -24,6 +24,12 @@ public enum DatabaseMigrations {
             CreateEntitlements(),
             CreateJourneys(),
             CreateJourneyParts(),
+            CreateCallAccounts(),
+            CreatePhoneCalls(),
+            CreateScheduledCalls(),
+            CreateStoreTransactions(),
+            CreateStoreNotifications(),
+            CreateCustomScenarios(),
         ]
     }
 }
