@@ -84,7 +84,7 @@ struct SpeechDetector: Sendable {
         guard loudRun >= settings.startFrames else { return nil }
         speaking = true
         loudRun = 0
-        frames = preroll.count
+        frames = settings.startFrames  // counts voiced frames; the preroll's quiet ones are not
         utterance = preroll.flatMap { $0 }
         preroll = []
         return .started

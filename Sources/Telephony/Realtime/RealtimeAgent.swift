@@ -89,7 +89,7 @@ public final class RealtimeAgent: VoiceAgent {
     public func start() async throws {
         var headers = HTTPHeaders()
         headers.add(name: "Authorization", value: "Bearer \(configuration.apiKey.value)")
-        headers.add(name: RealtimeWire.betaHeader.name, value: RealtimeWire.betaHeader.value)
+        headers.add(name: RealtimeProtocol.betaHeader.name, value: RealtimeProtocol.betaHeader.value)
         let opened = Mutex<TextSocket?>(nil)
         do {
             try await WebSocket.connect(
@@ -105,10 +105,10 @@ public final class RealtimeAgent: VoiceAgent {
             throw Failure.connect("\(type(of: error)): \(error)")
         }
         guard let socket = opened.withLock({ $0 }) else { throw Failure.connect("no socket after the upgrade") }
-        let update = RealtimeWire.SessionUpdate(voice: scenario.voice.rawValue, instructions: scenario.instructions, temperature: scenario.temperature)
-        try await socket.send(RealtimeWire.text(update))
+        let update = RealtimeProtocol.SessionUpdate(voice: scenario.voice.rawValue, instructions: scenario.instructions, temperature: scenario.temperature)
+        try await socket.send(RealtimeProtocol.text(update))
         // The scenario speaks first, as the one who placed the call would.
-        try await socket.send(RealtimeWire.text(RealtimeWire.ResponseCreate()))
+        try await socket.send(RealtimeProtocol.text(RealtimeProtocol.ResponseCreate()))
 
         let reader = Task { [eventInput, logger] in
             for await text in socket.frames { Self.handle(text, eventInput, logger) }
@@ -117,7 +117,7 @@ public final class RealtimeAgent: VoiceAgent {
         let writer = Task { [audioOut] in
             for await audio in audioOut {
                 do {
-                    try await socket.send(RealtimeWire.text(RealtimeWire.Append(audio: Data(audio).base64EncodedString())))
+                    try await socket.send(RealtimeProtocol.text(RealtimeProtocol.Append(audio: Data(audio).base64EncodedString())))
                 } catch {
                     break
                 }
@@ -137,7 +137,7 @@ public final class RealtimeAgent: VoiceAgent {
 
     public func truncate(itemID: String, heardMilliseconds: Int) async {
         guard let socket = link.withLock({ $0.socket }) else { return }
-        try? await socket.send(RealtimeWire.text(RealtimeWire.Truncate(item_id: itemID, audio_end_ms: heardMilliseconds)))
+        try? await socket.send(RealtimeProtocol.text(RealtimeProtocol.Truncate(item_id: itemID, audio_end_ms: heardMilliseconds)))
     }
 
     public func close() async {
@@ -154,13 +154,13 @@ public final class RealtimeAgent: VoiceAgent {
     }
 
     private static func handle(_ text: String, _ events: AsyncStream<VoiceAgentEvent>.Continuation, _ logger: Logger) {
-        guard let event = try? JSONDecoder().decode(RealtimeWire.ServerEvent.self, from: Data(text.utf8)) else {
+        guard let event = try? JSONDecoder().decode(RealtimeProtocol.ServerEvent.self, from: Data(text.utf8)) else {
             logger.debug("an unreadable Realtime event was ignored")
             return
         }
         let result: AsyncStream<VoiceAgentEvent>.Continuation.YieldResult
         switch event.type {
-        case let type where RealtimeWire.audioDeltaTypes.contains(type):
+        case let type where RealtimeProtocol.audioDeltaTypes.contains(type):
             guard let delta = event.delta, let audio = Data(base64Encoded: delta) else { return }
             result = events.yield(.audio(itemID: event.item_id ?? "", mulaw: [UInt8](audio)))
         case "input_audio_buffer.speech_started":

@@ -8,7 +8,7 @@ import Foundation
 /// formats under `session.audio.{input,output}.format` (`audio/pcmu`) and has no
 /// `temperature`. Reply audio is read under both names, the beta `response.audio.delta` and
 /// the GA `response.output_audio.delta`, so a server that answers in GA events still plays.
-public enum RealtimeWire {
+public enum RealtimeProtocol {
     public static let betaHeader = (name: "OpenAI-Beta", value: "realtime=v1")
     /// The API accepts temperatures in this range only.
     public static let temperatureRange = 0.6...1.2

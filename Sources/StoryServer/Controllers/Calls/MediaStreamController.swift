@@ -1,0 +1,38 @@
+import Telephony
+import Vapor
+
+/// `GET /media-stream` upgraded to a WebSocket: Twilio's Media Streams protocol (the TwiML's
+/// `<Connect><Stream url="wss://…/media-stream">` with a `call_token` parameter), and the web
+/// app's in-browser call speaking the same protocol. Each socket is one `MediaStreamSession`:
+/// the `start` message's token is checked by `hooks.authorize`, so the upgrade itself needs no
+/// auth header (Twilio sends none).
+///
+/// Buffering is bounded both ways: frames from the caller that the session has not read yet
+/// are capped at `TextSocket`'s 500 (10 s of audio; beyond it newer frames are **dropped** and
+/// counted, since websocket-kit cannot pause a socket's reads), and a frame may be at most
+/// 64 kB; frames to the caller **back-pressure** (each send waits for NIO's write), and the
+/// agent's events waiting behind them are capped by the agent (see `RealtimeAgent`).
+struct MediaStreamController {
+    let hooks: MediaStreamHooks
+    let registry: MediaStreamRegistry
+    let path: [PathComponent]
+
+    /// - Parameters:
+    ///   - hooks: authorize (token → grant), makeAgent, limitReached (end the Twilio call), ended (record it).
+    ///   - registry: the calls in progress; share it with what ends calls from outside.
+    init(hooks: MediaStreamHooks, registry: MediaStreamRegistry = MediaStreamRegistry(), path: [PathComponent] = ["media-stream"]) {
+        self.hooks = hooks
+        self.registry = registry
+        self.path = path
+    }
+
+    func register(routes: any RoutesBuilder) {
+        let hooks = hooks, registry = registry
+        // The synchronous `onUpgrade`: the frame handler must be in place before the socket
+        // reads, or Twilio's first messages (connected, start) could be missed.
+        routes.webSocket(path, maxFrameSize: WebSocketMaxFrameSize(integerLiteral: 1 << 16)) { request, socket in
+            let session = MediaStreamSession(socket: TextSocket(socket), hooks: hooks, registry: registry, logger: request.logger)
+            Task { await session.run() }
+        }
+    }
+}

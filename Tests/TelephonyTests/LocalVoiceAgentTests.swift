@@ -1,0 +1,104 @@
+import Audio
+import Calls
+import Foundation
+import LanguageModels
+import Telephony
+import TestSupport
+import Testing
+import VendorHTTP
+
+/// The agent that runs on this machine, through the same bridge: its model a loopback server in
+/// OpenAI's streaming format, its ears and voice deterministic closures (the real audio
+/// conversion in between: the caller's μ-law to a 16 kHz WAV, each sentence's 22 kHz WAV to
+/// 8 kHz μ-law).
+@Suite("The local voice agent on a call")
+struct LocalVoiceAgentTests {
+    static let greeting = ["Hello there, my good friend, how are you? ", "I have been waiting all day to call you. ", "Here is my very best joke for you."]
+    static let answer = ["Why did the chicken cross the road? ", "To get to the other side, of course!"]
+
+    /// Every sentence is one second of a 22,050 Hz tone: 8,000 μ-law bytes, 50 frames.
+    @Sendable static func speak(_ text: String) async throws -> Data {
+        let rate = 22_050
+        return WAV.encode(PCMAudio(sampleRate: rate, samples: (0..<rate).map { Int16(5000 * sin(2 * Double.pi * 330 * Double($0) / Double(rate))) }))
+    }
+
+    static func model(_ server: LoopbackServer) -> RemoteLanguageModel {
+        RemoteLanguageModel(provider: .openaiCompatible, model: "test", baseURL: server.baseURL + "/v1", key: nil,
+                            timeout: loopbackTimeout, retry: .none, limiter: ConcurrencyLimiter(limit: 1))
+    }
+
+    struct Heard: Sendable {
+        var sampleRate: Int
+        var seconds: Double
+    }
+
+    static func conversation(_ body: @escaping @Sendable (Bridge, LockedValue<[JSONValue]>, LockedValue<[Heard]>) async throws -> Void) async throws {
+        let prompts = LockedValue<[JSONValue]>([])
+        let heard = LockedValue<[Heard]>([])
+        try await LoopbackServer.withServer(handler: { request in
+            let count = prompts.withLock { $0.append(request.json ?? .null); return $0.count }
+            return VendorWire.streamed(.openaiCompatible, pieces: count == 1 ? greeting : answer)
+        }) { server in
+            let effects = LocalVoiceAgent.Effects(
+                transcribe: { file in
+                    let audio = try WAV.decode(Data(contentsOf: file))
+                    heard.withLock { $0.append(Heard(sampleRate: audio.sampleRate, seconds: audio.durationSeconds)) }
+                    return "Tell me a joke."
+                },
+                model: model(server), speak: speak)
+            try await Bridge.serve(makeAgent: LocalVoiceAgent.factory(effects)) { bridge in
+                try await body(bridge, prompts, heard)
+            }
+        }
+    }
+
+    @Test("it greets first, hears a turn, answers it in 160-byte μ-law frames; the scenario is its system prompt")
+    func turn() async throws {
+        try await Self.conversation { bridge, prompts, heard in
+            let client = try await MediaStreamClient.connect(to: bridge.url, options: .init(parameters: ["call_token": "token-comedian"], playbackSpeed: 16))
+            #expect(await eventually { client.frames.count == 150 && client.marks.count == 3 })
+            let first = try #require(prompts.withLock { $0.first })
+            let system = first["messages"]?[0]?["content"]?.stringValue ?? ""
+            #expect(system.hasPrefix(Fixtures.comedian.instructions))
+            #expect(system.contains("phone call"))
+            #expect(client.frames.allSatisfy { $0.payload.count == 160 })
+            // The tone came through: loud, not silence.
+            let level = MuLaw.decode(client.frames[25].payload).map { abs(Int($0)) }.max() ?? 0
+            #expect(level > 4000 && level < 6000)
+
+            try await client.sendAudio(callerSpeech(seconds: 1) + [UInt8](repeating: MuLaw.silence, count: 8000))
+            #expect(await eventually { client.frames.count == 250 })
+            let spoken = try #require(heard.withLock { $0.first })
+            #expect(spoken.sampleRate == 16_000)
+            #expect(spoken.seconds >= 1 && spoken.seconds < 2)
+            let second = try #require(prompts.withLock { $0.count == 2 ? $0[1] : nil })
+            let messages = second["messages"]?.arrayValue ?? []
+            #expect(messages.last?["content"]?.stringValue == "Tell me a joke.")
+            #expect(messages.contains { $0["role"]?.stringValue == "assistant" && $0["content"]?.stringValue?.contains("best joke") == true })
+            await client.stop()
+            #expect(await eventually { bridge.log.endedSummaries.count == 1 })
+        }
+    }
+
+    @Test("the caller speaks over the greeting: it is cut, and the model remembers only what was heard")
+    func interrupted() async throws {
+        try await Self.conversation { bridge, prompts, _ in
+            // The phone plays the first sentence (1 s) and nothing more.
+            let client = try await MediaStreamClient.connect(
+                to: bridge.url, options: .init(parameters: ["call_token": "token-comedian"], playbackSpeed: 4, echoLimit: 1))
+            #expect(await eventually { client.frames.count == 150 && bridge.log.marksPlayed == 1 })
+            try await client.sendAudio(callerSpeech(seconds: 1))
+            #expect(await eventually { client.clears == 1 })
+            #expect(await eventually {
+                bridge.log.events.withLock { $0.contains { if case .interrupted(_, 1000) = $0 { true } else { false } } }
+            })
+            try await client.sendAudio([UInt8](repeating: MuLaw.silence, count: 8000))
+            #expect(await eventually { prompts.withLock { $0.count } == 2 })
+            let messages = prompts.withLock { $0[1] }["messages"]?.arrayValue ?? []
+            let said = messages.filter { $0["role"]?.stringValue == "assistant" }.compactMap { $0["content"]?.stringValue }
+            #expect(said == ["Hello there, my good friend, how are you?"])
+            await client.stop()
+            #expect(await eventually { bridge.log.endedSummaries.count == 1 })
+        }
+    }
+}
