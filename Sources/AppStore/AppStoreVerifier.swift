@@ -134,7 +134,7 @@ public struct AppStoreVerifier: Sendable {
         let result = await verifier.validate(leaf: certificates[0], intermediates: CertificateStore([certificates[1]]))
         guard case .validCertificate = result else {
             if case .couldNotValidate(let failures) = result, !failures.isEmpty {
-                let reasons = Set(failures.map { String($0.policyFailureReason.description.prefix(200)) }).sorted()
+                let reasons = Set(failures.map { Self.summary(of: $0.policyFailureReason.description, at: validationTime) }).sorted()
                 throw .untrustedChain(reasons.joined(separator: "; "))
             }
             throw .untrustedChain("no chain leads to a trusted root")
@@ -148,6 +148,15 @@ public struct AppStoreVerifier: Sendable {
         guard key.isValidSignature(signature, for: jws.signingInput) else {
             throw .badSignature("ES256 verification failed")
         }
+    }
+
+    /// swift-certificates' reasons print whole certificates; the user needs the gist.
+    private static func summary(of reason: String, at time: Date) -> String {
+        let when = time.formatted(.iso8601)
+        if reason.hasSuffix("has expired") { return "a certificate in the chain had expired at \(when)" }
+        if reason.hasSuffix("is not yet valid") { return "a certificate in the chain was not yet valid at \(when)" }
+        if reason.hasSuffix("is not marked as a CA") { return "a certificate that issues another is not a CA" }
+        return String(reason.prefix(160))
     }
 
     private static func decode<T: Decodable>(_ payload: Data, as what: String) throws(AppStoreError) -> T {
