@@ -300,6 +300,7 @@ let package = Package(
             name: "CallWorkflows",
             dependencies: [
                 "Calls", "Telephony", "AppStore", "Persistence", "Jobs", "VendorHTTP",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQL", package: "fluent-kit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -417,7 +418,7 @@ let package = Package(
             name: "StoryServerTests",
             dependencies: [
                 "StoryServer", "StoryWorkflows", "Persistence", "Jobs", "DatabaseTestSupport", "TestSupport", "LanguageModels", "VendorHTTP", "Analysis", "Speech", "StoryModel", "Narration", "SpeechEngines",
-                "ChatStories", "ChatWorkflows", "Journeys", "JourneyWorkflows", "Calls", "CallWorkflows", "Telephony", "AppStore",
+                "ChatStories", "ChatWorkflows", "Journeys", "JourneyWorkflows", "Calls", "CallWorkflows", "Telephony", "AppStore", "AppStoreTestSupport",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQL", package: "fluent-kit"),

@@ -1,3 +1,4 @@
+import CallWorkflows
 import ChatWorkflows
 import Foundation
 import JourneyServices
@@ -80,6 +81,11 @@ public struct ServerConfig: Sendable {
     /// names (`fromEnvironment`), else the offline gazetteer and estimate. One for the server,
     /// so the services' request limits hold across requests.
     public var journeyRouting: JourneyRouting
+    /// The AI phone calls' Twilio account and App Store verification (`CallServices.fromEnvironment`);
+    /// unset parts answer 503 saying what to configure.
+    public var calls = CallServices()
+    /// `/test/*` development endpoints exist only when this is set (`STORYVOICE_ENV=development`).
+    public var developmentMode = false
 
     public init(
         dataDirectory: DataDirectory, database: DatabaseLocation, secret: ServerSecret, publicDirectory: URL,
@@ -104,6 +110,7 @@ public struct ServerConfig: Sendable {
             JourneyJobs.register(in: &registry, dataDirectory: dataDirectory, narration: narration, models: models)
         }
         ChatJobs.register(in: &registry, dataDirectory: dataDirectory, ffmpegPath: chatFFmpegPath)
+        CallJobs.register(in: &registry, services: calls)
         return registry
     }
 
@@ -142,6 +149,8 @@ public struct ServerConfig: Sendable {
         config.models.prices = try PriceTable.configured(
             environment: environment, defaultFile: dataDirectory.url.appendingPathComponent("prices.json"))
         config.journeyRouting = try JourneyRouting.fromEnvironment(environment)
+        config.calls = try CallServices.fromEnvironment(environment)
+        config.developmentMode = environment["STORYVOICE_ENV"] == "development"
         config.secureCookies = environment["STORYVOICE_SECURE_COOKIES"] == "1"
         config.trustForwardedFor = environment["STORYVOICE_TRUST_PROXY"] == "1"
         if let seconds = environment["STORYVOICE_ACCESS_TOKEN_SECONDS"].flatMap(TimeInterval.init), seconds > 0 {

@@ -67,6 +67,7 @@ func routes(_ app: Application, _ config: ServerConfig) throws {
     ChatExportsController(config: config).register(routes: api)
     ChatShareController(config: config).register(routes: json)
     JourneysController(config: config).register(routes: api)
+    MobileController(config: config).register(signedIn: json.grouped(signedIn), open: json)
 }
 
 struct HealthResponse: Content {

@@ -55,13 +55,13 @@ import Testing
         #expect(throws: CallsError.self) { try PhoneNumber("+1415555010O") }
     }
 
-    /// Twilio's own documented example (https://www.twilio.com/docs/usage/security).
+    /// Twilio's own documented example (https://www.twilio.com/docs/usage/security, and its api-snippets).
     @Test func theSignatureMatchesTwiliosDocumentedExample() {
         let parameters = [
-            ("CallSid", "CA1234567890ABCDE"), ("Caller", "+12349013030"), ("Digits", "1234"),
-            ("From", "+12349013030"), ("To", "+18005551212"),
+            ("CallSid", "CA1234567890ABCDE"), ("Caller", "+14158675310"), ("Digits", "1234"),
+            ("From", "+14158675310"), ("To", "+18005551212"),
         ].map { (name: $0.0, value: $0.1) }
-        let url = "https://example.com/myapp.php?foo=1&bar=2"
+        let url = "https://mycompany.com/myapp.php?foo=1&bar=2"
         let signature = TwilioSignature.sign(url: url, parameters: parameters, authToken: "12345")
         #expect(signature == "GvWf1cFY/Q7PnoempGyD5oXAezc=")
         #expect(TwilioSignature.isValid(signature, url: url, parameters: parameters, authToken: "12345"))

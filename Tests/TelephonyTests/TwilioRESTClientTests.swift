@@ -58,7 +58,7 @@ import VendorHTTP
             do {
                 _ = try await wrong.createCall(to: try PhoneNumber("+14155550100"), twiml: "<Response/>", timeLimit: 60)
                 Issue.record("a call was placed with the wrong token")
-            } catch {
+            } catch let error as TwilioError {
                 #expect(error.status == 401)
                 #expect(!error.message.contains("not-the-token"))
             }

@@ -2,6 +2,8 @@ import Foundation
 
 /// A call as the ledger counts it.
 public struct LedgerCall: Hashable, Sendable, Codable {
+    /// The call's record, to find what paid for it.
+    public var id: Int?
     public var placedAt: Date
     /// Seconds connected, once the call ended (Twilio's CallDuration).
     public var durationSeconds: Int?
@@ -9,7 +11,8 @@ public struct LedgerCall: Hashable, Sendable, Codable {
     /// back rather than charged.
     public var counts: Bool
 
-    public init(placedAt: Date, durationSeconds: Int? = nil, counts: Bool = true) {
+    public init(id: Int? = nil, placedAt: Date, durationSeconds: Int? = nil, counts: Bool = true) {
+        self.id = id
         self.placedAt = placedAt
         self.durationSeconds = durationSeconds
         self.counts = counts
@@ -41,7 +44,8 @@ public struct CallLedger: Sendable {
     public init(trialStartedAt: Date, purchases: [Purchase], calls: [LedgerCall]) {
         self.trialStartedAt = trialStartedAt
         self.purchases = purchases
-        self.calls = calls.sorted { $0.placedAt < $1.placedAt }
+        // Calls placed in the same instant keep the order given (the database's insertion order).
+        self.calls = calls.enumerated().sorted { ($0.element.placedAt, $0.offset) < ($1.element.placedAt, $1.offset) }.map(\.element)
     }
 
     public var trialEndsAt: Date { trialStartedAt.addingTimeInterval(CallPlan.trial.cycle) }

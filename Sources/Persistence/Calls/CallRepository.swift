@@ -32,7 +32,7 @@ public struct CallRepository: Sendable {
     // MARK: Calls
 
     public func calls(of userID: UUID) async throws -> [PhoneCallRecord] {
-        try await PhoneCallRecord.query(on: database).filter(\.$user.$id == userID).sort(\.$createdAt).all()
+        try await PhoneCallRecord.query(on: database).filter(\.$user.$id == userID).sort(\.$createdAt).sort(\.$id).all()
     }
 
     public func recentCalls(of userID: UUID, limit: Int) async throws -> [PhoneCallRecord] {

@@ -1,3 +1,4 @@
+import CallWorkflows
 import Foundation
 import JWT
 import Persistence
@@ -74,6 +75,10 @@ struct AuthController: Sendable {
         } catch {
             // The account matters more than the sample: register anyway, and say why it is missing.
             request.logger.warning("The welcome story could not be added to a new account: \(error)")
+        }
+        // The phone app's accounts start their calls trial now (3 calls within 7 days).
+        if request.headers.first(name: "X-App-Type")?.lowercased() == "mobile" {
+            try await CallAccounts(database: request.db, now: config.calls.now).open(userID: try user.requireID())
         }
         // 200 like login: both calls answer the same token shape with the same status.
         return try await tokenResponse(for: try user.requireID(), on: request, status: .ok)

@@ -1,3 +1,4 @@
+import CallWorkflows
 import ChatWorkflows
 import Journeys
 import StoryWorkflows
@@ -18,7 +19,12 @@ struct JSONErrorMiddleware: AsyncMiddleware {
         let (status, code, message, headers) = describe(error, request: request)
         let response = Response(status: status, headers: headers)
         do {
-            try response.content.encode(ErrorBody(error: .init(code: code, message: message)), as: .json)
+            var body = ErrorBody(error: .init(code: code, message: message))
+            // The mobile app reads FastAPI's `detail`: the 402's object, else the message.
+            if Self.speaksDetail(request.url.path) {
+                body.detail = (error as? CallError)?.payment.map { .payment($0.detail) } ?? .message(message)
+            }
+            try response.content.encode(body, as: .json)
         } catch {
             response.body = .init(string: #"{"error":{"code":"internal","message":"The error could not be encoded."}}"#)
         }
@@ -35,6 +41,8 @@ struct JSONErrorMiddleware: AsyncMiddleware {
             return (APIError.status(for: error.kind), error.code, error.message, error.headers)
         case let error as JourneyError:
             return (APIError.status(for: error.kind), error.code, error.message, [:])
+        case let error as CallError:
+            return (APIError.status(for: error.kind), error.code, error.message, [:])
         case let error as DecodingError:
             return (.badRequest, "invalid_body", DecodingErrorDescription.describe(error), [:])
         case let error as any AbortError:
@@ -47,6 +55,11 @@ struct JSONErrorMiddleware: AsyncMiddleware {
             request.logger.report(error: error)
             return (.internalServerError, "internal", "Something went wrong on the server; it has been logged. Try again.", [:])
         }
+    }
+
+    /// The calls product's paths, whose client decodes `detail`.
+    static func speaksDetail(_ path: String) -> Bool {
+        path.hasPrefix("/mobile/") || path == "/call-end-webhook" || path.hasPrefix("/auth/") || path.hasPrefix("/api/calls/")
     }
 
     static func code(for status: HTTPResponseStatus) -> String {

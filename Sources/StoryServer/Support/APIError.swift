@@ -1,3 +1,5 @@
+import CallWorkflows
+import Calls
 import StoryWorkflows
 import Vapor
 
@@ -51,11 +53,46 @@ extension APIError {
     }
 }
 
-/// The JSON error body.
+extension APIError {
+    static func status(for kind: CallError.Kind) -> HTTPResponseStatus {
+        switch kind {
+        case .invalid: .badRequest
+        case .paymentRequired: .paymentRequired
+        case .forbidden: .forbidden
+        case .notFound: .notFound
+        case .conflict: .conflict
+        case .upstream: .badGateway
+        case .unavailable: .serviceUnavailable
+        }
+    }
+}
+
+/// The JSON error body. On the calls product's paths it also carries FastAPI's `detail`, which
+/// the mobile app decodes: a string, or the 402's object.
 struct ErrorBody: Content {
     struct Detail: Content {
         var code: String
         var message: String
     }
+
+    enum MobileDetail: Content {
+        case message(String)
+        case payment(PaymentRequired.Detail)
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let message = try? container.decode(String.self) { self = .message(message) } else { self = .payment(try container.decode(PaymentRequired.Detail.self)) }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .message(let message): try container.encode(message)
+            case .payment(let detail): try container.encode(detail)
+            }
+        }
+    }
+
     var error: Detail
+    var detail: MobileDetail?
 }

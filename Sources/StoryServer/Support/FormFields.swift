@@ -14,6 +14,9 @@ struct FormFields: Sendable {
         }
     }
 
+    /// Every field in the order sent (Twilio signs all of them).
+    var all: [(name: String, value: String)] { pairs }
+
     /// The first value given for `name`.
     subscript(name: String) -> String? {
         pairs.first { $0.name == name }?.value

@@ -49,6 +49,12 @@ public struct TwilioError: Error, Sendable, Equatable {
     public var message: String
     public var status: Int?
 
+    public init(code: Int?, message: String, status: Int?) {
+        self.code = code
+        self.message = message
+        self.status = status
+    }
+
     /// Twilio's codes for a number it cannot call: invalid, not a mobile/landline it can reach,
     /// or in a country the account is not permitted to call.
     public var isAboutTheNumber: Bool {

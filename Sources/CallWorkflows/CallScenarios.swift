@@ -1,0 +1,87 @@
+import Calls
+import FluentKit
+import Foundation
+import Persistence
+
+/// The scenarios a user can call with: the 23 built in, and their own.
+public struct CallScenarios: Sendable {
+    public let database: any Database
+    public let now: @Sendable () -> Date
+
+    public init(database: any Database, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.database = database
+        self.now = now
+    }
+
+    static let customPrefix = "custom_"
+
+    /// Built-in first, in the app's order, then the user's own, oldest first.
+    public func all(for userID: UUID) async throws -> [CallScenario] {
+        let custom = try await CallRepository(database: database).customScenarios(of: userID)
+        return ScenarioCatalog.all + (try custom.map(Self.scenario))
+    }
+
+    /// A built-in scenario, or one of the user's own; nil for anything else (another user's
+    /// custom scenario looks absent).
+    public func scenario(id: String, for userID: UUID) async throws -> CallScenario? {
+        if let builtIn = ScenarioCatalog.scenario(id: id) { return builtIn }
+        guard id.hasPrefix(Self.customPrefix), let uuid = UUID(uuidString: String(id.dropFirst(Self.customPrefix.count))),
+              let record = try await CallRepository(database: database).customScenario(id: uuid, of: userID)
+        else { return nil }
+        return try Self.scenario(record)
+    }
+
+    public func create(_ draft: CustomScenarioDraft, for userID: UUID) async throws -> CallScenario {
+        let checked: CallScenario
+        do { checked = try draft.scenario(id: "pending") } catch { throw CallError.invalid(error) }
+        guard try await CallRepository(database: database).customScenarios(of: userID).count < Self.customLimit else {
+            throw CallError(.conflict, code: "too_many_scenarios", "You have \(Self.customLimit) scenarios of your own; delete one to make another.")
+        }
+        let record = CustomScenarioRecord(
+            userID: userID, name: checked.name, description: checked.description, icon: checked.icon,
+            prompt: draft.prompt.trimmingCharacters(in: .whitespacesAndNewlines), voice: checked.voice.rawValue,
+            temperature: checked.temperature, now: now())
+        try await record.create(on: database)
+        return try Self.scenario(record)
+    }
+
+    public func update(id: String, with draft: CustomScenarioDraft, for userID: UUID) async throws -> CallScenario {
+        let record = try await ownRecord(id: id, of: userID)
+        let checked: CallScenario
+        do { checked = try draft.scenario(id: id) } catch { throw CallError.invalid(error) }
+        record.name = checked.name
+        record.description = checked.description
+        record.icon = checked.icon
+        record.prompt = draft.prompt.trimmingCharacters(in: .whitespacesAndNewlines)
+        record.voice = checked.voice.rawValue
+        record.temperature = checked.temperature
+        record.updatedAt = now()
+        try await record.save(on: database)
+        return try Self.scenario(record)
+    }
+
+    public func delete(id: String, for userID: UUID) async throws {
+        try await ownRecord(id: id, of: userID).delete(on: database)
+    }
+
+    static let customLimit = 50
+
+    private func ownRecord(id: String, of userID: UUID) async throws -> CustomScenarioRecord {
+        guard id.hasPrefix(Self.customPrefix), let uuid = UUID(uuidString: String(id.dropFirst(Self.customPrefix.count))),
+              let record = try await CallRepository(database: database).customScenario(id: uuid, of: userID)
+        else {
+            throw CallError(.notFound, code: "scenario_not_found", "You have no scenario of your own with the id \"\(id)\".")
+        }
+        return record
+    }
+
+    /// A kept scenario as it was checked when saved (not checked again: a stricter check later
+    /// must not hide what users already have).
+    static func scenario(_ record: CustomScenarioRecord) throws -> CallScenario {
+        CallScenario(
+            id: customPrefix + (try record.requireID()).uuidString.lowercased(), name: record.name,
+            description: record.description, icon: record.icon, category: .custom, isFamilyFriendly: false,
+            voice: RealtimeVoice(rawValue: record.voice) ?? .alloy, temperature: record.temperature,
+            instructions: record.prompt + "\n\n" + ScenarioCatalog.houseRules)
+    }
+}

@@ -1,0 +1,91 @@
+import Calls
+import FluentKit
+import Foundation
+import Jobs
+import Logging
+import Persistence
+
+/// Calls placed later: permission is checked when scheduled and again when the job runs.
+public struct ScheduledCalls: Sendable {
+    public let database: any Database
+    public let services: CallServices
+    let logger: Logger
+
+    public init(database: any Database, services: CallServices, logger: Logger = Logger(label: "storyvoice.calls")) {
+        self.database = database
+        self.services = services
+        self.logger = logger
+    }
+
+    /// A schedule may be this far ahead at most.
+    static let horizon: TimeInterval = 30 * CallPlan.day
+
+    /// Schedules a call for `time` (default one minute from now).
+    public func schedule(userID: UUID, phoneNumber: String, scenarioID: String, time: String?) async throws -> ScheduledCallView {
+        let now = services.now()
+        let number: PhoneNumber
+        do { number = try PhoneNumber(phoneNumber) } catch { throw CallError.invalid(error) }
+        guard try await CallScenarios(database: database, now: services.now).scenario(id: scenarioID, for: userID) != nil else {
+            throw CallError.unknownScenario(scenarioID)
+        }
+        let when: Date
+        if let time, !time.isEmpty {
+            guard let parsed = CallDates.date(time) else {
+                throw CallError(.invalid, code: "invalid_time", "scheduled_time must be an ISO 8601 time such as 2024-01-15T14:30:00Z.")
+            }
+            guard parsed > now.addingTimeInterval(-60), parsed < now.addingTimeInterval(Self.horizon) else {
+                throw CallError(.invalid, code: "invalid_time", "scheduled_time must be between now and 30 days from now.")
+            }
+            when = max(parsed, now)
+        } else {
+            when = now.addingTimeInterval(60)
+        }
+        try await PhoneCalls(database: database, services: services).requirePermission(userID)
+        guard services.twilio != nil else { throw CallError.twilioNotConfigured }
+        let record = ScheduledCallRecord(userID: userID, phoneNumber: number.e164, scenarioID: scenarioID, scheduledTime: when, now: now)
+        try await database.transaction { database in
+            try await record.create(on: database)
+            let job = try await JobQueue(database: database).enqueue(
+                kind: CallJobs.scheduled, payload: String(decoding: try JSONEncoder().encode(CallJobs.SchedulePayload(schedule_id: try record.requireID())), as: UTF8.self),
+                ownerID: userID, maxAttempts: 1, runAt: when)
+            record.jobID = job.id
+            try await record.save(on: database)
+        }
+        return ScheduledCallView(record)
+    }
+
+    public func list(userID: UUID) async throws -> [ScheduledCallView] {
+        try await CallRepository(database: database).schedules(of: userID).map(ScheduledCallView.init)
+    }
+
+    /// Cancels a call not yet placed.
+    public func cancel(scheduleID: Int, userID: UUID) async throws -> ScheduledCallView {
+        guard let record = try await CallRepository(database: database).schedule(id: scheduleID, of: userID) else {
+            throw CallError(.notFound, code: "schedule_not_found", "You have no scheduled call \(scheduleID).")
+        }
+        guard record.status == "scheduled" else {
+            throw CallError(.conflict, code: "schedule_not_pending", "This call is \(record.status) and can no longer be cancelled.")
+        }
+        record.status = "cancelled"
+        try await record.save(on: database)
+        if let job = record.jobID { _ = try await JobQueue(database: database).cancel(id: job, ownerID: userID) }
+        return ScheduledCallView(record)
+    }
+
+    /// The job: places the call if it is still scheduled and the plan still allows it; says why
+    /// not otherwise.
+    func place(scheduleID: Int) async throws {
+        guard let record = try await ScheduledCallRecord.find(scheduleID, on: database), record.status == "scheduled" else { return }
+        do {
+            let calls = PhoneCalls(database: database, services: services, logger: logger)
+            let placed = try await calls.makeCall(userID: record.$user.id, phoneNumber: record.phoneNumber, scenarioID: record.scenarioID)
+            record.status = "placed"
+            record.callID = try await CallRepository(database: database).call(sid: placed.callSid)?.id
+            record.message = nil
+        } catch let error as CallError {
+            record.status = "failed"
+            record.message = error.message
+        }
+        try await record.save(on: database)
+    }
+}

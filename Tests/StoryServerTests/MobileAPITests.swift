@@ -1,0 +1,279 @@
+import AppStore
+import AppStoreTestSupport
+import CallWorkflows
+import Calls
+import DatabaseTestSupport
+import FluentKit
+import Foundation
+import Jobs
+import NIOCore
+import Persistence
+@testable import StoryServer
+import Telephony
+import Testing
+import TestSupport
+import VaporTesting
+import VendorHTTP
+
+/// The AI phone calls' mobile API as the iPhone app uses it: every reply decoded with the app's
+/// own structs (`MobileClient`), calls placed through a loopback Twilio, purchases signed by a
+/// test CA that carries Apple's OIDs.
+@Suite("Mobile calls API", .serialized)
+struct MobileAPITests {
+    static let mobile: HTTPHeaders = ["X-App-Type": "mobile", "User-Agent": "Speech-Assistant-Mobile-iOS/1.0"]
+
+    /// A server whose Twilio is `wire` (on `twilio`) and whose App Store trusts `ca`.
+    func withCallsServer(
+        _ backend: Backend = .sqlite, workers: Int = 0, twilio: Bool = true,
+        _ body: (Application, ServerConfig, TwilioWire, AppStoreTestCA) async throws -> Void
+    ) async throws {
+        let wire = TwilioWire()
+        let ca = try AppStoreTestCA.make()
+        try await LoopbackServer.withServer(handler: wire.handler) { server in
+            try await withServer(backend, adjust: { config in
+                config.inProcessWorkers = workers
+                config.workerConfiguration.pollInterval = .milliseconds(50)
+                config.calls = CallServices(
+                    twilio: twilio ? TwilioClient(configuration: TwilioConfiguration(
+                        accountSID: wire.accountSID, authToken: Secret(wire.authToken), fromNumber: try! PhoneNumber("+15005550006"),
+                        publicBaseURL: "https://calls.example.com", apiBaseURL: server.baseURL), timeout: loopbackTimeout) : nil,
+                    appStore: try! ca.verifier())
+            }) { app, config, _ in
+                try await body(app, config, wire, ca)
+            }
+        }
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, _ response: TestingHTTPResponse) throws -> T {
+        try JSONDecoder().decode(T.self, from: Data(buffer: response.body))
+    }
+
+    func registerMobile(_ app: Application, _ email: String) async throws -> String {
+        let response = try await app.send(.POST, "/auth/register", json: #"{"email":"\#(email)","password":"correct horse battery"}"#, headers: Self.mobile)
+        #expect(response.status == .ok)
+        return try decode(MobileClient.AuthResponse.self, response).access_token
+    }
+
+    /// Twilio's status callback for `sid`, signed as Twilio signs it.
+    func callback(_ app: Application, _ config: ServerConfig, _ wire: TwilioWire, sid: String, status: String, duration: Int?, signature: String? = nil) async throws -> TestingHTTPResponse {
+        var fields = [("AccountSid", wire.accountSID), ("CallSid", sid), ("CallStatus", status), ("To", "+14155550100"), ("From", "+15005550006")]
+        if let duration { fields.append(("CallDuration", String(duration))) }
+        let signed = TwilioSignature.sign(
+            url: "https://calls.example.com/call-end-webhook", parameters: fields.map { (name: $0.0, value: $0.1) }, authToken: wire.authToken)
+        let body = fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" }.joined(separator: "&")
+        var headers: HTTPHeaders = ["X-Twilio-Signature": signature ?? signed]
+        headers.contentType = .urlEncodedForm
+        return try await app.send(.POST, "/call-end-webhook", headers: headers, body: ByteBuffer(string: body))
+    }
+
+    @Test("a trial account: usage, permission, pricing, scenarios, three calls through Twilio, then 402 with what to buy", arguments: Backend.available)
+    func trialToPaymentRequired(_ backend: Backend) async throws {
+        try await withCallsServer(backend) { app, config, wire, _ in
+            let token = try await registerMobile(app, "caller@example.com")
+            var headers = Self.mobile
+            headers.bearerAuthorization = BearerAuthorization(token: token)
+
+            let stats = try decode(MobileClient.UsageStats.self, try await app.send(.GET, "/mobile/usage-stats", headers: headers))
+            #expect(stats.app_type == "mobile_consumer" && stats.is_trial_active && stats.trial_calls_remaining == 3)
+            #expect(stats.subscription_tier == nil && stats.addon_calls_expiry == nil)
+            let permission = try decode(MobileClient.CallPermission.self, try await app.send(.POST, "/mobile/check-call-permission", headers: headers))
+            #expect(permission.can_make_call && permission.status == "trial_call_available" && permission.details.duration_limit == 60)
+            let pricing = try decode(MobileClient.PricingInfo.self, try await app.send(.GET, "/mobile/pricing", headers: headers))
+            #expect(pricing.plans.map(\.id) == ["basic", "premium"] && pricing.addon.price == "$4.99")
+            let scenarios = try decode(MobileClient.ScenariosResponse.self, try await app.send(.GET, "/mobile/scenarios", headers: headers)).scenarios
+            #expect(scenarios.count == 23 && scenarios.first?.id == "default" && scenarios.first?.category == "Entertainment")
+            #expect(scenarios.first { $0.id == "yacht_party" }?.is_family_friendly == false)
+
+            var sids: [String] = []
+            for scenario in ["default", "comedian", "birthday_wishes"] {
+                let response = try await app.send(.POST, "/mobile/make-call", json: #"{"phone_number":"+14155550100","scenario":"\#(scenario)"}"#, headers: headers)
+                #expect(response.status == .ok, "\(response.body.string)")
+                let call = try decode(MobileClient.CallResponse.self, response)
+                #expect(call.status == "initiated" && call.duration_limit == 60)
+                sids.append(call.call_sid)
+            }
+            #expect(wire.calls.map(\.sid) == sids)
+            let placed = try #require(wire.calls.first)
+            #expect(placed.to == "+14155550100" && placed.from == "+15005550006")
+            #expect(placed.timeLimit == 75)
+            #expect(placed.twiml.contains(#"<Stream url="wss://calls.example.com/media-stream">"#))
+            #expect(placed.twiml.contains(#"<Parameter name="call_token""#) && placed.twiml.contains(#"<Parameter name="scenario" value="default"/>"#))
+
+            let refused = try await app.send(.POST, "/mobile/make-call", json: #"{"phone_number":"+14155550100","scenario":"default"}"#, headers: headers)
+            #expect(refused.status == .paymentRequired)
+            let payment = try decode(MobileClient.PaymentRequiredError.self, refused)
+            #expect(payment.detail.error == "trial_exhausted")
+            #expect(payment.detail.upgrade_options?.map(\.product_id) == ["speech_assistant_basic_weekly", "speech_assistant_premium_monthly"])
+            #expect(wire.calls.count == 3)
+
+            // Twilio says how the calls went: one connected for 45 s, one was never answered.
+            #expect(try await callback(app, config, wire, sid: sids[0], status: "completed", duration: 45).status == .ok)
+            #expect(try await callback(app, config, wire, sid: sids[1], status: "no-answer", duration: 0).status == .ok)
+            let after = try decode(MobileClient.UsageStats.self, try await app.send(.GET, "/mobile/usage-stats", headers: headers))
+            #expect(after.total_call_duration_this_week == 45)
+            #expect(after.trial_calls_remaining == 1 && after.calls_made_total == 2)
+
+            let history = try decode(MobileClient.CallHistoryResponse.self, try await app.send(.GET, "/mobile/call-history?limit=2", headers: headers))
+            #expect(history.total_calls == 3 && history.call_history.count == 2)
+            #expect(history.call_history.last?.status == "no-answer")
+        }
+    }
+
+    @Test("a status callback with a bad signature changes nothing")
+    func forgedCallback() async throws {
+        try await withCallsServer { app, config, wire, _ in
+            let token = try await registerMobile(app, "caller@example.com")
+            let call = try await app.send(.POST, "/mobile/make-call", token: token, json: #"{"phone_number":"+14155550100"}"#)
+            let sid = try decode(MobileClient.CallResponse.self, call).call_sid
+            let forged = try await callback(app, config, wire, sid: sid, status: "failed", duration: 0, signature: "AAAAAAAAAAAAAAAAAAAAAAAAAAA=")
+            #expect(forged.status == .forbidden)
+            let history = try decode(MobileClient.CallHistoryResponse.self, try await app.send(.GET, "/mobile/call-history", token: token))
+            #expect(history.call_history.first?.status == "initiated")
+            #expect(try decode(MobileClient.UsageStats.self, try await app.send(.GET, "/mobile/usage-stats", token: token)).trial_calls_remaining == 2)
+        }
+    }
+
+    @Test("numbers Twilio cannot call, unknown scenarios and a server without Twilio: clear errors, nothing counted")
+    func refusals() async throws {
+        try await withCallsServer { app, _, wire, _ in
+            let token = try await registerMobile(app, "caller@example.com")
+            let local = try await app.send(.POST, "/mobile/make-call", token: token, json: #"{"phone_number":"4155550100"}"#)
+            #expect(local.status == .badRequest && local.errorCode == "invalid_phone_number")
+            #expect(try decode(MobileClient.PurchaseError.self, local).detail.contains("+14155550100"))
+            let refusedByTwilio = try await app.send(.POST, "/mobile/make-call", token: token, json: #"{"phone_number":"+15550000000"}"#)
+            #expect(refusedByTwilio.status == .badRequest && refusedByTwilio.errorMessage?.contains("not a valid phone number") == true)
+            let unknown = try await app.send(.POST, "/mobile/make-call", token: token, json: #"{"phone_number":"+14155550100","scenario":"astronaut"}"#)
+            #expect(unknown.status == .badRequest && unknown.errorCode == "unknown_scenario")
+            #expect(wire.calls.isEmpty)
+            #expect(try decode(MobileClient.UsageStats.self, try await app.send(.GET, "/mobile/usage-stats", token: token)).trial_calls_remaining == 3)
+            #expect(try await app.send(.GET, "/mobile/usage-stats").status == .unauthorized)
+        }
+        try await withCallsServer(twilio: false) { app, _, _, _ in
+            let token = try await registerMobile(app, "caller@example.com")
+            let unconfigured = try await app.send(.POST, "/mobile/make-call", token: token, json: #"{"phone_number":"+14155550100"}"#)
+            #expect(unconfigured.status == .serviceUnavailable && unconfigured.errorMessage?.contains("TWILIO_ACCOUNT_SID") == true)
+            #expect(try decode(MobileClient.UsageStats.self, try await app.send(.GET, "/mobile/usage-stats", token: token)).trial_calls_remaining == 3)
+        }
+    }
+
+    @Test("a signed purchase makes a basic subscriber once; a tampered one or another account's is refused", arguments: Backend.available)
+    func purchases(_ backend: Backend) async throws {
+        try await withCallsServer(backend) { app, _, _, ca in
+            let token = try await registerMobile(app, "buyer@example.com")
+            let jws = try ca.sign(AppStoreFixtures.transaction(id: "2000000000000001", productID: AppStoreFixtures.basicWeekly))
+            let body = #"{"receipt_data":"\#(jws)","is_sandbox":true,"product_id":"speech_assistant_basic_weekly"}"#
+            let bought = try await app.send(.POST, "/mobile/purchase-subscription", token: token, json: body)
+            #expect(bought.status == .ok, "\(bought.body.string)")
+            let purchase = try decode(MobileClient.PurchaseResponse.self, bought)
+            #expect(purchase.success && purchase.usage_stats.subscription_tier == "mobile_basic" && purchase.usage_stats.is_subscribed)
+            #expect(bought.json?["usage_stats"]?["calls_remaining_this_week"]?.intValue == 5)
+            let again = try decode(MobileClient.PurchaseResponse.self, try await app.send(.POST, "/mobile/purchase-subscription", token: token, json: body))
+            #expect(again.message.contains("already"))
+            let permission = try decode(MobileClient.CallPermission.self, try await app.send(.POST, "/mobile/check-call-permission", token: token))
+            #expect(permission.status == "basic_call_available" && permission.details.calls_remaining_this_week == 5)
+            let status = try decode(MobileClient.SubscriptionStatus.self, try await app.send(.GET, "/mobile/subscription-status", token: token))
+            #expect(status.subscription_status == "active" && status.billing_cycle == "weekly" && status.app_store_transaction_id == "2000000000000001")
+
+            let tampered = JWSTampering.replacingPayload(of: jws, with: Data(#"{"productId":"speech_assistant_premium_monthly"}"#.utf8))
+            let forged = try await app.send(.POST, "/mobile/purchase-subscription", token: token,
+                                            json: #"{"receipt_data":"\#(tampered)","is_sandbox":true,"product_id":"speech_assistant_premium_monthly"}"#)
+            #expect(forged.status == .badRequest)
+            #expect(try decode(MobileClient.PurchaseError.self, forged).detail.isEmpty == false)
+            let other = try await registerMobile(app, "other@example.com")
+            let stolen = try await app.send(.POST, "/mobile/purchase-subscription", token: other, json: body)
+            #expect(stolen.status == .forbidden)
+
+            let legacyJWS = try ca.sign(AppStoreFixtures.transaction(id: "2000000000000002", productID: AppStoreFixtures.premiumMonthly))
+            let legacy = try await app.send(.POST, "/mobile/upgrade-subscription", token: other,
+                                            json: #"{"receipt_data":"\#(legacyJWS)","is_sandbox":true,"subscription_tier":"mobile_monthly"}"#)
+            #expect(legacy.status == .ok, "\(legacy.body.string)")
+            let upgrade = try decode(MobileClient.UpgradeResponse.self, legacy)
+            #expect(upgrade.subscription_tier == "mobile_monthly" && upgrade.usage_stats.subscription_tier == "mobile_premium")
+        }
+    }
+
+    @Test("an App Store refund notification, applied by the job, takes the plan away; a retry is answered and not applied twice")
+    func refundNotification() async throws {
+        try await withCallsServer(workers: 1) { app, _, _, ca in
+            let token = try await registerMobile(app, "buyer@example.com")
+            let transaction = AppStoreFixtures.transaction(id: "2000000000000003", productID: AppStoreFixtures.basicWeekly)
+            let body = #"{"receipt_data":"\#(try ca.sign(transaction))","is_sandbox":true,"product_id":"speech_assistant_basic_weekly"}"#
+            #expect(try await app.send(.POST, "/mobile/purchase-subscription", token: token, json: body).status == .ok)
+
+            var refunded = transaction
+            refunded.revocationDate = AppStoreFixtures.milliseconds(Date().addingTimeInterval(-1))
+            refunded.revocationReason = 0
+            let signed = try ca.signNotification(AppStoreFixtures.notification(.refund, uuid: "refund-1"), transaction: refunded)
+            let webhook = try await app.send(.POST, "/mobile/app-store/webhook", json: #"{"signedPayload":"\#(signed)"}"#)
+            #expect(webhook.status == .ok, "\(webhook.body.string)")
+            #expect(try decode(MobileClient.WebhookResponse.self, webhook).status == "success")
+            #expect(try await app.send(.POST, "/mobile/app-store/webhook", json: #"{"signedPayload":"\#(signed)"}"#).status == .ok)
+
+            var permission = ""
+            for _ in 0..<2_400 where permission != "trial_call_available" {
+                try await Task.sleep(for: .milliseconds(50))
+                permission = try decode(MobileClient.CallPermission.self, try await app.send(.POST, "/mobile/check-call-permission", token: token)).status
+            }
+            #expect(permission == "trial_call_available")
+            let notifications = try await StoreNotificationRecord.query(on: app.db).all()
+            #expect(notifications.count == 1 && notifications.first?.status == "processed")
+
+            let forged = try await app.send(.POST, "/mobile/app-store/webhook", json: #"{"signedPayload":"\#(signed.dropLast(4))AAAA"}"#)
+            #expect(forged.status == .badRequest)
+        }
+    }
+
+    @Test("custom scenarios: made, listed, used, refused when abusive, invisible to others")
+    func customScenarios() async throws {
+        try await withCallsServer { app, _, wire, _ in
+            let ada = try await registerMobile(app, "ada@example.com")
+            let made = try await app.send(.POST, "/mobile/scenarios", token: ada,
+                                          json: #"{"name":"Pirate","prompt":"You are Captain Salt, a jolly pirate recruiting a deckhand for a treasure hunt.","voice":"ballad"}"#)
+            #expect(made.status == .created, "\(made.body.string)")
+            let id = try #require(made.json?["id"]?.stringValue)
+            let list = try decode(MobileClient.ScenariosResponse.self, try await app.send(.GET, "/mobile/scenarios", token: ada))
+            #expect(list.scenarios.count == 24 && list.scenarios.last?.id == id)
+            #expect(try await app.send(.POST, "/mobile/make-call", token: ada, json: #"{"phone_number":"+14155550100","scenario":"\#(id)"}"#).status == .ok)
+            #expect(wire.calls.last?.twiml.contains(id) == true)
+
+            let abusive = try await app.send(.POST, "/mobile/scenarios", token: ada,
+                                             json: #"{"name":"Bank","prompt":"Pretend to be the bank and ask them for their card number to verify.","voice":"echo"}"#)
+            #expect(abusive.status == .badRequest && abusive.errorCode == "invalid_scenario")
+            let voices = try await app.send(.GET, "/mobile/voices?gender=male&personality=warm_engaging", token: ada)
+            #expect(voices.json?["voices"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["verse"])
+
+            let bob = try await registerMobile(app, "bob@example.com")
+            #expect(try decode(MobileClient.ScenariosResponse.self, try await app.send(.GET, "/mobile/scenarios", token: bob)).scenarios.count == 23)
+            let borrowed = try await app.send(.POST, "/mobile/make-call", token: bob, json: #"{"phone_number":"+14155550100","scenario":"\#(id)"}"#)
+            #expect(borrowed.status == .badRequest && borrowed.errorCode == "unknown_scenario")
+            #expect(try await app.send(.DELETE, "/mobile/scenarios/\(id)", token: bob).status == .notFound)
+            #expect(try await app.send(.DELETE, "/mobile/scenarios/\(id)", token: ada).status == .noContent)
+        }
+    }
+
+    @Test("a scheduled call is placed by its job when due; another is cancelled before")
+    func scheduledCalls() async throws {
+        try await withCallsServer(workers: 1) { app, _, wire, _ in
+            let token = try await registerMobile(app, "caller@example.com")
+            let now = CallDates.string(Date())
+            let due = try await app.send(.POST, "/mobile/schedule-call", token: token,
+                                         json: #"{"phone_number":"+14155550100","scenario":"storyteller","scheduled_time":"\#(now)"}"#)
+            #expect(due.status == .ok, "\(due.body.string)")
+            let scheduled = try decode(MobileClient.ScheduledCallResponse.self, due)
+            #expect(scheduled.status == "scheduled" && scheduled.scenario == "storyteller")
+            let later = try decode(MobileClient.ScheduledCallResponse.self, try await app.send(.POST, "/mobile/schedule-call", token: token, json: #"{"phone_number":"+14155550100"}"#))
+            let laterTime = try #require(CallDates.date(later.scheduled_time))
+            #expect(laterTime.timeIntervalSinceNow > 30)
+            #expect(try await app.send(.DELETE, "/mobile/scheduled-calls/\(later.schedule_id)", token: token).json?["status"]?.stringValue == "cancelled")
+
+            var placed = false
+            for _ in 0..<2_400 where !placed {
+                try await Task.sleep(for: .milliseconds(50))
+                let list = try await app.send(.GET, "/mobile/scheduled-calls", token: token)
+                placed = list.json?["scheduled_calls"]?.arrayValue?.contains { $0["status"]?.stringValue == "placed" } == true
+            }
+            #expect(placed)
+            #expect(wire.calls.count == 1)
+        }
+    }
+}
