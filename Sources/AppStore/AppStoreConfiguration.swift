@@ -1,5 +1,6 @@
 import Foundation
 import VendorHTTP
+import X509
 
 /// App Store settings from the environment:
 ///
@@ -22,10 +23,13 @@ public struct AppStoreConfiguration: Sendable {
     public var api: AppStoreAPICredentials?
     public var apiEnvironment: AppStoreEnvironment
     public var apiBaseURL: String?
+    /// The trust anchors; nil (always, outside tests) pins Apple Root CA - G3.
+    public var rootCertificates: [Certificate]?
 
     public init(
         bundleID: String?, environments: Set<AppStoreEnvironment> = [.production, .sandbox], appAppleID: Int64? = nil,
-        api: AppStoreAPICredentials? = nil, apiEnvironment: AppStoreEnvironment = .production, apiBaseURL: String? = nil
+        api: AppStoreAPICredentials? = nil, apiEnvironment: AppStoreEnvironment = .production, apiBaseURL: String? = nil,
+        rootCertificates: [Certificate]? = nil
     ) {
         self.bundleID = bundleID
         self.environments = environments
@@ -33,6 +37,7 @@ public struct AppStoreConfiguration: Sendable {
         self.api = api
         self.apiEnvironment = apiEnvironment
         self.apiBaseURL = apiBaseURL
+        self.rootCertificates = rootCertificates
     }
 
     /// - Throws: ``AppStoreError/notConfigured(_:)`` for a setting that is present but unusable
@@ -68,10 +73,10 @@ public struct AppStoreConfiguration: Sendable {
         return configuration
     }
 
-    /// The verifier for these settings, trusting the pinned Apple root.
+    /// The verifier for these settings, trusting the pinned Apple root (or `rootCertificates`).
     public func verifier(now: @escaping @Sendable () -> Date = { Date() }) throws(AppStoreError) -> AppStoreVerifier {
         guard let bundleID else { throw .notConfigured("no app bundle id is set (APP_STORE_BUNDLE_ID)") }
-        return try AppStoreVerifier(bundleID: bundleID, environments: environments, appAppleID: appAppleID, now: now)
+        return try AppStoreVerifier(rootCertificates: rootCertificates, bundleID: bundleID, environments: environments, appAppleID: appAppleID, now: now)
     }
 
     /// The server API client, or nil when no API key is configured.

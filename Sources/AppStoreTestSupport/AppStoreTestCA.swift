@@ -18,6 +18,21 @@ public struct AppStoreTestCA: Sendable {
     /// The key the leaf certifies: what signs the JWS.
     public let leafKey: P256.Signing.PrivateKey
 
+    /// One CA for a whole test run (valid from yesterday for a year), for suites that configure
+    /// a server once; tests of broken chains make their own.
+    public static let shared: AppStoreTestCA = {
+        do { return try make() } catch { fatalError("the test CA could not be made: \(error)") }
+    }()
+
+    /// Settings for a server under test that trusts this CA instead of Apple: `bundleID`,
+    /// Production and Sandbox accepted, and the server API (when `api` is given) at `apiBaseURL`.
+    public func configuration(
+        bundleID: String = AppStoreFixtures.bundleID, environments: Set<AppStoreEnvironment> = [.production, .sandbox],
+        api: AppStoreAPICredentials? = nil, apiBaseURL: String? = nil
+    ) -> AppStoreConfiguration {
+        AppStoreConfiguration(bundleID: bundleID, environments: environments, api: api, apiBaseURL: apiBaseURL, rootCertificates: [root])
+    }
+
     public static let leafOID: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 11, 1]
     public static let intermediateOID: ASN1ObjectIdentifier = [1, 2, 840, 113635, 100, 6, 2, 1]
 

@@ -26,6 +26,17 @@ import Testing
         #expect(throws: AppStoreError.notConfigured("no app bundle id is set (APP_STORE_BUNDLE_ID)")) { try configuration.verifier() }
     }
 
+    @Test func aTestCAsConfigurationTrustsThatCAAndNotApple() async throws {
+        let ca = try AppStoreTestCA.make()
+        let verifier = try ca.configuration(environments: [.sandbox]).verifier()
+        #expect(verifier.rootCertificates == [ca.root])
+        let transaction = AppStoreFixtures.transaction()
+        #expect(try await verifier.verifyTransaction(try ca.sign(transaction)) == transaction)
+        let pinned = try AppStoreConfiguration(bundleID: AppStoreFixtures.bundleID).verifier()
+        let signed = try ca.sign(transaction)
+        #expect(await refusal { try await pinned.verifyTransaction(signed) }?.isUntrustedChain == true)
+    }
+
     @Test func aHalfGivenAPIKeyIsRefusedWithoutQuotingTheKey() {
         do {
             _ = try AppStoreConfiguration.fromEnvironment(["APP_STORE_BUNDLE_ID": "b", "APP_STORE_PRIVATE_KEY": "SECRETMATERIAL"])
