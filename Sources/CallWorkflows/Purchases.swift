@@ -105,8 +105,8 @@ public struct Purchases: Sendable {
     }
 
     static func callError(_ error: AppStoreError) -> CallError {
-        if error.isClientError { return CallError(.invalid, code: "purchase_not_verified", error.message) }
         if error.httpStatus == 404 { return CallError(.notFound, code: "transaction_not_found", error.message) }
+        if error.isClientError { return CallError(.invalid, code: "purchase_not_verified", error.message) }
         return CallError(error.httpStatus == 503 ? .unavailable : .upstream, code: "app_store_unavailable", error.message)
     }
 

@@ -86,6 +86,11 @@ public struct ServerConfig: Sendable {
     public var calls = CallServices()
     /// `/test/*` development endpoints exist only when this is set (`STORYVOICE_ENV=development`).
     public var developmentMode = false
+    /// Requests per client address and minute (`RateLimits.fromEnvironment`).
+    public var rateLimits = RateLimits()
+    /// Origins whose pages may call the API from another site (`STORYVOICE_CORS_ORIGINS`,
+    /// comma-separated); empty allows none (the web app is served from the same origin).
+    public var corsOrigins: [String] = []
 
     public init(
         dataDirectory: DataDirectory, database: DatabaseLocation, secret: ServerSecret, publicDirectory: URL,
@@ -151,6 +156,9 @@ public struct ServerConfig: Sendable {
         config.journeyRouting = try JourneyRouting.fromEnvironment(environment)
         config.calls = try CallServices.fromEnvironment(environment)
         config.developmentMode = environment["STORYVOICE_ENV"] == "development"
+        config.rateLimits = RateLimits.fromEnvironment(environment)
+        config.corsOrigins = (environment["STORYVOICE_CORS_ORIGINS"] ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         config.secureCookies = environment["STORYVOICE_SECURE_COOKIES"] == "1"
         config.trustForwardedFor = environment["STORYVOICE_TRUST_PROXY"] == "1"
         if let seconds = environment["STORYVOICE_ACCESS_TOKEN_SECONDS"].flatMap(TimeInterval.init), seconds > 0 {

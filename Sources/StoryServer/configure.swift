@@ -27,10 +27,20 @@ public func configure(_ app: Application, _ config: ServerConfig) async throws {
     // Middleware: errors become JSON; the web app is served from Public/.
     app.middleware = Middlewares()
     app.middleware.use(SecurityHeadersMiddleware())
+    // CORS first, so even a refusal carries its headers and a preflight is answered here.
+    if !config.corsOrigins.isEmpty {
+        app.middleware.use(CORSMiddleware(configuration: .init(
+            allowedOrigin: .any(config.corsOrigins), allowedMethods: [.GET, .POST, .PUT, .DELETE, .OPTIONS, .HEAD],
+            allowedHeaders: [.accept, .authorization, .contentType, .origin, .userAgent, "X-App-Type"])))
+    }
     app.middleware.use(RouteLoggingMiddleware(logLevel: .info))
     app.middleware.use(JSONErrorMiddleware())
     app.middleware.use(StaticMediaTypeMiddleware())
     app.middleware.use(StaticFilesMiddleware(publicDirectory: config.publicDirectory))
+    // After the web app's files: a page load's dozens of assets are not API requests.
+    if config.rateLimits.perMinute > 0 || config.rateLimits.expensivePerMinute > 0 {
+        app.middleware.use(RateLimitMiddleware(limits: config.rateLimits, trustForwardedFor: config.trustForwardedFor))
+    }
     app.routes.defaultMaxBodySize = ByteCount(value: config.maxJSONBodyBytes)
 
     try routes(app, config)

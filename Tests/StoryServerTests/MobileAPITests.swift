@@ -277,3 +277,36 @@ struct MobileAPITests {
         }
     }
 }
+
+@Suite("Rate limits and CORS")
+struct RateLimitTests {
+    @Test("past the limit a client is answered 429 with Retry-After; placing calls has a tighter one")
+    func limits() async throws {
+        try await withServer(adjust: { $0.rateLimits = RateLimits(perMinute: 5, expensivePerMinute: 2) }) { app, _, _ in
+            var statuses: [HTTPStatus] = []
+            for _ in 0..<6 { statuses.append(try await app.send(.GET, "/mobile/pricing").status) }
+            #expect(statuses.prefix(5).allSatisfy { $0 == .unauthorized })
+            let limited = try await app.send(.GET, "/health")
+            #expect(limited.status == .tooManyRequests && limited.errorCode == "rate_limited")
+            #expect(Int(limited.headers.first(name: "Retry-After") ?? "") ?? 0 >= 1)
+        }
+        try await withServer(adjust: { $0.rateLimits = RateLimits(perMinute: 0, expensivePerMinute: 2) }) { app, _, _ in
+            let token = try await app.register("caller@example.com").access_token
+            var statuses: [HTTPStatus] = []
+            for _ in 0..<3 { statuses.append(try await app.send(.POST, "/mobile/make-call", token: token, json: #"{"phone_number":"+14155550100"}"#).status) }
+            #expect(statuses == [.serviceUnavailable, .serviceUnavailable, .tooManyRequests])
+            #expect(try await app.send(.GET, "/mobile/usage-stats", token: token).status == .ok)
+        }
+    }
+
+    @Test("CORS answers only the configured origins")
+    func cors() async throws {
+        try await withServer(adjust: { $0.corsOrigins = ["https://app.example.com"] }) { app, _, _ in
+            let allowed = try await app.send(.OPTIONS, "/mobile/pricing", headers: [
+                "Origin": "https://app.example.com", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization,x-app-type"])
+            #expect(allowed.headers.first(name: "Access-Control-Allow-Origin") == "https://app.example.com")
+            let other = try await app.send(.GET, "/mobile/pricing", headers: ["Origin": "https://evil.example.com"])
+            #expect(other.headers.first(name: "Access-Control-Allow-Origin") != "https://evil.example.com")
+        }
+    }
+}

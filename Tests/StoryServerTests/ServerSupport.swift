@@ -48,6 +48,8 @@ func withServer(
     config.passwordHasher = testPasswordHasher
     config.inProcessWorkers = 0
     config.jobEventPollInterval = .milliseconds(10)
+    // Suites send hundreds of requests a minute from one address; RateLimitTests turns limits on.
+    config.rateLimits = RateLimits(perMinute: 0, expensivePerMinute: 0)
     adjust(&config)
     do {
         try await withApp(configure: { app in

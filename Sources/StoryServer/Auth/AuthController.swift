@@ -174,9 +174,6 @@ struct AuthController: Sendable {
     }
 
     private func clientAddress(of request: Request) -> String {
-        if config.trustForwardedFor, let forwarded = request.headers.first(name: "X-Forwarded-For") {
-            return forwarded.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown"
-        }
-        return request.remoteAddress?.ipAddress ?? "unknown"
+        request.clientAddress(trustForwardedFor: config.trustForwardedFor)
     }
 }
