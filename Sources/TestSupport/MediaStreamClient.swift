@@ -76,13 +76,18 @@ public final class MediaStreamClient: Sendable {
 
     /// Connects to `url` (`ws://127.0.0.1:PORT/media-stream`), sends `connected` and `start`.
     public static func connect(to url: String, options: Options = Options()) async throws -> MediaStreamClient {
-        let opened = LockedValue<MediaStreamClient?>(nil)
-        try await WebSocket.connect(to: url, configuration: .init(maxFrameSize: 1 << 20), on: MultiThreadedEventLoopGroup.singleton) { socket in
-            let client = MediaStreamClient(socket: socket, options: options)
-            socket.onText { _, text in client.receive(text) }
-            opened.withLock { $0 = client }
-        }.get()
-        guard let client = opened.withLock({ $0 }) else { throw CocoaError(.fileReadUnknown) }
+        // Waits for the upgrade callback itself: websocket-kit's connect future can complete a
+        // moment before it runs.
+        let done = LockedValue(false)
+        let client: MediaStreamClient = try await withCheckedThrowingContinuation { continuation in
+            WebSocket.connect(to: url, configuration: .init(maxFrameSize: 1 << 20), on: MultiThreadedEventLoopGroup.singleton) { socket in
+                let client = MediaStreamClient(socket: socket, options: options)
+                socket.onText { _, text in client.receive(text) }
+                if done.withLock({ let first = !$0; $0 = true; return first }) { continuation.resume(returning: client) }
+            }.whenFailure { error in
+                if done.withLock({ let first = !$0; $0 = true; return first }) { continuation.resume(throwing: error) }
+            }
+        }
         let task = Task { await client.play() }
         client.player.withLock { $0 = task }
         try await client.sendJSON(#"{"event":"connected","protocol":"Call","version":"1.0.0"}"#)

@@ -56,7 +56,7 @@ struct LocalVoiceAgentTests {
     func turn() async throws {
         try await Self.conversation { bridge, prompts, heard in
             let client = try await MediaStreamClient.connect(to: bridge.url, options: .init(parameters: ["call_token": "token-comedian"], playbackSpeed: 16))
-            #expect(await eventually { client.frames.count == 150 && client.marks.count == 3 })
+            #expect(await eventually { client.frames.count == 150 && client.echoed.count == 3 && bridge.log.marksPlayed == 3 })
             let first = try #require(prompts.withLock { $0.first })
             let system = first["messages"]?[0]?["content"]?.stringValue ?? ""
             #expect(system.hasPrefix(Fixtures.comedian.instructions))

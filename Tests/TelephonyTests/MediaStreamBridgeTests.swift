@@ -81,13 +81,15 @@ struct MediaStreamBridgeTests {
                 #expect(await eventually { client.frames.count == 52 })
                 #expect(client.frames.suffix(2).allSatisfy { $0.payload == [UInt8](repeating: 0x30, count: 160) })
 
-                // Speech while nothing is unheard cuts nothing.
+                // The phone still plays nothing more (its echo limit), so a second interruption
+                // cuts the second reply with none of it heard.
                 await connection.sendSpeechStarted()
-                await connection.sendAudio(itemID: "item_reply_3", [UInt8](repeating: 0x40, count: 160))
-                #expect(await eventually { client.frames.count == 53 })
+                #expect(await eventually { client.clears == 2 && connection.truncates.count == 2 })
+                #expect(connection.truncates.last?["item_id"]?.stringValue == "item_reply_2")
+                #expect(connection.truncates.last?["audio_end_ms"]?.intValue == 0)
                 await client.stop()
                 #expect(await eventually { bridge.log.endedSummaries.count == 1 })
-                #expect(bridge.log.endedSummaries.first?.interruptions == 1)
+                #expect(bridge.log.endedSummaries.first?.interruptions == 2)
             }
         }
     }

@@ -149,12 +149,11 @@ public final class LocalVoiceAgent: VoiceAgent {
                 let mulaw = MuLaw.encode(audio)
                 offsetMilliseconds += mulaw.count / 8
                 eventInput.yield(.audio(itemID: itemID, mulaw: mulaw))
-            case .error(let stage, let message, _, let spoken):
+            case .error(let stage, let message, _, _):
+                // The pipeline's spoken failure is worded for the voice-chat page ("Press
+                // retry"); on a call the agent stays silent and the caller can simply go on.
                 logger.warning("local call turn failed at \(stage.rawValue): \(message)")
                 eventInput.yield(.problem("\(stage.rawValue): \(message)"))
-                if let spoken, let audio = try? WAV.decode(spoken) {
-                    eventInput.yield(.audio(itemID: itemID, mulaw: MuLaw.encode(audio)))
-                }
             default:
                 break
             }

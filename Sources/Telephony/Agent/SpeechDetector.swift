@@ -40,10 +40,11 @@ struct SpeechDetector: Sendable {
     private var loudRun = 0
     private var quietRun = 0
     private var frames = 0
-    private var noiseFloor = 0.0
+    private var noiseFloor: Double
 
     init(settings: Settings = Settings()) {
         self.settings = settings
+        noiseFloor = settings.minimumLevel / settings.margin
     }
 
     var isSpeaking: Bool { speaking }
@@ -63,9 +64,16 @@ struct SpeechDetector: Sendable {
 
     private mutating func frame(_ frame: [Int16]) -> Event? {
         let level = (frame.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(frame.count)).squareRoot()
-        // The floor falls at once to a quieter frame and rises slowly, so speech does not raise it.
-        noiseFloor = noiseFloor == 0 ? level : (level < noiseFloor ? level : noiseFloor * 0.995 + level * 0.005)
         let loud = level > max(settings.minimumLevel, noiseFloor * settings.margin)
+        // The floor falls at once to a quieter frame and rises slowly: quickly enough to learn a
+        // hissing line in a second or two, hardly at all during speech (a hum loud enough to
+        // pass for speech is learnt in about half a minute). It starts low, so a caller who
+        // speaks the moment the call connects is heard.
+        if level < noiseFloor {
+            noiseFloor = level
+        } else {
+            noiseFloor += (level - noiseFloor) * (loud ? 0.001 : 0.02)
+        }
         if speaking {
             utterance += frame
             frames += 1

@@ -14,6 +14,7 @@ import WebSocketKit
 public final class TextSocket: Sendable {
     public let socket: WebSocket
     public let frames: AsyncStream<String>
+    private let input: AsyncStream<String>.Continuation
     private let droppedCount = DropCounter()
 
     /// Call on the socket's event loop before it reads (in the upgrade callback), so no frame
@@ -22,12 +23,28 @@ public final class TextSocket: Sendable {
         self.socket = socket
         let (frames, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(bufferLimit))
         self.frames = frames
+        input = continuation
         let dropped = droppedCount
         socket.onText { _, text in
             if case .dropped = continuation.yield(text) { dropped.count.withLock { $0 += 1 } }
         }
         socket.onBinary { _, _ in }
         socket.onClose.whenComplete { _ in continuation.finish() }
+    }
+
+    /// Connects as a client. Returns once the socket is upgraded and its frame handler set:
+    /// websocket-kit's connect future can complete a moment before its upgrade callback runs.
+    public static func connect(
+        to url: String, headers: HTTPHeaders, configuration: WebSocketClient.Configuration,
+        on group: any EventLoopGroup, bufferLimit: Int
+    ) async throws -> TextSocket {
+        let opened = Once<TextSocket>()
+        return try await withCheckedThrowingContinuation { continuation in
+            opened.set(continuation)
+            WebSocket.connect(to: url, headers: headers, configuration: configuration, on: group) { socket in
+                opened.resume(returning: TextSocket(socket, bufferLimit: bufferLimit))
+            }.whenFailure { error in opened.resume(throwing: error) }
+        }
     }
 
     /// Frames dropped because the reader fell `bufferLimit` behind.
@@ -44,8 +61,10 @@ public final class TextSocket: Sendable {
         case normal, refused, failed, goingAway
     }
 
-    /// Closes (a no-op when already closed); `frames` then finishes.
+    /// Closes (a no-op when already closed); `frames` then finishes, with no wait for the
+    /// peer's answering close frame: a peer that never answers must not hold the call open.
     public func close(_ reason: CloseReason = .normal) async {
+        defer { input.finish() }
         guard !socket.isClosed else { return }
         switch reason {
         case .normal: try? await socket.close(code: .normalClosure)
@@ -58,4 +77,29 @@ public final class TextSocket: Sendable {
 
 private final class DropCounter: Sendable {
     let count = Mutex(0)
+}
+
+/// A continuation resumed once, whichever of the upgrade or the failure comes first.
+private final class Once<Value: Sendable>: Sendable {
+    private let state = Mutex<(continuation: CheckedContinuation<Value, any Error>?, done: Bool)>((nil, false))
+
+    func set(_ continuation: CheckedContinuation<Value, any Error>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    func resume(returning value: Value) {
+        take()?.resume(returning: value)
+    }
+
+    func resume(throwing error: any Error) {
+        take()?.resume(throwing: error)
+    }
+
+    private func take() -> CheckedContinuation<Value, any Error>? {
+        state.withLock { state in
+            guard !state.done else { return nil }
+            state.done = true
+            return state.continuation
+        }
+    }
 }

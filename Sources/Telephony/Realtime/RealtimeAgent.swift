@@ -90,21 +90,17 @@ public final class RealtimeAgent: VoiceAgent {
         var headers = HTTPHeaders()
         headers.add(name: "Authorization", value: "Bearer \(configuration.apiKey.value)")
         headers.add(name: RealtimeProtocol.betaHeader.name, value: RealtimeProtocol.betaHeader.value)
-        let opened = Mutex<TextSocket?>(nil)
+        let socket: TextSocket
         do {
-            try await WebSocket.connect(
-                to: configuration.url, headers: headers,
-                // Reply audio arrives in deltas of a few kB of base64; a whole response's
-                // transcript is larger. 16 MB bounds a frame without refusing a real one.
-                configuration: .init(maxFrameSize: 1 << 24), on: configuration.eventLoopGroup
-            ) { socket in
-                opened.withLock { $0 = TextSocket(socket, bufferLimit: 4096) }
-            }.get()
+            // Reply audio arrives in deltas of a few kB of base64; a whole response's
+            // transcript is larger. 16 MB bounds a frame without refusing a real one.
+            socket = try await TextSocket.connect(
+                to: configuration.url, headers: headers, configuration: .init(maxFrameSize: 1 << 24),
+                on: configuration.eventLoopGroup, bufferLimit: 4096)
         } catch {
             // Never the headers: they carry the key.
             throw Failure.connect("\(type(of: error)): \(error)")
         }
-        guard let socket = opened.withLock({ $0 }) else { throw Failure.connect("no socket after the upgrade") }
         let update = RealtimeProtocol.SessionUpdate(voice: scenario.voice.rawValue, instructions: scenario.instructions, temperature: scenario.temperature)
         try await socket.send(RealtimeProtocol.text(update))
         // The scenario speaks first, as the one who placed the call would.
