@@ -14,7 +14,8 @@ playback carries on past the expiry of the access cookie without the listener no
 the time from pressing play to the first audio, and saves screenshots. chat_flow.py writes a chat
 story, previews and plays it, exports a short video, downloads it (ffprobe) and shares it.
 journey_flow.py plans a short walk, hears its story start while it is written, sees part 2 become
-ready, downloads it and finds it in the history.
+ready, downloads it and finds it in the history. calls_flow.py creates a call scenario, sees "Call a
+phone" refused without Twilio, talks to the agent in the browser and finds the call in the history.
 novel_flow.py then opens a
 generated 300k-character novel: how soon its page is usable, its chapters, player bar and lines.
 book_flow.py uploads a real novel (../shared/eval/pdnc-dev beside the repository) and an EPUB it
@@ -341,6 +342,8 @@ def main():
     chat_flow(options)
     from journey_flow import journey_flow  # journeys: plan a walk, hear it told as it is written, history (issue 22)
     journey_flow(options)
+    from calls_flow import calls_flow  # calls: plan, scenarios, a custom one, one call in the browser, history (issue 20)
+    calls_flow(options)
     from novel_flow import novel_flow  # a 300k-character novel on the story page (issue 24)
     novel_flow(options)
     from book_flow import book_flow  # a real novel from ../shared/eval/pdnc-dev and an EPUB of it (issue 24)
