@@ -27,14 +27,18 @@ public struct PhoneCalls: Sendable {
     /// Checks the plan, the number and the scenario, records the call (charged at once, so two
     /// requests at once cannot both take the last call), and asks Twilio to place it. A call
     /// Twilio refuses is given back.
-    public func makeCall(userID: UUID, phoneNumber: String, scenarioID: String) async throws -> MakeCallResponse {
+    ///
+    /// - Parameter development: the development server's `/test/test-call`: no plan check, and
+    ///   the call is not counted.
+    public func makeCall(userID: UUID, phoneNumber: String, scenarioID: String, development: Bool = false) async throws -> MakeCallResponse {
         let number: PhoneNumber
         do { number = try PhoneNumber(phoneNumber) } catch { throw CallError.invalid(error) }
         guard let scenario = try await scenarios.scenario(id: scenarioID, for: userID) else { throw CallError.unknownScenario(scenarioID) }
-        try await requirePermission(userID)
+        if !development { try await requirePermission(userID) }
         guard let twilio = services.twilio else { throw CallError.twilioNotConfigured }
         let token = Self.newToken()
-        let record = try await reserve(userID: userID, number: number.e164, scenarioID: scenario.id, channel: "twilio", token: token)
+        let record = try await reserve(
+            userID: userID, number: number.e164, scenarioID: scenario.id, channel: "twilio", token: token, counted: !development)
         let twiml = CallTwiML.connectStream(
             url: twilio.configuration.mediaStreamURL, parameters: [(name: "call_token", value: token), (name: "scenario", value: scenario.id)])
         let call: TwilioCall
@@ -73,13 +77,17 @@ public struct PhoneCalls: Sendable {
 
     /// Records the call, then replays the ledger with it: if it was not paid for (another
     /// request took the last call in between), it is removed and refused.
-    private func reserve(userID: UUID, number: String, scenarioID: String, channel: String, token: String) async throws -> PhoneCallRecord {
+    private func reserve(
+        userID: UUID, number: String, scenarioID: String, channel: String, token: String, counted: Bool = true
+    ) async throws -> PhoneCallRecord {
         let now = services.now()
         let limit = try await accounts.ledger(of: userID).allowance(at: now).durationLimit
         let record = PhoneCallRecord(
             userID: userID, phoneNumber: number, scenarioID: scenarioID, channel: channel, durationLimit: limit,
             streamTokenHash: Self.hash(token), now: now)
+        record.counts = counted
         try await record.create(on: database)
+        guard counted else { return record }
         let ledger = try await accounts.ledger(of: userID)
         if ledger.charges().first(where: { $0.call.id == record.id })?.charge == .unpaid {
             try await record.delete(on: database)
@@ -134,7 +142,7 @@ public struct PhoneCalls: Sendable {
         if let connected = Self.finalStatuses[status] {
             let seconds = value("CallDuration").flatMap(Int.init) ?? 0
             record.durationSeconds = seconds
-            record.counts = connected
+            record.counts = record.counts && connected
             record.endedAt = services.now()
             record.streamTokenHash = nil
         }

@@ -78,6 +78,7 @@ func routes(_ app: Application, _ config: ServerConfig) throws {
     ChatShareController(config: config).register(routes: json)
     JourneysController(config: config).register(routes: api)
     MobileController(config: config).register(signedIn: json.grouped(signedIn), open: json)
+    if config.developmentMode { DevelopmentController(config: config).register(signedIn: json.grouped(signedIn)) }
 }
 
 struct HealthResponse: Content {

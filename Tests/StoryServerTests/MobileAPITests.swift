@@ -310,3 +310,39 @@ struct RateLimitTests {
         }
     }
 }
+
+@Suite("Development endpoints")
+struct DevelopmentEndpointTests {
+    @Test("/test/* exist only in development mode: a test call is placed without counting, a bypass skips the limits")
+    func developmentOnly() async throws {
+        try await withServer { app, _, _ in
+            let token = try await app.register("dev@example.com").access_token
+            #expect(try await app.send(.POST, "/test/test-call", token: token, json: #"{"phone_number":"+14155550100"}"#).status == .notFound)
+        }
+        let wire = TwilioWire()
+        try await LoopbackServer.withServer(handler: wire.handler) { server in
+            try await withServer(adjust: { config in
+                config.developmentMode = true
+                config.rateLimits = RateLimits(perMinute: 0, expensivePerMinute: 1)
+                config.calls = CallServices(twilio: TwilioClient(configuration: TwilioConfiguration(
+                    accountSID: wire.accountSID, authToken: Secret(wire.authToken), fromNumber: try! PhoneNumber("+15005550006"),
+                    publicBaseURL: "https://calls.example.com", apiBaseURL: server.baseURL), timeout: loopbackTimeout))
+            }) { app, _, _ in
+                let token = try await app.register("dev@example.com").access_token
+                for _ in 0..<4 {
+                    let call = try await app.send(.POST, "/test/bypass-rate-limit", token: token,
+                                                  json: #"{"endpoint":"/test/../mobile/make-call","data":{}}"#)
+                    #expect(call.status == .badRequest)
+                }
+                let tested = try await app.send(.POST, "/test/test-call", token: token, json: #"{"phone_number":"+14155550100"}"#)
+                #expect(tested.status == .ok, "\(tested.body.string)")
+                let bypassed = try await app.send(.POST, "/test/bypass-rate-limit", token: token,
+                                                  json: #"{"endpoint":"/mobile/make-call","data":{"phone_number":"+14155550100","scenario":"comedian"}}"#)
+                #expect(bypassed.status == .ok, "\(bypassed.body.string)")
+                #expect(wire.calls.count == 2)
+                // The test call was not counted; the bypassed real one was.
+                #expect(try await app.send(.GET, "/mobile/usage-stats", token: token).json?["trial_calls_remaining"]?.intValue == 2)
+            }
+        }
+    }
+}

@@ -37,6 +37,7 @@ struct RateLimitMiddleware: AsyncMiddleware {
     }
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        if request.storage[RateLimitBypass.self] == true { return try await next.respond(to: request) }
         let address = request.clientAddress(trustForwardedFor: trustForwardedFor)
         if limits.perMinute > 0, let wait = await general.attempt(address) {
             throw Self.refusal(wait: wait, what: "requests")
