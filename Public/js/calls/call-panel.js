@@ -17,6 +17,7 @@ import { Speaker } from "./speaker.js";
 import { encode } from "./mulaw.js";
 
 const TICK_MS = 25; // marks are echoed, the timer and the meter drawn, this often
+const CONNECT_SECONDS = 30; // a socket not open by then is given up (a proxy that holds it, a blocked address)
 
 const html = `
 <section id="calls-browser" class="card calls-browser" aria-labelledby="calls-browser-title">
@@ -101,6 +102,9 @@ export function browserCall({ signal, scenario, onEnded }) {
       current.client?.markPlayed(name);
       current.marksEchoed += 1;
     } });
+    current.connectTimer = setTimeout(() => {
+      if (call === current && !current.startedAt) end("unreachable", "The call service did not answer. Try again in a moment.");
+    }, CONNECT_SECONDS * 1000);
     current.client = new MediaStreamClient(streamURL(ticket.media_stream_path ?? "/media-stream"), ticket.token, {
       onOpen: () => connected(current),
       onMedia: (bytes) => {
@@ -198,6 +202,7 @@ export function browserCall({ signal, scenario, onEnded }) {
   function cleanUp(current) {
     current.ended = true;
     clearInterval(current.timer);
+    clearTimeout(current.connectTimer);
     current.stopCapture?.();
     for (const track of current.stream?.getTracks() ?? []) track.stop();
     current.speaker?.close();
