@@ -59,7 +59,7 @@ struct JSONErrorMiddleware: AsyncMiddleware {
 
     /// The calls product's paths, whose client decodes `detail`.
     static func speaksDetail(_ path: String) -> Bool {
-        path.hasPrefix("/mobile/") || path == "/call-end-webhook" || path.hasPrefix("/auth/") || path.hasPrefix("/api/calls/")
+        path.hasPrefix("/mobile/") || path == "/call-end-webhook" || path.hasPrefix("/api/calls/") || path.hasPrefix("/test/")
     }
 
     static func code(for status: HTTPResponseStatus) -> String {
