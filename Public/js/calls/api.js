@@ -21,6 +21,9 @@ export async function send(path, { method = "GET", json, signal } = {}) {
 
 export const usageStats = (signal) => send("/mobile/usage-stats", { signal });
 
+/** Whether a call may be made now: {can_make_call, status, details: {message, upgrade_options?, …}}. */
+export const checkPermission = (signal) => send("/mobile/check-call-permission", { method: "POST", signal });
+
 /** The plans (the same for everyone: asked for once a session). */
 export function pricing(signal) {
   if (!cache.has("pricing")) {

@@ -10,7 +10,7 @@
 import { isAbort } from "../shared/api.js";
 import { el, markup, formatDuration } from "../shared/dom.js";
 import { upgradeList, upgradeWhere } from "./common.js";
-import { startBrowserCall } from "./api.js";
+import { checkPermission, startBrowserCall } from "./api.js";
 import { MicrophoneError, captureFrames, openMicrophone } from "./microphone.js";
 import { MediaStreamClient, streamURL } from "./media-stream.js";
 import { Speaker } from "./speaker.js";
@@ -73,8 +73,21 @@ export function browserCall({ signal, scenario, onEnded }) {
     call = current;
     Object.assign(panel.dataset, { framesPlayed: "0", framesReceived: "0", framesSent: "0", marksEchoed: "0" });
     delete panel.dataset.endReason;
+    setState("preparing", "Checking your plan…");
+    // The plan first (no microphone prompt for a call that would be refused), then the
+    // microphone: if the browser refuses it, no call is counted.
+    try {
+      const permission = await checkPermission(signal);
+      if (!permission.can_make_call) {
+        return fail(current, permission.details?.message ?? "No call is left on your plan.", "refused",
+          upgradeList(permission.details?.upgrade_options), el("p", { className: "hint" }, upgradeWhere));
+      }
+    } catch (error) {
+      if (isAbort(error)) return cleanUp(current);
+      // The call's own request will say what is wrong, if anything is.
+    }
+    if (current.ended) return cleanUp(current);
     setState("preparing", "Asking for the microphone…");
-    // The microphone first: if the browser refuses it, no call is counted.
     try {
       current.stream = await openMicrophone();
     } catch (error) {

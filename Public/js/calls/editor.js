@@ -22,7 +22,7 @@ const html = `
         <input id="calls-scenario-icon" name="icon" type="text" maxlength="8" autocomplete="off" placeholder="🏴‍☠️">
       </label>
     </div>
-    <label class="block" for="calls-scenario-description">Description <span class="hint">(optional)</span>
+    <label class="block" for="calls-scenario-description"><span>Description <span class="hint">(optional)</span></span>
       <input id="calls-scenario-description" name="description" type="text" maxlength="120" autocomplete="off" placeholder="A jolly pirate with tall tales of the sea">
     </label>
     <label class="block" for="calls-scenario-prompt">Who calls, and what about

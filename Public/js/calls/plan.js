@@ -4,7 +4,7 @@
 import { isAbort } from "../shared/api.js";
 import { el } from "../shared/dom.js";
 import { calls, seconds, upgradeWhere, when } from "./common.js";
-import { pricing, send, usageStats } from "./api.js";
+import { checkPermission, pricing, usageStats } from "./api.js";
 
 const planNames = { mobile_basic: "Basic plan", mobile_premium: "Premium plan" };
 
@@ -16,7 +16,7 @@ export function planCard({ signal }) {
 
   async function refresh() {
     try {
-      const [usage, permission] = await Promise.all([usageStats(signal), send("/mobile/check-call-permission", { method: "POST", signal })]);
+      const [usage, permission] = await Promise.all([usageStats(signal), checkPermission(signal)]);
       plans ??= await pricing(signal).catch(() => null);
       draw(usage, permission);
     } catch (error) {

@@ -80,7 +80,7 @@ export function scenarioPicker({ signal, onChoose, onEdit, onDeleted }) {
         el("span", { className: "calls-scenario-text" },
           el("span", { className: "calls-scenario-name" }, scenario.name),
           el("span", { className: "calls-scenario-about", id: `calls-scenario-about-${cssId(scenario.id)}` },
-            scenario.description || "", " ", ...tags))),
+            scenario.description || "", el("span", { className: "calls-tags" }, ...tags.flatMap((tag) => [" ", tag]))))),
       scenario.is_custom ? el("div", { className: "calls-scenario-actions" },
         el("button", { type: "button", className: "secondary small", "aria-label": `Edit ${scenario.name}`, onclick: () => onEdit(scenario) }, "Edit"),
         el("button", { type: "button", className: "danger small", "aria-label": `Delete ${scenario.name}`, onclick: () => remove(scenario) }, "Delete")) : null);
