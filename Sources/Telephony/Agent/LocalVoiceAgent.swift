@@ -24,6 +24,12 @@ public final class LocalVoiceAgent: VoiceAgent {
             self.model = model
             self.speak = speak
         }
+
+        /// The effects of a voice-chat pipeline (`VoiceChats.pipeline(model:voice:)`): the same
+        /// ears, model and voice, with the call's own instructions.
+        public init(_ pipeline: VoicePipeline) {
+            self.init(transcribe: pipeline.transcribe, model: pipeline.model, speak: pipeline.speak)
+        }
     }
 
     /// Added to the scenario's instructions: the replies are heard, not read.

@@ -113,7 +113,7 @@ public final class RealtimeAgent: VoiceAgent {
         let writer = Task { [audioOut] in
             for await audio in audioOut {
                 do {
-                    try await socket.send(RealtimeProtocol.text(RealtimeProtocol.Append(audio: Data(audio).base64EncodedString())))
+                    try await socket.send(RealtimeProtocol.append(audio))
                 } catch {
                     break
                 }

@@ -70,6 +70,12 @@ public enum RealtimeProtocol {
         public var error: Failure?
     }
 
+    /// `input_audio_buffer.append`, built by hand: 50 a second per call, and base64 needs no
+    /// escaping (the same as `Append`, which tests decode).
+    static func append(_ mulaw: [UInt8]) -> String {
+        #"{"type":"input_audio_buffer.append","audio":""# + Data(mulaw).base64EncodedString() + #""}"#
+    }
+
     static func text(_ value: some Encodable) -> String {
         String(decoding: (try? JSONEncoder().encode(value)) ?? Data("{}".utf8), as: UTF8.self)
     }
