@@ -23,6 +23,8 @@ public final class MediaStreamClient: Sendable {
         public var echoLimit: Int?
         /// An unknown event after every this many media frames (nil: never).
         public var unknownEventEvery: Int?
+        /// False: only `connected`, never `start` (a stranger holding a socket open).
+        public var sendsStart = true
 
         public init(
             streamSid: String = "MZ" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased(),
@@ -91,7 +93,7 @@ public final class MediaStreamClient: Sendable {
         let task = Task { await client.play() }
         client.player.withLock { $0 = task }
         try await client.sendJSON(#"{"event":"connected","protocol":"Call","version":"1.0.0"}"#)
-        try await client.sendStart()
+        if options.sendsStart { try await client.sendStart() }
         return client
     }
 

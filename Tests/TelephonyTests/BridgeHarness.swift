@@ -56,6 +56,7 @@ struct Bridge {
     static func serve<T: Sendable>(
         authorize: @escaping @Sendable (MediaStreamStart) async -> MediaStreamGrant? = Fixtures.grants(),
         makeAgent: @escaping @Sendable (MediaStreamGrant) async throws -> any VoiceAgent,
+        startTimeout: Duration = .seconds(15),
         _ body: (Bridge) async throws -> T
     ) async throws -> T {
         let registry = MediaStreamRegistry()
@@ -70,7 +71,7 @@ struct Bridge {
             ended: { _, summary in log.ended.withLock { $0.append(summary) } })
         return try await WebSocketLoopback.withServer(accept: { socket, _ in
             let session = MediaStreamSession(
-                socket: TextSocket(socket), hooks: hooks, registry: registry,
+                socket: TextSocket(socket), hooks: hooks, registry: registry, startTimeout: startTimeout,
                 observe: { event in log.events.withLock { $0.append(event) } })
             Task { await session.run() }
         }) { server in

@@ -180,6 +180,19 @@ struct MediaStreamBridgeTests {
         }
     }
 
+    @Test("a socket that never sends start is closed after the start timeout, with no agent")
+    func noStart() async throws {
+        let configuration = RealtimeAgent.Configuration(apiKey: Fixtures.key, baseURL: "ws://127.0.0.1:1/v1/realtime")
+        try await Bridge.serve(makeAgent: RealtimeAgent.factory(configuration), startTimeout: .milliseconds(300)) { bridge in
+            var options = MediaStreamClient.Options()
+            options.sendsStart = false
+            let stranger = try await MediaStreamClient.connect(to: bridge.url, options: options)
+            #expect(await eventually { stranger.isClosed })
+            #expect(bridge.log.agentsMade.withLock { $0 } == 0)
+            #expect(bridge.log.endedSummaries.isEmpty)
+        }
+    }
+
     @Test("unknown events, DTMF and unreadable frames are ignored; the call goes on")
     func unknownEvents() async throws {
         let wire = RealtimeWire()

@@ -30,12 +30,17 @@ public struct MediaStreamSession: Sendable {
     let registry: MediaStreamRegistry
     let observe: @Sendable (Event) -> Void
     let logger: Logger
+    let startTimeout: Duration
 
+    /// - Parameter startTimeout: a socket that has not sent `start` by then is closed, so an
+    ///   unauthenticated connection cannot hold a session open.
     public init(
         socket: TextSocket, hooks: MediaStreamHooks, registry: MediaStreamRegistry,
-        logger: Logger = Logger(label: "storyvoice.media-stream"), observe: @escaping @Sendable (Event) -> Void = { _ in }
+        logger: Logger = Logger(label: "storyvoice.media-stream"), startTimeout: Duration = .seconds(15),
+        observe: @escaping @Sendable (Event) -> Void = { _ in }
     ) {
         self.socket = socket
+        self.startTimeout = startTimeout
         self.hooks = hooks
         self.registry = registry
         self.logger = logger
@@ -47,9 +52,15 @@ public struct MediaStreamSession: Sendable {
     public func run() async -> MediaStreamSummary? {
         var frames = socket.frames.makeAsyncIterator()
         var start: MediaStreamStart?
+        let socket = socket, timeout = startTimeout
+        let watch = Task {
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            await socket.close(.refused)
+        }
         while start == nil, let text = await frames.next() {
             if case .start(let message) = MediaStreamInbound.decode(text) { start = message }
         }
+        watch.cancel()
         guard let start else {
             await socket.close()
             return nil
@@ -81,7 +92,6 @@ public struct MediaStreamSession: Sendable {
             return await finish(grant, start, startedAt, .agentFailed, playback)
         }
         guard let agent = made else { return nil }
-        let socket = socket
         await registry.add(.init(streamSid: start.streamSid, callSid: start.callSid, callID: grant.callID, close: {
             ending.record(.socketClosed)
             await socket.close()
