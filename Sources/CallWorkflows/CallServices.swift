@@ -13,15 +13,18 @@ public struct CallServices: Sendable {
     public var appStore: AppStoreVerifier?
     /// Looks a transaction up by id when the app sends one instead of its JWS.
     public var appStoreServer: AppStoreServerClient?
+    /// The OpenAI Realtime API with the server's key; nil plays calls with this machine's voice loop.
+    public var realtime: RealtimeAgent.Configuration?
     public var now: @Sendable () -> Date
 
     public init(
         twilio: TwilioClient? = nil, appStore: AppStoreVerifier? = nil, appStoreServer: AppStoreServerClient? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        realtime: RealtimeAgent.Configuration? = nil, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.twilio = twilio
         self.appStore = appStore
         self.appStoreServer = appStoreServer
+        self.realtime = realtime
         self.now = now
     }
 }
@@ -34,8 +37,10 @@ public struct CallConfigurationError: Error, CustomStringConvertible, Sendable {
 extension CallServices {
     /// Reads Twilio (`TWILIO_ACCOUNT_SID`, `TWILIO_AUTH_TOKEN`, `TWILIO_PHONE_NUMBER`,
     /// `STORYVOICE_PUBLIC_URL`, and `TWILIO_API_BASE_URL` for tests) and the App Store
-    /// (`AppStoreConfiguration.fromEnvironment`). A part given halfway throws, naming what is
-    /// missing; a part not given at all stays nil.
+    /// (`AppStoreConfiguration.fromEnvironment`), and the Realtime API for the voice agent
+    /// (`OPENAI_API_KEY`, `OPENAI_REALTIME_URL`, `OPENAI_REALTIME_MODEL`; `STORYVOICE_CALL_AGENT=local`
+    /// keeps calls on this machine). A part given halfway throws, naming what is missing; a
+    /// part not given at all stays nil.
     public static func fromEnvironment(_ environment: [String: String]) throws -> CallServices {
         func value(_ name: String) -> String? {
             environment[name].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
@@ -57,6 +62,11 @@ extension CallServices {
         } else if !given.isEmpty {
             let missing = twilioNames.filter { value($0) == nil }.joined(separator: ", ")
             throw CallConfigurationError(description: "Phone calls need \(missing) as well as \(given.joined(separator: ", ")).")
+        }
+        if let key = value("OPENAI_API_KEY"), value("STORYVOICE_CALL_AGENT") != "local" {
+            services.realtime = RealtimeAgent.Configuration(
+                apiKey: Secret(key), baseURL: value("OPENAI_REALTIME_URL") ?? RealtimeAgent.Configuration.defaultBaseURL,
+                model: value("OPENAI_REALTIME_MODEL") ?? RealtimeAgent.Configuration.defaultModel)
         }
         do {
             let appStore = try AppStoreConfiguration.fromEnvironment(environment)

@@ -79,6 +79,7 @@ func routes(_ app: Application, _ config: ServerConfig) throws {
     JourneysController(config: config).register(routes: api)
     MobileController(config: config).register(signedIn: json.grouped(signedIn), open: json)
     if config.developmentMode { DevelopmentController(config: config).register(signedIn: json.grouped(signedIn)) }
+    MediaStreamController(hooks: CallAgents.hooks(app: app, config: config)).register(routes: app)
 }
 
 struct HealthResponse: Content {

@@ -1,0 +1,54 @@
+import Audio
+import Calls
+import CallWorkflows
+import Fluent
+import Foundation
+import LanguageModels
+import Persistence
+import Speech
+import StoryModel
+import StoryWorkflows
+import Telephony
+import Vapor
+
+/// The media stream's wiring: which call a stream is (the one-time token), what ends a call at
+/// its limit, what is recorded when it ends, and which voice agent plays the scenario: the
+/// OpenAI Realtime API with the server's key, else the voice loop on this machine (the server's
+/// transcriber, the local model, the installed voice closest to the scenario's).
+enum CallAgents {
+    static func hooks(app: Application, config: ServerConfig) -> MediaStreamHooks {
+        let calls: @Sendable () -> PhoneCalls = { PhoneCalls(database: app.db, services: config.calls, logger: app.logger) }
+        return MediaStreamHooks(
+            authorize: { start in await calls().authorizeStream(token: start.customParameters["call_token"], callSid: start.callSid) },
+            makeAgent: { grant in try await agent(for: grant, app: app, config: config) },
+            limitReached: { _, callSid in await calls().limitReached(callSid: callSid) },
+            ended: { grant, summary in await calls().streamEnded(callID: grant.callID, secondsConnected: summary.secondsConnected) })
+    }
+
+    static func agent(for grant: MediaStreamGrant, app: Application, config: ServerConfig) async throws -> any VoiceAgent {
+        if let realtime = config.calls.realtime {
+            return RealtimeAgent(scenario: grant.scenario, configuration: realtime, logger: app.logger)
+        }
+        guard let narration = config.narration, let transcriber = config.transcriber else {
+            throw CallError(.unavailable, code: "no_local_agent", "This server has no speech engines for a call: run scripts/setup, or set OPENAI_API_KEY.")
+        }
+        guard let id = Int(grant.callID), let call = try await PhoneCallRecord.find(id, on: app.db) else {
+            throw CallError(.notFound, code: "call_not_found", "The call is gone.")
+        }
+        let model = try await config.models.model(.local, userID: call.$user.id, database: app.db)
+        let voice = try await localVoice(like: grant.scenario.voice, narration: narration)
+        let effects = LocalVoiceAgent.Effects(
+            transcribe: { file in try await transcriber.transcribe(try await AudioDecoder(maxSeconds: 60).decode(file)) },
+            model: model,
+            speak: { text in try await narration.preview(voice, text: text) })
+        return LocalVoiceAgent(scenario: grant.scenario, effects: effects, logger: app.logger)
+    }
+
+    /// The best live voice of the scenario voice's gender (any live voice if none is).
+    static func localVoice(like voice: RealtimeVoice, narration: any NarrationService) async throws -> VoiceAssignment {
+        let voices = await narration.voices()
+        let gender: Gender = voice.gender == .female ? .female : .male
+        if let match = CastableVoices.bestLive(voices.filter { $0.gender == gender }) { return VoiceAssignment(voice: match.id) }
+        return try await CastableVoices.live(nil, narration: narration)
+    }
+}

@@ -1,0 +1,90 @@
+import CallWorkflows
+import Calls
+import FluentKit
+import Foundation
+import NIOCore
+import Persistence
+@testable import StoryServer
+import Telephony
+import Testing
+import TestSupport
+import VaporTesting
+import VendorHTTP
+
+/// The media stream wired into the server: a browser call's ticket opens a session on
+/// `/media-stream`, bridged to the OpenAI Realtime API (a loopback speaking its wire format)
+/// with the scenario's voice and prompt; the call is recorded when it ends; a token works once.
+@Suite("Calls over the media stream", .serialized)
+struct CallMediaStreamTests {
+    /// Waits for `condition` (a loaded machine may take long; nothing is timed).
+    func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
+        for _ in 0..<6_000 {
+            if try await condition() { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        Issue.record("never: \(what)")
+    }
+
+    @Test("a browser call: the ticket's token opens a Realtime session with the scenario, audio flows both ways, the end is recorded, the token works once")
+    func browserCall() async throws {
+        let realtime = RealtimeWire()
+        try await realtime.serve { realtime in
+            try await withServer(adjust: { config in
+                config.calls = CallServices(realtime: RealtimeAgent.Configuration(apiKey: Secret("sk-loopback"), baseURL: realtime.baseURL))
+            }) { app, _, _ in
+                let token = try await app.register("caller@example.com").access_token
+                let ticket = try await app.send(.POST, "/api/calls/browser", token: token, json: #"{"scenario":"comedian"}"#)
+                #expect(ticket.status == .created, "\(ticket.body.string)")
+                let callToken = try #require(ticket.json?["token"]?.stringValue)
+                #expect(ticket.json?["media_stream_path"]?.stringValue == "/media-stream")
+
+                try await app.server.start(address: .hostname("127.0.0.1", port: 0))
+                let port = try #require(app.http.server.shared.localAddress?.port)
+                let client = try await MediaStreamClient.connect(
+                    to: "ws://127.0.0.1:\(port)/media-stream",
+                    options: .init(callSid: "", parameters: ["call_token": callToken], playbackSpeed: 8))
+                try await eventually("the Realtime session is configured") { realtime.connections.first?.sessionUpdate != nil }
+                let session = try #require(realtime.connections.first?.sessionUpdate)
+                #expect(session["voice"]?.stringValue == "ash")
+                #expect(session["instructions"]?.stringValue?.contains("Benny Punchline") == true)
+                #expect(session["input_audio_format"]?.stringValue == "g711_ulaw")
+
+                try await client.sendAudio([UInt8](repeating: 0x7F, count: 1_600))
+                try await eventually("the caller's audio reaches the agent") { (realtime.connections.first?.appendedAudio.count ?? 0) >= 1_600 }
+                await realtime.connections.first?.sendReply(itemID: "item_1")
+                try await eventually("the agent's audio reaches the caller") { client.audio.count >= 8_000 }
+                #expect(client.frames.allSatisfy { $0.payload.count == 160 })
+
+                await client.stop()
+                try await eventually("the call is recorded as completed") {
+                    let history = try await app.send(.GET, "/mobile/call-history", token: token)
+                    return history.json?["call_history"]?[0]?["status"]?.stringValue == "completed"
+                }
+                try await eventually("the agent's socket is released") { realtime.connections.first?.isClosed == true }
+
+                // The same token again: no session, no second agent.
+                let replay = try await MediaStreamClient.connect(
+                    to: "ws://127.0.0.1:\(port)/media-stream", options: .init(callSid: "", parameters: ["call_token": callToken]))
+                try await eventually("a reused token is refused") { replay.isClosed }
+                #expect(realtime.connections.count == 1)
+                await app.server.shutdown()
+            }
+        }
+    }
+
+    @Test("a call at its limit is ended through Twilio's REST API")
+    func limitEndsTheCall() async throws {
+        let wire = TwilioWire()
+        try await LoopbackServer.withServer(handler: wire.handler) { server in
+            let twilio = TwilioClient(configuration: TwilioConfiguration(
+                accountSID: wire.accountSID, authToken: Secret(wire.authToken), fromNumber: try PhoneNumber("+15005550006"),
+                publicBaseURL: "https://calls.example.com", apiBaseURL: server.baseURL), timeout: loopbackTimeout)
+            let call = try await twilio.createCall(to: try PhoneNumber("+14155550100"), twiml: "<Response/>", timeLimit: 75)
+            wire.answer(sid: call.sid)
+            try await withServer(adjust: { $0.calls = CallServices(twilio: twilio) }) { app, config, _ in
+                await PhoneCalls(database: app.db, services: config.calls).limitReached(callSid: call.sid)
+                #expect(wire.calls.first?.status == "completed")
+            }
+        }
+    }
+}
