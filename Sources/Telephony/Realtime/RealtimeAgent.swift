@@ -101,6 +101,15 @@ public final class RealtimeAgent: VoiceAgent {
             // Never the headers: they carry the key.
             throw Failure.connect("\(type(of: error)): \(error)")
         }
+        // Kept at once, so `close()` releases it even if configuring it fails.
+        let closedAlready = link.withLock { link in
+            link.socket = socket
+            return link.closed
+        }
+        guard !closedAlready else {
+            await socket.close()
+            return
+        }
         let update = RealtimeProtocol.SessionUpdate(voice: scenario.voice.rawValue, instructions: scenario.instructions, temperature: scenario.temperature)
         try await socket.send(RealtimeProtocol.text(update))
         // The scenario speaks first, as the one who placed the call would.
@@ -119,12 +128,11 @@ public final class RealtimeAgent: VoiceAgent {
                 }
             }
         }
-        let closedAlready = link.withLock { link in
-            link.socket = socket
+        let closedMeanwhile = link.withLock { link in
             link.tasks = [reader, writer]
             return link.closed
         }
-        if closedAlready { await close() }
+        if closedMeanwhile { await close() }
     }
 
     public func listen(_ mulaw: [UInt8]) {
