@@ -19,6 +19,7 @@ struct MobileController: Sendable {
         mobile.put("scenarios", ":id", use: updateScenario)
         mobile.delete("scenarios", ":id", use: deleteScenario)
         mobile.get("voices", use: voices)
+        mobile.get("voices", ":id", "preview", use: previewVoice)
         mobile.post("make-call", use: makeCall)
         mobile.post("schedule-call", use: scheduleCall)
         mobile.get("scheduled-calls", use: scheduledCalls)
@@ -91,6 +92,20 @@ struct MobileController: Sendable {
             VoiceView(id: $0.rawValue, name: $0.displayName, gender: $0.gender.rawValue, accent: $0.accent.rawValue,
                       personality: $0.personality.rawValue, description: $0.description)
         }))
+    }
+
+    /// A sample of how a voice sounds on calls played on this machine: the installed live voice
+    /// of its gender, saying `text` (default: the voice's own introduction). WAV.
+    @Sendable func previewVoice(_ request: Request) async throws -> Response {
+        guard let voice = RealtimeVoice(rawValue: request.parameters.get("id") ?? "") else { throw APIError.notFound("voice") }
+        guard let narration = config.narration else {
+            throw APIError(status: .serviceUnavailable, code: "no_voices", message: "No voice is installed on this server: run scripts/setup.")
+        }
+        let text = request.query[String.self, at: "text"].map { String($0.prefix(200)) }
+            ?? "Hi, this is \(voice.displayName). \(voice.description), ready for your call."
+        let local = try await CallAgents.localVoice(like: voice, narration: narration)
+        let wav = try await narration.preview(local, text: text)
+        return Response(status: .ok, headers: ["Content-Type": "audio/wav", "Cache-Control": "private, max-age=3600"], body: .init(data: wav))
     }
 
     @Sendable func makeCall(_ request: Request) async throws -> Response {
