@@ -36,6 +36,26 @@ def silent_wav(path, seconds=2):
         file.writeframes(b"\0\0" * 16000 * seconds)
 
 
+def call_and_listen(browser):
+    """Presses Call and waits until the page has played the agent's first words (the state and
+    counters of the call panel), or the call ended first (a string saying how)."""
+    browser.click("#calls-call-button")
+    pressed = time.time()
+    state = browser.wait_for("the call connected", """
+        const panel = document.querySelector('#calls-call');
+        if (panel.dataset.state === 'failed') return 'failed: ' + document.querySelector('#calls-call-error').textContent;
+        return ['ringing', 'speaking', 'listening'].includes(panel.dataset.state) ? panel.dataset.state : null""", timeout=120)
+    check(not state.startswith("failed"), f"the call connects over the media stream ({state})")
+    heard = browser.wait_for("the agent's audio played", """
+        const panel = document.querySelector('#calls-call');
+        if (['ended', 'failed'].includes(panel.dataset.state)) return 'ended: ' + document.querySelector('#calls-call-status').textContent
+            + ' ' + document.querySelector('#calls-call-error').textContent;
+        return Number(panel.dataset.framesPlayed) >= 25 && Number(panel.dataset.marksEchoed) >= 1 ? { ...panel.dataset,
+            status: document.querySelector('#calls-call-status').textContent, timer: document.querySelector('#calls-call-timer').textContent } : null""",
+                             timeout=LONG_WAIT)
+    return heard, pressed
+
+
 def calls_flow(options):
     quiet = os.path.join(os.path.abspath(options.artifacts), "calls-silence.wav")
     silent_wav(quiet)
@@ -122,20 +142,14 @@ def calls_flow(options):
         unnamed = [browser.js("return arguments[0].outerHTML.slice(0, 100)", node) for node in names
                    if not (browser.label(node[ELEMENT]) or "").strip()]
         check(len(names) > 30 and not unnamed, f"all {len(names)} controls on the Calls screen have accessible names {unnamed}")
-        browser.click("#calls-call-button")
-        pressed = time.time()
-        state = browser.wait_for("the call connected", """
-            const panel = document.querySelector('#calls-call');
-            if (panel.dataset.state === 'failed') return 'failed: ' + document.querySelector('#calls-call-error').textContent;
-            return ['ringing', 'speaking', 'listening'].includes(panel.dataset.state) ? panel.dataset.state : null""", timeout=120)
-        check(not state.startswith("failed"), f"the call connects over the media stream ({state})")
-        heard = browser.wait_for("the agent's audio played", """
-            const panel = document.querySelector('#calls-call');
-            if (['ended', 'failed'].includes(panel.dataset.state)) return 'ended: ' + document.querySelector('#calls-call-status').textContent
-                + ' ' + document.querySelector('#calls-call-error').textContent;
-            return Number(panel.dataset.framesPlayed) >= 25 && Number(panel.dataset.marksEchoed) >= 1 ? { ...panel.dataset,
-                status: document.querySelector('#calls-call-status').textContent, timer: document.querySelector('#calls-call-timer').textContent } : null""",
-                                 timeout=LONG_WAIT)
+        heard, pressed = call_and_listen(browser)
+        calls_made = 1
+        if isinstance(heard, str) and "time limit" in heard:
+            # The voice loop's first reply on a cold server (the model evaluating the scenario's
+            # prompt for the first time) can outlast a trial call's 60 s; the prompt is then cached.
+            print(f"  note: the call reached its time limit before the agent spoke ({heard.strip()!r}); calling once more")
+            heard, pressed = call_and_listen(browser)
+            calls_made = 2
         check(isinstance(heard, dict), f"the agent's greeting plays in the page ({heard if isinstance(heard, str) else ''})")
         print(f"  first agent audio played {time.time() - pressed:.1f} s after pressing Call (test-side clock)")
         check(int(heard["framesSent"]) > 50, f"the microphone streams 20 ms frames ({heard['framesSent']} sent), "
@@ -152,8 +166,8 @@ def calls_flow(options):
             const row = document.querySelector('#calls-history tr[data-kind="browser"]');
             return row ? row.textContent : null""")
         check("In the browser" in row and "Storyteller" in row, f"the history lists the call as 'In the browser' ({row!r})")
-        left = browser.wait_for("the plan card updated", "return document.querySelector('#calls-plan').dataset.callsLeft === '2'")
-        check(left, "the plan card shows 2 trial calls left")
+        left = browser.wait_for("the plan card updated", f"return document.querySelector('#calls-plan').dataset.callsLeft === '{3 - calls_made}'")
+        check(left, f"the plan card shows {3 - calls_made} trial calls left")
 
         # A phone-sized screen: nothing scrolls sideways.
         browser.s("POST", "/window/rect", {"width": 390, "height": 844})
