@@ -73,6 +73,10 @@ export function browserCall({ signal, scenario, onEnded }) {
     call = current;
     Object.assign(panel.dataset, { framesPlayed: "0", framesReceived: "0", framesSent: "0", marksEchoed: "0" });
     delete panel.dataset.endReason;
+    // The sound is set up now, in the click itself: some browsers (Safari) only let audio
+    // start from a user's gesture, and the awaits below would leave it.
+    current.context = new AudioContext();
+    current.context.resume().catch(() => {});
     setState("preparing", "Checking your plan…");
     // The plan first (no microphone prompt for a call that would be refused), then the
     // microphone: if the browser refuses it, no call is counted.
@@ -94,9 +98,6 @@ export function browserCall({ signal, scenario, onEnded }) {
       return fail(current, error instanceof MicrophoneError ? error.message : String(error?.message ?? error), "microphone");
     }
     if (current.ended) return cleanUp(current);
-    // Made in the click's wake, so the browser lets it play.
-    current.context = new AudioContext();
-    current.context.resume().catch(() => {});
     setState("connecting", `Connecting to ${chosen.name}…`);
     let ticket;
     try {
