@@ -52,7 +52,6 @@ export function browserCall({ signal, scenario, onEnded }) {
     const active = !["idle", "ended", "failed"].includes(state);
     button.classList.toggle("hang-up", active);
     q(".calls-call-label").textContent = active ? "Hang up" : "Call";
-    q(".calls-call-glyph").textContent = active ? "⏹" : "📞";
     button.setAttribute("aria-label", active ? "Hang up" : `Call ${scenario()?.name ?? "the scenario"} in the browser`);
   }
 
