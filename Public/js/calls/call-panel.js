@@ -81,6 +81,7 @@ export function browserCall({ signal, scenario, onEnded }) {
     // microphone: if the browser refuses it, no call is counted.
     try {
       const permission = await checkPermission(signal);
+      if (current.ended) return;
       if (!permission.can_make_call) {
         return fail(current, permission.details?.message ?? "No call is left on your plan.", "refused",
           upgradeList(permission.details?.upgrade_options), el("p", { className: "hint" }, upgradeWhere));
@@ -237,9 +238,10 @@ export function browserCall({ signal, scenario, onEnded }) {
     button.focus({ preventScroll: true });
   }
 
-  return {
-    element, show, focus, setLimit: (limit) => { if (!call && limit) q("#calls-call-limit").textContent = formatDuration(limit); },
-    dispose: () => { if (call) end("left"); },
-    get active() { return call !== null; },
-  };
+  /** The plan's limit, shown before a call (a call's own ticket says it again). */
+  function setLimit(seconds) {
+    if (!call && seconds) q("#calls-call-limit").textContent = formatDuration(seconds);
+  }
+
+  return { element, show, focus, setLimit, dispose: () => { if (call) end("left"); } };
 }

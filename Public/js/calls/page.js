@@ -20,7 +20,7 @@ export default function callsScreen() {
       const names = new Map(); // scenario id → name, for the history
       const scenario = () => chosen;
 
-      const plan = planCard({ signal });
+      const plan = planCard({ signal, onLoaded: (permission) => panel.setLimit(permission.details?.duration_limit) });
       const log = callLog({ signal, scenarioName: (id) => names.get(id) ?? id });
       const changed = () => Promise.all([plan.refresh(), log.refresh()]);
       panel = browserCall({ signal, scenario, onEnded: changed });

@@ -8,7 +8,8 @@ import { checkPermission, pricing, usageStats } from "./api.js";
 
 const planNames = { mobile_basic: "Basic plan", mobile_premium: "Premium plan" };
 
-export function planCard({ signal }) {
+/** `onLoaded(permission)` after each load (the call panel shows the plan's call length). */
+export function planCard({ signal, onLoaded }) {
   const element = el("section", { id: "calls-plan", className: "card calls-plan", "aria-labelledby": "calls-plan-title", dataset: { state: "loading" } },
     el("h3", { id: "calls-plan-title" }, "Your plan"),
     el("p", { className: "hint" }, "Loading…"));
@@ -19,6 +20,7 @@ export function planCard({ signal }) {
       const [usage, permission] = await Promise.all([usageStats(signal), checkPermission(signal)]);
       plans ??= await pricing(signal).catch(() => null);
       draw(usage, permission);
+      onLoaded?.(permission);
     } catch (error) {
       if (isAbort(error)) return;
       element.dataset.state = "failed";
