@@ -6,8 +6,6 @@ import { el, markup } from "../shared/dom.js";
 import { upgradeList, upgradeWhere, when } from "./common.js";
 import { makeCall, scheduleCall } from "./api.js";
 
-const numberKey = "storyvoice:calls-number";
-
 const html = `
 <section id="calls-phone" class="card" aria-labelledby="calls-phone-title">
   <h3 id="calls-phone-title">Call a phone</h3>
@@ -38,7 +36,6 @@ export function phoneCall({ signal, scenario, onOfferBrowser, onChanged }) {
   const element = markup(html).firstElementChild;
   const q = (selector) => element.querySelector(selector);
   const form = q("#calls-phone-form");
-  form.phone.value = localStorage.getItem(numberKey) ?? "";
   const status = q("#calls-phone-status");
 
   function say(...parts) {
@@ -72,7 +69,6 @@ export function phoneCall({ signal, scenario, onOfferBrowser, onChanged }) {
       say(el("p", { className: "error", id: "calls-phone-error" }, "Write the number to call, with + and the country code."));
       return null;
     }
-    localStorage.setItem(numberKey, form.phone.value.trim());
     return value;
   }
 
