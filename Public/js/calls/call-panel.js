@@ -47,9 +47,16 @@ export function browserCall({ signal, scenario, onEnded }) {
   let call = null; // the call in progress: its parts, so any end can take them all down
 
   function setState(state, words) {
+    const status = q("#calls-call-status");
+    // Called on every tick: only a change touches the page (and the live region speaks once).
+    if (panel.dataset.state === state && (words === undefined || status.textContent === words)) return;
     panel.dataset.state = state;
-    if (words !== undefined && q("#calls-call-status").textContent !== words) q("#calls-call-status").textContent = words;
-    const active = !["idle", "ended", "failed"].includes(state);
+    if (words !== undefined && status.textContent !== words) status.textContent = words;
+    labelButton();
+  }
+
+  function labelButton() {
+    const active = !["idle", "ended", "failed"].includes(panel.dataset.state);
     button.classList.toggle("hang-up", active);
     q(".calls-call-label").textContent = active ? "Hang up" : "Call";
     button.setAttribute("aria-label", active ? "Hang up" : `Call ${scenario()?.name ?? "the scenario"} in the browser`);
@@ -228,7 +235,7 @@ export function browserCall({ signal, scenario, onEnded }) {
   /** Shows the chosen scenario (and its limit stays until a call says otherwise). */
   function show(chosen) {
     q(".calls-chosen-name").textContent = chosen ? `${chosen.icon ?? ""} ${chosen.name}`.trim() : "the scenario";
-    if (!call) setState(panel.dataset.state, undefined);
+    labelButton();
     button.disabled = !chosen;
   }
 
