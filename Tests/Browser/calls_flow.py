@@ -162,12 +162,14 @@ def calls_flow(options):
         check(ended == ["hangup", "Call ended."], f"Hang up ends the call ({ended[1]!r})")
 
         # The history and the plan after the call.
-        row = browser.wait_for("the call in the history", """
-            const row = document.querySelector('#calls-history tr[data-kind="browser"]');
-            return row ? row.textContent : null""")
-        check("In the browser" in row and "Storyteller" in row, f"the history lists the call as 'In the browser' ({row!r})")
-        left = browser.wait_for("the plan card updated", f"return document.querySelector('#calls-plan').dataset.callsLeft === '{3 - calls_made}'")
-        check(left, f"the plan card shows {3 - calls_made} trial calls left")
+        row = browser.wait_for("the call in the history (its end recorded)", f"""
+            const rows = document.querySelectorAll('#calls-history tr[data-kind="browser"]');
+            return rows.length === {calls_made} && rows[0].dataset.status === 'completed' ? rows[0].textContent : null""")
+        check("In the browser" in row and "Storyteller" in row and "Completed" in row,
+              f"the history lists the call as 'In the browser', completed ({row!r})")
+        left = 3 - calls_made
+        check(browser.wait_for("the plan card updated", f"return document.querySelector('#calls-plan').dataset.callsLeft === '{left}'"),
+              f"the plan card shows {left} trial call{'' if left == 1 else 's'} left")
 
         # A phone-sized screen: nothing scrolls sideways.
         browser.s("POST", "/window/rect", {"width": 390, "height": 844})

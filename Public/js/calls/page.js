@@ -23,7 +23,15 @@ export default function callsScreen() {
       const plan = planCard({ signal, onLoaded: (permission) => panel.setLimit(permission.details?.duration_limit) });
       const log = callLog({ signal, scenarioName: (id) => names.get(id) ?? id });
       const changed = () => Promise.all([plan.refresh(), log.refresh()]);
-      panel = browserCall({ signal, scenario, onEnded: changed });
+      let settle = null;
+      signal.addEventListener("abort", () => clearTimeout(settle), { once: true });
+      panel = browserCall({ signal, scenario, onEnded: () => {
+        changed();
+        // The server records the call's end as its socket closes, a moment after the page hangs
+        // up: look again for its final status and length.
+        clearTimeout(settle);
+        settle = setTimeout(() => log.refresh(), 2500);
+      } });
       const phone = phoneCall({ signal, scenario, onOfferBrowser: () => panel.focus(), onChanged: changed });
       const picker = scenarioPicker({
         signal,
