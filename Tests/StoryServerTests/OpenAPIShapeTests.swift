@@ -259,6 +259,7 @@ struct OpenAPIShapeTests {
 
             try await walk.walkChatStories(token: token, config: config)
             try await walk.walkJourneys()
+            try await walk.walkCalls()
 
             for problem in walk.problems { Issue.record(Comment(rawValue: problem)) }
             #expect(contract.operationNames.subtracting(walk.exercised).sorted() == [], "operations the walk never called")
