@@ -1,15 +1,17 @@
 import ArgumentParser
+import CallWorkflows
 import ChatWorkflows
 import Foundation
 import JourneyWorkflows
 import StoryWorkflows
 
-/// `storyvoice worker`: analyses and renders stories, makes chat-story videos, and tells and
-/// exports journeys, queued by `storyvoice serve`.
+/// `storyvoice worker`: analyses and renders stories, makes chat-story videos, tells and
+/// exports journeys, and places scheduled calls and applies App Store notifications, queued by
+/// `storyvoice serve`.
 struct WorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "worker",
-        abstract: "Run story jobs (analyse, render), chat-story videos and journeys (tell, export) for a StoryVoice server.",
+        abstract: "Run story jobs (analyse, render), chat-story videos, journeys (tell, export) and calls (scheduled, App Store) for a StoryVoice server.",
         discussion: """
             Uses the same STORYVOICE_DATA_DIR and DATABASE_URL as 'storyvoice serve'. Start the server with \
             --workers 0 when workers run separately; several workers may share one PostgreSQL database.
@@ -25,6 +27,8 @@ struct WorkerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // The same Twilio and App Store settings as the server: a scheduled call is placed here.
+        let calls = try CallServices.fromEnvironment(ProcessInfo.processInfo.environment)
         let narration = try await LocalNarration.make(dataDirectory: try StoryWorker.dataDirectory())
         guard !narration.catalog.voices.isEmpty else {
             throw UserFacingError("No speech engine is installed; install espeak-ng, flite or festival (see 'storyvoice doctor').")
@@ -33,6 +37,7 @@ struct WorkerCommand: AsyncParsableCommand {
         try await StoryWorker.run(narration: narration, configuration: lease.workerConfiguration(concurrency: concurrency), localModel: LocalModels.server) { registry, directory, models in
             ChatJobs.register(in: &registry, dataDirectory: directory)
             JourneyJobs.register(in: &registry, dataDirectory: directory, narration: narration, models: models)
+            CallJobs.register(in: &registry, services: calls)
         }
     }
 }

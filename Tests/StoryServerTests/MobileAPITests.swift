@@ -171,6 +171,8 @@ struct MobileAPITests {
             #expect(again.message.contains("already"))
             let permission = try decode(MobileClient.CallPermission.self, try await app.send(.POST, "/mobile/check-call-permission", token: token))
             #expect(permission.status == "basic_call_available" && permission.details.calls_remaining_this_week == 5)
+            // The same subscription is the chat stories' premium.
+            #expect(try await app.send(.GET, "/api/chat/entitlement", token: token).json?["premium"] == .bool(true))
             let status = try decode(MobileClient.SubscriptionStatus.self, try await app.send(.GET, "/mobile/subscription-status", token: token))
             #expect(status.subscription_status == "active" && status.billing_cycle == "weekly" && status.app_store_transaction_id == "2000000000000001")
 
@@ -210,16 +212,50 @@ struct MobileAPITests {
             #expect(try await app.send(.POST, "/mobile/app-store/webhook", json: #"{"signedPayload":"\#(signed)"}"#).status == .ok)
 
             var permission = ""
-            for _ in 0..<2_400 where permission != "trial_call_available" {
+            for _ in 0..<6_000 where permission != "trial_call_available" {
                 try await Task.sleep(for: .milliseconds(50))
                 permission = try decode(MobileClient.CallPermission.self, try await app.send(.POST, "/mobile/check-call-permission", token: token)).status
             }
             #expect(permission == "trial_call_available")
             let notifications = try await StoreNotificationRecord.query(on: app.db).all()
             #expect(notifications.count == 1 && notifications.first?.status == "processed")
+            #expect(try await app.send(.GET, "/api/chat/entitlement", token: token).json?["premium"] == .bool(false))
 
             let forged = try await app.send(.POST, "/mobile/app-store/webhook", json: #"{"signedPayload":"\#(signed.dropLast(4))AAAA"}"#)
             #expect(forged.status == .badRequest)
+        }
+    }
+
+    @Test("a renewal notification keeps the subscription going on its first purchase's cycles")
+    func renewalNotification() async throws {
+        try await withCallsServer(workers: 1) { app, _, _, ca in
+            let token = try await registerMobile(app, "renewer@example.com")
+            let day: TimeInterval = 86_400
+            let first = AppStoreFixtures.transaction(
+                id: "2000000000000010", productID: AppStoreFixtures.basicWeekly, purchased: Date().addingTimeInterval(-8 * day),
+                expires: Date().addingTimeInterval(-day))
+            let lapsed = try await app.send(.POST, "/mobile/purchase-subscription", token: token,
+                                            json: #"{"receipt_data":"\#(try ca.sign(first))","is_sandbox":true,"product_id":"speech_assistant_basic_weekly"}"#)
+            #expect(lapsed.status == .ok && lapsed.json?["message"]?.stringValue?.contains("ended") == true, "\(lapsed.body.string)")
+            #expect(try decode(MobileClient.SubscriptionStatus.self, try await app.send(.GET, "/mobile/subscription-status", token: token)).subscription_status == "expired")
+
+            let renewal = AppStoreFixtures.transaction(
+                id: "2000000000000011", originalID: "2000000000000010", productID: AppStoreFixtures.basicWeekly,
+                purchased: Date().addingTimeInterval(-day), expires: Date().addingTimeInterval(6 * day))
+            let signed = try ca.signNotification(AppStoreFixtures.notification(.didRenew, uuid: "renew-1"), transaction: renewal)
+            #expect(try await app.send(.POST, "/mobile/app-store/webhook", json: #"{"signedPayload":"\#(signed)"}"#).status == .ok)
+            var status = ""
+            for _ in 0..<6_000 where status != "active" {
+                try await Task.sleep(for: .milliseconds(50))
+                status = try decode(MobileClient.SubscriptionStatus.self, try await app.send(.GET, "/mobile/subscription-status", token: token)).subscription_status
+            }
+            let renewed = try decode(MobileClient.SubscriptionStatus.self, try await app.send(.GET, "/mobile/subscription-status", token: token))
+            #expect(renewed.app_store_transaction_id == "2000000000000011")
+            // The cycles still count from the first purchase, eight days ago.
+            #expect(renewed.subscription_start_date == CallDates.string(try #require(first.purchaseDate)))
+            let stats = try decode(MobileClient.UsageStats.self, try await app.send(.GET, "/mobile/usage-stats", token: token))
+            #expect(stats.week_start_date == CallDates.string(try #require(first.purchaseDate).addingTimeInterval(7 * day)))
+            #expect(try decode(MobileClient.CallPermission.self, try await app.send(.POST, "/mobile/check-call-permission", token: token)).status == "basic_call_available")
         }
     }
 
@@ -267,7 +303,7 @@ struct MobileAPITests {
             #expect(try await app.send(.DELETE, "/mobile/scheduled-calls/\(later.schedule_id)", token: token).json?["status"]?.stringValue == "cancelled")
 
             var placed = false
-            for _ in 0..<2_400 where !placed {
+            for _ in 0..<6_000 where !placed {
                 try await Task.sleep(for: .milliseconds(50))
                 let list = try await app.send(.GET, "/mobile/scheduled-calls", token: token)
                 placed = list.json?["scheduled_calls"]?.arrayValue?.contains { $0["status"]?.stringValue == "placed" } == true
