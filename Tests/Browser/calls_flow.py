@@ -108,7 +108,15 @@ def calls_flow(options):
             const voices = [...document.querySelectorAll('#calls-voices .calls-voice')];
             return voices.length === 1 ? voices.map(v => v.textContent) : null""")
         check("Ballad" in voices[0] and "British" in voices[0], f"male + British leaves one voice, with its description ({voices[0]!r})")
-        browser.click('#calls-voices .calls-voice[data-id="ballad"]')
+        browser.click('#calls-voices .calls-voice[data-id="ballad"] label')
+        browser.click('#calls-voices .calls-voice[data-id="ballad"] .calls-sample')
+        sample = browser.wait_for("the voice's sample played to its end", """
+            const button = document.querySelector('#calls-voices .calls-voice[data-id="ballad"] .calls-sample');
+            const status = document.querySelector('#calls-voices-status').textContent;
+            if (status.includes('could not')) return status;
+            const fetched = performance.getEntriesByType('resource').find(e => e.name.endsWith('/mobile/voices/ballad/preview'));
+            return fetched && button.getAttribute('aria-pressed') === 'false' ? 'played' : null""", timeout=120)
+        check(sample == "played", f"Ballad's sample plays ({sample})")
         browser.click("#calls-editor-save")
         refused = browser.wait_for("the abusive prompt refused", "return document.querySelector('#calls-editor-error').textContent")
         kept = browser.js("return [document.querySelector('#calls-scenario-name').value, document.querySelector('#calls-scenario-prompt').value]")

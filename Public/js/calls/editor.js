@@ -2,7 +2,7 @@
 // characters, counted as the server counts), voice (chosen with gender, accent and personality
 // filter chips over GET /mobile/voices, each voice with its description) and temperature. The
 // server checks the prompt (length, abuse) and its refusal is shown in its own words.
-import { isAbort } from "../shared/api.js";
+import { apiBlob, isAbort } from "../shared/api.js";
 import { el, markup } from "../shared/dom.js";
 import { voiceFilters } from "./common.js";
 import { saveScenario, voices as listVoices } from "./api.js";
@@ -113,9 +113,14 @@ export function scenarioEditor({ signal, onSaved, onClosed }) {
   function voiceCard(entry) {
     const radio = el("input", { type: "radio", name: "calls-voice", value: entry.id, checked: entry.id === voice });
     radio.addEventListener("change", () => { voice = entry.id; }, { signal });
-    return el("label", { className: "calls-voice", dataset: { id: entry.id } }, radio,
-      el("span", {}, el("strong", {}, entry.name), el("span", { className: "hint" }, ` ${entry.description}`)));
+    const sample = el("button", { type: "button", className: "secondary calls-sample", "aria-label": `Play a sample of ${entry.name}`,
+      dataset: { voice: entry.id }, onclick: () => samples.toggle(entry.id, sample) }, "▶");
+    return el("div", { className: "calls-voice", dataset: { id: entry.id } },
+      el("label", {}, radio, el("span", {}, el("strong", {}, entry.name), el("span", { className: "hint" }, ` ${entry.description}`))),
+      sample);
   }
+
+  const samples = voiceSamples(signal, (text) => { q("#calls-voices-status").textContent = text; });
 
   function error(text, input) {
     q("#calls-editor-error").textContent = text;
@@ -180,9 +185,60 @@ export function scenarioEditor({ signal, onSaved, onClosed }) {
   }
 
   function close() {
+    samples.stop();
     element.hidden = true;
     editing = null;
   }
 
   return { element, open };
+}
+
+/**
+ * How each voice sounds on calls played on this machine (GET /mobile/voices/{id}/preview, WAV):
+ * one sample at a time, each fetched once; the button shows ■ while its sample plays.
+ * `say(text)` reports a failure.
+ */
+function voiceSamples(signal, say) {
+  const audio = new Audio();
+  const urls = new Map();
+  let button = null;
+  const reset = () => {
+    if (button) {
+      button.textContent = "▶";
+      button.setAttribute("aria-pressed", "false");
+    }
+    button = null;
+  };
+  audio.addEventListener("ended", reset, { signal });
+  signal.addEventListener("abort", () => {
+    audio.pause();
+    audio.removeAttribute("src");
+    for (const url of urls.values()) URL.revokeObjectURL(url);
+  }, { once: true });
+
+  function stop() {
+    audio.pause();
+    reset();
+  }
+
+  async function toggle(id, pressed) {
+    const again = button === pressed;
+    stop();
+    if (again) return;
+    button = pressed;
+    pressed.textContent = "■";
+    pressed.setAttribute("aria-pressed", "true");
+    try {
+      if (!urls.has(id)) urls.set(id, URL.createObjectURL(await apiBlob(`/mobile/voices/${encodeURIComponent(id)}/preview`, { signal })));
+      if (button !== pressed) return; // another sample was asked for meanwhile
+      audio.src = urls.get(id);
+      await audio.play();
+    } catch (error) {
+      if (isAbort(error)) return;
+      if (button === pressed) reset();
+      say(`The sample could not be played: ${error.message}`);
+    }
+  }
+
+  return { toggle, stop };
 }
