@@ -92,6 +92,7 @@ public struct PhoneCalls: Sendable {
         if ledger.charges().first(where: { $0.call.id == record.id })?.charge == .unpaid {
             try await record.delete(on: database)
             try await requirePermission(userID)
+            throw CallError(.conflict, code: "call_in_progress", "Another call was being placed at the same moment; try again.")
         }
         return record
     }
@@ -179,11 +180,13 @@ public struct PhoneCalls: Sendable {
         }
     }
 
-    /// Records how a browser call went (a Twilio call's end comes from its status callback).
-    public func streamEnded(callID: String, secondsConnected: Double) async {
+    /// Records how a browser call went (a Twilio call's end comes from its status callback). A
+    /// call in which the agent never spoke is given back, like a phone call nobody answered.
+    public func streamEnded(callID: String, secondsConnected: Double, agentSpoke: Bool = true) async {
         do {
             guard let id = Int(callID), let record = try await CallRepository(database: database).call(id: id), record.channel == "browser" else { return }
-            record.status = "completed"
+            record.status = agentSpoke ? "completed" : "failed"
+            record.counts = record.counts && agentSpoke
             record.durationSeconds = min(record.durationLimit, Int(secondsConnected.rounded()))
             record.endedAt = services.now()
             try await record.save(on: database)

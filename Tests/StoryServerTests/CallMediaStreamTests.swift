@@ -72,6 +72,31 @@ struct CallMediaStreamTests {
         }
     }
 
+    @Test("a browser call in which the agent never spoke is given back")
+    func silentAgentIsNotCharged() async throws {
+        let realtime = RealtimeWire(answersResponseCreate: false)
+        try await realtime.serve { realtime in
+            try await withServer(adjust: { config in
+                config.calls = CallServices(realtime: RealtimeAgent.Configuration(apiKey: Secret("sk-loopback"), baseURL: realtime.baseURL))
+            }) { app, _, _ in
+                let token = try await app.register("caller@example.com").access_token
+                let ticket = try await app.send(.POST, "/api/calls/browser", token: token, json: #"{"scenario":"storyteller"}"#)
+                let callToken = try #require(ticket.json?["token"]?.stringValue)
+                try await app.server.start(address: .hostname("127.0.0.1", port: 0))
+                let port = try #require(app.http.server.shared.localAddress?.port)
+                let client = try await MediaStreamClient.connect(
+                    to: "ws://127.0.0.1:\(port)/media-stream", options: .init(callSid: "", parameters: ["call_token": callToken]))
+                try await eventually("the Realtime session is configured") { realtime.connections.first?.sessionUpdate != nil }
+                await client.stop()
+                try await eventually("the silent call is recorded as failed") {
+                    try await app.send(.GET, "/mobile/call-history", token: token).json?["call_history"]?[0]?["status"]?.stringValue == "failed"
+                }
+                #expect(try await app.send(.GET, "/mobile/usage-stats", token: token).json?["trial_calls_remaining"]?.intValue == 3)
+                await app.server.shutdown()
+            }
+        }
+    }
+
     @Test("a call at its limit is ended through Twilio's REST API")
     func limitEndsTheCall() async throws {
         let wire = TwilioWire()

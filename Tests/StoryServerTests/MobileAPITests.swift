@@ -119,6 +119,23 @@ struct MobileAPITests {
         }
     }
 
+    @Test("two calls placed at the same moment cannot both take the trial's last call", arguments: Backend.available)
+    func lastCallRace(_ backend: Backend) async throws {
+        try await withCallsServer(backend) { app, _, wire, _ in
+            let token = try await registerMobile(app, "racer@example.com")
+            for _ in 0..<2 { #expect(try await app.send(.POST, "/mobile/make-call", token: token, json: #"{"phone_number":"+14155550100"}"#).status == .ok) }
+            let statuses = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
+                for _ in 0..<2 {
+                    group.addTask { try await app.send(.POST, "/mobile/make-call", token: token, json: #"{"phone_number":"+14155550100"}"#).status }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .ok }.count == 1, "\(statuses)")
+            #expect(wire.calls.count == 3)
+            #expect(try decode(MobileClient.UsageStats.self, try await app.send(.GET, "/mobile/usage-stats", token: token)).trial_calls_used == 3)
+        }
+    }
+
     @Test("a status callback with a bad signature changes nothing")
     func forgedCallback() async throws {
         try await withCallsServer { app, config, wire, _ in

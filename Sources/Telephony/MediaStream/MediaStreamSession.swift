@@ -10,7 +10,8 @@ import Synchronization
 /// - the agent's audio comes back as 20 ms `media` frames, each chunk followed by a `mark`;
 /// - when the agent hears the caller start speaking over a reply, that reply is cut: `clear`
 ///   to Twilio, and the agent is told how much was heard;
-/// - at the grant's limit (from `start`) `limitReached` runs once and the session ends.
+/// - at the grant's limit (from `start`; a browser's from the agent's first audio)
+///   `limitReached` runs once and the session ends.
 /// Whatever ends it (`stop`, the socket closing, the agent going, the limit), the agent is
 /// closed, the socket is closed, the session leaves the registry and `ended` runs once.
 ///
@@ -100,8 +101,9 @@ public struct MediaStreamSession: Sendable {
         log.info("call connected", metadata: ["scenario": "\(grant.scenario.id)", "limit": "\(grant.durationLimit)"])
 
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await speak(agent, playback, streamSid: start.streamSid, ending, log) }
-            group.addTask { await enforceLimit(grant, start, from: startedAt, ending) }
+            let (firstAudio, firstAudioHeard) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+            group.addTask { await speak(agent, playback, streamSid: start.streamSid, ending, log, firstAudio: firstAudioHeard) }
+            group.addTask { await enforceLimit(grant, start, from: startedAt, ending, firstAudio: firstAudio) }
             while let text = await frames.next() {
                 switch MediaStreamInbound.decode(text) {
                 case .media(_, let track, _, _, let payload):
@@ -127,12 +129,17 @@ public struct MediaStreamSession: Sendable {
 
     /// Plays the agent's replies to the caller, and cuts one when the caller speaks over it.
     /// Ends the call when the agent goes.
-    private func speak(_ agent: any VoiceAgent, _ playback: Playback, streamSid: String, _ ending: Ending, _ log: Logger) async {
+    private func speak(
+        _ agent: any VoiceAgent, _ playback: Playback, streamSid: String, _ ending: Ending, _ log: Logger,
+        firstAudio: AsyncStream<Void>.Continuation
+    ) async {
         do {
             for await event in agent.events {
                 switch event {
                 case .audio(let itemID, let audio):
                     for frame in playback.frames(itemID: itemID, audio: audio, streamSid: streamSid) { try await socket.send(frame.text) }
+                    firstAudio.yield()
+                    firstAudio.finish()
                 case .replyDone:
                     for frame in playback.finishReply(streamSid: streamSid) { try await socket.send(frame.text) }
                 case .speechStarted:
@@ -152,17 +159,42 @@ public struct MediaStreamSession: Sendable {
         await socket.close(.goingAway)
     }
 
-    /// Ends the call at the grant's limit, counted from `start`: a Twilio call through the
-    /// `limitReached` hook (the REST API ends it), a browser's by closing its socket.
-    private func enforceLimit(_ grant: MediaStreamGrant, _ start: MediaStreamStart, from startedAt: ContinuousClock.Instant, _ ending: Ending) async {
-        do {
-            try await Task.sleep(until: startedAt + .seconds(grant.durationLimit), clock: .continuous)
-        } catch {
+    /// A browser's call waits this long at most for the agent's first words.
+    static let firstAudioWait: Duration = .seconds(180)
+
+    /// Ends the call at the grant's limit: a Twilio call counted from `start` (the phone was
+    /// answered; Twilio bills from then) and ended through the `limitReached` hook (the REST
+    /// API), a browser's counted from the agent's first audio (a slow local agent's silence is
+    /// not the caller's time) and ended by closing its socket.
+    private func enforceLimit(
+        _ grant: MediaStreamGrant, _ start: MediaStreamStart, from startedAt: ContinuousClock.Instant, _ ending: Ending,
+        firstAudio: AsyncStream<Void>
+    ) async {
+        if start.callSid.isEmpty {
+            let heard = await Self.arrives(firstAudio, within: Self.firstAudioWait)
+            guard !Task.isCancelled else { return }
+            // An agent that never spoke ends the call now.
+            if heard, (try? await Task.sleep(for: .seconds(grant.durationLimit))) == nil { return }
+        } else if (try? await Task.sleep(until: startedAt + .seconds(grant.durationLimit), clock: .continuous)) == nil {
             return
         }
         guard ending.record(.limitReached) else { return }
         if !start.callSid.isEmpty { await hooks.limitReached(grant, start.callSid) }
         await socket.close()
+    }
+
+    /// Whether `signal` yields before `wait` runs out.
+    private static func arrives(_ signal: AsyncStream<Void>, within wait: Duration) async -> Bool {
+        await withTaskGroup(of: Bool.self) { race in
+            race.addTask { for await _ in signal { return true }; return false }
+            race.addTask {
+                try? await Task.sleep(for: wait)
+                return false
+            }
+            let first = await race.next() ?? false
+            race.cancelAll()
+            return first
+        }
     }
 
     private func finish(

@@ -22,7 +22,9 @@ enum CallAgents {
             authorize: { start in await calls().authorizeStream(token: start.customParameters["call_token"], callSid: start.callSid) },
             makeAgent: { grant in try await agent(for: grant, app: app, config: config) },
             limitReached: { _, callSid in await calls().limitReached(callSid: callSid) },
-            ended: { grant, summary in await calls().streamEnded(callID: grant.callID, secondsConnected: summary.secondsConnected) })
+            ended: { grant, summary in
+                await calls().streamEnded(callID: grant.callID, secondsConnected: summary.secondsConnected, agentSpoke: summary.framesSent > 0)
+            })
     }
 
     static func agent(for grant: MediaStreamGrant, app: Application, config: ServerConfig) async throws -> any VoiceAgent {
