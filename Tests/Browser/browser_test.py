@@ -638,8 +638,10 @@ def main_flow(options):
         # Pronunciations: a wrong line is named and nothing is saved; respellings with phonemes for
         # the engines that read them are saved, and shown back after a reload.
         def save_lexicon(text):
-            browser.js(f"document.querySelector('#lexicon').value = {json.dumps(text)}; document.querySelector('#lexicon-status').textContent = ''")
-            browser.click("#lexicon-save")
+            # Typed and saved in one step: a render still arriving from the reload rewrites the
+            # box from the saved lexicon, and once did so between a separate fill and click.
+            browser.js(f"document.querySelector('#lexicon').value = {json.dumps(text)}; document.querySelector('#lexicon-status').textContent = '';"
+                       " document.querySelector('#lexicon-save').click()")
             return browser.wait_for("the lexicon status", "return document.querySelector('#lexicon-status').textContent || null")
         said = save_lexicon("Nuttel = Nuttle\nFramton FRAM-tun")
         check(said.startswith("Line 2:") and "has no '='" in said, f"a wrong lexicon line is named: {said}")
