@@ -43,9 +43,9 @@ extension ContractWalk {
         }
         try await withServer(adjust: { config in
             config.rateLimits = RateLimits(perMinute: 0, expensivePerMinute: 2)
-        }) { app, _, _ in
+        }) { app, config, _ in
             let walk = ContractWalk(app, contract)
-            try await walk.walkCallsUnconfigured()
+            try await walk.walkCallsUnconfigured(maxJSONBodyBytes: config.maxJSONBodyBytes)
             absorb(walk)
         }
     }
@@ -197,10 +197,13 @@ extension ContractWalk {
         try await call(.DELETE, "/mobile/scenarios/\(scenario)", token: caller, expect: .notFound)
     }
 
-    /// A server with neither Twilio nor the App Store, out of development mode, with two calls a minute.
-    private func walkCallsUnconfigured() async throws {
+    /// A server with neither Twilio nor the App Store, out of development mode, with two calls a
+    /// minute; and a body over the JSON limit.
+    private func walkCallsUnconfigured(maxJSONBodyBytes: Int) async throws {
         let caller = try await app.register("caller@example.com").access_token
         let number = #""phone_number":"+14155550100""#
+        let oversize = #"{"name":"Long","voice":"sage","prompt":"\#(String(repeating: "x", count: maxJSONBodyBytes))"}"#
+        try await call(.POST, "/mobile/scenarios", token: caller, json: oversize, expect: .payloadTooLarge)
         try await call(.POST, "/mobile/make-call", token: caller, json: "{\(number)}", expect: .serviceUnavailable)
         // Out of development mode the /test/* routes do not exist (the call limit counts /test/test-call all the same).
         try await call(.POST, "/test/test-call", token: caller, json: "{\(number)}", expect: .notFound)
