@@ -30,9 +30,23 @@ struct MediaStreamController {
         let hooks = hooks, registry = registry
         // The synchronous `onUpgrade`: the frame handler must be in place before the socket
         // reads, or Twilio's first messages (connected, start) could be missed.
-        routes.webSocket(path, maxFrameSize: WebSocketMaxFrameSize(integerLiteral: 1 << 16)) { request, socket in
+        routes.grouped(RequireWebSocketUpgrade()).webSocket(path, maxFrameSize: WebSocketMaxFrameSize(integerLiteral: 1 << 16)) { request, socket in
             let session = MediaStreamSession(socket: TextSocket(socket), hooks: hooks, registry: registry, logger: request.logger)
             Task { await session.run() }
         }
+    }
+}
+
+/// A plain request to a socket's address is told to upgrade (426), not answered 101 with
+/// nothing behind it.
+struct RequireWebSocketUpgrade: AsyncMiddleware {
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        let upgrade = request.headers.first(name: .upgrade)?.lowercased() ?? ""
+        guard upgrade.contains("websocket") else {
+            throw APIError(status: .upgradeRequired, code: "websocket_required",
+                           message: "This address is a WebSocket (Twilio Media Streams): connect with Upgrade: websocket.",
+                           headers: ["Upgrade": "websocket", "Connection": "Upgrade"])
+        }
+        return try await next.respond(to: request)
     }
 }

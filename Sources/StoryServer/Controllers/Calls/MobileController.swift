@@ -101,10 +101,18 @@ struct MobileController: Sendable {
         guard let narration = config.narration else {
             throw APIError(status: .serviceUnavailable, code: "no_voices", message: "No voice is installed on this server: run scripts/setup.")
         }
-        let text = request.query[String.self, at: "text"].map { String($0.prefix(200)) }
-            ?? "Hi, this is \(voice.displayName). \(voice.description), ready for your call."
+        let asked = request.query[String.self, at: "text"].map { String($0.prefix(200)) }.flatMap { $0.isEmpty ? nil : $0 }
+        let text = asked ?? "Hi, this is \(voice.displayName). \(voice.description), ready for your call."
+        guard text.unicodeScalars.contains(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) else {
+            throw APIError(status: .unprocessableEntity, code: "nothing_to_say", message: "The text has no words to speak.")
+        }
         let local = try await CallAgents.localVoice(like: voice, narration: narration)
-        let wav = try await narration.preview(local, text: text)
+        let wav: Data
+        do {
+            wav = try await narration.preview(local, text: text)
+        } catch {
+            throw APIError(status: .serviceUnavailable, code: "speech_failed", message: "The voice \(local.voice) could not speak this text: \(error)")
+        }
         return Response(status: .ok, headers: ["Content-Type": "audio/wav", "Cache-Control": "private, max-age=3600"], body: .init(data: wav))
     }
 
