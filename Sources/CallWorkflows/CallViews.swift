@@ -24,9 +24,8 @@ public struct MakeCallResponse: Codable, Equatable, Sendable {
         }
 
         init(_ allowance: Allowance) {
-            let plan = allowance.subscription?.plan
-            callsRemainingThisWeek = plan == .basic ? allowance.subscriptionCallsLeft : (plan == nil ? allowance.trialCallsLeft : nil)
-            callsRemainingThisMonth = plan == .premium ? allowance.subscriptionCallsLeft : nil
+            callsRemainingThisWeek = allowance.callsRemainingThisWeek
+            callsRemainingThisMonth = allowance.callsRemainingThisMonth
             addonCallsRemaining = allowance.addonCallsLeft
             upgradeRecommended = allowance.upgradeRecommended
         }

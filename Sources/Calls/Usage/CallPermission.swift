@@ -58,8 +58,8 @@ extension Allowance {
     public func permission(trialEndsAt: Date) -> CallPermission {
         let plan = subscription?.plan
         var details = CallPermission.Details(
-            callsRemainingThisWeek: plan == .basic ? subscriptionCallsLeft : (plan == nil && trialCallsLeft > 0 ? trialCallsLeft : nil),
-            callsRemainingThisMonth: plan == .premium ? subscriptionCallsLeft : nil,
+            callsRemainingThisWeek: callsRemainingThisWeek,
+            callsRemainingThisMonth: callsRemainingThisMonth,
             durationLimit: durationLimit,
             addonCallsRemaining: addonCallsLeft,
             trialEnds: plan == nil && trialCallsLeft > 0 ? CallDates.string(trialEndsAt) : nil,
@@ -70,6 +70,18 @@ extension Allowance {
         if next == nil { details.upgradeOptions = upgradeOptions }
         return CallPermission(canMakeCall: next != nil, status: status, details: details)
     }
+
+    /// Calls left in the week's cycle: basic's allowance, or the trial's (one 7-day cycle); nil on premium.
+    public var callsRemainingThisWeek: Int? {
+        switch subscription?.plan {
+        case .basic: subscriptionCallsLeft
+        case .premium: nil
+        case .trial, nil: trialCallsLeft
+        }
+    }
+
+    /// Calls left in premium's 30-day cycle; nil on any other plan.
+    public var callsRemainingThisMonth: Int? { subscription?.plan == .premium ? subscriptionCallsLeft : nil }
 
     public var status: CallPermission.Status {
         switch next {

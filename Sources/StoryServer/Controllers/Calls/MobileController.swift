@@ -174,9 +174,9 @@ struct MobileController: Sendable {
         init(_ outcome: Purchases.Outcome) {
             stats = outcome.usage
             let allowance = outcome.allowance
-            let plan = allowance.subscription?.plan
-            callsRemainingThisWeek = plan == .basic ? allowance.subscriptionCallsLeft : (plan == .premium ? allowance.subscriptionCallsLeft : allowance.trialCallsLeft)
-            callsRemainingThisMonth = plan == .premium ? allowance.subscriptionCallsLeft : callsRemainingThisWeek
+            // The guide shows both as numbers here: what the plan's own cycle leaves stands in for the other.
+            callsRemainingThisWeek = allowance.callsRemainingThisWeek ?? allowance.subscriptionCallsLeft
+            callsRemainingThisMonth = allowance.callsRemainingThisMonth ?? callsRemainingThisWeek
         }
     }
 
