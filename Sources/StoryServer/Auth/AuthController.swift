@@ -12,17 +12,17 @@ import Vapor
 /// page scripts.
 struct AuthController: Sendable {
     let config: ServerConfig
-    let limiter: LoginRateLimiter
+    let limiter: SlidingWindowLimiter
     /// Every password-hashing request (login, registration) from one client address, whatever
     /// the email: a spray of new emails from one address is refused before it costs a hash.
-    let addressLimiter: LoginRateLimiter
+    let addressLimiter: SlidingWindowLimiter
     /// A hash to verify against when the email is unknown, so both cases take equally long.
     let decoyHash: String
 
     init(config: ServerConfig) throws {
         self.config = config
-        self.limiter = LoginRateLimiter(limit: config.loginAttemptsPerWindow, window: config.loginRateWindow)
-        self.addressLimiter = LoginRateLimiter(limit: config.hashingRequestsPerAddress, window: config.loginRateWindow)
+        self.limiter = SlidingWindowLimiter(limit: config.loginAttemptsPerWindow, window: config.loginRateWindow)
+        self.addressLimiter = SlidingWindowLimiter(limit: config.hashingRequestsPerAddress, window: config.loginRateWindow)
         self.decoyHash = try Bcrypt.hash("storyvoice-decoy-password", cost: config.bcryptCost)
     }
 
@@ -143,7 +143,7 @@ struct AuthController: Sendable {
     // MARK: Helpers
 
     /// 429 with `Retry-After` when `key` is over its limit.
-    private func limit(_ limiter: LoginRateLimiter, _ key: String, what: String) async throws {
+    private func limit(_ limiter: SlidingWindowLimiter, _ key: String, what: String) async throws {
         guard let retryAfter = await limiter.attempt(key) else { return }
         var error = APIError(status: .tooManyRequests, code: "rate_limited", message: "Too many \(what); try again in \(retryAfter) seconds.")
         error.headers.replaceOrAdd(name: .retryAfter, value: String(retryAfter))

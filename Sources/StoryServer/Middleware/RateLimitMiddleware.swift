@@ -26,14 +26,14 @@ public struct RateLimits: Sendable, Equatable {
 struct RateLimitMiddleware: AsyncMiddleware {
     let limits: RateLimits
     let trustForwardedFor: Bool
-    private let general: LoginRateLimiter
-    private let expensive: LoginRateLimiter
+    private let general: SlidingWindowLimiter
+    private let expensive: SlidingWindowLimiter
 
     init(limits: RateLimits, trustForwardedFor: Bool) {
         self.limits = limits
         self.trustForwardedFor = trustForwardedFor
-        general = LoginRateLimiter(limit: max(1, limits.perMinute), window: 60)
-        expensive = LoginRateLimiter(limit: max(1, limits.expensivePerMinute), window: 60)
+        general = SlidingWindowLimiter(limit: max(1, limits.perMinute), window: 60)
+        expensive = SlidingWindowLimiter(limit: max(1, limits.expensivePerMinute), window: 60)
     }
 
     func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {

@@ -1,9 +1,10 @@
 import Foundation
 
-/// Counts login attempts per key (email and client address) in a sliding window.
+/// Counts attempts per key in a sliding window: logins per email and address, and every API
+/// request per address (`RateLimitMiddleware`).
 /// In memory: each server process limits on its own, which is enough to stop password guessing
 /// against one process; a fleet behind a balancer would move this to a shared store.
-actor LoginRateLimiter {
+actor SlidingWindowLimiter {
     private let limit: Int
     private let window: TimeInterval
     private let now: @Sendable () -> Date
