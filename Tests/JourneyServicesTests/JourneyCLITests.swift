@@ -13,6 +13,9 @@ enum JourneyCLI {
     static func run(_ arguments: [String], environment extra: [String: String] = [:], timeout: Int = 120) async throws -> (status: Int32, out: String, err: String) {
         let executable = ProcessInfo.processInfo.environment["STORYVOICE_BIN"] ?? root.appendingPathComponent(".build/debug/storyvoice").path
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("STORYVOICE_OSRM_URL_") && !$0.key.hasPrefix("STORYVOICE_NOMINATIM") }
+        // A loopback router answers on the test process's cooperative pool, which a loaded
+        // machine can hold far past the default 10 s: only the timeout test sets a short one.
+        environment["STORYVOICE_JOURNEY_TIMEOUT"] = String(loopbackTimeout)
         environment.merge(extra) { _, new in new }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
