@@ -58,7 +58,9 @@ enum PDNCFixture {
             let keep = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar))
             mapped.append(keep ? scalar : " ")
         }
-        return String(mapped).split(separator: " ").joined(separator: " ")
+        let words = String(mapped).split(separator: " ")
+        // "The Hatter" and "Hatter" name the same character.
+        return (words.first == "the" ? words.dropFirst() : words[...]).joined(separator: " ")
     }
 
     static let quoteMarks: Set<Unicode.Scalar> = [" ", "\t", "\r", "\n", "\"", "'", "`", "\u{201C}", "\u{201D}", "\u{2018}", "\u{2019}", "\u{AB}", "\u{BB}"]
@@ -81,11 +83,13 @@ enum PDNCFixture {
 
         var aliasOwners: [String: Set<String>] = [:]
         var idOfName: [String: String] = [:]
+        var mainName: [String: String] = [:]
         let characterCSV = try String(contentsOf: folder(novel).appendingPathComponent("character_info.csv"), encoding: .utf8)
         for row in parseCSV(characterCSV) {
             let id = row["Character ID"] ?? ""
             let names = Set(pythonStrings(row["Aliases"] ?? "") + [row["Main Name"] ?? ""]).map { $0.trimmingCharacters(in: .whitespaces) }
             for name in names { aliasOwners[normalise(name), default: []].insert(id); idOfName[name] = id }
+            mainName[id] = normalise(row["Main Name"] ?? "")
         }
         var gold: [GoldQuote] = []
         let quoteCSV = try String(contentsOf: folder(novel).appendingPathComponent("quotation_info.csv"), encoding: .utf8)
@@ -105,8 +109,11 @@ enum PDNCFixture {
             for name in [character.name] + character.aliases {
                 for id in aliasOwners[normalise(name)] ?? [] { votes[id, default: 0] += 1 }
             }
-            let ranked = votes.sorted { $0.value > $1.value }
-            if let best = ranked.first, ranked.count == 1 || best.value > ranked[1].value { toGold[character.id] = best.key }
+            let top = votes.filter { $0.value == votes.values.max() }.map(\.key)
+            // A tie goes to the gold character whose main name is the display name.
+            let display = top.filter { mainName[$0] == normalise(character.name) }
+            let chosen = top.count == 1 ? top : display
+            if chosen.count == 1 { toGold[character.id] = chosen[0] }
         }
         let predicted: [(start: Int, end: Int, speaker: String?)] = analysis.segments.filter { $0.kind == .dialogue }.compactMap {
             let (a, b) = trim(scalars, $0.start, $0.end)
@@ -138,19 +145,28 @@ enum PDNCFixture {
     }
 }
 
-@Suite("Attribution regression on a PDNC novel")
+@Suite("Attribution regression on PDNC novels")
 struct AttributionRegressionTests {
-    static let novel = "NorthangerAbbey"
+    /// Floors a little under what the Python scorer measures (docs/analysis.md): Northanger Abbey
+    /// from the first five novels, and three of the eight added later, which the rules were not
+    /// written on (a narrator named only by a nickname, titled and untitled namesakes, roles).
+    static let floors: [(novel: String, attribution: Double, quoteF1: Double)] = [
+        ("NorthangerAbbey", 0.72, 0.975),
+        ("TheSunAlsoRises", 0.78, 0.97),
+        ("SenseAndSensibility", 0.72, 0.96),
+        ("DaisyMiller", 0.80, 0.97),
+    ]
 
-    @Test("Northanger Abbey: attribution and quote F1 stay above their floors",
-          .enabled(if: PDNCFixture.available(novel), "PDNC eval data not found beside the repository (../shared/eval/pdnc-dev); skipped"))
-    func northangerAbbey() throws {
-        let url = PDNCFixture.folder(Self.novel).appendingPathComponent("novel_text.txt")
+    @Test("attribution and quote F1 stay above their floors",
+          .enabled(if: PDNCFixture.available("NorthangerAbbey"), "PDNC eval data not found beside the repository (../shared/eval/pdnc-dev); skipped"),
+          arguments: floors.map(\.novel))
+    func novel(_ novel: String) throws {
+        let floor = try #require(Self.floors.first { $0.novel == novel })
+        let url = PDNCFixture.folder(novel).appendingPathComponent("novel_text.txt")
         let text = try String(contentsOf: url, encoding: .utf8)
-        let analysis = StoryAnalyzer().analyze(StoryDocument(title: Self.novel, text: text))
-        let score = try PDNCFixture.score(novel: Self.novel, text: text, analysis: analysis)
-        // Measured 0.728 attribution and 0.980 quote F1 with the Python scorer (docs/analysis.md).
-        #expect(score.attribution >= 0.72, "attribution \(score.attribution)")
-        #expect(score.quoteF1 >= 0.975, "quote F1 \(score.quoteF1)")
+        let analysis = StoryAnalyzer().analyze(StoryDocument(title: novel, text: text))
+        let score = try PDNCFixture.score(novel: novel, text: text, analysis: analysis)
+        #expect(score.attribution >= floor.attribution, "\(novel): attribution \(score.attribution)")
+        #expect(score.quoteF1 >= floor.quoteF1, "\(novel): quote F1 \(score.quoteF1)")
     }
 }

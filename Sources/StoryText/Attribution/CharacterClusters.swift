@@ -180,7 +180,10 @@ struct CharacterClusterer {
             let titleGender = Lexicon.honorifics[title] ?? nil
             var target: Int?
             if let candidates = fullByGiven[word], Lexicon.givenNameTitles.contains(title) || fullBySurname[word] == nil {
-                target = best(candidates.filter { titleGender == nil || genderOf($0) == titleGender || genderOf($0) == .unknown })
+                let compatible = candidates.filter { titleGender == nil || genderOf($0) == titleGender || genderOf($0) == .unknown }
+                // "Sir John" is the John the text titles Sir (John Middleton), not John Dashwood.
+                let sameTitle = compatible.filter { entities[$0].titles[title] != nil }
+                target = best(sameTitle.isEmpty ? compatible : sameTitle)
             } else if let candidates = fullBySurname[word] {
                 // Mrs. X is the wife and Miss X a daughter: they join a full name only when it
                 // carries the same title, or when the other of the two forms never occurs.
@@ -250,7 +253,15 @@ struct CharacterClusterer {
             guard m.title == nil, m.words.count == 1 else { continue }
             let word = m.words[0]
             var target: Int?
-            if let candidates = fullByGiven[word] { target = best(candidates) }
+            if let candidates = fullByGiven[word] {
+                // Someone the text calls "Sir John" is seldom plain "John": with two Johns, the
+                // bare name is the one not usually titled.
+                let untitled = candidates.filter { candidate in
+                    let titled = entities[candidate].titles.filter { Lexicon.givenNameTitles.contains($0.key) }.values.reduce(0, +)
+                    return titled * 2 < entities[candidate].mentions
+                }
+                target = best(untitled.isEmpty ? candidates : untitled)
+            }
             else if let candidates = titledByGiven[word] { target = best(candidates) }
             else if let formal = FirstNames.nicknames[word], formCount[formal] != nil || fullByGiven[formal] != nil {
                 target = fullByGiven[formal].flatMap(best) ?? titledByGiven[formal].flatMap(best)

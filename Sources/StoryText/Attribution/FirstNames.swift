@@ -76,5 +76,9 @@ enum FirstNames {
         "addie": "adelaide", "lottie": "charlotte", "lotty": "charlotte", "sophy": "sophia", "gertie": "gertrude",
         "winnie": "winifred", "vicky": "victoria", "di": "diana", "josie": "josephine",
         "emmy": "emma", "emmie": "emma",
+        "jake": "jacob", "abby": "abigail", "gabe": "gabriel", "ike": "isaac", "zeke": "ezekiel", "nate": "nathaniel",
+        "greg": "gregory", "walt": "walter", "wally": "walter", "ernie": "ernest", "reggie": "reginald",
+        "connie": "constance", "cissy": "cecilia", "sissy": "cecilia", "rosie": "rose", "minnie": "wilhelmina",
+        "lettie": "letitia", "letty": "letitia", "prissy": "priscilla", "hattie": "harriet", "dolph": "adolphus",
     ]
 }

@@ -70,16 +70,30 @@ struct NameMentionFinder {
                 lowercase[token.lower, default: 0] += 1
             }
         }
+        // "Howards End", "Wickham Place": a word nearly always written before the same capitalised
+        // common word is part of a place's name, not a person's.
+        var followers: [String: [String: Int]] = [:]
+        for index in tokens.indices.dropLast() {
+            let token = tokens[index], next = tokens[index + 1]
+            guard token.isWord, token.isCapitalized, !token.sentenceInitial, next.isWord, next.isCapitalized, !next.sentenceInitial,
+                  next.paragraph == token.paragraph, !token.isPossessive else { continue }
+            followers[token.lower, default: [:]][next.lower, default: 0] += 1
+        }
+        func isPlacePart(_ word: String, count: Int) -> Bool {
+            guard let (next, together) = followers[word]?.max(by: { $0.value < $1.value }), together >= 2, together * 3 >= count * 2 else { return false }
+            return Lexicon.notNames.contains(next) || lowercase[next, default: 0] * 4 > capitalisedInside[next, default: 0]
+        }
         var result: Set<String> = []
         for (word, count) in capitalisedInside where count >= 2 || tagged.contains(word) || FirstNames.isGivenName(word) {
             guard word.count > 1, !Lexicon.notNames.contains(word), Lexicon.honorifics[word] == nil else { continue }
+            guard !isPlacePart(word, count: count) else { continue }
             guard let first = word.unicodeScalars.first, first.properties.isAlphabetic else { continue }
             if lowercase[word, default: 0] * 4 <= count { result.insert(word) }
         }
         // Known given names count even when they only open sentences ("Anne flushed.").
         for token in tokens where token.isWord && token.isCapitalized && token.sentenceInitial && lowercase[token.lower] == nil {
             guard token.lower.count > 1, !Lexicon.notNames.contains(token.lower), Lexicon.honorifics[token.lower] == nil,
-                  !Lexicon.speechVerbs.contains(token.lower) else { continue }
+                  !Lexicon.speechVerbs.contains(token.lower), !isPlacePart(token.lower, count: capitalisedInside[token.lower, default: 0]) else { continue }
             if FirstNames.isGivenName(token.lower) || tagged.contains(token.lower) { result.insert(token.lower) }
         }
         return result
