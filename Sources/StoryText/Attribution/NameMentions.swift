@@ -52,14 +52,22 @@ struct NameMentionFinder {
         return String(surface.dropLast(2))
     }
 
-    func nameWords() -> Set<String> {
+    /// Name words, and those of them that are also common words ("Rose", "Hall", "May"): those
+    /// count as names only inside a sentence, never at its start ("Rose from her chair").
+    func nameWords() -> (names: Set<String>, wordLike: Set<String>) {
         var capitalisedInside: [String: Int] = [:]
         var lowercase: [String: Int] = [:]
         var tagged: Set<String> = []
+        // Uses that only a name has: after a title ("Miss Rose") or beside a speech verb inside
+        // a sentence ("said Rose"); two of them make a name of a word that is also a common word.
+        var evidence: [String: Int] = [:]
         for (index, token) in tokens.enumerated() where token.isWord && token.isCapitalized && token.quote < 0 {
             // Next to a speech verb ("said Anne", "Anne said") a capitalised word is a name.
             let before = index > 0 ? tokens[index - 1].lower : "", after = index + 1 < tokens.count ? tokens[index + 1].lower : ""
             if Lexicon.speechVerbs.contains(before) || Lexicon.speechVerbs.contains(after) { tagged.insert(token.lower) }
+            guard !token.sentenceInitial else { continue }
+            let titled = index > 0 && (Lexicon.honorifics[before] != nil || before == "." && index > 1 && Lexicon.abbreviations.contains(tokens[index - 2].lower))
+            if titled || Lexicon.speechVerbs.contains(before) { evidence[token.lower, default: 0] += 1 }
         }
         for token in tokens where token.isWord {
             if token.isCapitalized {
@@ -83,12 +91,13 @@ struct NameMentionFinder {
             guard let (next, together) = followers[word]?.max(by: { $0.value < $1.value }), together >= 2, together * 3 >= count * 2 else { return false }
             return Lexicon.notNames.contains(next) || lowercase[next, default: 0] * 4 > capitalisedInside[next, default: 0]
         }
-        var result: Set<String> = []
+        var result: Set<String> = [], wordLike: Set<String> = []
         for (word, count) in capitalisedInside where count >= 2 || tagged.contains(word) || FirstNames.isGivenName(word) {
             guard word.count > 1, !Lexicon.notNames.contains(word), Lexicon.honorifics[word] == nil else { continue }
             guard !isPlacePart(word, count: count) else { continue }
             guard let first = word.unicodeScalars.first, first.properties.isAlphabetic else { continue }
             if lowercase[word, default: 0] * 4 <= count { result.insert(word) }
+            else if evidence[word, default: 0] >= 2 { result.insert(word); wordLike.insert(word) }
         }
         // Known given names count even when they only open sentences ("Anne flushed.").
         for token in tokens where token.isWord && token.isCapitalized && token.sentenceInitial && lowercase[token.lower] == nil {
@@ -96,7 +105,7 @@ struct NameMentionFinder {
                   !Lexicon.speechVerbs.contains(token.lower), !isPlacePart(token.lower, count: capitalisedInside[token.lower, default: 0]) else { continue }
             if FirstNames.isGivenName(token.lower) || tagged.contains(token.lower) { result.insert(token.lower) }
         }
-        return result
+        return (result, wordLike)
     }
 
     /// Name words the text joins with "and" ("Martha and Potapitch") more often than it writes
@@ -126,7 +135,7 @@ struct NameMentionFinder {
     }
 
     func find() -> [NameMention] {
-        let nameWords = nameWords()
+        let (nameWords, wordLike) = nameWords()
         let coordinated = coordinatedPairs(nameWords)
         var mentions: [NameMention] = []
         var i = 0
@@ -134,6 +143,7 @@ struct NameMentionFinder {
         while i < n {
             let token = tokens[i]
             guard token.isWord, token.isCapitalized || NameMentionFinder.particles.contains(token.lower) else { i += 1; continue }
+            if token.sentenceInitial, wordLike.contains(token.lower) { i += 1; continue }
             var j = i
             var title: String?
             if Lexicon.honorifics[token.lower] != nil {

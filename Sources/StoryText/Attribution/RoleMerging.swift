@@ -54,7 +54,7 @@ enum RoleMerging {
         }
     }
 
-    /// A definite description with an age word ("the young man", "the young lady", "the girl") is anaphoric:
+    /// A definite description ("the young man", "the old gentleman", "the girl") is anaphoric:
     /// it names someone the narration has already introduced, not a new person (who would come
     /// in as "a young man"). When no "a young man" comes in the three paragraphs before its lines and,
     /// before at least half of the role's lines (three or more), the last speaking named person of a
@@ -70,8 +70,7 @@ enum RoleMerging {
         for e in entities.indices where entities[e].kind == .role && lines[e] >= 3 && genders[e] != .unknown {
             guard let form = entities[e].formCounts.keys.sorted().first else { continue }
             let w = form.split(separator: " ").map(String.init)
-            guard w.count >= 2, w[0] == "the", let head = w.last, generic.contains(head),
-                  w.contains("young") || ["girl", "boy"].contains(head) else { continue }
+            guard w.count >= 2, w[0] == "the", let head = w.last, generic.contains(head) else { continue }
             roles.append(e)
         }
         guard !roles.isEmpty else { return }

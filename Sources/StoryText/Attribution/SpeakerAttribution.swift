@@ -134,10 +134,11 @@ struct SpeakerAttributor {
 
     private mutating func roleEntityIndex(key: String, display: String, gender: Gender, position: Int) -> Int {
         if let existing = roleEntity[key] { return existing }
-        // "said the general": the one character titled General, if the story names one.
+        // "said the general", "said the doctor": the character the story titles General or
+        // Doctor (Doctor Losberne), if it names one (measured on the thirteen PDNC novels: Oliver
+        // Twist +0.028, The Mysterious Affair at Styles +0.005, Anne of Green Gables -0.001).
         let words = key.split(separator: " ")
-        // (Not "the doctor": a story's doctor is often another than the one it names.)
-        if words.count == 2, words[0] == "the", NameMentionFinder.roleTitles.contains(String(words[1])), words[1] != "doctor" {
+        if words.count == 2, words[0] == "the", NameMentionFinder.roleTitles.contains(String(words[1])) {
             let title = NameMentionFinder.canonicalTitle(String(words[1]))
             let bearers = entities.indices.filter { entities[$0].kind == .named && entities[$0].titles[title] != nil }
             if let target = bearers.max(by: { (entities[$0].titles[title]!, $1) < (entities[$1].titles[title]!, $0) }) {
@@ -255,6 +256,38 @@ struct SpeakerAttributor {
         }
     }
 
+    /// "said the surgeon", "replied the turnkey, with a shake of his head": after a speech verb,
+    /// where English puts the subject last, a definite noun phrase is the speaker whatever its
+    /// noun; the head is the last word before a comma, a preposition or a clause ("the gentleman
+    /// in the white waistcoat" is a gentleman). The role nouns of the lexicon need not list it.
+    func invertedRole(at i: Int, paragraph: Int) -> TagSubject? {
+        guard i + 1 < tokens.count, tokens[i].lower == "the", tokens[i].paragraph == paragraph, tokens[i].quote < 0 else { return nil }
+        var words: [String] = []
+        var j = i + 1
+        while j < tokens.count, words.count < 4, tokens[j].paragraph == paragraph, tokens[j].quote < 0, tokens[j].isWord {
+            // "said the Hatter": a capitalised noun the story uses as a name is that character.
+            if mentionAt[j] >= 0, mentionEntity[Int(mentionAt[j])] >= 0, !tokens[mentions[Int(mentionAt[j])].endToken - 1].isPossessive {
+                return .entity(mentionEntity[Int(mentionAt[j])])
+            }
+            let w = tokens[j].lower
+            if Self.clauseWords.contains(w) || Self.phraseEnds.contains(w) || Lexicon.speechVerbs.contains(w) || w.hasSuffix("ly") { break }
+            words.append(w)
+            j += 1
+        }
+        guard let head = words.last, head.count > 2, !Lexicon.notRoles.contains(head), !Lexicon.notNames.contains(head),
+              Lexicon.honorifics[head] == nil, head.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || $0 == "-" }) else { return nil }
+        // The phrase must end there: at punctuation, a preposition or a relative clause.
+        guard j >= tokens.count || !tokens[j].isWord || Self.phraseEnds.contains(tokens[j].lower) || tokens[j].paragraph != paragraph || tokens[j].quote >= 0 else { return nil }
+        let age = words.dropLast().last { Lexicon.childCues.contains($0) || Lexicon.elderlyCues.contains($0) }
+        let key = "the " + (age.map { $0 + " " } ?? "") + head
+        return .role(key: key, display: key, gender: Lexicon.roleNouns[head] ?? .unknown, written: "the " + words.joined(separator: " "))
+    }
+
+    private static let phraseEnds: Set<String> = [
+        "in", "on", "at", "with", "from", "of", "by", "to", "who", "whom", "whose", "which", "that", "and", "but", "as",
+        "after", "before", "without", "through", "into", "over", "under", "while", "when", "for", "again", "once",
+    ]
+
     /// Kinship nouns and the title their bearer shares a surname under.
     static let kinTitles: [String: String] = [
         "mother": "mrs", "wife": "mrs", "aunt": "mrs", "father": "mr", "husband": "mr", "uncle": "mr", "brother": "mr",
@@ -318,6 +351,7 @@ struct SpeakerAttributor {
             if let (subject, _) = subject(at: first + 1, paragraph: paragraph) { return (subject, true) }
             let after = skipFillers(first + 1, paragraph: paragraph)
             if let (subject, _) = subject(at: after, paragraph: paragraph) { return (subject, true) }
+            if let role = invertedRole(at: first + 1, paragraph: paragraph) { return (role, true) }
         }
         if let (subject, end) = subject(at: i, paragraph: paragraph) {
             let verb = skipFillers(end, paragraph: paragraph)
@@ -381,6 +415,7 @@ struct SpeakerAttributor {
                 }
                 // "said Marilla:" — the inverted order.
                 if let (subject, _) = subject(at: i + 1, paragraph: paragraph) { return (subject, true) }
+                if let role = invertedRole(at: i + 1, paragraph: paragraph) { return (role, true) }
                 if let subject = coordinatedSubject(before: i, sentenceStart: sentenceStart, paragraph: paragraph) {
                     return (subject, true)
                 }

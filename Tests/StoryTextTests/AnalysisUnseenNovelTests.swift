@@ -1,0 +1,114 @@
+import StoryModel
+import StoryText
+import Testing
+
+/// Mechanisms that carry to novels the rules were not written on (issue 23): open-class tag
+/// nouns, names that are also words, titles that pick one of two namesakes, place names.
+@Suite("Analysis: books nobody tuned for")
+struct AnalysisUnseenNovelTests {
+    @Test("After a speech verb any definite noun phrase is the speaker: 'said the surgeon', 'replied the turnkey, with a nod'")
+    func invertedRoleOfAnyNoun() {
+        let passage = AnalyzedPassage("""
+        "It's all over, Mrs. Thingummy!" said the surgeon at last.
+
+        "Ah, poor dear, so it is!" said the nurse.
+
+        "Time's up," replied the turnkey, with a shake of his head.
+
+        "The boy is a fool," said the gentleman in the white waistcoat.
+        """)
+        #expect(passage.speakers == ["the surgeon", "the nurse", "the turnkey", "the gentleman"])
+    }
+
+    @Test("A noun phrase that runs on into a clause is no tag subject: 'said the man was right'")
+    func invertedRoleMustEndThePhrase() {
+        let passage = AnalyzedPassage("""
+        "I know it," said Anne.
+
+        "You must go," said the surgeon whispered nothing.
+        """)
+        #expect(!passage.speakers.contains("the surgeon"))
+    }
+
+    @Test("A name that is also a word is a name inside a sentence, never at its start: 'said Rose' but 'Rose from her chair'")
+    func wordLikeName() {
+        let passage = AnalyzedPassage("""
+        The sun rose early. The mist rose from the river and the lark rose with it. The bread rose in the oven while the
+        tide rose. Prices rose.
+
+        "Good morning," said Rose, coming in.
+
+        "You are early," said Mrs. Maylie.
+
+        "I could not sleep," said Rose. Miss Rose sat by the window.
+
+        Rose from her chair the old woman did, and went out.
+        """)
+        #expect(passage.speakers == ["Miss Rose", "Mrs. Maylie", "Miss Rose"])
+    }
+
+    @Test("'Sir John' is the John the text titles Sir; a bare 'John' is the other John")
+    func titledNamesake() {
+        let passage = AnalyzedPassage("""
+        Sir John Middleton was a good-looking man. John Dashwood was his cousin's son, and Lady Middleton
+        his wife. Sir John Middleton liked company.
+
+        "You are welcome," said Sir John.
+
+        "Thank you," said John Dashwood. "It is a fine house."
+
+        "It is," said Sir John.
+
+        "John, we must go," said Fanny Dashwood.
+
+        "Yes, my dear," said John.
+        """)
+        #expect(passage.speakers == ["Sir John Middleton", "John Dashwood", "John Dashwood", "Sir John Middleton", "Fanny Dashwood", "John Dashwood"])
+    }
+
+    @Test("A nickname joins its formal name: the narrator called 'Jake' is Jacob Barnes")
+    func nicknameOfFormalName() {
+        let passage = AnalyzedPassage("""
+        "Are you Jacob Barnes?" the clerk asked. "There is a letter for Jacob Barnes."
+
+        "Yes," I said.
+
+        "Hello, Jake," Bill said.
+
+        "Hello," I said.
+
+        "Jake, where are you going?" Bill said.
+
+        "To the cafe," I said.
+
+        "Good night, Jake," Bill said.
+        """)
+        let narrator = passage.analysis.characters.first { $0.aliases.contains("I") || $0.name == "I" }
+        #expect(narrator?.name == "Jacob Barnes", "\(passage.analysis.characters.map(\.name))")
+        #expect(narrator.map { $0.aliases.contains("Jake") } == true)
+    }
+
+    @Test("'said the doctor' is the character the story titles Doctor")
+    func doctorRole() {
+        let passage = AnalyzedPassage("""
+        Doctor Losberne came in and went up to the bed.
+
+        "How is she?" asked Mrs. Maylie.
+
+        "Better," said the doctor. "She will sleep now."
+        """)
+        #expect(passage.speakers == ["Mrs. Maylie", "Doctor Losberne", "Doctor Losberne"])
+    }
+
+    @Test("A word nearly always written before the same capitalised common word is a place: no 'Margaret Howards'")
+    func placeNamePart() {
+        let passage = AnalyzedPassage("""
+        Margaret loved Howards End. They drove to Howards End in May, and Howards End was green. At the end of the lane
+        stood the house; in the end they stayed. Margaret Howards End was all she said.
+
+        "It is beautiful," said Margaret.
+        """)
+        #expect(passage.speakers == ["Margaret"])
+        #expect(!passage.analysis.characters.contains { $0.name.contains("Howards") || $0.aliases.contains("Howards") })
+    }
+}
