@@ -20,6 +20,18 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.speakers == ["the surgeon", "the nurse", "the turnkey", "the gentleman"])
     }
 
+    @Test("A quote ending in a comma goes on into its tag: any past-tense verb there is a speech verb")
+    func openClassTagVerb() {
+        let passage = AnalyzedPassage("""
+        "Off with his head," squawked the Hatter. The Hatter was cross.
+
+        "Nonsense," the Dormouse yawned. The Dormouse was sleepy.
+
+        "I shall go," Alice said.
+        """)
+        #expect(passage.speakers == ["Hatter", "Dormouse", "Alice"])
+    }
+
     @Test("A noun phrase that runs on into a clause is no tag subject: 'said the man was right'")
     func invertedRoleMustEndThePhrase() {
         let passage = AnalyzedPassage("""

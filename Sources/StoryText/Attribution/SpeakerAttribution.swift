@@ -213,6 +213,11 @@ struct SpeakerAttributor {
         case "she": return (.pronoun(.female), i + 1)
         case "i": return (.narrator, i + 1)
         case "the", "a", "an", "her", "his", "my", "their", "our":
+            // "the Dormouse yawned": a capitalised noun the story uses as a name, after "the".
+            if t.lower == "the", i + 1 < tokens.count, mentionAt[i + 1] >= 0, mentionEntity[Int(mentionAt[i + 1])] >= 0,
+               !mentions[Int(mentionAt[i + 1])].isRoleTitle, !tokens[mentions[Int(mentionAt[i + 1])].endToken - 1].isPossessive {
+                return (.entity(mentionEntity[Int(mentionAt[i + 1])]), mentions[Int(mentionAt[i + 1])].endToken)
+            }
             var j = i + 1
             var words: [String] = []
             var hyphen = false
@@ -353,11 +358,23 @@ struct SpeakerAttributor {
             if let (subject, _) = subject(at: after, paragraph: paragraph) { return (subject, true) }
             if let role = invertedRole(at: first + 1, paragraph: paragraph) { return (role, true) }
         }
+        // `"...," squeaked the Hatter`: a quote that ends in a comma goes on into its tag, so a
+        // past-tense verb with the subject after it is a speech verb whether or not the lexicon
+        // lists it.
+        if endsWithComma(q), Self.isPastTense(tokens[first]) {
+            if let (subject, _) = subject(at: first + 1, paragraph: paragraph) { return (subject, true) }
+            if let role = invertedRole(at: first + 1, paragraph: paragraph) { return (role, true) }
+        }
         if let (subject, end) = subject(at: i, paragraph: paragraph) {
             let verb = skipFillers(end, paragraph: paragraph)
             // After a quote closed by a full stop, "Morland remonstrated, pleaded ..." is a new
             // sentence of narration: at most the next person's action, not this quote's tag.
             if isSpeechVerb(verb) { return reportsSpeech(after: verb) ? nil : (subject, !endsWithFullStop(q)) }
+            // `"...," the Hatter squeaked` likewise.
+            if endsWithComma(q), verb < tokens.count, tokens[verb].paragraph == paragraph, tokens[verb].quote < 0, Self.isPastTense(tokens[verb]),
+               !reportsSpeech(after: verb) {
+                return (subject, true)
+            }
             if verb < tokens.count, tokens[verb].isWord, !tokens[verb].isCapitalized, tokens[verb].paragraph == paragraph, tokens[verb].quote < 0 {
                 return (subject, false)
             }
@@ -370,6 +387,18 @@ struct SpeakerAttributor {
         var k = quoteTokens[q].upperBound - 1
         while k >= quoteTokens[q].lowerBound, !tokens[k].isWord, Self.quoteMarks.contains(tokens[k].lower) { k -= 1 }
         return k >= quoteTokens[q].lowerBound && tokens[k].lower == "."
+    }
+
+    /// Whether the quote's last mark inside its quotation marks is a comma (`"Well,"`).
+    private func endsWithComma(_ q: Int) -> Bool {
+        var k = quoteTokens[q].upperBound - 1
+        while k >= quoteTokens[q].lowerBound, !tokens[k].isWord, Self.quoteMarks.contains(tokens[k].lower) { k -= 1 }
+        return k >= quoteTokens[q].lowerBound && tokens[k].lower == ","
+    }
+
+    /// A lower-case word in -ed that is no adjective of the lexicon's tag fillers ("squeaked").
+    private static func isPastTense(_ token: Token) -> Bool {
+        token.isWord && !token.isCapitalized && token.lower.count > 4 && token.lower.hasSuffix("ed") && !Lexicon.tagFillers.contains(token.lower)
     }
 
     private static let quoteMarks: Set<String> = ["\"", "'", "\u{201C}", "\u{201D}", "\u{2018}", "\u{2019}"]
