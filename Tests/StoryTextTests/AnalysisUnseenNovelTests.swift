@@ -100,6 +100,23 @@ struct AnalysisUnseenNovelTests {
         #expect(narrator.map { $0.aliases.contains("Jake") } == true)
     }
 
+    @Test("A speaker called by title takes the full name the story writes for them: Mr. Bounderby is Josiah Bounderby")
+    func fullNameOfTitledSpeaker() {
+        let passage = AnalyzedPassage("""
+        The banker Josiah Bounderby of Coketown was rich. His wife, Loo Bounderby, was young. Everybody knew Josiah
+        Bounderby, and everybody pitied Loo Bounderby.
+
+        "I was born in a ditch," said Mr. Bounderby.
+
+        "I know it," said Mrs. Bounderby.
+
+        "Mrs. Robert Sparsit was here," said Mr. Bounderby. Mrs. Sparsit had gone. Mrs. Robert Sparsit was proud.
+
+        "I was," said Mrs. Sparsit.
+        """)
+        #expect(passage.speakers == ["Josiah Bounderby", "Loo Bounderby", "Josiah Bounderby", "Mrs. Sparsit"])
+    }
+
     @Test("'said the doctor' is the character the story titles Doctor")
     func doctorRole() {
         let passage = AnalyzedPassage("""

@@ -1,0 +1,56 @@
+import StoryModel
+
+/// Gives a speaker known by title and surname ("Mr. Bounderby") the full name the story writes
+/// for that family member ("Josiah Bounderby"), when the full name never speaks under its own
+/// name: a character is introduced or described in full, then called by title. Full names and
+/// titled speakers of one surname are paired only where the pairing is forced (Loo Bounderby
+/// can only be Mrs. Bounderby, so Josiah is Mr. Bounderby). The full name becomes the display name.
+enum FullNameCompletion {
+    static func complete(entities: inout [Entity], genders: [Gender], attributions: [Attribution]) {
+        var lines = Array(repeating: 0, count: entities.count)
+        for a in attributions where a.entity >= 0 && a.entity < lines.count { lines[a.entity] += 1 }
+        func gender(_ e: Int) -> Gender {
+            if e < genders.count, genders[e] != .unknown { return genders[e] }
+            return entities[e].givenName.map(FirstNames.gender(of:)) ?? .unknown
+        }
+        func compatible(_ a: Int, _ b: Int) -> Bool { gender(a) == .unknown || gender(b) == .unknown || gender(a) == gender(b) }
+        let named = entities.indices.filter { entities[$0].kind == .named }
+        var families: [String: (full: [Int], titled: [Int])] = [:]
+        for e in named {
+            guard let surname = entities[e].surname else { continue }
+            if lines[e] == 0, let given = entities[e].givenName, entities[e].formCounts.keys.contains(where: { $0.split(separator: " ").count >= 2 }),
+               !isWifeByHusbandsName(entities[e], given: given) {
+                families[surname, default: ([], [])].full.append(e)
+            } else if lines[e] > 0, entities[e].givenName == nil, !entities[e].titles.isEmpty {
+                families[surname, default: ([], [])].titled.append(e)
+            }
+        }
+        // "Mrs. Robert Ferrars" names a wife by her husband's name: not the Mrs. Ferrars of the story.
+        func isWifeByHusbandsName(_ entity: Entity, given: String) -> Bool {
+            let nameGender = FirstNames.gender(of: given)
+            return nameGender != .unknown && entity.titles.keys.contains { (Lexicon.honorifics[$0] ?? nil).map { $0 != nameGender } == true }
+        }
+        for (surname, family) in families.sorted(by: { $0.key < $1.key }) {
+            // A speaker of the family with a given name of their own may be the full name too.
+            let namedSpeakers = named.filter { lines[$0] > 0 && entities[$0].surname == surname && entities[$0].givenName != nil }
+            var full = family.full, titled = family.titled
+            var changed = true
+            while changed {
+                changed = false
+                for f in full {
+                    let targets = titled.filter { compatible($0, f) }
+                    guard targets.count == 1, let target = targets.first, !namedSpeakers.contains(where: { compatible($0, f) }) else { continue }
+                    for (key, count) in entities[f].formCounts where entities[target].formCounts[key] == nil {
+                        entities[target].formCounts[key] = count
+                        entities[target].formDisplay[key] = entities[f].formDisplay[key]
+                    }
+                    entities[target].givenName = entities[f].givenName
+                    full.removeAll { $0 == f }
+                    titled.removeAll { $0 == target }
+                    changed = true
+                    break
+                }
+            }
+        }
+    }
+}
