@@ -117,6 +117,39 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.speakers == ["Josiah Bounderby", "Loo Bounderby", "Josiah Bounderby", "Mrs. Sparsit"])
     }
 
+    @Test("'Mrs. Charles Wilcox' (her husband a character) is not the Mrs. Wilcox of the older generation")
+    func wifeUnderHusbandsName() {
+        let passage = AnalyzedPassage("""
+        Charles Wilcox came in with his wife. Mrs. Charles Wilcox sat down. Charles Wilcox stood.
+
+        "Where is mother?" said Charles.
+
+        "In the garden," said Mrs. Charles Wilcox.
+
+        "I am here," said Mrs. Wilcox, coming in.
+
+        "Good," said Mrs. Charles Wilcox.
+        """)
+        #expect(passage.speakers == ["Charles Wilcox", "Mrs. Charles Wilcox", "Mrs. Wilcox", "Mrs. Charles Wilcox"])
+    }
+
+    @Test("'Miss Helen Schlegel' is named so to tell her from the elder Miss Schlegel, her sister Margaret")
+    func specifiedSister() {
+        let passage = AnalyzedPassage("""
+        Margaret Schlegel and Miss Helen Schlegel lived in London. Helen was young; Helen laughed at everything, and
+        Helen was kind. Margaret was older. Helen sang.
+
+        "We must go," said Helen.
+
+        "Yes," said Miss Schlegel, the elder.
+
+        "Now?" said Helen.
+
+        "Now," said Margaret.
+        """)
+        #expect(passage.speakers == ["Miss Helen Schlegel", "Margaret Schlegel", "Miss Helen Schlegel", "Margaret Schlegel"])
+    }
+
     @Test("'said the doctor' is the character the story titles Doctor")
     func doctorRole() {
         let passage = AnalyzedPassage("""

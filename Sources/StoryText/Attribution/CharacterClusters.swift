@@ -114,6 +114,8 @@ struct CharacterClusterer {
 
         // 1. Full names (two or more name words), keyed by given name + surname.
         var fullByPair: [String: Int] = [:]
+        // "Mrs. Charles Wilcox": a wife under her husband's name (given name + surname).
+        var wifeOf: [Int: String] = [:]
         for key in orderedForms {
             let m = sample(key)
             guard !m.isRoleTitle, m.words.count >= 2 else { continue }
@@ -127,6 +129,7 @@ struct CharacterClusterer {
             if let existing = fullByPair[pair] { entity = existing } else {
                 entities.append(Entity(kind: .named, firstPosition: formFirst[key]!))
                 entity = entities.count - 1
+                if pair.hasPrefix((m.title ?? "") + " "), m.title != nil { wifeOf[entity] = m.words.first! + " " + m.words.last! }
                 entities[entity].givenName = m.words.first
                 entities[entity].surname = m.words.last
                 fullByPair[pair] = entity
@@ -136,7 +139,8 @@ struct CharacterClusterer {
         var fullByGiven: [String: [Int]] = [:]
         var fullBySurname: [String: [Int]] = [:]
         for (index, entity) in entities.enumerated() {
-            if let g = entity.givenName { fullByGiven[g, default: []].append(index) }
+            // "Charles" is never Mrs. Charles Wilcox.
+            if let g = entity.givenName, wifeOf[index] == nil { fullByGiven[g, default: []].append(index) }
             if let s = entity.surname { fullBySurname[s, default: []].append(index) }
         }
         // Weight of a full-name entity including its bare given name.
@@ -189,6 +193,9 @@ struct CharacterClusterer {
                 // carries the same title, or when the other of the two forms never occurs.
                 let hasMiss = formCount["miss " + word] != nil, hasMrs = formCount["mrs " + word] != nil
                 let compatible = candidates.filter { candidate in
+                    // When her husband is a character, "Mrs. Charles Wilcox" is named so to tell
+                    // her from the Mrs. Wilcox of the older generation.
+                    if let husband = wifeOf[candidate], fullByPair[husband] != nil { return false }
                     let g = genderOf(candidate)
                     let titles = entities[candidate].titles
                     guard let titleGender else { return titles[title] != nil }
@@ -207,9 +214,19 @@ struct CharacterClusterer {
                 // With two or more women of the family named in full (Carrie, Sophia Sloane),
                 // "Mrs. Sloane" is their mother, whom the story does not name in full.
                 let familyWomen = compatible.count >= 2 && compatible.allSatisfy { entities[$0].titles["mrs"] == nil }
+                // "Miss Helen Schlegel" is named so to tell her from the elder Miss Schlegel: a
+                // sister the text mostly calls by her given name, and titles with it, is not the
+                // plain "Miss Schlegel" when another sister is named in full.
+                func specifiedSister(_ candidate: Int) -> Bool {
+                    guard title == "miss", let given = entities[candidate].givenName,
+                          entities[candidate].formCounts["miss " + given + " " + word] != nil,
+                          formCount[given, default: 0] > formCount[key]! else { return false }
+                    return compatible.contains { $0 != candidate && entities[$0].givenName != nil && entities[$0].titles["mrs"] == nil }
+                }
+                let unspecified = compatible.filter { !specifiedSister($0) }
                 // "Miss Barry" is the Barry the text also calls "Miss Josephine Barry", not Diana Barry.
-                let sameTitle = compatible.filter { entities[$0].titles[title] != nil }
-                let pool = sameTitle.isEmpty ? compatible : sameTitle
+                let sameTitle = unspecified.filter { entities[$0].titles[title] != nil }
+                let pool = sameTitle.isEmpty ? unspecified : sameTitle
                 if !(title == "mrs" && familyWomen), let choice = best(pool.filter { !sharesParagraphs($0) }),
                    weight(choice) >= formCount[key]! || entities[choice].firstPosition < formFirst[key]! {
                     target = choice
