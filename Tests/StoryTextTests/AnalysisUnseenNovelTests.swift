@@ -133,6 +133,21 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.speakers == ["Charles Wilcox", "Mrs. Charles Wilcox", "Mrs. Wilcox", "Mrs. Charles Wilcox"])
     }
 
+    @Test("'Mrs. Charles Wilcox' beside a plain 'Mrs. Wilcox': Charles is the son, so the plain 'Mr. Wilcox' is his father")
+    func marriedSon() {
+        let passage = AnalyzedPassage("""
+        Charles Wilcox came in with his wife. Mrs. Charles Wilcox sat down, and Charles Wilcox stood by the door.
+        Mrs. Wilcox smiled at them.
+
+        "Where is father?" said Charles.
+
+        "Here," said Mr. Wilcox, coming in.
+
+        "Good," said Charles.
+        """)
+        #expect(passage.speakers == ["Charles Wilcox", "Mr. Wilcox", "Charles Wilcox"])
+    }
+
     @Test("'Miss Helen Schlegel' is named so to tell her from the elder Miss Schlegel, her sister Margaret")
     func specifiedSister() {
         let passage = AnalyzedPassage("""

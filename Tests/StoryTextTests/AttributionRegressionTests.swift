@@ -148,13 +148,18 @@ enum PDNCFixture {
 @Suite("Attribution regression on PDNC novels")
 struct AttributionRegressionTests {
     /// Floors a little under what the Python scorer measures (docs/analysis.md): Northanger Abbey
-    /// from the first five novels, and three of the eight added later, which the rules were not
-    /// written on (a narrator named only by a nickname, titled and untitled namesakes, roles).
+    /// from the first five novels, and seven of the eight added later, which the rules were not
+    /// first written on (a narrator named only by a nickname, titled namesakes, families, roles
+    /// named by any noun).
     static let floors: [(novel: String, attribution: Double, quoteF1: Double)] = [
         ("NorthangerAbbey", 0.72, 0.975),
         ("TheSunAlsoRises", 0.78, 0.97),
         ("SenseAndSensibility", 0.72, 0.96),
         ("DaisyMiller", 0.80, 0.97),
+        ("HardTimes", 0.72, 0.97),
+        ("HowardsEnd", 0.71, 0.97),
+        ("OliverTwist", 0.77, 0.98),
+        ("AlicesAdventuresInWonderland", 0.86, 0.95),
     ]
 
     @Test("attribution and quote F1 stay above their floors",

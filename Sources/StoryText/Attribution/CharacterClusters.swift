@@ -223,7 +223,13 @@ struct CharacterClusterer {
                           formCount[given, default: 0] > formCount[key]! else { return false }
                     return compatible.contains { $0 != candidate && entities[$0].givenName != nil && entities[$0].titles["mrs"] == nil }
                 }
-                let unspecified = compatible.filter { !specifiedSister($0) }
+                // "Mrs. Charles Wilcox" beside a plain "Mrs. Wilcox": Charles is the younger
+                // generation, so the plain "Mr. Wilcox" is his father.
+                func marriedSon(_ candidate: Int) -> Bool {
+                    guard title == "mr", let given = entities[candidate].givenName, formCount["mrs " + word] != nil else { return false }
+                    return wifeOf.values.contains(given + " " + word)
+                }
+                let unspecified = compatible.filter { !specifiedSister($0) && !marriedSon($0) }
                 // "Miss Barry" is the Barry the text also calls "Miss Josephine Barry", not Diana Barry.
                 let sameTitle = unspecified.filter { entities[$0].titles[title] != nil }
                 let pool = sameTitle.isEmpty ? unspecified : sameTitle
