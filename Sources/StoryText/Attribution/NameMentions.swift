@@ -67,7 +67,9 @@ struct NameMentionFinder {
             if Lexicon.speechVerbs.contains(before) || Lexicon.speechVerbs.contains(after) { tagged.insert(token.lower) }
             guard !token.sentenceInitial else { continue }
             let titled = index > 0 && (Lexicon.honorifics[before] != nil || before == "." && index > 1 && Lexicon.abbreviations.contains(tokens[index - 2].lower))
-            if titled || Lexicon.speechVerbs.contains(before) { evidence[token.lower, default: 0] += 1 }
+            // "Harvey Stone": a capitalised word after a given name is a surname.
+            let surname = index > 0 && tokens[index - 1].isCapitalized && FirstNames.isGivenName(before)
+            if titled || surname || Lexicon.speechVerbs.contains(before) { evidence[token.lower, default: 0] += 1 }
         }
         for token in tokens where token.isWord {
             if token.isCapitalized {
@@ -88,7 +90,8 @@ struct NameMentionFinder {
             followers[token.lower, default: [:]][next.lower, default: 0] += 1
         }
         func isPlacePart(_ word: String, count: Int) -> Bool {
-            guard let (next, together) = followers[word]?.max(by: { $0.value < $1.value }), together >= 2, together * 3 >= count * 2 else { return false }
+            // "Harvey Stone" is a person: a given name is never part of a place's name here.
+            guard !FirstNames.isGivenName(word), let (next, together) = followers[word]?.max(by: { $0.value < $1.value }), together >= 2, together * 3 >= count * 2 else { return false }
             return Lexicon.notNames.contains(next) || lowercase[next, default: 0] * 4 > capitalisedInside[next, default: 0]
         }
         var result: Set<String> = [], wordLike: Set<String> = []
