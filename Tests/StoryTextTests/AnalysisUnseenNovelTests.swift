@@ -176,6 +176,34 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.speakers == ["Miss Helen Schlegel", "Margaret Schlegel", "Miss Helen Schlegel", "Margaret Schlegel"])
     }
 
+    @Test("A description used for two people is, line by line, the person named just before: 'the old gentleman'")
+    func descriptionOfSeveralPeople() {
+        let passage = AnalyzedPassage("""
+        "I shall read tonight," said Mr. Brownlow.
+
+        "Yes, sir," said the maid.
+
+        Mr. Brownlow looked up from his book when Oliver came in.
+
+        "Come here, my boy," said the old gentleman.
+
+        "Yes, sir," said Oliver.
+
+        Mr. Brownlow smiled. "Sit down," said the old gentleman.
+
+        Far away, in a dark room, the Dodger came in. "Well, my dear?" said Fagin.
+
+        "Here I am," said the Dodger.
+
+        Fagin bent over the pan, and he rubbed his hands. "Business first," said the old gentleman.
+
+        "Right you are," said the Dodger.
+
+        Fagin laughed. "Good lad," said the old gentleman.
+        """)
+        #expect(passage.speakers == ["Mr. Brownlow", "the maid", "Mr. Brownlow", "Oliver", "Mr. Brownlow", "Fagin", "Dodger", "Fagin", "Dodger", "Fagin"])
+    }
+
     @Test("'said the doctor' is the character the story titles Doctor")
     func doctorRole() {
         let passage = AnalyzedPassage("""

@@ -91,12 +91,16 @@ enum RoleMerging {
         var mentionAtToken: [Int: Int] = [:]
         for (index, mention) in mentions.enumerated() where !mention.inQuote { mentionAtToken[mention.firstToken] = index }
         var currentQuote = -1
+        // Paragraph of each person's latest narration mention, as it stood before each quote.
+        var namedParagraph: [Int: Int] = [:]
+        var recent: [Int: [Int: Int]] = [:]
         for (i, t) in tokens.enumerated() {
-            if t.quote >= 0, t.quote != currentQuote { before[t.quote] = lastNamed; quoteParagraph[t.quote] = t.paragraph }
+            if t.quote >= 0, t.quote != currentQuote { before[t.quote] = lastNamed; quoteParagraph[t.quote] = t.paragraph; recent[t.quote] = namedParagraph }
             currentQuote = t.quote
             if let index = mentionAtToken[i] {
                 let e = mentionEntity[index]
                 if e >= 0, e < entities.count, entities[e].kind == .named, lines[e] > 0, genders[e] != .unknown {
+                    namedParagraph[e] = t.paragraph
                     lastNamed[genders[e], default: []].removeAll { $0 == e }
                     lastNamed[genders[e], default: []].insert(e, at: 0)
                     if lastNamed[genders[e]]!.count > 3 { lastNamed[genders[e]]!.removeLast() }
@@ -112,15 +116,31 @@ enum RoleMerging {
                     return p <= line && p >= line - 3
                 }
             }
-            if introduced { continue }
+            func nearIntroduction(_ q: Int) -> Bool {
+                let line = quoteParagraph[q] ?? -1
+                return (indefiniteParagraphs[e] ?? []).contains { $0 <= line && $0 >= line - 3 }
+            }
+            var lineCandidate: [Int: Int] = [:]
             for (q, a) in attributions.enumerated() where a.entity == e {
                 // Someone who speaks the turn before or after is the role's interlocutor, not the role.
                 let neighbours = [q - 1, q + 1].filter { attributions.indices.contains($0) }.map { attributions[$0].entity }
-                if let named = before[q]?[genders[e]]?.first(where: { !neighbours.contains($0) }) { votes[named, default: 0] += 1 }
+                if let named = before[q]?[genders[e]]?.first(where: { !neighbours.contains($0) }) {
+                    votes[named, default: 0] += 1
+                    if !nearIntroduction(q) { lineCandidate[q] = named }
+                }
             }
             // At least half the role's lines, and clearly ahead of the runner-up.
-            guard let best = votes.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), 2 * best.value >= lines[e],
-                  !votes.contains(where: { $0.key != best.key && $0.value >= best.value }) else { continue }
+            guard !introduced, let best = votes.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), 2 * best.value >= lines[e],
+                  !votes.contains(where: { $0.key != best.key && $0.value >= best.value }) else {
+                // A description used for several people ("the old gentleman" is Mr. Brownlow in
+                // one chapter, Fagin in another): each line is the person named in the last two
+                // paragraphs before it.
+                for (q, named) in lineCandidate {
+                    guard let seen = recent[q]?[named], let line = quoteParagraph[q], line - seen <= 2 else { continue }
+                    attributions[q].entity = named
+                }
+                continue
+            }
             target[e] = best.key
         }
         apply(target: target, entities: &entities, attributions: &attributions)
