@@ -284,8 +284,36 @@ struct SpeakerAttributor {
         // The phrase must end there: at punctuation, a preposition or a relative clause.
         guard j >= tokens.count || !tokens[j].isWord || Self.phraseEnds.contains(tokens[j].lower) || tokens[j].paragraph != paragraph || tokens[j].quote >= 0 else { return nil }
         let age = words.dropLast().last { Lexicon.childCues.contains($0) || Lexicon.elderlyCues.contains($0) }
+        // "the gentleman in the white waistcoat", "the landlord of the Cripples": a phrase with
+        // "the" after in/of/at picks one person out and is part of the description ("in a low
+        // voice", "with a smile" say how the line was spoken and are not).
+        if let qualifier = definiteQualifier(at: j, paragraph: paragraph) {
+            let key = "the " + (age.map { $0 + " " } ?? "") + head + " " + qualifier
+            return .role(key: key, display: key, gender: Lexicon.roleNouns[head] ?? .unknown, written: key)
+        }
         let key = "the " + (age.map { $0 + " " } ?? "") + head
         return .role(key: key, display: key, gender: Lexicon.roleNouns[head] ?? .unknown, written: "the " + words.joined(separator: " "))
+    }
+
+    /// A role after a speech verb with its picking-out phrase ("said the gentleman in the white waistcoat").
+    private func qualified(_ subject: TagSubject, end: Int, paragraph: Int) -> TagSubject {
+        guard case let .role(key, _, gender, _) = subject, key.hasPrefix("the "), let qualifier = definiteQualifier(at: end, paragraph: paragraph) else { return subject }
+        let full = key + " " + qualifier
+        return .role(key: full, display: full, gender: gender, written: full)
+    }
+
+    /// `in the white waistcoat` up to a comma or full stop, at most four words after "the".
+    private func definiteQualifier(at j: Int, paragraph: Int) -> String? {
+        guard j + 2 < tokens.count, ["in", "of", "at"].contains(tokens[j].lower), tokens[j + 1].lower == "the" else { return nil }
+        var words = [tokens[j].lower, "the"]
+        var k = j + 2
+        while k < tokens.count, tokens[k].isWord, tokens[k].paragraph == paragraph, tokens[k].quote < 0, words.count < 6 {
+            if Self.clauseWords.contains(tokens[k].lower) || Self.phraseEnds.contains(tokens[k].lower) { return nil }
+            words.append(tokens[k].lower)
+            k += 1
+        }
+        guard words.count > 2, k < tokens.count, !tokens[k].isWord, [",", ".", ";", ":", "!", "?"].contains(tokens[k].lower) else { return nil }
+        return words.joined(separator: " ")
     }
 
     private static let phraseEnds: Set<String> = [
@@ -353,7 +381,7 @@ struct SpeakerAttributor {
         }
         let first = skipFillers(i, paragraph: paragraph)
         if isSpeechVerb(first) {
-            if let (subject, _) = subject(at: first + 1, paragraph: paragraph) { return (subject, true) }
+            if let (subject, end) = subject(at: first + 1, paragraph: paragraph) { return (qualified(subject, end: end, paragraph: paragraph), true) }
             let after = skipFillers(first + 1, paragraph: paragraph)
             if let (subject, _) = subject(at: after, paragraph: paragraph) { return (subject, true) }
             if let role = invertedRole(at: first + 1, paragraph: paragraph) { return (role, true) }
@@ -362,7 +390,7 @@ struct SpeakerAttributor {
         // past-tense verb with the subject after it is a speech verb whether or not the lexicon
         // lists it.
         if endsWithComma(q), Self.isPastTense(tokens[first]) {
-            if let (subject, _) = subject(at: first + 1, paragraph: paragraph) { return (subject, true) }
+            if let (subject, end) = subject(at: first + 1, paragraph: paragraph) { return (qualified(subject, end: end, paragraph: paragraph), true) }
             if let role = invertedRole(at: first + 1, paragraph: paragraph) { return (role, true) }
         }
         if let (subject, end) = subject(at: i, paragraph: paragraph) {
@@ -443,7 +471,7 @@ struct SpeakerAttributor {
                     k -= 1; steps += 1
                 }
                 // "said Marilla:" — the inverted order.
-                if let (subject, _) = subject(at: i + 1, paragraph: paragraph) { return (subject, true) }
+                if let (subject, end) = subject(at: i + 1, paragraph: paragraph) { return (qualified(subject, end: end, paragraph: paragraph), true) }
                 if let role = invertedRole(at: i + 1, paragraph: paragraph) { return (role, true) }
                 if let subject = coordinatedSubject(before: i, sentenceStart: sentenceStart, paragraph: paragraph) {
                     return (subject, true)
