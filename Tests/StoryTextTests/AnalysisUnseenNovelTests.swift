@@ -74,6 +74,19 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.speakers == ["Harvey Stone"])
     }
 
+    @Test("A nickname has the gender of the name it shortens: Sissy Jupe is a woman, and not her father Signor Jupe")
+    func nicknameGender() {
+        let passage = AnalyzedPassage("""
+        Sissy Jupe stood up. Signor Jupe, her father, had gone away, and Sissy Jupe was alone.
+
+        "Father is a clown," said Sissy.
+
+        "I was the best of clowns," said Signor Jupe.
+        """)
+        #expect(passage.speakers == ["Sissy Jupe", "Signor Jupe"])
+        #expect(passage.character(named: "Sissy Jupe")?.gender == .female)
+    }
+
     @Test("'Sir John' is the John the text titles Sir; a bare 'John' is the other John")
     func titledNamesake() {
         let passage = AnalyzedPassage("""

@@ -18,7 +18,9 @@ enum FirstNames {
     rachel rebecca rhoda rose rosa rosalind rosamond ruth sally sarah selina sophia sophie sophy susan susanna \
     susannah sybil sylvia theresa victoria violet virginia winifred adele natasha sonia \
     tatiana olga anya vera nina ruby hattie mattie lottie nettie \
-    adeline claire francoise genevieve yvonne mathilde marguerite
+    adeline claire francoise genevieve yvonne mathilde marguerite \
+    myra gwen ivy iris hazel mavis muriel pearl rosalie stella una ursula vanessa wilhelmina zoe letitia \
+    lettice philippa rosamund theodora cecily eunice gladys imogen jessica lorna mariana maria teresa
     """
     private static let maleList = """
     aaron abraham adam adolphus albert alec alexander alfred algernon allan alan andrew anthony antony \
@@ -34,7 +36,10 @@ enum FirstNames {
     stephen steven thomas tim timothy tobias tom tommy victor vincent walter wilfred william willie willoughby \
     alexei ivan dmitri nikolai sergei pyotr fyodor mikhail vladimir boris victor raoul etienne \
     jacques pierre jean henri andre gustave alphonse hans karl fritz otto mitya misha kolya \
-    charlie ted teddy davy hal dan nick harvey ronald
+    charlie ted teddy davy hal dan nick harvey ronald \
+    hubert rafael angelo leon pedro carlos juan jose luis antonio giovanni mario paolo franz wilhelm heinrich \
+    josef emil max bruno lionel cecil clifford percival ambrose lancelot montague oswald reuben rodney roland \
+    seth toby tristram wallace warren ezekiel isaiah josiah obadiah zachariah jeremiah
     """
 
     static let female: Set<String> = Set(femaleList.split(separator: " ").map(String.init))
@@ -46,6 +51,8 @@ enum FirstNames {
 
     static func gender(of firstName: String) -> Gender {
         let inFemale = female.contains(firstName), inMale = male.contains(firstName)
+        // A nickname has the gender of the name it shortens ("Sissy" is Cecilia).
+        if !inFemale, !inMale, let formal = nicknames[firstName], formal != firstName { return gender(of: formal) }
         if inFemale == inMale { return .unknown }
         return inFemale ? .female : .male
     }

@@ -1,12 +1,12 @@
 import StoryModel
 
 /// Gives a speaker known by title and surname ("Mr. Bounderby") the full name the story writes
-/// for that family member ("Josiah Bounderby"), when the full name never speaks under its own
-/// name: a character is introduced or described in full, then called by title. Full names and
+/// for that family member ("Josiah Bounderby"), when the full name hardly speaks under its own
+/// name (its lines move too): a character is introduced or described in full, then called by title. Full names and
 /// titled speakers of one surname are paired only where the pairing is forced (Loo Bounderby
 /// can only be Mrs. Bounderby, so Josiah is Mr. Bounderby). The full name becomes the display name.
 enum FullNameCompletion {
-    static func complete(entities: inout [Entity], genders: [Gender], attributions: [Attribution]) {
+    static func complete(entities: inout [Entity], genders: [Gender], attributions: inout [Attribution]) {
         var lines = Array(repeating: 0, count: entities.count)
         for a in attributions where a.entity >= 0 && a.entity < lines.count { lines[a.entity] += 1 }
         func gender(_ e: Int) -> Gender {
@@ -18,7 +18,7 @@ enum FullNameCompletion {
         var families: [String: (full: [Int], titled: [Int])] = [:]
         for e in named {
             guard let surname = entities[e].surname else { continue }
-            if lines[e] == 0, let given = entities[e].givenName, entities[e].formCounts.keys.contains(where: { $0.split(separator: " ").count >= 2 }),
+            if let given = entities[e].givenName, entities[e].formCounts.keys.contains(where: { $0.split(separator: " ").count >= 2 }),
                !isWifeByHusbandsName(entities[e], given: given) {
                 families[surname, default: ([], [])].full.append(e)
             } else if lines[e] > 0, entities[e].givenName == nil, !entities[e].titles.isEmpty {
@@ -38,13 +38,16 @@ enum FullNameCompletion {
             while changed {
                 changed = false
                 for f in full {
-                    let targets = titled.filter { compatible($0, f) }
-                    guard targets.count == 1, let target = targets.first, !namedSpeakers.contains(where: { compatible($0, f) }) else { continue }
+                    // A full name never titled that a pronoun tag or two gave lines to is still the
+                    // titled speaker ("Josiah Bounderby", 3 lines, beside Mr. Bounderby's 400).
+                    let targets = titled.filter { compatible($0, f) && (lines[f] == 0 || entities[f].titles.isEmpty && lines[f] * 10 <= lines[$0]) }
+                    guard targets.count == 1, let target = targets.first, !namedSpeakers.contains(where: { $0 != f && compatible($0, f) }) else { continue }
                     for (key, count) in entities[f].formCounts where entities[target].formCounts[key] == nil {
                         entities[target].formCounts[key] = count
                         entities[target].formDisplay[key] = entities[f].formDisplay[key]
                     }
                     entities[target].givenName = entities[f].givenName
+                    for q in attributions.indices where attributions[q].entity == f { attributions[q].entity = target }
                     full.removeAll { $0 == f }
                     titled.removeAll { $0 == target }
                     changed = true

@@ -32,7 +32,7 @@ public struct StoryAnalyzer: Sendable {
                                              mentions: mentions, mentionEntity: clusters.mentionEntity, tokens: tokens)
         RoleMerging.nameFromDialogue(entities: &entities, genders: entityEstimates.map(\.gender), attributions: attributions,
                                      mentions: mentions, mentionEntity: clusters.mentionEntity, tokens: tokens)
-        FullNameCompletion.complete(entities: &entities, genders: entityEstimates.map(\.gender), attributions: attributions)
+        FullNameCompletion.complete(entities: &entities, genders: entityEstimates.map(\.gender), attributions: &attributions)
         var narrationMentions = Array(repeating: 0, count: clusters.entities.count)
         for (index, mention) in mentions.enumerated() where !mention.inQuote && clusters.mentionEntity[index] >= 0 {
             narrationMentions[clusters.mentionEntity[index]] += 1
