@@ -87,6 +87,19 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.character(named: "Sissy Jupe")?.gender == .female)
     }
 
+    @Test("Initials join the name that follows them: 'Mr. E. W. B. Childers' is Mr. Childers")
+    func initials() {
+        let passage = AnalyzedPassage("""
+        "By your leave, gentlemen," said Mr. E. W. B. Childers, glancing round the room. Everyone looked at
+        Childers, and Childers bowed.
+
+        "It was," said Mr. Gradgrind.
+
+        "I have not," retorted Mr. Childers.
+        """)
+        #expect(passage.speakers == ["Mr. E. W. B. Childers", "Mr. Gradgrind", "Mr. E. W. B. Childers"])
+    }
+
     @Test("'Sir John' is the John the text titles Sir; a bare 'John' is the other John")
     func titledNamesake() {
         let passage = AnalyzedPassage("""

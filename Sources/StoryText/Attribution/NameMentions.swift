@@ -137,6 +137,17 @@ struct NameMentionFinder {
         return singular.contains { $0.map(nameWords.contains) == true }
     }
 
+    /// The end of a run of initials ("E. W. B.") that a name word follows, or nil.
+    private func initialsEnd(from start: Int, paragraph: Int, nameWords: Set<String>) -> Int? {
+        var k = start
+        while k + 2 < tokens.count, tokens[k].isWord, tokens[k].isCapitalized, tokens[k].lower.count == 1, tokens[k].lower != "i",
+              tokens[k + 1].lower == ".", tokens[k + 2].paragraph == paragraph {
+            k += 2
+        }
+        guard k > start, k < tokens.count, tokens[k].isWord, tokens[k].isCapitalized, nameWords.contains(tokens[k].lower) else { return nil }
+        return k
+    }
+
     func find() -> [NameMention] {
         let (nameWords, wordLike) = nameWords()
         let coordinated = coordinatedPairs(nameWords)
@@ -156,9 +167,17 @@ struct NameMentionFinder {
             }
             var words: [String] = []
             var end = j
-            while end < n, words.count < 3 {
+            var initials = 0
+            while end < n, words.count - initials < 3 {
                 let t = tokens[end]
                 guard t.isWord, t.isCapitalized, t.quote == token.quote, t.paragraph == token.paragraph else { break }
+                // "Mr. E. W. B. Childers": initials join the name that follows them.
+                if let next = initialsEnd(from: end, paragraph: t.paragraph, nameWords: nameWords), title != nil || !words.isEmpty {
+                    for k in stride(from: end, to: next, by: 2) { words.append(tokens[k].lower) }
+                    initials += (next - end) / 2
+                    end = next
+                    continue
+                }
                 if t.lower.count > 1, (t.start..<t.end).allSatisfy({ ScalarClass.isUpper(text.codes[$0]) || !ScalarClass.isLetter(text.codes[$0]) }) { break }
                 // "De Griers", "von Arnim": a particle joins the surname that follows it.
                 if NameMentionFinder.particles.contains(t.lower), end + 1 < n, tokens[end + 1].isWord, tokens[end + 1].isCapitalized,
