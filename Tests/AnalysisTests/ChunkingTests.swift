@@ -56,7 +56,7 @@ struct ChunkingTests {
             let plan = analyzer.estimate(document: book.document, analysis: book.analysis, mode: .hybrid)
             let result = try await analyzer.label(document: book.document, analysis: book.analysis, mode: .hybrid)
 
-            let uncertain = book.analysis.segments.indices.filter { (book.analysis.segments[$0].confidence ?? 1) < 0.6 }
+            let uncertain = book.analysis.segments.indices.filter { (book.analysis.segments[$0].confidence ?? 1) < options.confidenceThreshold }
             #expect(uncertain.count == 12 * 8)
             // A request that fails for a transient reason is sent once more, the same bytes:
             // on a loaded machine the loopback connection can fail so. Count distinct requests.
@@ -197,7 +197,7 @@ struct LabellingPlanTests {
         #expect(plan.targetCount == 20)
         #expect(plan.batches.count == 5)
         #expect(plan.batches.allSatisfy { $0.segments.count == 4 && $0.chapters.count == 2 })
-        #expect(plan.batches.flatMap(\.segments) == book.analysis.segments.indices.filter { (book.analysis.segments[$0].confidence ?? 1) < 0.6 })
+        #expect(plan.batches.flatMap(\.segments) == book.analysis.segments.indices.filter { (book.analysis.segments[$0].confidence ?? 1) < options.confidenceThreshold })
         #expect(plan.batches[0].title == "Chapter 1 – Chapter 2")
         // Windows stay inside their chapter and cover their spans.
         for batch in plan.batches {

@@ -33,10 +33,10 @@ struct EmmaBenchmarkTests {
         let spec = ModelSpec(provider: .openai, model: "gpt-4o-mini")
         let options = LabellingOptions(enrichCharacters: false)
         let ratio = report("real analyzer", document: document, analysis: analysis)
-        _ = report("real analyzer, threshold 0.5", document: document, analysis: analysis, options: LabellingOptions(confidenceThreshold: 0.5, enrichCharacters: false))
+        _ = report("real analyzer, threshold 0.65", document: document, analysis: analysis, options: LabellingOptions(confidenceThreshold: 0.65, enrichCharacters: false))
         let hybrid = HybridAnalyzer.estimate(document: document, analysis: analysis, mode: .hybrid, model: spec, options: options)
         let full = HybridAnalyzer.estimate(document: document, analysis: analysis, mode: .full, model: spec, options: options)
-        let uncertain = analysis.segments.filter { $0.kind == .dialogue && ($0.confidence ?? 0) < 0.6 }.count
+        let uncertain = analysis.segments.filter { $0.kind == .dialogue && ($0.confidence ?? 0) < options.confidenceThreshold }.count
         #expect(hybrid.dialogueSegments > 1000)
         #expect(hybrid.spansSent == uncertain)
         #expect(full.spansSent == hybrid.dialogueSegments)

@@ -261,24 +261,3 @@ private let hedges: Set<String> = [
     "truly", "actually", "exactly", "particularly", "especially", "likely", "generally", "usually", "entirely", "partly",
     "chiefly", "mostly", "naturally", "apparently", "evidently", "obviously", "clearly", "perhaps",
 ]
-
-/// Probability that a speaker is right, by the kind of evidence that chose it: the accuracy
-/// measured for that evidence on the PDNC development novels (docs/analysis.md).
-enum Confidence {
-    static func value(for evidence: AttributionEvidence) -> Double {
-        switch evidence {
-        case .script: return 0.97
-        case .namedTag: return 0.96
-        case .pronounTag: return 0.83
-        case .pronounTagClose: return 0.59
-        case .addressee: return 0.77
-        case .turnTaking: return 0.82
-        case .fallback: return 0.72
-        case .action: return 0.74
-        case .continuation: return 0.74
-        case .crowdedTurn: return 0.59
-        case .guess: return 0.35
-        case .none, .notSpeech: return 0
-        }
-    }
-}
