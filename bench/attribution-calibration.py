@@ -3,7 +3,7 @@
 the PDNC development novels, with the scorer's own alignment and character mapping
 (../shared/eval/score_attribution.py: IoU >= 0.5, majority name vote, display-name tie-break).
 
-  bench/attribution-calibration.py [--bin PATH] [--data ../shared/eval/pdnc-dev] [--json OUT]
+  bench/attribution-calibration.py [--bin PATH] [--data ../shared/eval/pdnc-dev] [--json OUT] [--markdown]
 
 For every gold quote that is scorable and found, it records the line's confidence (from
 `storyvoice analyze FILE --format json`) and whether the line is right end to end (its speaker
@@ -20,12 +20,13 @@ are read from that file. It prints:
   3. for hybrid thresholds 0.50-0.95: the share of lines hybrid would send (found scorable lines,
      and all dialogue segments, which is what is paid for), the share of the errors those lines
      hold, and the attribution a perfect model would then reach (kept lines as they are, sent
-     lines right, missed quotes wrong);
-     and the threshold it recommends: the highest kind's value below which at most about a third
-     (35 %) of the dialogue segments lie;
+     lines right, missed quotes wrong); the same for the default threshold read from
+     Sources/Analysis/LabellingOptions.swift, and the threshold the script recommends: the
+     highest kind's value below which at most about a third (35 %) of the dialogue segments lie;
   4. the constants measured on all novels, rounded to 2 decimals, as Swift to paste into
      Confidence.swift (a tie after rounding is split by 0.01 in the direction of the unrounded
      values, so the kinds stay apart).
+--markdown also prints the kinds, reliability and threshold tables for docs/analysis.md.
 """
 import argparse, collections, importlib.util, json, os, re, subprocess, sys
 

@@ -3,7 +3,7 @@
 threshold can take attribution when every answer is right.
 
   bench/hybrid-oracle.py [--bin PATH] [--data ../shared/eval/pdnc-dev] [--novels A,B,...]
-                         [--thresholds 0.75,0.8] [--show N]
+                         [--thresholds 0.6,0.8] [--show N] [--markdown]
 
 A loopback HTTP server speaks OpenAI's chat-completions format exactly as StoryVoice's client
 sends it (POST {OPENAI_BASE_URL}/chat/completions, response_format json_schema
@@ -23,7 +23,7 @@ output is scored with ../shared/eval/score_attribution.py. For hybrid it also co
 kept (not sent) that are wrong, by their confidence: what a better threshold or better
 confidence would have to catch.
 """
-import argparse, collections, importlib.util, json, os, re, subprocess, sys, tempfile, threading, time
+import argparse, collections, importlib, json, os, re, subprocess, sys, tempfile, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 here = os.path.dirname(os.path.abspath(__file__))
