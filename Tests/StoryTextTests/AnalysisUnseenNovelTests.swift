@@ -1,3 +1,4 @@
+import Foundation
 import StoryModel
 import StoryText
 import Testing
@@ -232,6 +233,16 @@ struct AnalysisUnseenNovelTests {
         Fagin laughed. "Good lad," said the old gentleman.
         """)
         #expect(passage.speakers == ["Mr. Brownlow", "the maid", "Mr. Brownlow", "Oliver", "Mr. Brownlow", "Fagin", "Dodger", "Fagin", "Dodger", "Fagin"])
+    }
+
+    @Test("'The child' is never joined to the adult named before its lines: the sample story's niece keeps hers")
+    func sampleStoryNiece() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("examples/the-open-window.txt")
+        let passage = AnalyzedPassage(try String(contentsOf: url, encoding: .utf8))
+        let niece = try #require(passage.character(named: "the niece"), "\(passage.analysis.characters.map(\.name))")
+        #expect(niece.aliases.contains("the child"))
+        #expect(passage.analysis.characters.first?.id == niece.id, "the niece speaks the most lines")
     }
 
     @Test("'said the doctor' is the character the story titles Doctor")

@@ -70,7 +70,9 @@ enum RoleMerging {
         for e in entities.indices where entities[e].kind == .role && lines[e] >= 3 && genders[e] != .unknown {
             guard let form = entities[e].formCounts.keys.sorted().first else { continue }
             let w = form.split(separator: " ").map(String.init)
-            guard w.count >= 2, w[0] == "the", let head = w.last, generic.contains(head) else { continue }
+            // "the child" says nothing of who: the last person named before its lines is as often
+            // the adult it talks to (the sample story's niece went to her aunt).
+            guard w.count >= 2, w[0] == "the", let head = w.last, generic.contains(head), head != "child" else { continue }
             roles.append(e)
         }
         guard !roles.isEmpty else { return }
