@@ -10,6 +10,8 @@ struct AnalysisUnseenNovelTests {
     @Test("After a speech verb any definite noun phrase is the speaker: 'said the surgeon', 'replied the turnkey, with a nod'")
     func invertedRoleOfAnyNoun() {
         let passage = AnalyzedPassage("""
+        The surgeon sat by the fire, and the turnkey stood at the door.
+
         "It's all over, Mrs. Thingummy!" said the surgeon at last.
 
         "Ah, poor dear, so it is!" said the nurse.
@@ -35,6 +37,23 @@ struct AnalysisUnseenNovelTests {
         "I shall go," Alice said.
         """)
         #expect(passage.speakers == ["Hatter", "Dormouse", "Alice"])
+    }
+
+    @Test("A bare noun the narration has never used is an epithet for someone present: 'admitted the caller' is Framton")
+    func epithetForSomeonePresent() {
+        let passage = AnalyzedPassage("""
+        "Do you know many of the people round here?" asked Vera.
+
+        "Hardly a soul," said Framton.
+
+        "Then you know practically nothing about my aunt?" pursued Vera.
+
+        "Only her name and address," admitted the caller.
+
+        "Here we are, my dear," said the bearer of the white mackintosh, coming in.
+        """)
+        // The bearer of the white mackintosh, picked out by his coat, is a new person.
+        #expect(passage.speakers == ["Vera", "Framton", "Vera", "Framton", "the bearer of the white mackintosh"])
     }
 
     @Test("A noun phrase that runs on into a clause is no tag subject: 'said the man was right'")

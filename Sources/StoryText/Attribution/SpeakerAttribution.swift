@@ -58,6 +58,8 @@ struct SpeakerAttributor {
     private var lastPronounMargin: Double = .infinity
     /// Narration "the" tokens by the word after them, built when the first role is met.
     private var definites: [String: [Int]]?
+    /// Each lower-case word's first token in the narration.
+    private let firstUse: [String: Int]
 
     init(text: AnalysisText, tokens: [Token], quotes: [QuoteSpan], mentions: [NameMention], mentionEntity: [Int],
          mentionAt: [Int32], entities: [Entity], genders: [Gender]) {
@@ -68,6 +70,11 @@ struct SpeakerAttributor {
         self.mentionEntity = mentionEntity
         self.mentionAt = mentionAt
         self.entities = entities
+        var firstUse: [String: Int] = [:]
+        for (index, token) in tokens.enumerated() where token.isWord && token.quote < 0 && firstUse[token.lower] == nil {
+            firstUse[token.lower] = index
+        }
+        self.firstUse = firstUse
         self.genders = genders
         var ranges = Array(repeating: 0..<0, count: quotes.count)
         var i = 0
@@ -291,6 +298,9 @@ struct SpeakerAttributor {
             let key = "the " + (age.map { $0 + " " } ?? "") + head + " " + qualifier
             return .role(key: key, display: key, gender: Lexicon.roleNouns[head] ?? .unknown, written: key)
         }
+        // "the" presupposes someone the reader knows: a bare noun the narration has never used
+        // before ("admitted the caller") is an epithet for someone present, left to turn-taking.
+        guard firstUse[head].map({ $0 < j - 1 }) == true else { return nil }
         let key = "the " + (age.map { $0 + " " } ?? "") + head
         return .role(key: key, display: key, gender: Lexicon.roleNouns[head] ?? .unknown, written: "the " + words.joined(separator: " "))
     }
