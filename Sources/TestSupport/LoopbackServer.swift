@@ -114,7 +114,9 @@ public final class LoopbackServer: Sendable {
             throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the loopback server has no port"])
         }
         let server = LoopbackServer(port: port, handler: handler)
-        let serving = Task {
+        // Connections and handlers run on the loopback's own threads (child tasks inherit the
+        // preference), so a busy cooperative pool cannot hold a reply back.
+        let serving = Task(executorPreference: LoopbackExecutor.shared) {
             try? await channel.executeThenClose { inbound in
                 try await withThrowingDiscardingTaskGroup { group in
                     for try await connection in inbound {

@@ -10,7 +10,7 @@ enum JourneyCLI {
 
     /// Exit status, standard output and standard error. The process is waited for on a Dispatch
     /// thread, never on the cooperative pool the other tests share; `timeout` stops a hung run.
-    static func run(_ arguments: [String], environment extra: [String: String] = [:], timeout: Int = 120) async throws -> (status: Int32, out: String, err: String) {
+    static func run(_ arguments: [String], environment extra: [String: String] = [:], timeout: Int = Int(loopbackTimeout) + 120) async throws -> (status: Int32, out: String, err: String) {
         let executable = ProcessInfo.processInfo.environment["STORYVOICE_BIN"] ?? root.appendingPathComponent(".build/debug/storyvoice").path
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("STORYVOICE_OSRM_URL_") && !$0.key.hasPrefix("STORYVOICE_NOMINATIM") }
         // A loopback router answers on the test process's cooperative pool, which a loaded
