@@ -15,8 +15,9 @@ public struct CallScenarios: Sendable {
 
     static let customPrefix = "custom_"
 
-    /// Built-in first, in the app's order, then the user's own, oldest first.
-    public func all(for userID: UUID) async throws -> [CallScenario] {
+    /// Built-in first, in the app's order, then `userID`'s own, oldest first (none without a user).
+    public func all(for userID: UUID?) async throws -> [CallScenario] {
+        guard let userID else { return ScenarioCatalog.all }
         let custom = try await CallRepository(database: database).customScenarios(of: userID)
         return ScenarioCatalog.all + (try custom.map(Self.scenario))
     }

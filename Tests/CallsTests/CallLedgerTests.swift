@@ -136,6 +136,57 @@ private func at(_ days: Double) -> Date { start.addingTimeInterval(days * day) }
     }
 }
 
+extension CallLedgerTests {
+    /// The three properties over random histories, each at its exact boundary: a
+    /// subscription's cycle rolls at its first purchase + k·period (k random, renewals or not),
+    /// an addon pack lasts 30 days to the second, and a revocation takes access away from its
+    /// date on.
+    @Test(arguments: 0..<200) func cyclesAddonsAndRevocationsHoldAtTheirBoundaries(seed: UInt64) {
+        var random = SplitMix(seed: seed)
+        let plan: CallProduct = Bool.random(using: &random) ? .basicWeekly : .premiumMonthly
+        let period = plan.plan!.cycle
+        let bought = at(Double.random(in: 0...20, using: &random))
+        let cycles = Int.random(in: 1...6, using: &random)
+        // The chain: a first purchase and its renewals, one per cycle, each bought a little early.
+        let chain = (0..<cycles).map { index in
+            Purchase(transactionID: "s\(index)", originalTransactionID: "s0", product: plan,
+                     purchasedAt: index == 0 ? bought : bought + Double(index) * period - Double.random(in: 0...3600, using: &random),
+                     expiresAt: bought + Double(index + 1) * period)
+        }
+        let ledger = CallLedger(trialStartedAt: start, purchases: chain, calls: [])
+        let k = Int.random(in: 1..<cycles + 1, using: &random)
+        let roll = bought + Double(k) * period
+        if k < cycles {
+            #expect(ledger.allowance(at: roll - 1).subscription?.cycleStart(at: roll - 1) == bought + Double(k - 1) * period)
+            #expect(ledger.allowance(at: roll).subscription?.cycleStart(at: roll) == roll)
+            #expect(ledger.allowance(at: roll).subscriptionCallsLeft == plan.plan!.callsPerCycle)
+        } else {
+            #expect(ledger.allowance(at: roll - 1).subscription != nil)
+            #expect(ledger.allowance(at: roll).subscription == nil)
+        }
+
+        let packBought = at(Double.random(in: 8...60, using: &random))
+        let pack = Purchase(transactionID: "a", product: .addonCalls, purchasedAt: packBought)
+        let withPack = CallLedger(trialStartedAt: start, purchases: [pack], calls: [])
+        #expect(withPack.allowance(at: packBought + 30 * day - 1).addonCallsLeft == 5)
+        #expect(withPack.allowance(at: packBought + 30 * day).addonCallsLeft == 0)
+
+        var revoked = chain
+        let revokedIndex = Int.random(in: 0..<cycles, using: &random)
+        let revocation = revoked[revokedIndex].purchasedAt + Double.random(in: 60...(period - 7200), using: &random)
+        revoked[revokedIndex].revokedAt = revocation
+        let refunded = CallLedger(trialStartedAt: start, purchases: revoked, calls: [])
+        #expect(refunded.allowance(at: revocation - 1).subscription != nil)
+        #expect(refunded.allowance(at: revocation).subscription?.purchase.transactionID != "s\(revokedIndex)")
+        // A later call is never charged to the revoked period.
+        let late = LedgerCall(placedAt: revocation + Double.random(in: 0...(period / 2), using: &random))
+        let charges = CallLedger(trialStartedAt: start, purchases: revoked, calls: [late]).charges()
+        if case .subscription(_, let cycleStart) = charges.first?.charge {
+            #expect(revoked.contains { $0.transactionID != "s\(revokedIndex)" && $0.isActive(at: late.placedAt) }, "cycle \(cycleStart)")
+        }
+    }
+}
+
 extension Allowance {
     var canCall: Bool { next != nil }
 }

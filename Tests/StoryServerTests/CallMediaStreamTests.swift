@@ -97,6 +97,60 @@ struct CallMediaStreamTests {
         }
     }
 
+    /// The whole phone path: make-call places the call through Twilio's REST API, Twilio's
+    /// stream connects with the TwiML's parameters, the agent talks, and at the trial's 60 s
+    /// the server ends the call itself (`Status=completed`, no warning said). About a minute.
+    @Test("a phone call placed by make-call, streamed with its TwiML's token, is ended by the server at its plan's limit")
+    func phoneCallEndedAtItsLimit() async throws {
+        let wire = TwilioWire()
+        let realtime = RealtimeWire()
+        try await realtime.serve { realtime in
+            try await LoopbackServer.withServer(handler: wire.handler) { twilioServer in
+                try await withServer(adjust: { config in
+                    config.calls = CallServices(
+                        twilio: TwilioClient(configuration: TwilioConfiguration(
+                            accountSID: wire.accountSID, authToken: Secret(wire.authToken), fromNumber: try! PhoneNumber("+15005550006"),
+                            publicBaseURL: "https://calls.example.com", apiBaseURL: twilioServer.baseURL), timeout: loopbackTimeout),
+                        realtime: RealtimeAgent.Configuration(apiKey: Secret("sk-loopback"), baseURL: realtime.baseURL))
+                }) { app, _, _ in
+                    let token = try await app.register("caller@example.com").access_token
+                    let placed = try await app.send(.POST, "/mobile/make-call", token: token, json: #"{"phone_number":"+14155550100","scenario":"storyteller"}"#)
+                    #expect(placed.status == .ok, "\(placed.body.string)")
+                    #expect(placed.json?["duration_limit"]?.intValue == 60)
+                    let call = try #require(wire.calls.first)
+                    let callToken = try #require(Self.parameter("call_token", in: call.twiml))
+                    wire.answer(sid: call.sid)
+
+                    try await app.server.start(address: .hostname("127.0.0.1", port: 0))
+                    let port = try #require(app.http.server.shared.localAddress?.port)
+                    let client = try await MediaStreamClient.connect(
+                        to: "ws://127.0.0.1:\(port)/media-stream",
+                        options: .init(callSid: call.sid, accountSid: wire.accountSID,
+                                       parameters: ["call_token": callToken, "scenario": Self.parameter("scenario", in: call.twiml) ?? ""]))
+                    try await eventually("the Realtime session is configured") { realtime.connections.first?.sessionUpdate != nil }
+                    try await eventually("the agent's greeting reaches the caller") { !client.audio.isEmpty }
+                    #expect(wire.calls.first?.status != "completed")
+                    // The limit counts from the stream's start: wait past it (no clock is asserted).
+                    for _ in 0..<3_000 where wire.calls.first?.status != "completed" {
+                        try await Task.sleep(for: .milliseconds(200))
+                    }
+                    #expect(wire.calls.first?.status == "completed")
+                    try await eventually("the session is released") { client.isClosed && realtime.connections.first?.isClosed == true }
+                    // Nothing was said to announce the end: the greeting was the agent's only reply.
+                    #expect(realtime.connections.first?.events("response.create").count == 1)
+                    #expect(realtime.connections.first?.events("conversation.item.create").isEmpty == true)
+                    await app.server.shutdown()
+                }
+            }
+        }
+    }
+
+    /// A `<Parameter name="…" value="…"/>` of a TwiML `<Stream>`.
+    static func parameter(_ name: String, in twiml: String) -> String? {
+        guard let range = twiml.range(of: #"<Parameter name="\#(name)" value=""#) else { return nil }
+        return twiml[range.upperBound...].split(separator: "\"", maxSplits: 1).first.map(String.init)
+    }
+
     @Test("a call at its limit is ended through Twilio's REST API")
     func limitEndsTheCall() async throws {
         let wire = TwilioWire()

@@ -243,6 +243,72 @@ struct MobileAPITests {
         }
     }
 
+    /// A subscription's life as the App Store tells it, each notification applied by the job
+    /// before the next is sent: bought (SUBSCRIBED, the app's account token naming the buyer),
+    /// renewal switched off (nothing changes), a failed renewal in its grace period (still
+    /// active), the grace period over (expired); then a new purchase revoked (REVOKE) and the
+    /// refund reversed (REFUND_REVERSED), and its EXPIRED at the end.
+    @Test("every kind of App Store notification, applied by the job, moves the plan as Apple says")
+    func notificationLifecycle() async throws {
+        try await withCallsServer(workers: 1) { app, _, _, ca in
+            let token = try await registerMobile(app, "lifecycle@example.com")
+            let me = try await app.send(.GET, "/api/me", token: token).json?["id"]?.stringValue ?? ""
+            let user = try #require(UUID(uuidString: me))
+            let hour: TimeInterval = 3600
+            var sent = 0
+            func notify(_ type: NotificationType, _ transaction: SignedTransaction, renewal: SignedRenewalInfo? = nil,
+                        subtype: NotificationSubtype? = nil) async throws -> MobileClient.SubscriptionStatus {
+                sent += 1
+                let uuid = "lifecycle-\(sent)"
+                let signed = try ca.signNotification(AppStoreFixtures.notification(type, subtype: subtype, uuid: uuid), transaction: transaction, renewalInfo: renewal)
+                let reply = try await app.send(.POST, "/mobile/app-store/webhook", json: #"{"signedPayload":"\#(signed)"}"#)
+                #expect(reply.status == .ok, "\(type.rawValue): \(reply.body.string)")
+                var status: String?
+                for _ in 0..<12_000 where status != "processed" {
+                    try await Task.sleep(for: .milliseconds(50))
+                    status = try await StoreNotificationRecord.query(on: app.db).filter(\.$notificationUUID == uuid).first()?.status
+                }
+                #expect(status == "processed", "\(type.rawValue)")
+                return try decode(MobileClient.SubscriptionStatus.self, try await app.send(.GET, "/mobile/subscription-status", token: token))
+            }
+
+            let bought = AppStoreFixtures.transaction(
+                id: "2000000000000020", productID: AppStoreFixtures.basicWeekly, purchased: Date().addingTimeInterval(-hour), appAccountToken: user)
+            #expect(try await notify(.subscribed, bought, subtype: .initialBuy).subscription_status == "active")
+            #expect(try decode(MobileClient.CallPermission.self, try await app.send(.POST, "/mobile/check-call-permission", token: token)).status == "basic_call_available")
+
+            let renewalOff = AppStoreFixtures.renewalInfo(originalID: "2000000000000020", autoRenew: false)
+            #expect(try await notify(.didChangeRenewalStatus, bought, renewal: renewalOff).subscription_status == "active")
+
+            var lapsed = bought
+            lapsed.expiresDate = AppStoreFixtures.milliseconds(Date().addingTimeInterval(-60))
+            var grace = AppStoreFixtures.renewalInfo(originalID: "2000000000000020")
+            grace.gracePeriodExpiresDate = AppStoreFixtures.milliseconds(Date().addingTimeInterval(48 * hour))
+            let inGrace = try await notify(.didFailToRenew, lapsed, renewal: grace)
+            #expect(inGrace.subscription_status == "active")
+            #expect(inGrace.subscription_end_date == CallDates.string(try #require(grace.gracePeriodExpiresDate)))
+            #expect(try await notify(.gracePeriodExpired, lapsed).subscription_status == "expired")
+            #expect(try decode(MobileClient.CallPermission.self, try await app.send(.POST, "/mobile/check-call-permission", token: token)).status != "basic_call_available")
+
+            let again = AppStoreFixtures.transaction(
+                id: "2000000000000030", productID: AppStoreFixtures.premiumMonthly, purchased: Date().addingTimeInterval(-hour / 2), appAccountToken: user)
+            #expect(try await notify(.subscribed, again, subtype: .resubscribe).subscription_tier == "mobile_premium")
+            var revoked = again
+            revoked.revocationDate = AppStoreFixtures.milliseconds(Date().addingTimeInterval(-1))
+            revoked.revocationReason = 1
+            #expect(try await notify(.revoke, revoked).subscription_status == "revoked")
+            #expect(try await app.send(.GET, "/api/chat/entitlement", token: token).json?["premium"] == .bool(false))
+            #expect(try await notify(.refundReversed, again).subscription_status == "active")
+            #expect(try decode(MobileClient.CallPermission.self, try await app.send(.POST, "/mobile/check-call-permission", token: token)).status == "premium_call_available")
+            #expect(try await app.send(.GET, "/api/chat/entitlement", token: token).json?["premium"] == .bool(true))
+
+            var ended = again
+            ended.expiresDate = AppStoreFixtures.milliseconds(Date().addingTimeInterval(-1))
+            #expect(try await notify(.expired, ended, subtype: NotificationSubtype(rawValue: "VOLUNTARY")).subscription_status == "expired")
+            #expect(try await app.send(.GET, "/api/chat/entitlement", token: token).json?["premium"] == .bool(false))
+        }
+    }
+
     @Test("a renewal notification keeps the subscription going on its first purchase's cycles")
     func renewalNotification() async throws {
         try await withCallsServer(workers: 1) { app, _, _, ca in
@@ -295,6 +361,10 @@ struct MobileAPITests {
             let voices = try await app.send(.GET, "/mobile/voices?gender=male&personality=warm_engaging", token: ada)
             #expect(voices.json?["voices"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["verse"])
 
+            // The guide's app lists scenarios before signing in: the built-in ones, no one's own.
+            let anonymous = try decode(MobileClient.ScenariosResponse.self, try await app.send(.GET, "/mobile/scenarios", headers: Self.mobile))
+            #expect(anonymous.scenarios.count == 23 && !anonymous.scenarios.contains { $0.id == id })
+            #expect(try await app.send(.GET, "/mobile/scenarios", token: "not-a-token").status == .unauthorized)
             let bob = try await registerMobile(app, "bob@example.com")
             #expect(try decode(MobileClient.ScenariosResponse.self, try await app.send(.GET, "/mobile/scenarios", token: bob)).scenarios.count == 23)
             let borrowed = try await app.send(.POST, "/mobile/make-call", token: bob, json: #"{"phone_number":"+14155550100","scenario":"\#(id)"}"#)
