@@ -22,9 +22,9 @@ public enum JourneyJobs {
     /// Adds the journeys' handlers to `registry`.
     public static func register(
         in registry: inout JobHandlerRegistry, dataDirectory: DataDirectory, narration: any NarrationService, models: ModelAccess,
-        buffer: BufferPolicy = BufferPolicy()
+        buffer: BufferPolicy = BufferPolicy(), openings: PreparedOpenings? = nil
     ) {
-        registry.register(tell, JourneyTellHandler(dataDirectory: dataDirectory, narration: narration, models: models, buffer: buffer))
+        registry.register(tell, JourneyTellHandler(dataDirectory: dataDirectory, narration: narration, models: models, buffer: buffer, openings: openings))
         registry.register(export, JourneyExportHandler(dataDirectory: dataDirectory))
     }
 

@@ -4,6 +4,7 @@ import Jobs
 import Journeys
 import LanguageModels
 import Persistence
+import Speech
 import StoryModel
 import StoryWorkflows
 
@@ -79,18 +80,37 @@ public struct JourneyLibrary: Sendable {
 
     public static var styles: [JourneyStyleView] { JourneyStyleView.all }
 
-    /// Plans the trip, checks the style, the voice and the model, keeps the journey and starts
-    /// telling it.
-    public func start(_ request: StartRequest) async throws -> JourneyView {
+    /// Has the model on this machine write the opening of the journey `request` would start,
+    /// while the user looks at the plan, so that starting it (with the same choices) is heard
+    /// at once. Checked as `start` checks. False when nothing is written ahead: another model
+    /// (a guess never spends a user's paid tokens), or the same opening already on its way.
+    public func prepare(_ request: StartRequest, openings: PreparedOpenings) async throws -> Bool {
+        let (style, _, modelText, model) = try await choices(request)
+        guard model.provider.isLocal else { return false }
+        let planned = try await routing.plan(from: request.start, to: request.end, mode: request.mode)
+        return await openings.prepare(
+            owner: ownerID, modelSpec: modelText, request: JourneyTeller.openingRequest(plan: planned, style: style), using: model)
+    }
+
+    /// The style, voice and model a start request names, each checked: a refusal names what
+    /// is wrong before anything is kept.
+    private func choices(_ request: StartRequest) async throws -> (StoryStyle, VoiceAssignment, String, any LanguageModel) {
         let style = try StoryStyle(id: request.style, description: request.styleDescription)
         let narration = try await user.userNarration().narration
         let voice = try await CastableVoices.live(request.voice.flatMap { $0.isEmpty ? nil : $0 }, narration: narration)
         let modelText = request.model.flatMap { $0.isEmpty ? nil : $0 } ?? "local"
         do {
-            _ = try await user.models.model(try ModelAccess.spec(modelText), userID: ownerID, database: user.database)
+            let model = try await user.models.model(try ModelAccess.spec(modelText), userID: ownerID, database: user.database)
+            return (style, voice, modelText, model)
         } catch let error as LanguageModelError {
             throw StoryError(.invalid, code: error.kind == .missingKey ? "missing_key" : "invalid_model", error.description)
         }
+    }
+
+    /// Plans the trip, checks the style, the voice and the model, keeps the journey and starts
+    /// telling it.
+    public func start(_ request: StartRequest) async throws -> JourneyView {
+        let (style, voice, modelText, _) = try await choices(request)
         let planned = try await plan(PlanRequest(start: request.start, end: request.end, mode: request.mode))
         let record = JourneyRecord(
             ownerID: ownerID, planJSON: String(decoding: try JSONEncoder().encode(planned), as: UTF8.self),

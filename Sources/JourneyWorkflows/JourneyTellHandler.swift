@@ -17,6 +17,8 @@ struct JourneyTellHandler: JobHandler {
     let narration: any NarrationService
     let models: ModelAccess
     let buffer: BufferPolicy
+    /// Openings prepared in this process (a separate `storyvoice worker` has none).
+    var openings: PreparedOpenings?
 
     func run(_ job: ClaimedJob, context: JobContext) async throws -> String? {
         let payload: JourneyJobs.Payload = try job.decodePayload()
@@ -28,7 +30,7 @@ struct JourneyTellHandler: JobHandler {
         guard record.tellJobID == job.id else { return #"{"told":0,"superseded":true}"# }
         var told = 0
         do {
-            let teller = try await JourneyTelling(database: database, dataDirectory: dataDirectory, narration: narration, models: models)
+            let teller = try await JourneyTelling(database: database, dataDirectory: dataDirectory, narration: narration, models: models, openings: openings)
                 .teller(for: record)
             while let next = try await nextPart(id, ownerID: job.ownerID, repository: repository) {
                 try await context.reportProgress(Double(next.ready) / Double(max(1, next.total)), message: "Telling part \(next.part) of \(next.total)")
@@ -81,12 +83,14 @@ struct JourneyTelling: Sendable {
     let dataDirectory: DataDirectory
     let narration: any NarrationService
     let models: ModelAccess
+    let openings: PreparedOpenings?
 
-    init(database: any Database, dataDirectory: DataDirectory, narration: any NarrationService, models: ModelAccess) {
+    init(database: any Database, dataDirectory: DataDirectory, narration: any NarrationService, models: ModelAccess, openings: PreparedOpenings? = nil) {
         self.database = database
         self.dataDirectory = dataDirectory
         self.narration = narration
         self.models = models
+        self.openings = openings
     }
 
     func teller(for record: JourneyRecord) async throws -> JourneyTeller {
@@ -99,10 +103,12 @@ struct JourneyTelling: Sendable {
         let assignment = VoiceAssignment(voice: record.voice)
         let model = try await models.model(try ModelAccess.spec(record.model), userID: ownerID, database: database)
         let repository = JourneyRepository(database: database)
+        let openings = openings, modelSpec = record.model
         return JourneyTeller(
             plan: plan, style: style, model: model,
             speak: { text in try await voices.preview(assignment, text: text) },
             store: DatabaseJourneyStore(repository: repository, dataDirectory: dataDirectory, journeyID: id, ownerID: ownerID),
-            playhead: { (try? await repository.find(id, ownerID: ownerID))?.playheadPart ?? 0 })
+            playhead: { (try? await repository.find(id, ownerID: ownerID))?.playheadPart ?? 0 },
+            prepared: { request in await openings?.take(owner: ownerID, modelSpec: modelSpec, request: request) })
     }
 }

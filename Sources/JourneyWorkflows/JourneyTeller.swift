@@ -22,11 +22,15 @@ public struct JourneyTeller: Sendable {
     public var maxAttempts: Int
     /// Seconds to wait after failed try `n` (1, 2, …) before the next.
     public var backoff: @Sendable (Int) -> Double
+    /// Part 1's answer already being written (prepared while the user looked at the plan:
+    /// `PreparedOpenings`), used instead of asking the model again; asked only for the opening.
+    public var prepared: @Sendable (CompletionRequest) async -> AsyncThrowingStream<CompletionEvent, any Error>?
 
     public init(
         plan: JourneyPlan, style: StoryStyle, model: any LanguageModel, speak: @escaping @Sendable (String) async throws -> Data,
         store: any JourneyStore, playhead: @escaping @Sendable () async -> Int = { 0 },
-        maxAttempts: Int = 3, backoff: @escaping @Sendable (Int) -> Double = { min(30, 2 * pow(3, Double($0 - 1))) }
+        maxAttempts: Int = 3, backoff: @escaping @Sendable (Int) -> Double = { min(30, 2 * pow(3, Double($0 - 1))) },
+        prepared: @escaping @Sendable (CompletionRequest) async -> AsyncThrowingStream<CompletionEvent, any Error>? = { _ in nil }
     ) {
         self.plan = plan
         self.style = style
@@ -36,9 +40,16 @@ public struct JourneyTeller: Sendable {
         self.playhead = playhead
         self.maxAttempts = max(1, maxAttempts)
         self.backoff = backoff
+        self.prepared = prepared
     }
 
     var prompts: StoryPrompts { StoryPrompts(plan: plan, style: style) }
+
+    /// What part 1 is asked with (its words at the plan's pace: nothing is measured yet), so
+    /// that it can be asked ahead (`PreparedOpenings`).
+    static func openingRequest(plan: JourneyPlan, style: StoryStyle) -> CompletionRequest {
+        StoryPrompts(plan: plan, style: style).opening(words: JourneyPlanner.wordsPerPart(wordsPerMinute: plan.wordsPerMinute))
+    }
 
     /// Makes part `number` ready (and whatever of the outline it needs). A part that fails
     /// `maxAttempts` times is told from its beat; only when there is nothing to tell from, or
@@ -76,7 +87,7 @@ public struct JourneyTeller: Sendable {
         part.beat = outline?.beats[number] ?? part.beat
         let words = try await wordsTarget(for: number)
         let previous = number == 1 ? nil : try await store.part(number - 1).map { Self.ending(of: $0.text) }
-        let request = number == 1 ? prompts.opening(words: words) : prompts.part(number, outline: outline, previousEnding: previous, words: words)
+        let request = number == 1 ? Self.openingRequest(plan: plan, style: style) : prompts.part(number, outline: outline, previousEnding: previous, words: words)
         var problem: String?
         if !part.sentences.isEmpty, await playhead() >= number {
             // A try that failed part-way while the listener is in the part: go on from its end.
@@ -109,7 +120,9 @@ public struct JourneyTeller: Sendable {
         var heard = Set(part.sentences.map { SpokenProse.fingerprint($0.text) })
         var repeats = 0
         var firstOfAnswer = true
-        for try await event in model.stream(request) {
+        let isOpening = part.number == 1 && request == Self.openingRequest(plan: plan, style: style)
+        let events = (isOpening ? await prepared(request) : nil) ?? model.stream(request)
+        for try await event in events {
             switch event {
             case .text(let piece):
                 if part.sentences.isEmpty, start.count < 8 {

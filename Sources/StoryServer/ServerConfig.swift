@@ -81,6 +81,9 @@ public struct ServerConfig: Sendable {
     /// names (`fromEnvironment`), else the offline gazetteer and estimate. One for the server,
     /// so the services' request limits hold across requests.
     public var journeyRouting: JourneyRouting
+    /// Journey openings the model on this machine writes while the user looks at the plan
+    /// (`POST /api/journeys/prepare`), taken by the teller of the journey they start.
+    public let journeyOpenings = PreparedOpenings()
     /// The AI phone calls' Twilio account and App Store verification (`CallServices.fromEnvironment`);
     /// unset parts answer 503 saying what to configure.
     public var calls = CallServices()
@@ -112,7 +115,7 @@ public struct ServerConfig: Sendable {
         var registry = JobHandlerRegistry()
         if let narration {
             registry = StoryJobs.registry(dataDirectory: dataDirectory, narration: narration, models: models)
-            JourneyJobs.register(in: &registry, dataDirectory: dataDirectory, narration: narration, models: models)
+            JourneyJobs.register(in: &registry, dataDirectory: dataDirectory, narration: narration, models: models, openings: journeyOpenings)
         }
         ChatJobs.register(in: &registry, dataDirectory: dataDirectory, ffmpegPath: chatFFmpegPath)
         CallJobs.register(in: &registry, services: calls)

@@ -246,6 +246,40 @@ struct JourneyAPITests {
         }
     }
 
+    /// The plan screen has the model on this machine write the opening (`prepare`); the
+    /// journey then started with the same choices is told from it, the model asked once for it.
+    @Test("prepare: the opening written while the plan is shown is the journey's part 1; a paid model is not asked ahead")
+    func preparedOpening() async throws {
+        try await withJourneyServer(localModel: true) { app, _, ada, model in
+            let place = #""start":"51.7520,-1.2577","end":"51.7530,-1.2577","mode":"walking","voice":"flite:slt""#
+            let trip = place + #","style":"childrens""#
+            let paid = try await app.send(.POST, "/api/journeys/prepare", token: ada, json: #"{\#(trip),"model":"openai:gpt-4o-mini"}"#)
+            #expect(paid.status == .accepted && paid.json?["preparing"] == false, "\(paid.body.string)")
+            #expect(try await app.send(.POST, "/api/journeys/prepare", token: ada, json: #"{\#(place),"style":"custom"}"#).errorCode == "invalid_style")
+
+            let prepared = try await app.send(.POST, "/api/journeys/prepare", token: ada, json: "{\(trip)}")
+            #expect(prepared.status == .accepted && prepared.json?["preparing"] == true, "\(prepared.body.string)")
+            let again = try await app.send(.POST, "/api/journeys/prepare", token: ada, json: "{\(trip)}")
+            #expect(again.json?["preparing"] == false, "the same opening is not written twice")
+            let openings: @Sendable () -> Int = { model.requests.filter { Self.isOpening($0) }.count }
+            #expect(await eventually { openings() == 1 })
+
+            let created = try await app.send(.POST, "/api/journeys", token: ada, json: "{\(trip)}")
+            #expect(created.status == .created, "\(created.body.string)")
+            let id = try #require(created.json?["id"]?.stringValue)
+            let told = try await app.waitForJourney(id, token: ada, until: JSONValue.finishedTelling)
+            #expect(told["status"]?.stringValue == "complete", "\(told["error"]?.stringValue ?? "")")
+            let first = told["parts"]?[0]?["sentences"]?.arrayValue?.compactMap { $0["text"]?.stringValue }.joined(separator: " ") ?? ""
+            #expect(!first.isEmpty && JourneyModel.partOne.hasPrefix(first), "\(first)")
+            #expect(openings() == 1, "part 1 came from the prepared answer")
+        }
+    }
+
+    /// A request for a journey's part 1 (the prompt `StoryPrompts.opening` writes).
+    static func isOpening(_ request: RecordedRequest) -> Bool {
+        request.json?["messages"]?.arrayValue?.last?["content"]?.stringValue?.contains("Begin the story now") == true
+    }
+
     @Test("a journey is told while a long job holds the server's general worker: its teller has workers of its own")
     func toldBesideALongJob() async throws {
         let release = AsyncStream.makeStream(of: Void.self)

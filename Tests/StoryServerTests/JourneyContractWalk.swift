@@ -27,6 +27,10 @@ extension ContractWalk {
         try await call(.POST, "/api/journeys/plan", token: token, json: #"{"start":"Oxford, UK","end":"Cambridge, UK","mode":"walking"}"#, expect: .unprocessableEntity)
         try await call(.POST, "/api/journeys/plan", token: token, json: #"{"start":"Oxford, UK","end":7}"#, expect: .badRequest)
         try await call(.POST, "/api/journeys/plan", json: "{\(trip)}", expect: .unauthorized)
+        try await call(.POST, "/api/journeys/prepare", token: token, json: #"{\#(trip),"model":"openai:gpt-4o-mini"}"#, expect: .accepted)
+        try await call(.POST, "/api/journeys/prepare", token: token, json: #"{\#(trip),"style":"custom"}"#, expect: .unprocessableEntity)
+        try await call(.POST, "/api/journeys/prepare", token: token, json: #"{"start":7}"#, expect: .badRequest)
+        try await call(.POST, "/api/journeys/prepare", json: "{\(trip)}", expect: .unauthorized)
         try await call(.GET, "/api/journeys/styles", token: token, expect: .ok)
         try await call(.GET, "/api/journeys/styles", expect: .unauthorized)
 

@@ -31,15 +31,18 @@ enum JourneyModel {
     static let handler: LoopbackServer.Handler = { request in
         let json = request.json
         let schemaName = json?["response_format"]?["json_schema"]?["name"]?.stringValue
+        // The model on this machine is always asked to stream, even for structured answers.
+        func answer(_ text: String) -> LoopbackReply {
+            json?["stream"] == true ? VendorWire.streamed(.openai, pieces: [text], pause: .zero) : VendorWire.success(.openai, answer: text, for: request)
+        }
         switch schemaName {
         case "story_outline":
             let acts = JSONValue.array((1...6).map { .string("In act \($0) the lantern keeper and the ferry woman cross the fen.") })
             let beats = JSONValue.array((2...5).map { .string("In part \($0) the ferry woman rows through the reeds.") })
-            let answer = JSONValue.object(["title": .string(title), "part_1": "The lantern keeper sets out.", "acts": acts, "beats": beats]).canonicalText
-            return VendorWire.success(.openai, answer: answer, for: request)
+            return answer(JSONValue.object(["title": .string(title), "part_1": "The lantern keeper sets out.", "acts": acts, "beats": beats]).canonicalText)
         case "story_beats":
             let beats = JSONValue.array((1...4).map { .string("Beat \($0): the ferry woman rows through the reeds.") })
-            return VendorWire.success(.openai, answer: JSONValue.object(["beats": beats]).canonicalText, for: request)
+            return answer(JSONValue.object(["beats": beats]).canonicalText)
         default:
             let user = json?["messages"]?.arrayValue?.last?["content"]?.stringValue ?? ""
             let text = user.contains("Write part 2") ? partTwo : partOne
@@ -59,6 +62,7 @@ enum JourneyModel {
 /// key stored), and one in-process worker running the standard jobs, journeys' among them.
 func withJourneyServer(
     _ backend: Backend = .sqlite,
+    localModel: Bool = false,
     moreJobs: (@Sendable (inout JobHandlerRegistry) -> Void)? = nil,
     _ body: (Application, ServerConfig, String, LoopbackServer) async throws -> Void
 ) async throws {
@@ -69,7 +73,9 @@ func withJourneyServer(
         try await withServer(backend, adjust: { config in
             config.narration = narration
             config.models = ModelAccess(
-                factory: LanguageModelFactory(environment: ["OPENAI_BASE_URL": model.baseURL + "/v1"], timeout: loopbackTimeout, retry: RetryPolicy(maxAttempts: 1)),
+                // With `localModel`, the loopback is also "the model on this machine" (`local`).
+                factory: LanguageModelFactory(environment: ["OPENAI_BASE_URL": model.baseURL + "/v1"], timeout: loopbackTimeout, retry: RetryPolicy(maxAttempts: 1),
+                                              local: localModel ? LoopbackLocalModel(baseURL: model.baseURL + "/v1") : nil),
                 box: config.models.box, cacheDirectory: config.dataDirectory.url.appendingPathComponent("llm"))
             config.inProcessWorkers = 1
             config.workerConfiguration = JobWorker.Configuration(concurrency: 1, pollInterval: .milliseconds(20))

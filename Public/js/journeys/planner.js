@@ -289,6 +289,33 @@ export default function plannerScreen() {
       }, { signal });
       form.addEventListener("change", (event) => { if (event.target.name === "mode") { remember(); markStale(); } }, { signal });
 
+      // The story's choices as POST /api/journeys takes them.
+      function storyChoices() {
+        const custom = form.style.value === "custom";
+        return { ...trip(),
+          style: form.style.value || undefined,
+          style_description: custom ? form.style_description.value.trim() : undefined,
+          voice: form.voice.value || undefined,
+          model: form.model.value || undefined };
+      }
+      // While the plan is on screen, the model on this machine writes the opening of the story
+      // these choices would start (POST /api/journeys/prepare), so that "Tell me a story" is
+      // heard at once. A guess: its refusals are shown when the story is started, not here.
+      let prepareTimer = null;
+      signal.addEventListener("abort", () => clearTimeout(prepareTimer), { once: true });
+      function prepareStory({ delay = 800 } = {}) {
+        clearTimeout(prepareTimer);
+        prepareTimer = setTimeout(() => {
+          const choices = storyChoices();
+          if (!plan || !sameTrip(trip(), plannedFor) || (choices.style === "custom" && !choices.style_description)) return;
+          send("/api/journeys/prepare", { json: choices, signal }).catch(() => {});
+        }, delay);
+      }
+      form.addEventListener("change", (event) => {
+        if (["style", "voice", "model"].includes(event.target.name)) prepareStory();
+      }, { signal });
+      form.style_description.addEventListener("input", () => prepareStory({ delay: 1500 }), { signal });
+
       function showPlan(reply) {
         plan = reply;
         const drawing = routeDrawing(reply, { label: "The route" });
@@ -327,6 +354,7 @@ export default function plannerScreen() {
           plannedFor = wanted;
           say("#journey-form-status", "");
           showPlan(reply);
+          prepareStory({ delay: 0 });
           q("#journey-plan-title").scrollIntoView({ block: "nearest" });
         } catch (error) {
           if (isAbort(error)) return;
@@ -355,12 +383,8 @@ export default function plannerScreen() {
         button.disabled = true;
         say("#journey-tell-status", "Starting the story…");
         try {
-          const journey = await send("/api/journeys", { signal, json: {
-            ...wanted,
-            style: form.style.value || undefined,
-            style_description: custom ? description : undefined,
-            voice: form.voice.value || undefined,
-            model: form.model.value || undefined } });
+          clearTimeout(prepareTimer);
+          const journey = await send("/api/journeys", { signal, json: storyChoices() });
           sessionStorage.setItem(autoplayKey, journey.id);
           location.hash = href(`/journeys/${journey.id}`);
         } catch (error) {

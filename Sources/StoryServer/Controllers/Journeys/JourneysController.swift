@@ -10,11 +10,12 @@ struct JourneysController: Sendable {
     let config: ServerConfig
 
     /// The fixed paths beside `/api/journeys/{id}` and the methods they take.
-    static let fixedPaths: [String: [String]] = ["plan": ["POST"], "styles": ["GET", "HEAD"]]
+    static let fixedPaths: [String: [String]] = ["plan": ["POST"], "prepare": ["POST"], "styles": ["GET", "HEAD"]]
 
     func register(routes: any RoutesBuilder) {
         let journeys = routes.grouped("journeys")
         journeys.post("plan", use: plan)
+        journeys.post("prepare", use: prepare)
         journeys.get("styles", use: styles)
         journeys.post(use: start)
         journeys.get(use: list)
@@ -35,6 +36,17 @@ struct JourneysController: Sendable {
     func plan(_ request: Request) async throws -> Response {
         let body = try request.decodeJSON(JourneyPlanBody.self)
         return try Response.json(try await request.journeys(config).plan(body.request))
+    }
+
+    struct PrepareReply: Encodable { var preparing: Bool }
+
+    /// Has the model on this machine write the opening of the journey this body would start,
+    /// while the user looks at the plan (202; `preparing` false when nothing is written ahead).
+    @Sendable
+    func prepare(_ request: Request) async throws -> Response {
+        let body = try request.decodeJSON(JourneyStartBody.self)
+        let preparing = try await request.journeys(config).prepare(body.request, openings: config.journeyOpenings)
+        return try Response.json(PrepareReply(preparing: preparing), status: .accepted)
     }
 
     @Sendable

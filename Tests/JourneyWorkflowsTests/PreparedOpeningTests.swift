@@ -1,0 +1,81 @@
+import Foundation
+@testable import JourneyWorkflows
+import Journeys
+import LanguageModels
+import Synchronization
+import TestSupport
+import Testing
+
+/// The opening written while the user looks at the plan: the teller of the journey started
+/// with the same choices tells it without asking the model again; any other choice does not.
+@Suite struct PreparedOpeningTests {
+    let owner = UUID()
+
+    func teller(_ server: LoopbackServer, openings: PreparedOpenings, owner: UUID, store: MemoryJourneyStore, style: StoryStyle) -> JourneyTeller {
+        JourneyTeller(
+            plan: Teller.plan(parts: 2), style: style, model: Teller.model(server), speak: Teller.speak, store: store, backoff: { _ in 0 },
+            prepared: { request in await openings.take(owner: owner, modelSpec: "local", request: request) })
+    }
+
+    @Test("a prepared opening is told by the journey started with the same choices, asked of the model once")
+    func preparedOpeningIsTold() async throws {
+        let openings = PreparedOpenings()
+        let style = try StoryStyle(.childrens)
+        try await LoopbackServer.withServer(handler: { _ in Teller.streamed(Teller.prose("Dot", sentences: 8)) }) { server in
+            let request = JourneyTeller.openingRequest(plan: Teller.plan(parts: 2), style: style)
+            #expect(await openings.prepare(owner: owner, modelSpec: "local", request: request, using: Teller.model(server)))
+            #expect(await openings.prepare(owner: owner, modelSpec: "local", request: request, using: Teller.model(server)) == false,
+                    "the same opening is not asked for twice")
+            #expect(await eventually { server.requests.count == 1 })
+            let part = try await teller(server, openings: openings, owner: owner, store: Teller.store(), style: style).tell(part: 1)
+            #expect(server.requests.count == 1, "the teller asked the model nothing more")
+            #expect(part.status == .ready && part.text.hasPrefix("Then Dot walked along the river for a while, number 1."))
+            #expect(await openings.hasOpening(for: owner) == false, "taken once")
+        }
+    }
+
+    @Test("another user's journey, or one of another style, is not given the prepared opening")
+    func otherChoicesAskTheModel() async throws {
+        let openings = PreparedOpenings()
+        let asked = Mutex(0)
+        try await LoopbackServer.withServer(handler: { _ in
+            let n = asked.withLock { $0 += 1; return $0 }
+            return Teller.streamed(Teller.prose(n == 1 ? "the owl" : "Dot", sentences: 8))
+        }) { server in
+            let noir = try StoryStyle(.noir)
+            #expect(await openings.prepare(owner: owner, modelSpec: "local", request: JourneyTeller.openingRequest(plan: Teller.plan(parts: 2), style: noir), using: Teller.model(server)))
+            #expect(await eventually { server.requests.count == 1 })
+            let stranger = try await teller(server, openings: openings, owner: UUID(), store: Teller.store(), style: noir).tell(part: 1)
+            #expect(!stranger.text.contains("the owl"), "another user's journey asks the model itself")
+            let childrens = try await teller(server, openings: openings, owner: owner, store: Teller.store(), style: try StoryStyle(.childrens)).tell(part: 1)
+            #expect(!childrens.text.contains("the owl"), "another style asks the model itself")
+            #expect(await openings.hasOpening(for: owner) == false, "and drops the prepared one: the user chose otherwise")
+        }
+    }
+
+    @Test("a prepared opening whose model failed is asked again by the teller")
+    func failedPreparationIsAskedAgain() async throws {
+        let openings = PreparedOpenings()
+        let style = try StoryStyle(.fantasy)
+        let answers = Mutex([VendorWire.error(.openai, status: 500, message: "overloaded"), Teller.streamed(Teller.prose("Dot", sentences: 8))])
+        try await LoopbackServer.withServer(handler: { _ in answers.withLock { $0.removeFirst() } }) { server in
+            #expect(await openings.prepare(owner: owner, modelSpec: "local", request: JourneyTeller.openingRequest(plan: Teller.plan(parts: 2), style: style), using: Teller.model(server)))
+            let part = try await teller(server, openings: openings, owner: owner, store: Teller.store(), style: style).tell(part: 1)
+            #expect(server.requests.count == 2)
+            #expect(part.status == .ready && !part.fallback && part.text.contains("Dot walked"))
+        }
+    }
+
+    @Test("an opening nobody starts is dropped after its lifetime, and its model request is stopped")
+    func unusedOpeningsAreDropped() async throws {
+        let openings = PreparedOpenings(lifetime: .milliseconds(200))
+        var slow = Teller.streamed(Teller.prose("Dot", sentences: 40))
+        slow.pieceDelay = .milliseconds(100)
+        let noir = try StoryStyle(.noir)
+        try await LoopbackServer.withServer(handler: { [slow] _ in slow }) { server in
+            #expect(await openings.prepare(owner: owner, modelSpec: "local", request: JourneyTeller.openingRequest(plan: Teller.plan(parts: 2), style: noir), using: Teller.model(server)))
+            #expect(await eventually { await openings.hasOpening(for: owner) == false })
+            #expect(await eventually { server.abandoned == 1 }, "the stream was hung up on")
+        }
+    }
+}
