@@ -83,13 +83,16 @@ public struct JourneyLibrary: Sendable {
     /// Has the model on this machine write the opening of the journey `request` would start,
     /// while the user looks at the plan, so that starting it (with the same choices) is heard
     /// at once. Checked as `start` checks. False when nothing is written ahead: another model
-    /// (a guess never spends a user's paid tokens), or the same opening already on its way.
-    public func prepare(_ request: StartRequest, openings: PreparedOpenings) async throws -> Bool {
-        let (style, _, modelText, model) = try await choices(request)
-        guard model.provider.isLocal else { return false }
+    /// (a guess never spends a user's paid tokens), no `openings` (the journeys are told in
+    /// another process), or the same opening already on its way.
+    public func prepare(_ request: StartRequest, openings: PreparedOpenings?) async throws -> Bool {
+        let (style, voice, modelText, model) = try await choices(request)
+        guard model.provider.isLocal, let openings else { return false }
         let planned = try await routing.plan(from: request.start, to: request.end, mode: request.mode)
+        let narration = try await user.userNarration().narration
         return await openings.prepare(
-            owner: ownerID, modelSpec: modelText, request: JourneyTeller.openingRequest(plan: planned, style: style), using: model)
+            owner: ownerID, modelSpec: modelText, voice: voice.voice, request: JourneyTeller.openingRequest(plan: planned, style: style),
+            using: model, speak: { text in try await narration.preview(voice, text: text) })
     }
 
     /// The style, voice and model a start request names, each checked: a refusal names what

@@ -103,12 +103,15 @@ struct JourneyTelling: Sendable {
         let assignment = VoiceAssignment(voice: record.voice)
         let model = try await models.model(try ModelAccess.spec(record.model), userID: ownerID, database: database)
         let repository = JourneyRepository(database: database)
-        let openings = openings, modelSpec = record.model
+        let openings = openings, modelSpec = record.model, voice = record.voice
         return JourneyTeller(
             plan: plan, style: style, model: model,
-            speak: { text in try await voices.preview(assignment, text: text) },
+            speak: { text in
+                if let wav = await openings?.voicedSentence(owner: ownerID, voice: voice, text: text) { return wav }
+                return try await voices.preview(assignment, text: text)
+            },
             store: DatabaseJourneyStore(repository: repository, dataDirectory: dataDirectory, journeyID: id, ownerID: ownerID),
             playhead: { (try? await repository.find(id, ownerID: ownerID))?.playheadPart ?? 0 },
-            prepared: { request in await openings?.take(owner: ownerID, modelSpec: modelSpec, request: request) })
+            prepared: { request in await openings?.take(owner: ownerID, modelSpec: modelSpec, voice: voice, request: request) })
     }
 }

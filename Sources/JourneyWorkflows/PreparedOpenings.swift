@@ -1,5 +1,7 @@
 import Foundation
+import Journeys
 import LanguageModels
+import VoiceChat
 
 /// Openings written while the user looks at the plan, so that "Tell me a story" is heard at
 /// once: the model on this machine needs seconds to read a part's prompt and write its first
@@ -10,12 +12,18 @@ import LanguageModels
 /// nobody takes is dropped after `lifetime`. Only the model on this machine is asked ahead —
 /// a guess never spends a user's paid tokens. The answer is the model's own, streamed as it
 /// would have been for the teller; it is recorded so that the teller hears it from its start.
+/// Its first sentences are voiced too (`voicedSentences`), in the chosen voice, so the teller
+/// finds the first audio made.
 public actor PreparedOpenings {
     struct Key: Hashable {
         var owner: UUID
         var model: String
+        var voice: String
         var request: CompletionRequest
     }
+
+    /// Sentences voiced ahead: enough for the first seconds of audio.
+    static let voicedSentences = 2
 
     private struct Entry {
         var key: Key
@@ -24,23 +32,47 @@ public actor PreparedOpenings {
     }
 
     private var entries: [UUID: Entry] = [:]
+    /// The first sentences' audio, by owner and voice, then by the text spoken.
+    private var voiced: [VoicedKey: [String: Data]] = [:]
+
+    struct VoicedKey: Hashable {
+        var owner: UUID
+        var voice: String
+    }
     private let lifetime: Duration
 
     public init(lifetime: Duration = .seconds(600)) {
         self.lifetime = lifetime
     }
 
-    /// Starts writing `request` with `model` for `owner`, replacing any other opening of theirs;
-    /// false when the same opening is already written or being written.
+    /// Starts writing `request` with `model` for `owner`, replacing any other opening of theirs,
+    /// and voicing its first sentences with `speak` (in `voice`); false when the same opening is
+    /// already written or being written.
     @discardableResult
-    func prepare(owner: UUID, modelSpec: String, request: CompletionRequest, using model: any LanguageModel) -> Bool {
-        let key = Key(owner: owner, model: modelSpec, request: request)
+    func prepare(
+        owner: UUID, modelSpec: String, voice: String, request: CompletionRequest, using model: any LanguageModel,
+        speak: @escaping @Sendable (String) async throws -> Data
+    ) -> Bool {
+        let key = Key(owner: owner, model: modelSpec, voice: voice, request: request)
         if entries[owner]?.key == key { return false }
         entries[owner]?.producer.cancel()
+        voiced = voiced.filter { $0.key.owner != owner }
         let answer = RecordedAnswer()
-        let producer = Task {
+        let voicedKey = VoicedKey(owner: owner, voice: voice)
+        let producer = Task.detached { [weak self] in
+            var splitter = SentenceSplitter()
+            var sentences = 0
             do {
-                for try await event in model.stream(request) { await answer.append(event) }
+                for try await event in model.stream(request) {
+                    await answer.append(event)
+                    guard sentences < Self.voicedSentences, case .text(let piece) = event else { continue }
+                    for sentence in splitter.add(piece) where sentences < Self.voicedSentences {
+                        sentences += 1
+                        // As the teller will speak it; a sentence it will not speak costs nothing.
+                        guard let text = SpokenProse.speakable(sentence), let wav = try? await speak(text) else { continue }
+                        await self?.keep(wav, for: text, key: voicedKey)
+                    }
+                }
                 await answer.end(nil)
             } catch {
                 await answer.end(error)
@@ -59,11 +91,12 @@ public actor PreparedOpenings {
     /// live; nil when none was prepared. Taken once. Stopping the stream stops the model. An
     /// opening of the same user for other choices is dropped: they started another story, and
     /// the model on this machine, which answers one request at a time, is needed for it.
-    func take(owner: UUID, modelSpec: String, request: CompletionRequest) -> AsyncThrowingStream<CompletionEvent, any Error>? {
+    func take(owner: UUID, modelSpec: String, voice: String, request: CompletionRequest) -> AsyncThrowingStream<CompletionEvent, any Error>? {
         guard let entry = entries[owner] else { return nil }
         entries[owner] = nil
-        guard entry.key == Key(owner: owner, model: modelSpec, request: request) else {
+        guard entry.key == Key(owner: owner, model: modelSpec, voice: voice, request: request) else {
             entry.producer.cancel()
+            voiced = voiced.filter { $0.key.owner != owner }
             return nil
         }
         let answer = entry.answer, producer = entry.producer
@@ -89,13 +122,28 @@ public actor PreparedOpenings {
         }
     }
 
-    /// Whether `owner` has an opening waiting (for tests and diagnostics).
+    /// The audio of `text` in `voice`, voiced ahead for `owner`'s opening; taken once.
+    func voicedSentence(owner: UUID, voice: String, text: String) -> Data? {
+        voiced[VoicedKey(owner: owner, voice: voice)]?.removeValue(forKey: text)
+    }
+
+    /// Whether `owner` has an opening waiting, and how many of its sentences are voiced (for
+    /// tests and diagnostics).
     func hasOpening(for owner: UUID) -> Bool { entries[owner] != nil }
+    func voicedCount(for owner: UUID) -> Int { voiced.filter { $0.key.owner == owner }.reduce(0) { $0 + $1.value.count } }
+
+    private func keep(_ wav: Data, for text: String, key: VoicedKey) {
+        voiced[key, default: [:]][text] = wav
+    }
 
     private func drop(owner: UUID, answer: RecordedAnswer) {
-        guard let entry = entries[owner], entry.answer === answer else { return }
-        entry.producer.cancel()
-        entries[owner] = nil
+        if let entry = entries[owner] {
+            // A newer opening is left alone, with its audio.
+            guard entry.answer === answer else { return }
+            entry.producer.cancel()
+            entries[owner] = nil
+        }
+        voiced = voiced.filter { $0.key.owner != owner }
     }
 }
 

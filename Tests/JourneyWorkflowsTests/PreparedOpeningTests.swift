@@ -11,10 +11,19 @@ import Testing
 @Suite struct PreparedOpeningTests {
     let owner = UUID()
 
-    func teller(_ server: LoopbackServer, openings: PreparedOpenings, owner: UUID, store: MemoryJourneyStore, style: StoryStyle) -> JourneyTeller {
+    /// A teller as the server builds one: the prepared answer for the opening, the prepared
+    /// audio for its first sentences; `spoken` counts the sentences it had to voice itself.
+    func teller(_ server: LoopbackServer, openings: PreparedOpenings, owner: UUID, store: MemoryJourneyStore, style: StoryStyle,
+                spoken: LockedValue<[String]> = LockedValue([])) -> JourneyTeller {
         JourneyTeller(
-            plan: Teller.plan(parts: 2), style: style, model: Teller.model(server), speak: Teller.speak, store: store, backoff: { _ in 0 },
-            prepared: { request in await openings.take(owner: owner, modelSpec: "local", request: request) })
+            plan: Teller.plan(parts: 2), style: style, model: Teller.model(server),
+            speak: { [spoken] text in
+                if let wav = await openings.voicedSentence(owner: owner, voice: "espeak-ng:en-us", text: text) { return wav }
+                spoken.withLock { $0.append(text) }
+                return try await Teller.speak(text)
+            },
+            store: store, backoff: { _ in 0 },
+            prepared: { request in await openings.take(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: request) })
     }
 
     @Test("a prepared opening is told by the journey started with the same choices, asked of the model once")
@@ -23,13 +32,17 @@ import Testing
         let style = try StoryStyle(.childrens)
         try await LoopbackServer.withServer(handler: { _ in Teller.streamed(Teller.prose("Dot", sentences: 8)) }) { server in
             let request = JourneyTeller.openingRequest(plan: Teller.plan(parts: 2), style: style)
-            #expect(await openings.prepare(owner: owner, modelSpec: "local", request: request, using: Teller.model(server)))
-            #expect(await openings.prepare(owner: owner, modelSpec: "local", request: request, using: Teller.model(server)) == false,
+            #expect(await openings.prepare(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: request, using: Teller.model(server), speak: Teller.speak))
+            #expect(await openings.prepare(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: request, using: Teller.model(server), speak: Teller.speak) == false,
                     "the same opening is not asked for twice")
             #expect(await eventually { server.requests.count == 1 })
-            let part = try await teller(server, openings: openings, owner: owner, store: Teller.store(), style: style).tell(part: 1)
+            #expect(await eventually { await openings.voicedCount(for: owner) == 2 }, "its first two sentences are voiced ahead")
+            let spoken = LockedValue<[String]>([])
+            let part = try await teller(server, openings: openings, owner: owner, store: Teller.store(), style: style, spoken: spoken).tell(part: 1)
             #expect(server.requests.count == 1, "the teller asked the model nothing more")
             #expect(part.status == .ready && part.text.hasPrefix("Then Dot walked along the river for a while, number 1."))
+            #expect(part.sentences.count > 2 && spoken.value == part.sentences.dropFirst(2).map(\.text),
+                    "the first two sentences' audio was made ahead, the rest by the teller")
             #expect(await openings.hasOpening(for: owner) == false, "taken once")
         }
     }
@@ -43,7 +56,7 @@ import Testing
             return Teller.streamed(Teller.prose(n == 1 ? "the owl" : "Dot", sentences: 8))
         }) { server in
             let noir = try StoryStyle(.noir)
-            #expect(await openings.prepare(owner: owner, modelSpec: "local", request: JourneyTeller.openingRequest(plan: Teller.plan(parts: 2), style: noir), using: Teller.model(server)))
+            #expect(await openings.prepare(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: JourneyTeller.openingRequest(plan: Teller.plan(parts: 2), style: noir), using: Teller.model(server), speak: Teller.speak))
             #expect(await eventually { server.requests.count == 1 })
             let stranger = try await teller(server, openings: openings, owner: UUID(), store: Teller.store(), style: noir).tell(part: 1)
             #expect(!stranger.text.contains("the owl"), "another user's journey asks the model itself")
@@ -59,7 +72,7 @@ import Testing
         let style = try StoryStyle(.fantasy)
         let answers = Mutex([VendorWire.error(.openai, status: 500, message: "overloaded"), Teller.streamed(Teller.prose("Dot", sentences: 8))])
         try await LoopbackServer.withServer(handler: { _ in answers.withLock { $0.removeFirst() } }) { server in
-            #expect(await openings.prepare(owner: owner, modelSpec: "local", request: JourneyTeller.openingRequest(plan: Teller.plan(parts: 2), style: style), using: Teller.model(server)))
+            #expect(await openings.prepare(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: JourneyTeller.openingRequest(plan: Teller.plan(parts: 2), style: style), using: Teller.model(server), speak: Teller.speak))
             let part = try await teller(server, openings: openings, owner: owner, store: Teller.store(), style: style).tell(part: 1)
             #expect(server.requests.count == 2)
             #expect(part.status == .ready && !part.fallback && part.text.contains("Dot walked"))
@@ -73,7 +86,7 @@ import Testing
         slow.pieceDelay = .milliseconds(100)
         let noir = try StoryStyle(.noir)
         try await LoopbackServer.withServer(handler: { [slow] _ in slow }) { server in
-            #expect(await openings.prepare(owner: owner, modelSpec: "local", request: JourneyTeller.openingRequest(plan: Teller.plan(parts: 2), style: noir), using: Teller.model(server)))
+            #expect(await openings.prepare(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: JourneyTeller.openingRequest(plan: Teller.plan(parts: 2), style: noir), using: Teller.model(server), speak: Teller.speak))
             #expect(await eventually { await openings.hasOpening(for: owner) == false })
             #expect(await eventually { server.abandoned == 1 }, "the stream was hung up on")
         }

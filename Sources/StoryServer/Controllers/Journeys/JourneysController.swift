@@ -45,7 +45,9 @@ struct JourneysController: Sendable {
     @Sendable
     func prepare(_ request: Request) async throws -> Response {
         let body = try request.decodeJSON(JourneyStartBody.self)
-        let preparing = try await request.journeys(config).prepare(body.request, openings: config.journeyOpenings)
+        // Only this process's tellers can take an opening it prepared.
+        let openings = config.inProcessWorkers > 0 ? config.journeyOpenings : nil
+        let preparing = try await request.journeys(config).prepare(body.request, openings: openings)
         return try Response.json(PrepareReply(preparing: preparing), status: .accepted)
     }
 
