@@ -49,20 +49,22 @@ def voice_turn(client):
     request = urllib.request.Request(client.base + "/api/voice/turn", data=payload, headers={
         "Authorization": f"Bearer {client.token}", "Content-Type": f"multipart/form-data; boundary={boundary}"})
     sent = time.time()
+    first = None
     with urllib.request.urlopen(request, timeout=600) as response:
+        # Read to the end: a turn left half-read keeps the model busy into the journey's run.
         for raw in response:
             line = raw.decode().strip()
-            if line.startswith("data: ") and json.loads(line[6:])["type"] == "tts-audio":
-                return time.time() - sent
-    return None
+            if first is None and line.startswith("data: ") and json.loads(line[6:])["type"] == "tts-audio":
+                first = time.time() - sent
+    return first
 
 
-def journey(client, prepare=True, first_only=False):
+def journey(client, prepare=True, first_only=False, read_plan=8.0):
     story = {"start": START, "end": END, "mode": "walking", "style": "fantasy"}
     plan = client.call("POST", "/api/journeys/plan", {"start": START, "end": END, "mode": "walking"})
     if prepare:  # as the web app does when it shows the plan
         client.call("POST", "/api/journeys/prepare", story)
-    time.sleep(8)  # the user reads the plan; the model on the machine loads meanwhile
+    time.sleep(read_plan)  # the user reads the plan; the model on the machine loads meanwhile
     sent = time.time()
     created = client.call("POST", "/api/journeys", story)
     first = None
@@ -97,6 +99,7 @@ def main():
     parser.add_argument("binary")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--engines", default="espeak-ng,flite,piper")
+    parser.add_argument("--read-plan", type=float, default=8.0, help="seconds the user looks at the plan before starting")
     args = parser.parse_args()
     data, port = tempfile.mkdtemp(), free_port()
     env = dict(os.environ, STORYVOICE_DATA_DIR=data, STORYVOICE_ENGINES=args.engines)
@@ -114,8 +117,8 @@ def main():
         references, firsts, colds, speeds = [], [], [], []
         for run in range(args.runs):
             reference = voice_turn(client)
-            first, story, made, words, fallbacks, title = journey(client)
-            cold = journey(client, prepare=False, first_only=True)
+            first, story, made, words, fallbacks, title = journey(client, read_plan=args.read_plan)
+            cold = journey(client, prepare=False, first_only=True, read_plan=args.read_plan)
             references.append(reference); firsts.append(first); colds.append(cold); speeds.append(story / made)
             print(f"run {run + 1}: first audio {first:5.2f} s, not prepared {cold:5.2f} s (voice-chat turn {reference:5.2f} s, ×{first / reference:.2f}); "
                   f"{len(words)} parts ready, {story / 60:.1f} min of story in {made / 60:.1f} min = {story / made:.2f} min/min; "

@@ -32,6 +32,9 @@ public actor PreparedOpenings {
     }
 
     private var entries: [UUID: Entry] = [:]
+    /// The opening each user's last journey asked for, and when: a prepare that arrives after
+    /// the journey it was for has started (a request overtaken by the start) is not written.
+    private var started: [UUID: (key: Key, at: ContinuousClock.Instant)] = [:]
     /// The first sentences' audio, by owner and voice, then by the text spoken.
     private var voiced: [VoicedKey: [String: Data]] = [:]
 
@@ -55,6 +58,7 @@ public actor PreparedOpenings {
     ) -> Bool {
         let key = Key(owner: owner, model: modelSpec, voice: voice, request: request)
         if entries[owner]?.key == key { return false }
+        if let last = started[owner], last.key == key, ContinuousClock.now - last.at < .seconds(120) { return false }
         entries[owner]?.producer.cancel()
         voiced = voiced.filter { $0.key.owner != owner }
         let answer = RecordedAnswer()
@@ -92,9 +96,11 @@ public actor PreparedOpenings {
     /// opening of the same user for other choices is dropped: they started another story, and
     /// the model on this machine, which answers one request at a time, is needed for it.
     func take(owner: UUID, modelSpec: String, voice: String, request: CompletionRequest) -> AsyncThrowingStream<CompletionEvent, any Error>? {
+        let key = Key(owner: owner, model: modelSpec, voice: voice, request: request)
+        started[owner] = (key, .now)
         guard let entry = entries[owner] else { return nil }
         entries[owner] = nil
-        guard entry.key == Key(owner: owner, model: modelSpec, voice: voice, request: request) else {
+        guard entry.key == key else {
             entry.producer.cancel()
             voiced = voiced.filter { $0.key.owner != owner }
             return nil

@@ -66,6 +66,18 @@ import Testing
         }
     }
 
+    @Test("a prepare that arrives after its journey started (the start overtook it) writes nothing")
+    func aLatePrepareIsNotWritten() async throws {
+        let openings = PreparedOpenings()
+        let style = try StoryStyle(.historical)
+        try await LoopbackServer.withServer(handler: { _ in Teller.streamed(Teller.prose("Dot", sentences: 8)) }) { server in
+            _ = try await teller(server, openings: openings, owner: owner, store: Teller.store(), style: style).tell(part: 1)
+            let request = JourneyTeller.openingRequest(plan: Teller.plan(parts: 2), style: style)
+            #expect(await openings.prepare(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: request, using: Teller.model(server), speak: Teller.speak) == false)
+            #expect(server.requests.count == 1, "only the teller asked the model")
+        }
+    }
+
     @Test("a prepared opening whose model failed is asked again by the teller")
     func failedPreparationIsAskedAgain() async throws {
         let openings = PreparedOpenings()
