@@ -116,6 +116,8 @@ def main():
         voice_turn(client)  # warms the model and the voice
         references, firsts, colds, speeds = [], [], [], []
         for run in range(args.runs):
+            # A run outlasts an access token: each signs in afresh.
+            client.token = client.call("POST", "/auth/register", {"email": f"bench-{uuid.uuid4().hex[:6]}@example.com", "password": "correct horse battery"})["access_token"]
             reference = voice_turn(client)
             first, story, made, words, fallbacks, title = journey(client, read_plan=args.read_plan)
             cold = journey(client, prepare=False, first_only=True, read_plan=args.read_plan)
