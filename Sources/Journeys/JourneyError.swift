@@ -27,10 +27,20 @@ public struct JourneyError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var kind: Kind
     public var message: String
+    /// The request field the refusal is about (`start`, `end`), when it is about one place.
+    public var field: String?
 
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ message: String, field: String? = nil) {
         self.kind = kind
         self.message = message
+        self.field = field
+    }
+
+    /// The same refusal, about `field`.
+    public func about(_ field: String) -> JourneyError {
+        var error = self
+        error.field = field
+        return error
     }
 
     public var code: String { kind.rawValue }

@@ -113,8 +113,13 @@ public enum JourneyPlanner {
         guard !startText.isEmpty, !endText.isEmpty else {
             throw JourneyError(.invalidRequest, "Give both a start and a destination (a place name, an address, or “latitude,longitude”).")
         }
-        async let startPlace = geocoder.place(for: startText)
-        async let endPlace = geocoder.place(for: endText)
+        // A place that cannot be found (or a service that fails on it) is named by its field,
+        // so a form shows the refusal where it was typed.
+        func place(_ text: String, field: String) async throws -> Place {
+            do { return try await geocoder.place(for: text) } catch let error as JourneyError { throw error.about(field) }
+        }
+        async let startPlace = place(startText, field: "start")
+        async let endPlace = place(endText, field: "end")
         let (start, end) = try await (startPlace, endPlace)
         guard GreatCircle.distance(start.coordinate, end.coordinate) >= samePlaceMeters else { throw JourneyError.samePlace(start, end) }
         let route = try await router.route(from: start, to: end, mode: mode)

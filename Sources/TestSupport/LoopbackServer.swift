@@ -114,9 +114,10 @@ public final class LoopbackServer: Sendable {
             throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the loopback server has no port"])
         }
         let server = LoopbackServer(port: port, handler: handler)
-        // Connections and handlers run on the loopback's own threads (child tasks inherit the
-        // preference), so a busy cooperative pool cannot hold a reply back.
-        let serving = Task(executorPreference: LoopbackExecutor.shared) {
+        // Handlers run on the cooperative pool, as the clients' own timers do: a loaded pool
+        // delays both alike, so a test of a client's timeout stays one (a loopback on threads of
+        // its own answered "slow" replies before a starved client's 0.3 s timer could fire).
+        let serving = Task {
             try? await channel.executeThenClose { inbound in
                 try await withThrowingDiscardingTaskGroup { group in
                     for try await connection in inbound {

@@ -96,19 +96,9 @@ const html = `
 </section>`;
 
 /** Which input an error concerns: the server's `field`, else what its code is about. */
-function fieldOf(error, form) {
+function fieldOf(error) {
   if (error.field && ["start", "end", "mode", "style", "voice", "model"].includes(error.field)) return error.field;
   switch (error.code) {
-    case "unknown_place": {
-      // The message names the place it could not find: the field whose text it quotes.
-      const message = error.message.toLowerCase();
-      const start = form.start.value.trim().toLowerCase();
-      const end = form.end.value.trim().toLowerCase();
-      const inStart = start && message.includes(start);
-      const inEnd = end && message.includes(end);
-      if (inStart && inEnd) return end.length > start.length ? "end" : "start";
-      return inEnd ? "end" : "start";
-    }
     case "same_place": return "end";
     case "too_long": case "no_route": case "no_road": return "mode";
     case "invalid_style": return "style";
@@ -155,7 +145,7 @@ export default function plannerScreen() {
       }
       /** Shows a refusal at its field (the general line when it concerns none); true if at a field. */
       function showError(error, generalLine) {
-        const field = fieldOf(error, form);
+        const field = fieldOf(error);
         const words = error.code === "missing_key"
           ? [error.message, " ", el("a", { href: href("/account") }, "Open Settings")]
           : [error.message];

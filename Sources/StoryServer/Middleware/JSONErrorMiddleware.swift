@@ -19,7 +19,7 @@ struct JSONErrorMiddleware: AsyncMiddleware {
         let (status, code, message, headers) = describe(error, request: request)
         let response = Response(status: status, headers: headers)
         do {
-            var body = ErrorBody(error: .init(code: code, message: message))
+            var body = ErrorBody(error: .init(code: code, message: message, field: (error as? JourneyError)?.field))
             // The mobile app reads FastAPI's `detail`: the 402's object, else the message.
             if Self.speaksDetail(request.url.path) {
                 body.detail = (error as? CallError)?.payment.map { .payment($0.detail) } ?? .message(message)

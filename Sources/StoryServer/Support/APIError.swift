@@ -73,6 +73,8 @@ struct ErrorBody: Content {
     struct Detail: Content {
         var code: String
         var message: String
+        /// The request field at fault, when the refusal names one.
+        var field: String?
     }
 
     enum MobileDetail: Content {
