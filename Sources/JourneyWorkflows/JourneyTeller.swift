@@ -83,7 +83,7 @@ public struct JourneyTeller: Sendable {
     /// it stopped (what was voiced is kept: the listener may be hearing it already).
     private func write(_ part: inout JourneyPart) async throws -> JourneyPart {
         let number = part.number
-        let outline = number == 1 ? nil : try await outlineReady(for: number)
+        let outline = number == 1 ? nil : try await outlineIfReadable(for: number)
         part.beat = outline?.beats[number] ?? part.beat
         let words = try await wordsTarget(for: number)
         let previous = number == 1 ? nil : try await store.part(number - 1).map { Self.ending(of: $0.text) }
@@ -132,6 +132,8 @@ public struct JourneyTeller: Sendable {
                 for sentence in splitter.add(piece) {
                     if firstOfAnswer, SpokenProse.isRefusal(sentence) { return Self.refusal }
                     firstOfAnswer = false
+                    // The task or the last part's ending read back is not the story.
+                    if SpokenProse.echoes(sentence, prompt: request.user) { continue }
                     // A model that loops says the same sentence again: it is not said twice, and
                     // the second time the part ends there.
                     guard heard.insert(SpokenProse.fingerprint(sentence)).inserted else {
@@ -144,7 +146,7 @@ public struct JourneyTeller: Sendable {
                 }
             case .finished:
                 // A last piece without an ending was cut off by the token limit: not spoken.
-                if let rest = splitter.finish(), SpokenProse.isComplete(rest) || part.sentences.isEmpty {
+                if let rest = splitter.finish(), SpokenProse.isComplete(rest) || part.sentences.isEmpty, !SpokenProse.echoes(rest, prompt: request.user) {
                     try await voice(rest, into: &part)
                 }
             }
@@ -200,6 +202,18 @@ public struct JourneyTeller: Sendable {
     }
 
     // MARK: The outline
+
+    /// The outline for part `number`, or nil when the model's answer for it cannot be read: the
+    /// part is then written from the stage it is in and how the part before it ended, so the
+    /// story goes on (a small model sometimes runs its JSON past the token limit). Any other
+    /// failure (the model unreachable) fails the try as before.
+    func outlineIfReadable(for number: Int) async throws -> StoryOutline? {
+        do {
+            return try await outlineReady(for: number)
+        } catch JourneyTellError.unreadableOutline {
+            return try await store.outline()
+        }
+    }
 
     /// The outline with a beat for `number`: the acts written first if they are not yet (from
     /// part 1 as told), then the next window of beats.

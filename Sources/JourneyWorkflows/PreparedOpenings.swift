@@ -58,7 +58,7 @@ public actor PreparedOpenings {
     ) -> Bool {
         let key = Key(owner: owner, model: modelSpec, voice: voice, request: request)
         if entries[owner]?.key == key { return false }
-        if let last = started[owner], last.key == key, ContinuousClock.now - last.at < .seconds(120) { return false }
+        if let last = started[owner], last.key == key, ContinuousClock.now - last.at < lifetime { return false }
         entries[owner]?.producer.cancel()
         voiced = voiced.filter { $0.key.owner != owner }
         let answer = RecordedAnswer()

@@ -91,7 +91,8 @@ struct StoryPrompts: Sendable {
         ]
         return CompletionRequest(
             system: system, user: user, schema: ResponseSchema(name: "story_outline", schema: schema),
-            temperature: 0.7, maxOutputTokens: 100 + 60 * (acts.count + beats.count))
+            // Room for long sentences: a small model's JSON cut at the limit cannot be read.
+            temperature: 0.7, maxOutputTokens: 160 + 80 * (acts.count + beats.count))
     }
 
     /// An array of exactly `count` strings.
@@ -122,7 +123,7 @@ struct StoryPrompts: Sendable {
         ]
         return CompletionRequest(
             system: system, user: lines.joined(separator: "\n\n"), schema: ResponseSchema(name: "story_beats", schema: schema),
-            temperature: 0.7, maxOutputTokens: 60 + 60 * parts.count)
+            temperature: 0.7, maxOutputTokens: 100 + 80 * parts.count)
     }
 
     /// Part `number` (after the first), from its beat and how the part before it ended.

@@ -240,6 +240,26 @@ struct JourneyTellerTests {
         }
     }
 
+    @Test("an outline the model cannot write readably does not stop the story: the part is written from the one before")
+    func unreadableOutline() async throws {
+        let store = Teller.store()
+        try await LoopbackServer.withServer(handler: { request in
+            // The acts come back cut off, every time; the prose is fine.
+            Teller.schemaName(request) != nil
+                ? VendorWire.success(.openai, answer: #"{"title": "The Mill"#, for: request)
+                : Teller.streamed(Teller.prose("Dot", sentences: 8))
+        }) { server in
+            let teller = try Teller.teller(server, parts: 2, store: store)
+            _ = try await teller.tell(part: 1)
+            let part = try await teller.tell(part: 2)
+            #expect(part.status == .ready && !part.fallback)
+            #expect(part.text.contains("Dot walked"))
+            let written = try #require(server.requests.map(Teller.userMessage).first { $0.contains("Write part 2 of 2") })
+            #expect(written.contains("Part 1 ended"), "from how part 1 ended: \(written)")
+            #expect(!written.contains("Its plan:"), "with no outline")
+        }
+    }
+
     @Test("a voice that fails stops the story with a message that says what to do")
     func voiceFailure() async throws {
         let store = Teller.store()

@@ -71,9 +71,13 @@ import Testing
         let openings = PreparedOpenings()
         let style = try StoryStyle(.historical)
         try await LoopbackServer.withServer(handler: { _ in Teller.streamed(Teller.prose("Dot", sentences: 8)) }) { server in
-            _ = try await teller(server, openings: openings, owner: owner, store: Teller.store(), style: style).tell(part: 1)
+            let teller = teller(server, openings: openings, owner: owner, store: Teller.store(), style: style)
+            let telling = Task { try await teller.tell(part: 1) }
+            // The teller has looked for a prepared opening once its own request is out.
+            #expect(await eventually { server.requests.count == 1 })
             let request = JourneyTeller.openingRequest(plan: Teller.plan(parts: 2), style: style)
             #expect(await openings.prepare(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: request, using: Teller.model(server), speak: Teller.speak) == false)
+            _ = try await telling.value
             #expect(server.requests.count == 1, "only the teller asked the model")
         }
     }

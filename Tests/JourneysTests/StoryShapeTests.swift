@@ -130,6 +130,26 @@ import Testing
         #expect(!SpokenProse.isRefusal("I can't help thinking the river knew."))
     }
 
+    /// Seen in the browser test: the small model began part 2 with its task read back.
+    @Test func theRequestReadBackIsNotTheStory() {
+        let prompt = """
+            The listener is walking from Carfax to Magdalen Bridge, about 2 minutes.
+
+            Part 1 ended: “I had been following a trail of clues that had led me here, but everything had been so quiet.”
+
+            Write part 2 of 3 (the climax: The decisive confrontation or moment of truth, with the highest tension). \
+            About 198 words, continuing straight on from where part 1 ended, without repeating it.
+            """
+        #expect(SpokenProse.echoes("Part 2: The climax: The decisive confrontation or moment of truth, with the highest tension.", prompt: prompt))
+        #expect(SpokenProse.echoes("About 198 words, continuing straight on from where part 1 ended, without repeating it.", prompt: prompt))
+        // The story's own words, quoted back to the model, may be taken up again.
+        #expect(!SpokenProse.echoes("I had been following a trail of clues that had led me here, but everything had been so quiet.", prompt: prompt))
+        // The story's own sentences share words with the prompt, not runs of them.
+        #expect(!SpokenProse.echoes("I knew I had to find the truth or I would die.", prompt: prompt))
+        #expect(!SpokenProse.echoes("At the bridge the moment of truth came: she was waiting for me in the rain.", prompt: prompt))
+        #expect(!SpokenProse.echoes("Run!", prompt: prompt))
+    }
+
     @Test func cutOffSentencesAreIncomplete() {
         #expect(SpokenProse.isComplete("He ran."))
         #expect(SpokenProse.isComplete("“Run!”"))

@@ -55,6 +55,29 @@ public enum SpokenProse {
         return refusing || lower.hasPrefix("as an ai") || lower.contains("as a language model")
     }
 
+    /// Whether a sentence is the request read back instead of the story: most of its runs of
+    /// four words are in the instructions of `prompt` (a small model starts a part with "Part 2:
+    /// The climax: … About 198 words, continuing straight on from where part 1 ended" — its
+    /// task). The story's own sentences share a few words with the instructions, not runs of
+    /// them. What the prompt quotes of the story (“…”, the last part's ending) is left out: a
+    /// story may take up its own words again.
+    public static func echoes(_ sentence: String, prompt: String) -> Bool {
+        let words = comparableWords(sentence)
+        guard words.count >= 4 else { return false }
+        let instructions = prompt.replacingOccurrences(of: #"“[^”]*”"#, with: " ", options: .regularExpression)
+        let prompted = Set(quadruples(comparableWords(instructions)))
+        let runs = quadruples(words)
+        return Double(runs.count { prompted.contains($0) }) >= 0.6 * Double(runs.count)
+    }
+
+    private static func comparableWords(_ text: String) -> [String] {
+        text.lowercased().split { !($0.isLetter || $0.isNumber || $0 == "'" || $0 == "’") }.map(String.init)
+    }
+
+    private static func quadruples(_ words: [String]) -> [String] {
+        words.count < 4 ? [] : (0...(words.count - 4)).map { words[$0..<($0 + 4)].joined(separator: " ") }
+    }
+
     /// A sentence as compared for repeats: its letters and digits, lower case.
     public static func fingerprint(_ sentence: String) -> String {
         String(sentence.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
