@@ -95,16 +95,27 @@ import Testing
         }
     }
 
-    @Test("an opening nobody starts is dropped after its lifetime, and its model request is stopped")
+    @Test("an opening nobody starts is dropped after its lifetime")
     func unusedOpeningsAreDropped() async throws {
         let openings = PreparedOpenings(lifetime: .milliseconds(200))
-        var slow = Teller.streamed(Teller.prose("Dot", sentences: 40))
-        slow.pieceDelay = .milliseconds(100)
         let noir = try StoryStyle(.noir)
-        try await LoopbackServer.withServer(handler: { [slow] _ in slow }) { server in
+        try await LoopbackServer.withServer(handler: { _ in Teller.streamed(Teller.prose("Dot", sentences: 8)) }) { server in
             #expect(await openings.prepare(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: JourneyTeller.openingRequest(plan: Teller.plan(parts: 2), style: noir), using: Teller.model(server), speak: Teller.speak))
             #expect(await eventually { await openings.hasOpening(for: owner) == false })
-            #expect(await eventually { server.abandoned == 1 }, "the stream was hung up on")
+        }
+    }
+
+    @Test("an opening replaced by other choices is hung up on: the model stops writing it")
+    func replacedOpeningsAreHungUpOn() async throws {
+        let openings = PreparedOpenings()
+        var slow = Teller.streamed(Teller.prose("Dot", sentences: 40))
+        slow.pieceDelay = .milliseconds(100)
+        let plan = Teller.plan(parts: 2)
+        try await LoopbackServer.withServer(handler: { [slow] _ in slow }) { server in
+            #expect(await openings.prepare(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: JourneyTeller.openingRequest(plan: plan, style: try! StoryStyle(.noir)), using: Teller.model(server), speak: Teller.speak))
+            #expect(await eventually { server.requests.count == 1 })
+            #expect(await openings.prepare(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: JourneyTeller.openingRequest(plan: plan, style: try! StoryStyle(.fantasy)), using: Teller.model(server), speak: Teller.speak))
+            #expect(await eventually { server.abandoned >= 1 }, "the first answer's stream was hung up on")
         }
     }
 }
