@@ -86,25 +86,33 @@ public struct JourneyLibrary: Sendable {
     /// (a guess never spends a user's paid tokens), no `openings` (the journeys are told in
     /// another process), or the same opening already on its way.
     public func prepare(_ request: StartRequest, openings: PreparedOpenings?) async throws -> Bool {
-        let (style, voice, modelText, model) = try await choices(request)
+        let choices = try await choices(request)
+        let (style, voice, narration, model) = (choices.style, choices.voice, choices.narration, choices.model)
         guard model.provider.isLocal, let openings else { return false }
         let planned = try await routing.plan(from: request.start, to: request.end, mode: request.mode)
-        let narration = try await user.userNarration().narration
         return await openings.prepare(
-            owner: ownerID, modelSpec: modelText, voice: voice.voice, request: JourneyTeller.openingRequest(plan: planned, style: style),
+            owner: ownerID, modelSpec: choices.modelText, voice: voice.voice, request: JourneyTeller.openingRequest(plan: planned, style: style),
             using: model, speak: { text in try await narration.preview(voice, text: text) })
     }
 
     /// The style, voice and model a start request names, each checked: a refusal names what
     /// is wrong before anything is kept.
-    private func choices(_ request: StartRequest) async throws -> (StoryStyle, VoiceAssignment, String, any LanguageModel) {
+    private struct Choices {
+        var style: StoryStyle
+        var voice: VoiceAssignment
+        var narration: any NarrationService
+        var modelText: String
+        var model: any LanguageModel
+    }
+
+    private func choices(_ request: StartRequest) async throws -> Choices {
         let style = try StoryStyle(id: request.style, description: request.styleDescription)
         let narration = try await user.userNarration().narration
         let voice = try await CastableVoices.live(request.voice.flatMap { $0.isEmpty ? nil : $0 }, narration: narration)
         let modelText = request.model.flatMap { $0.isEmpty ? nil : $0 } ?? "local"
         do {
             let model = try await user.models.model(try ModelAccess.spec(modelText), userID: ownerID, database: user.database)
-            return (style, voice, modelText, model)
+            return Choices(style: style, voice: voice, narration: narration, modelText: modelText, model: model)
         } catch let error as LanguageModelError {
             throw StoryError(.invalid, code: error.kind == .missingKey ? "missing_key" : "invalid_model", error.description)
         }
@@ -113,7 +121,8 @@ public struct JourneyLibrary: Sendable {
     /// Plans the trip, checks the style, the voice and the model, keeps the journey and starts
     /// telling it.
     public func start(_ request: StartRequest) async throws -> JourneyView {
-        let (style, voice, modelText, _) = try await choices(request)
+        let choices = try await choices(request)
+        let (style, voice, modelText) = (choices.style, choices.voice, choices.modelText)
         let planned = try await plan(PlanRequest(start: request.start, end: request.end, mode: request.mode))
         let record = JourneyRecord(
             ownerID: ownerID, planJSON: String(decoding: try JSONEncoder().encode(planned), as: UTF8.self),
