@@ -10,54 +10,6 @@ import TestSupport
 import VaporTesting
 import VendorHTTP
 
-/// A journey's story from a loopback model in OpenAI's wire format: part 1 and part 2 streamed
-/// sentence by sentence, the outline's acts and beats as the structured answers the teller asks
-/// for. Each part is about 240 words, more than a part needs: none is written again for being
-/// short, and the teller may stop it at its words.
-enum JourneyModel {
-    static let key = "sk-journey-0123456789abcdef"
-    static let title = "The Lantern on the Fen"
-
-    /// Ten sentences about `subject`, each naming the part, so a test can tell whose text it hears.
-    static func prose(part: Int, subject: String) -> String {
-        (1...10).map { n in
-            "In part \(part) the \(subject) walked on past the old stone wall and the quiet water, sentence \(n) of the tale, and listened closely."
-        }.joined(separator: " ")
-    }
-
-    static let partOne = prose(part: 1, subject: "lantern keeper")
-    static let partTwo = prose(part: 2, subject: "ferry woman")
-
-    static let handler: LoopbackServer.Handler = { request in
-        let json = request.json
-        let schemaName = json?["response_format"]?["json_schema"]?["name"]?.stringValue
-        // The model on this machine is always asked to stream, even for structured answers.
-        func answer(_ text: String) -> LoopbackReply {
-            json?["stream"] == true ? VendorWire.streamed(.openai, pieces: [text], pause: .zero) : VendorWire.success(.openai, answer: text, for: request)
-        }
-        switch schemaName {
-        case "story_outline":
-            let acts = JSONValue.array((1...6).map { .string("In act \($0) the lantern keeper and the ferry woman cross the fen.") })
-            let beats = JSONValue.array((2...5).map { .string("In part \($0) the ferry woman rows through the reeds.") })
-            return answer(JSONValue.object(["title": .string(title), "part_1": "The lantern keeper sets out.", "acts": acts, "beats": beats]).canonicalText)
-        case "story_beats":
-            let beats = JSONValue.array((1...4).map { .string("Beat \($0): the ferry woman rows through the reeds.") })
-            return answer(JSONValue.object(["beats": beats]).canonicalText)
-        default:
-            let user = json?["messages"]?.arrayValue?.last?["content"]?.stringValue ?? ""
-            let text = user.contains("Write part 2") ? partTwo : partOne
-            // Pieces that cut words and sentences, as a model's tokens do.
-            var pieces: [String] = []
-            var rest = Substring(text)
-            while !rest.isEmpty {
-                pieces.append(String(rest.prefix(23)))
-                rest = rest.dropFirst(23)
-            }
-            return VendorWire.streamed(.openai, pieces: pieces, pause: .milliseconds(1))
-        }
-    }
-}
-
 /// A server with the local speech engines, the loopback model as the user's OpenAI (ada has a
 /// key stored), and one in-process worker running the standard jobs, journeys' among them.
 func withJourneyServer(
