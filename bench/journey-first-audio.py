@@ -59,7 +59,35 @@ def voice_turn(client):
     return first
 
 
-def journey(client, prepare=True, first_only=False, read_plan=8.0):
+def listen(client, journey_id, parts, sent):
+    """A listener who plays every sentence in real time from the first audio on, moving the
+    playhead as the web app does. Returns the seconds spent waiting for audio (the player's
+    "preparing the next part"), how many waits, and when each part was ready."""
+    part, sentence, waited, waits, ready_at, waiting = 1, 0, 0.0, 0, {}, False
+    while part <= parts:
+        state = client.call("GET", f"/api/journeys/{journey_id}")
+        for told in state["parts"]:
+            if told["status"] == "ready" and told["number"] not in ready_at:
+                ready_at[told["number"]] = time.time() - sent
+        if state["status"] == "failed":
+            raise SystemExit("the journey failed: " + str(state["error"]))
+        current = state["parts"][part - 1] if part <= len(state["parts"]) else {"sentences": [], "status": "pending"}
+        if sentence < len(current["sentences"]):
+            waiting = False
+            client.call("PUT", f"/api/journeys/{journey_id}/playhead", {"part": part, "sentence": sentence})
+            time.sleep(current["sentences"][sentence]["duration_s"])
+            sentence += 1
+        elif current["status"] == "ready":
+            part, sentence = part + 1, 0
+        else:
+            if not waiting:
+                waits += 1
+            waiting = True
+            began = time.time(); time.sleep(0.25); waited += time.time() - began
+    return waited, waits, ready_at, state
+
+
+def journey(client, prepare=True, first_only=False, read_plan=8.0, hear=0):
     story = {"start": START, "end": END, "mode": "walking", "style": "fantasy"}
     plan = client.call("POST", "/api/journeys/plan", {"start": START, "end": END, "mode": "walking"})
     if prepare:  # as the web app does when it shows the plan
@@ -81,6 +109,18 @@ def journey(client, prepare=True, first_only=False, read_plan=8.0):
     if first_only:
         client.call("DELETE", f"/api/journeys/{created['id']}")
         return first
+    if hear:
+        waited, waits, ready_at, state = listen(client, created["id"], min(hear, plan["parts"]), sent)
+        durations = [part["duration_s"] for part in state["parts"]]
+        heard = min(hear, plan["parts"])
+        print(f"  listened to {heard} parts: waited for audio {waits} times, {waited:.1f} s in all; parts ready at "
+              + ", ".join(f"{n}: {t:.0f} s" for n, t in sorted(ready_at.items()))
+              + f"; {sum(durations[:heard]) / 60:.1f} min of story made by {ready_at.get(heard, 0) / 60:.1f} min", flush=True)
+    if hear and len(ready_at) >= min(4, plan["parts"]):
+        four = sorted(ready_at)[:min(4, plan["parts"])]
+        parts = [part for part in state["parts"] if part["number"] in four]
+        words = [len(" ".join(s["text"] for s in part["sentences"]).split()) for part in parts]
+        return first, sum(part["duration_s"] for part in parts), ready_at[four[-1]], words, [part["fallback"] for part in parts], state.get("title")
     # The buffer: parts 1-4 while the listener stays in part 1.
     while True:
         state = client.call("GET", f"/api/journeys/{created['id']}")
@@ -99,6 +139,8 @@ def main():
     parser.add_argument("binary")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--engines", default="espeak-ng,flite,piper")
+    parser.add_argument("--listen", type=int, default=0,
+                        help="also play the first N parts in real time, as a listener would, and count the waits for audio")
     parser.add_argument("--read-plan", type=float, default=8.0, help="seconds the user looks at the plan before starting")
     args = parser.parse_args()
     data, port = tempfile.mkdtemp(), free_port()
@@ -119,7 +161,7 @@ def main():
             # A run outlasts an access token: each signs in afresh.
             client.token = client.call("POST", "/auth/register", {"email": f"bench-{uuid.uuid4().hex[:6]}@example.com", "password": "correct horse battery"})["access_token"]
             reference = voice_turn(client)
-            first, story, made, words, fallbacks, title = journey(client, read_plan=args.read_plan)
+            first, story, made, words, fallbacks, title = journey(client, read_plan=args.read_plan, hear=args.listen)
             cold = journey(client, prepare=False, first_only=True, read_plan=args.read_plan)
             references.append(reference); firsts.append(first); colds.append(cold); speeds.append(story / made)
             print(f"run {run + 1}: first audio {first:5.2f} s, not prepared {cold:5.2f} s (voice-chat turn {reference:5.2f} s, ×{first / reference:.2f}); "

@@ -281,15 +281,25 @@ public struct JourneyTeller: Sendable {
 
     // MARK: Pace
 
-    /// Words for a minute of part `number`: the voice's pace as measured on the part before it,
-    /// else the plan's.
+    /// Words for part `number`: the voice's pace as measured on the part before it (else the
+    /// plan's), for the time that brings the story back to a minute a part: a part that came out
+    /// short makes the next one longer, so the story lasts the trip (held to 30–90 s a part).
     func wordsTarget(for number: Int) async throws -> Int {
         var pace = plan.wordsPerMinute
-        if number > 1, let previous = try await store.part(number - 1), previous.status == .ready, !previous.fallback,
-           let measured = Self.pace(of: previous) {
-            pace = measured
+        var told = 0.0
+        if number > 1 {
+            for earlier in 1..<number { told += try await store.part(earlier)?.durationSeconds ?? 60 }
+            if let previous = try await store.part(number - 1), previous.status == .ready, !previous.fallback,
+               let measured = Self.pace(of: previous) {
+                pace = measured
+            }
         }
-        return JourneyPlanner.wordsPerPart(wordsPerMinute: pace)
+        return Self.words(pace: pace, seconds: Double(number) * 60 - told)
+    }
+
+    /// Words at `pace` for `seconds` of story, held to 30–90 s.
+    static func words(pace: Double, seconds: Double) -> Int {
+        JourneyPlanner.wordsPerPart(wordsPerMinute: pace * min(90, max(30, seconds)) / 60)
     }
 
     /// Words a minute in a told part, when it is long enough to say (clamped to human speech).

@@ -74,9 +74,9 @@ struct StoryPrompts: Sendable {
             Plan the rest of the story in \(acts.count) act\(acts.count == 1 ? "" : "s"):
             \(list)
 
-            Answer with: the story's title (a few words); one sentence saying what happens in part 1; \
-            one sentence per act saying what happens in it, naming the characters; and one sentence for each of \
-            \(Self.partsLabel(beats)) saying what happens in it, continuing from part 1.
+            Answer with: the story's title (a few words); one short sentence saying what happens in part 1; \
+            one short sentence per act saying what happens in it, naming the characters; and one short sentence for each of \
+            \(Self.partsLabel(beats)) saying what happens in it, continuing from part 1. Keep every sentence under 15 words.
             """
         let schema: JSONValue = [
             "type": "object",
@@ -108,7 +108,7 @@ struct StoryPrompts: Sendable {
         if !recent.isEmpty {
             lines.append("What happened most recently:\n" + recent.map { "Part \($0.part): \($0.beat)" }.joined(separator: "\n"))
         }
-        var task = "Write what happens in \(Self.partsLabel(parts)), one sentence each, continuing straight on. "
+        var task = "Write what happens in \(Self.partsLabel(parts)), one short sentence each (under 20 words), continuing straight on. "
         task += "They are in the \(act.stage.name) (\(act.stage.guidance))"
         if let summary = outline.actSummary(ofPart: parts.lowerBound, parts: plan.parts) { task += ": \(summary)" }
         task += "."

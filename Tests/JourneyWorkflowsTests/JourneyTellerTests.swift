@@ -186,11 +186,20 @@ struct JourneyTellerTests {
             let one = try await teller.tell(part: 1)
             try await teller.tell(part: 2)
             let pace = Double(one.words) / one.durationSeconds * 60
-            let expected = JourneyPlanner.wordsPerPart(wordsPerMinute: min(220, max(90, pace)))
+            // A minute at espeak's pace, and what part 1 fell short of its minute.
+            let expected = JourneyTeller.words(pace: min(220, max(90, pace)), seconds: 120 - one.durationSeconds)
             #expect(Teller.userMessage(server.requests[0]).contains("About 60 words"), "the plan's pace for part 1")
             #expect(Teller.userMessage(server.requests[2]).contains("About \(expected) words"), "espeak's measured pace for part 2")
             #expect(expected != 60)
         }
+    }
+
+    @Test("a part short of its minute makes the next one longer, within 30–90 s")
+    func shortPartsAreMadeUp() {
+        #expect(JourneyTeller.words(pace: 150, seconds: 60) == 150)
+        #expect(JourneyTeller.words(pace: 150, seconds: 80) == 200)
+        #expect(JourneyTeller.words(pace: 150, seconds: 200) == 225)
+        #expect(JourneyTeller.words(pace: 150, seconds: 5) == 75)
     }
 
     @Test("a part stops at the first sentence end past its words, so the story does not outlast the trip")
