@@ -12,10 +12,13 @@ struct StoryPrompts: Sendable {
     var plan: JourneyPlan
     var style: StoryStyle
 
+    /// One paragraph a part: a part is kept as its sentences joined by spaces and sent back so in
+    /// the next request, and a paragraph break of the model's own would end the cached match there.
     static let system = """
         You are a storyteller. You write stories that are read aloud to listeners on a journey, one part \
         of about a minute at a time. Write for the ear: plain narration and dialogue in flowing sentences; \
-        no headings, titles, part numbers, lists, Markdown or notes. Never mention that this is a story or a part.
+        no headings, titles, part numbers, lists, Markdown or notes, and no blank lines: each part is one paragraph. \
+        Never mention that this is a story or a part.
         """
 
     var system: String { Self.system }

@@ -44,9 +44,15 @@ public final class LanguageModelFactory: Sendable {
         self.limiters = limiters
     }
 
-    /// Cloud APIs take several requests at once; a local server usually runs one at a time.
+    /// Cloud APIs take several requests at once; a server of the user's usually runs one at a
+    /// time; the model on this machine answers two (`LocalModelSetup.parallel`: a journey's
+    /// story and its outline are written side by side).
     public static func defaultConcurrency(_ provider: Provider) -> Int {
-        provider == .openaiCompatible || provider == .local ? 1 : 4
+        switch provider {
+        case .openaiCompatible: 1
+        case .local: 2
+        default: 4
+        }
     }
 
     public func limiter(for provider: Provider) -> ConcurrencyLimiter {
