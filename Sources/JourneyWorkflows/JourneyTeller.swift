@@ -125,17 +125,33 @@ public struct JourneyTeller: Sendable {
         var told: [Int: String] = [:]
         var targets = [number: words]
         for earlier in max(1, first - 1)..<number {
-            if let part = try await store.part(earlier), part.status == .ready { told[earlier] = part.text }
+            if let part = try await store.part(earlier), part.status == .ready { told[earlier] = part.answer }
             if earlier >= max(2, first) { targets[earlier] = try await wordsTarget(for: earlier) }
         }
         return prompts.part(number, outline: outline, told: told, words: targets)
     }
 
-    /// Writes the beats the next part needs when this part's window does not hold them. A
+    /// Writes, beside part `number`, what the parts after it need: the acts' lines when they are
+    /// not written yet, then the next part's beats when this part's window does not hold them. A
     /// failure here is the next part's to retry.
     private func beatsAhead(of number: Int, outline: StoryOutline?) async {
-        guard number >= 2, number < plan.parts, let outline, outline.beatsToWrite(for: number + 1, parts: plan.parts) != nil else { return }
+        guard number >= 2, number < plan.parts, var outline else { return }
+        if outline.actSummaries.isEmpty, let lines = try? await actLines(outline) {
+            outline.actSummaries = lines
+        }
+        guard outline.beatsToWrite(for: number + 1, parts: plan.parts) != nil else { return }
         _ = try? await outlineReady(for: number + 1)
+    }
+
+    /// The acts' lines, written and kept (nil when the model's answer cannot be read).
+    private func actLines(_ outline: StoryOutline) async throws -> [String]? {
+        let count = StoryArc.acts(parts: plan.parts).count
+        let answer = try await model.complete(prompts.actLines(outline))
+        guard let lines = StoryAnswers.actLines(answer.text, count: count) else { return nil }
+        guard var stored = try await store.outline() else { return nil }
+        stored.actSummaries = lines
+        try await store.save(stored)
+        return lines
     }
 
     /// Streams the answer, voicing each finished sentence; returns what is wrong with the whole.
@@ -151,6 +167,7 @@ public struct JourneyTeller: Sendable {
         var firstOfAnswer = true
         let isOpening = part.number == 1 && request == Self.openingRequest(plan: plan, style: style)
         let events = (isOpening ? await prepared(request) : nil) ?? model.stream(request)
+        var unread = ""
         for try await event in events {
             switch event {
             case .text(let piece):
@@ -158,7 +175,9 @@ public struct JourneyTeller: Sendable {
                     start += piece
                     if SpokenProse.looksLikeData(start) { return Self.data }
                 }
+                unread += piece
                 for sentence in splitter.add(piece) {
+                    let lead = Self.lead(of: sentence, in: &unread)
                     if firstOfAnswer, SpokenProse.isRefusal(sentence) { return Self.refusal }
                     firstOfAnswer = false
                     // The task or the last part's ending read back is not the story.
@@ -170,7 +189,7 @@ public struct JourneyTeller: Sendable {
                         if repeats >= 2 { return SpokenProse.problem(with: part.text, targetWords: words) }
                         continue
                     }
-                    try await voice(sentence, into: &part)
+                    try await voice(sentence, lead: lead, into: &part)
                     if part.words >= enough { return nil }
                 }
             case .finished:
@@ -191,7 +210,16 @@ public struct JourneyTeller: Sendable {
         problem == data || problem == refusal
     }
 
-    private func voice(_ sentence: String, into part: inout JourneyPart) async throws {
+    /// The space before `sentence` in what the model wrote, when it is more than one blank;
+    /// `unread` then starts after the sentence.
+    static func lead(of sentence: String, in unread: inout String) -> String? {
+        guard let found = unread.range(of: sentence) else { return nil }
+        let lead = String(unread[..<found.lowerBound])
+        unread = String(unread[found.upperBound...])
+        return lead.isEmpty || lead == " " || !lead.allSatisfy(\.isWhitespace) ? nil : lead
+    }
+
+    private func voice(_ sentence: String, lead: String? = nil, into part: inout JourneyPart) async throws {
         guard let text = SpokenProse.speakable(sentence) else { return }
         let wav: Data
         do {
@@ -201,7 +229,7 @@ public struct JourneyTeller: Sendable {
         }
         let duration = (try? WAV.decode(wav).durationSeconds) ?? 0
         let file = try await store.writeAudio(wav, part: part.number, sentence: part.sentences.count)
-        part.sentences.append(PartSentence(text: text, file: file, durationSeconds: duration))
+        part.sentences.append(PartSentence(text: text, file: file, durationSeconds: duration, lead: text == sentence ? lead : nil))
         try await store.save(part)
     }
 

@@ -23,6 +23,15 @@ struct StoryPrompts: Sendable {
 
     var system: String { Self.system }
 
+    /// The system message of the outline's requests. It differs from the storyteller's from its
+    /// first word: the local server gives a request the slot whose cached prompt it shares most
+    /// of, and an outline request that shared the storyteller's opening words would take the
+    /// story's slot and throw away its cached conversation.
+    static let planner = """
+        Plans are made here for stories read aloud to listeners on a journey, one part of about a minute at a time: \
+        who is in them and what happens in each part, in short plain sentences.
+        """
+
     /// The trip and the style: the start of every request of this journey.
     var context: String {
         let minutes = max(1, Int((plan.route.durationSeconds / 60).rounded()))
@@ -60,42 +69,68 @@ struct StoryPrompts: Sendable {
         return CompletionRequest(system: system, user: context + "\n\n" + task, temperature: 0.8, maxOutputTokens: Self.tokens(forWords: words))
     }
 
-    /// The title, a line for part 1, one for each act, and the beats of the first parts after
-    /// part 1 (`beats`), in one request after part 1 is told: one prompt to read instead of two
-    /// while the listener hears part 1.
+    /// The title, a line for part 1 and the beats of the next parts (`beats`), in one request
+    /// after part 1 is told: all that part 2 waits for. The acts it is told to follow are the
+    /// arc's stages; their lines are written beside part 2 (`actLines`).
     func acts(opening: String, beats: ClosedRange<Int>) -> CompletionRequest {
-        let acts = StoryArc.acts(parts: plan.parts)
-        let list = acts.enumerated().map { index, act in
-            "Act \(index + 1) (\(act.stage.name), \(Self.partsLabel(act.parts))): \(act.stage.guidance)."
-        }.joined(separator: "\n")
         let user = """
             \(context)
 
             Part 1 has been told:
             \(opening)
 
-            Plan the rest of the story in \(acts.count) act\(acts.count == 1 ? "" : "s"):
-            \(list)
+            The story goes on in \(arcText):
+            \(actList)
 
             Answer with: the story's title (a few words); one short sentence saying what happens in part 1; \
-            one short sentence per act saying what happens in it, naming the characters; and one short sentence for each of \
-            \(Self.partsLabel(beats)) saying what happens in it, continuing from part 1. Keep every sentence under 15 words.
+            and one short sentence for each of \(Self.partsLabel(beats)) saying what happens in it, naming the characters, \
+            continuing from part 1. Keep every sentence under 15 words.
             """
         let schema: JSONValue = [
             "type": "object",
-            "properties": [
-                "title": ["type": "string"],
-                "part_1": ["type": "string"],
-                "acts": Self.strings(acts.count),
-                "beats": Self.strings(beats.count),
-            ],
-            "required": ["title", "part_1", "acts", "beats"],
+            "properties": ["title": ["type": "string"], "part_1": ["type": "string"], "beats": Self.strings(beats.count)],
+            "required": ["title", "part_1", "beats"],
             "additionalProperties": false,
         ]
         return CompletionRequest(
-            system: system, user: user, schema: ResponseSchema(name: "story_outline", schema: schema),
+            system: Self.planner, user: user, schema: ResponseSchema(name: "story_outline", schema: schema),
             // Room for long sentences: a small model's JSON cut at the limit cannot be read.
-            temperature: 0.7, maxOutputTokens: 160 + 80 * (acts.count + beats.count))
+            temperature: 0.7, maxOutputTokens: 160 + 80 * beats.count)
+    }
+
+    /// One line for each act, from the story's start: the whole arc, written while part 2 is told.
+    func actLines(_ outline: StoryOutline) -> CompletionRequest {
+        let count = StoryArc.acts(parts: plan.parts).count
+        let known = outline.beats.keys.sorted().compactMap { part in outline.beats[part].map { "Part \(part): \($0)" } }
+        let user = """
+            \(context)
+
+            The story is called “\(outline.title)”. So far:
+            \(known.joined(separator: "\n"))
+
+            It goes on in \(arcText):
+            \(actList)
+
+            Answer with one short sentence per act saying what happens in it, naming the characters, \
+            so that the story runs from its start to its end. Keep every sentence under 15 words.
+            """
+        let schema: JSONValue = [
+            "type": "object", "properties": ["acts": Self.strings(count)], "required": ["acts"], "additionalProperties": false,
+        ]
+        return CompletionRequest(
+            system: Self.planner, user: user, schema: ResponseSchema(name: "story_acts", schema: schema),
+            temperature: 0.7, maxOutputTokens: 100 + 80 * count)
+    }
+
+    private var arcText: String {
+        let count = StoryArc.acts(parts: plan.parts).count
+        return "\(count) act\(count == 1 ? "" : "s")"
+    }
+
+    private var actList: String {
+        StoryArc.acts(parts: plan.parts).enumerated().map { index, act in
+            "Act \(index + 1) (\(act.stage.name), \(Self.partsLabel(act.parts))): \(act.stage.guidance)."
+        }.joined(separator: "\n")
     }
 
     /// An array of exactly `count` strings.
@@ -125,7 +160,7 @@ struct StoryPrompts: Sendable {
             "additionalProperties": false,
         ]
         return CompletionRequest(
-            system: system, user: lines.joined(separator: "\n\n"), schema: ResponseSchema(name: "story_beats", schema: schema),
+            system: Self.planner, user: lines.joined(separator: "\n\n"), schema: ResponseSchema(name: "story_beats", schema: schema),
             temperature: 0.7, maxOutputTokens: 100 + 80 * parts.count)
     }
 
@@ -170,8 +205,10 @@ struct StoryPrompts: Sendable {
                 if !recent.isEmpty { lines.append("The parts just told:\n" + recent.map { "Part \($0.part): \($0.beat)" }.joined(separator: "\n")) }
             }
             if let previous = told[number - 1] { lines.append("Part \(number - 1) ended: “\(JourneyTeller.ending(of: previous))”") }
-        } else if number == 2, let outline {
-            lines.append(outlineText(outline))
+        } else if number == 2, let outline, !outline.title.isEmpty {
+            // The title only: the acts are written beside part 2, and a turn sent again later
+            // must read as it was sent, or the model's cache misses from there.
+            lines.append("The story is called “\(outline.title)”.")
         }
         let stage = StoryArc.stage(ofPart: number, parts: plan.parts)
         var task = "Write part \(number) of \(plan.parts) (the \(stage.name): \(stage.guidance))."
@@ -198,7 +235,8 @@ struct StoryPrompts: Sendable {
         let summaries = zip(acts, outline.actSummaries).enumerated().map { index, pair in
             "Act \(index + 1) (\(pair.0.stage.name), \(Self.partsLabel(pair.0.parts))): \(pair.1)"
         }
-        return "The story is called “\(outline.title)”. Its plan:\n" + summaries.joined(separator: "\n")
+        let title = "The story is called “\(outline.title)”."
+        return summaries.isEmpty ? title : title + " Its plan:\n" + summaries.joined(separator: "\n")
     }
 
     static func partsLabel(_ parts: ClosedRange<Int>) -> String {
@@ -216,12 +254,21 @@ enum StoryAnswers {
     }
 
     static func acts(_ text: String, count: Int, beats: Int) -> Acts? {
-        guard let json = JSONValue(parsing: text), let title = clean(json["title"]?.stringValue), let first = clean(json["part_1"]?.stringValue),
-              let summaries = json["acts"]?.arrayValue?.compactMap({ clean($0.stringValue) }), summaries.count >= count
+        guard let json = JSONValue(parsing: text), let title = clean(json["title"]?.stringValue), let first = clean(json["part_1"]?.stringValue)
         else { return nil }
         let written = json["beats"]?.arrayValue?.compactMap { clean($0.stringValue) } ?? []
         return Acts(title: Self.title(title), firstBeat: first,
-                    summaries: Array(summaries.prefix(count)), beats: Array(written.prefix(beats)))
+                    summaries: actLines(json, count: count) ?? [], beats: Array(written.prefix(beats)))
+    }
+
+    /// The acts' lines, when there is one for every act.
+    static func actLines(_ text: String, count: Int) -> [String]? {
+        JSONValue(parsing: text).flatMap { actLines($0, count: count) }
+    }
+
+    private static func actLines(_ json: JSONValue, count: Int) -> [String]? {
+        guard let lines = json["acts"]?.arrayValue?.compactMap({ clean($0.stringValue) }), lines.count >= count else { return nil }
+        return Array(lines.prefix(count))
     }
 
     /// The story's name as the model gave it, without quotes or a part label ("…, Part 1: The

@@ -155,7 +155,7 @@ struct JourneyTellerTests {
             let partTwo = try #require(server.requests.first { Teller.userMessage($0).contains("Write part 2") })
             let partThree = try #require(server.requests.first { Teller.userMessage($0).contains("Write part 3") })
             #expect(Teller.userMessage(partTwo).contains("Dot meets the grey heron."), "its beat")
-            #expect(Teller.userMessage(partTwo).contains("Its plan:"), "the outline, once")
+            #expect(Teller.userMessage(partTwo).hasPrefix("The story is called “The Brave Duckling”."), "the title, once")
             #expect(Teller.userMessage(partThree).contains("This is the last part"))
             // One conversation: part 1's request and part 1 as told, then part 2's request and part
             // 2 as told, then part 3's. Each request extends the one before it, so a model that
@@ -164,11 +164,46 @@ struct JourneyTellerTests {
             let opening = Teller.messages(server.requests[0])
             #expect(Teller.messages(partTwo) == opening + [["assistant": one.text], ["user": Teller.userMessage(partTwo)]])
             #expect(Teller.messages(partThree) == Teller.messages(partTwo) + [["assistant": two.text], ["user": Teller.userMessage(partThree)]])
-            // The system message is the same for every request (a local server caches it).
-            #expect(Set(server.requests.compactMap { $0.json?["messages"]?[0]?["content"]?.stringValue }).count == 1)
+            // The story's requests share one system message, the outline's another, and the two
+            // differ from their first word (a local server gives each the slot that shares most of it).
+            let systems = Dictionary(grouping: server.requests) { Teller.schemaName($0) == nil }
+                .mapValues { Set($0.compactMap { $0.json?["messages"]?[0]?["content"]?.stringValue?.components(separatedBy: "\n\nAnswer with").first }) }
+            #expect(systems[true]?.count == 1 && systems[false]?.count == 1, "\(systems)")
+            #expect(systems[true]?.first?.split(separator: " ").first != systems[false]?.first?.split(separator: " ").first)
             let parts = await store.allParts
             #expect(parts.map(\.number) == [1, 2, 3] && parts.allSatisfy { $0.status == .ready })
             #expect(parts[2].text.contains("Dot at home"))
+        }
+    }
+
+    @Test("the acts' lines are written beside part 2, and the beats after them follow them")
+    func actsBesidePartTwo() async throws {
+        let store = Teller.store()
+        let acts = StoryArc.acts(parts: 5).count
+        try await LoopbackServer.withServer(handler: { request in
+            switch Teller.schemaName(request) {
+            case "story_outline": Teller.json(["title": "The Brave Duckling", "part_1": "Dot leaves the pond.", "beats": ["Dot meets the heron."]], request)
+            case "story_acts": Teller.json(["acts": .array((1...acts).map { .string("In act \($0) Dot and the heron cross the marsh.") })], request)
+            case "story_beats": Teller.json(["beats": ["Dot and the heron find the reeds."]], request)
+            default: Teller.streamed(Teller.prose("Dot", sentences: 30))
+            }
+        }) { server in
+            let teller = try Teller.teller(server, parts: 5, store: store)
+            try await teller.tell(part: 1)
+            try await teller.tell(part: 2)
+            let kinds = server.requests.map { Teller.schemaName($0) ?? "prose" }
+            #expect(kinds.prefix(2) == ["prose", "story_outline"] && Set(kinds.dropFirst(2)) == ["prose", "story_acts", "story_beats"], "\(kinds)")
+            let outline = try #require(await store.outline())
+            #expect(outline.actSummaries.count == acts && outline.beats[3] == "Dot and the heron find the reeds.")
+            // The beats came after the acts' lines, and follow them.
+            let beats = try #require(server.requests.firstIndex { Teller.schemaName($0) == "story_beats" })
+            #expect(try #require(server.requests.firstIndex { Teller.schemaName($0) == "story_acts" }) < beats)
+            #expect(Teller.userMessage(server.requests[beats]).contains("In act 1 Dot and the heron cross the marsh."))
+            // What part 2 was asked before the acts existed is what later parts send again.
+            try await teller.tell(part: 3)
+            let two = try #require(server.requests.first { Teller.userMessage($0).contains("Write part 2") })
+            let three = try #require(server.requests.first { Teller.userMessage($0).contains("Write part 3") })
+            #expect(Teller.messages(three).prefix(4) == Teller.messages(two).prefix(4))
         }
     }
 
@@ -192,6 +227,22 @@ struct JourneyTellerTests {
             #expect(Teller.userMessage(server.requests[2]).contains("About \(expected) words"), "espeak's measured pace for part 2")
             #expect(expected != 60)
         }
+    }
+
+    @Test("a part is sent back as the model wrote it, paragraph breaks and all, though it is spoken and shown as sentences")
+    func answersKeepTheirParagraphs() {
+        var unread = "\n\nThen it rained on the fen. More"
+        #expect(JourneyTeller.lead(of: "Then it rained on the fen.", in: &unread) == "\n\n")
+        #expect(unread == " More")
+        var plain = " The end came. "
+        #expect(JourneyTeller.lead(of: "The end came.", in: &plain) == nil)
+        let part = JourneyPart(number: 1, sentences: [
+            PartSentence(text: "Dot set out.", file: "a", durationSeconds: 1),
+            PartSentence(text: "It rained.", file: "b", durationSeconds: 1, lead: "\n\n"),
+            PartSentence(text: "She sang.", file: "c", durationSeconds: 1),
+        ])
+        #expect(part.answer == "Dot set out.\n\nIt rained. She sang.")
+        #expect(part.text == "Dot set out. It rained. She sang.")
     }
 
     @Test("a part short of its minute makes the next one longer, within 30–90 s")
