@@ -87,11 +87,11 @@ public struct JourneyTeller: Sendable {
         part.beat = outline?.beats[number] ?? part.beat
         let words = try await wordsTarget(for: number)
         let request = number == 1 ? Self.openingRequest(plan: plan, style: style) : try await partRequest(number, outline: outline, words: words)
-        // The next window of beats is written beside this part (the model on this machine
-        // answers two requests at once for little more than the cost of one).
-        async let ahead: Void = beatsAhead(of: number, outline: outline)
         let told = try await writeText(&part, request: request, outline: outline, words: words)
-        await ahead
+        // What the next part needs of the outline is written once this part is ready, not
+        // beside it: two requests at once, with a voice speaking, oversubscribe two cores (the
+        // model once fell to 0.8 tokens a second so).
+        await outlineAhead(of: number, outline: outline)
         return told
     }
 
@@ -131,10 +131,10 @@ public struct JourneyTeller: Sendable {
         return prompts.part(number, outline: outline, told: told, words: targets)
     }
 
-    /// Writes, beside part `number`, what the parts after it need: the acts' lines when they are
+    /// Writes, after part `number`, what the parts after it need: the acts' lines when they are
     /// not written yet, then the next part's beats when this part's window does not hold them. A
     /// failure here is the next part's to retry.
-    private func beatsAhead(of number: Int, outline: StoryOutline?) async {
+    private func outlineAhead(of number: Int, outline: StoryOutline?) async {
         guard number >= 2, number < plan.parts, var outline else { return }
         if outline.actSummaries.isEmpty, let lines = try? await actLines(outline) {
             outline.actSummaries = lines
@@ -281,8 +281,8 @@ public struct JourneyTeller: Sendable {
         } else {
             let opening = try await store.part(1).map(\.text) ?? ""
             let count = StoryArc.acts(parts: plan.parts).count
-            // Only the next two beats come with the acts: the listener is waiting for part 2, and
-            // the rest of its act's beats are written beside part 3 (`beatsAhead`).
+            // The title and the next two beats only: the listener is waiting for part 2. The acts'
+            // lines are written after part 2, the next beats after part 3 (`outlineAhead`).
             let window = StoryOutline(title: "", actSummaries: [], beats: [1: ""]).beatsToWrite(for: number, parts: plan.parts).map { $0.lowerBound...min($0.upperBound, number + 1) } ?? number...number
             let answer = try await model.complete(prompts.acts(opening: opening, beats: window))
             guard let acts = StoryAnswers.acts(answer.text, count: count, beats: window.count) else {

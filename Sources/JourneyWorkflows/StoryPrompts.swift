@@ -12,13 +12,10 @@ struct StoryPrompts: Sendable {
     var plan: JourneyPlan
     var style: StoryStyle
 
-    /// One paragraph a part: a part is kept as its sentences joined by spaces and sent back so in
-    /// the next request, and a paragraph break of the model's own would end the cached match there.
     static let system = """
         You are a storyteller. You write stories that are read aloud to listeners on a journey, one part \
         of about a minute at a time. Write for the ear: plain narration and dialogue in flowing sentences; \
-        no headings, titles, part numbers, lists, Markdown or notes, and no blank lines: each part is one paragraph. \
-        Never mention that this is a story or a part.
+        no headings, titles, part numbers, lists, Markdown or notes. Never mention that this is a story or a part.
         """
 
     var system: String { Self.system }
@@ -71,7 +68,7 @@ struct StoryPrompts: Sendable {
 
     /// The title, a line for part 1 and the beats of the next parts (`beats`), in one request
     /// after part 1 is told: all that part 2 waits for. The acts it is told to follow are the
-    /// arc's stages; their lines are written beside part 2 (`actLines`).
+    /// arc's stages; their lines are written once part 2 is told (`actLines`).
     func acts(opening: String, beats: ClosedRange<Int>) -> CompletionRequest {
         let user = """
             \(context)
@@ -206,7 +203,7 @@ struct StoryPrompts: Sendable {
             }
             if let previous = told[number - 1] { lines.append("Part \(number - 1) ended: “\(JourneyTeller.ending(of: previous))”") }
         } else if number == 2, let outline, !outline.title.isEmpty {
-            // The title only: the acts are written beside part 2, and a turn sent again later
+            // The title only: the acts are written after part 2, and a turn sent again later
             // must read as it was sent, or the model's cache misses from there.
             lines.append("The story is called “\(outline.title)”.")
         }

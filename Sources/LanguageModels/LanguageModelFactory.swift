@@ -44,15 +44,11 @@ public final class LanguageModelFactory: Sendable {
         self.limiters = limiters
     }
 
-    /// Cloud APIs take several requests at once; a server of the user's usually runs one at a
-    /// time; the model on this machine answers two (`LocalModelSetup.parallel`: a journey's
-    /// story and its outline are written side by side).
+    /// Cloud APIs take several requests at once; a local server is asked one at a time (the
+    /// model on this machine has two slots, to keep two prompts cached, not to run two at once:
+    /// on two cores with a voice speaking that oversubscribes the machine).
     public static func defaultConcurrency(_ provider: Provider) -> Int {
-        switch provider {
-        case .openaiCompatible: 1
-        case .local: 2
-        default: 4
-        }
+        provider == .openaiCompatible || provider == .local ? 1 : 4
     }
 
     public func limiter(for provider: Provider) -> ConcurrencyLimiter {

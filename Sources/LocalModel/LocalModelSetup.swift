@@ -13,8 +13,8 @@ public struct LocalModelSetup: Sendable, Hashable {
     /// threads sleeping (`OMP_WAIT_POLICY=PASSIVE`, set by the script) two threads beat one on
     /// two cores even with both busy (docs/local-model.md has the figures).
     public var threads: Int
-    /// Requests answered at once, each in its own slot with its own prompt cache: a journey's
-    /// story and its outline keep their prompts read, and run side by side.
+    /// Slots, each with its own prompt cache: a journey's story and its outline keep their
+    /// prompts read (the client still asks one at a time: `LanguageModelFactory.defaultConcurrency`).
     public var parallel: Int
     /// Tokens one request reads at most, prompt and answer together.
     public var contextTokens: Int
