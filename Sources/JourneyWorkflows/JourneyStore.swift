@@ -7,19 +7,15 @@ public struct PartSentence: Sendable, Hashable, Codable {
     /// The WAV's file name, in the journey's folder.
     public var file: String
     public var durationSeconds: Double
-    /// The space the model put before the sentence when it was not one blank (a paragraph break):
-    /// the part is sent back to the model as it was written, so that its cache matches.
-    public var lead: String?
 
-    public init(text: String, file: String, durationSeconds: Double, lead: String? = nil) {
+    public init(text: String, file: String, durationSeconds: Double) {
         self.text = text
         self.file = file
         self.durationSeconds = durationSeconds
-        self.lead = lead
     }
 
     private enum CodingKeys: String, CodingKey {
-        case text, file, lead
+        case text, file
         case durationSeconds = "duration_s"
     }
 }
@@ -48,11 +44,6 @@ public struct JourneyPart: Sendable, Hashable {
     }
 
     public var text: String { sentences.map(\.text).joined(separator: " ") }
-    /// The part as the model wrote it (its paragraph breaks kept): what the next part's request
-    /// sends back.
-    public var answer: String {
-        sentences.enumerated().map { index, sentence in (index == 0 ? "" : sentence.lead ?? " ") + sentence.text }.joined()
-    }
     public var durationSeconds: Double { sentences.reduce(0) { $0 + $1.durationSeconds } }
     public var words: Int { SpokenProse.wordCount(text) }
 }

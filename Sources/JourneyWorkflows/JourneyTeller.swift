@@ -86,7 +86,8 @@ public struct JourneyTeller: Sendable {
         let outline = number == 1 ? nil : try await outlineIfReadable(for: number)
         part.beat = outline?.beats[number] ?? part.beat
         let words = try await wordsTarget(for: number)
-        let request = number == 1 ? Self.openingRequest(plan: plan, style: style) : try await partRequest(number, outline: outline, words: words)
+        let previous = number == 1 ? nil : try await store.part(number - 1).map { Self.ending(of: $0.text) }
+        let request = number == 1 ? Self.openingRequest(plan: plan, style: style) : prompts.part(number, outline: outline, previousEnding: previous, words: words)
         let told = try await writeText(&part, request: request, outline: outline, words: words)
         // What the next part needs of the outline is written once this part is ready, not
         // beside it: two requests at once, with a voice speaking, oversubscribe two cores (the
@@ -116,19 +117,6 @@ public struct JourneyTeller: Sendable {
         }
         if let problem { throw JourneyTellError.offText(part: number, problem) }
         return try await finish(&part, fallback: false)
-    }
-
-    /// Part `number`'s request: the next turn of the story's conversation, with the parts told
-    /// since it began and the words each was asked for.
-    private func partRequest(_ number: Int, outline: StoryOutline?, words: Int) async throws -> CompletionRequest {
-        let first = StoryPrompts.conversationStart(for: number)
-        var told: [Int: String] = [:]
-        var targets = [number: words]
-        for earlier in max(1, first - 1)..<number {
-            if let part = try await store.part(earlier), part.status == .ready { told[earlier] = part.answer }
-            if earlier >= max(2, first) { targets[earlier] = try await wordsTarget(for: earlier) }
-        }
-        return prompts.part(number, outline: outline, told: told, words: targets)
     }
 
     /// Writes, after part `number`, what the parts after it need: the acts' lines when they are
@@ -167,7 +155,6 @@ public struct JourneyTeller: Sendable {
         var firstOfAnswer = true
         let isOpening = part.number == 1 && request == Self.openingRequest(plan: plan, style: style)
         let events = (isOpening ? await prepared(request) : nil) ?? model.stream(request)
-        var unread = ""
         for try await event in events {
             switch event {
             case .text(let piece):
@@ -175,9 +162,7 @@ public struct JourneyTeller: Sendable {
                     start += piece
                     if SpokenProse.looksLikeData(start) { return Self.data }
                 }
-                unread += piece
                 for sentence in splitter.add(piece) {
-                    let lead = Self.lead(of: sentence, in: &unread)
                     if firstOfAnswer, SpokenProse.isRefusal(sentence) { return Self.refusal }
                     firstOfAnswer = false
                     // The task or the last part's ending read back is not the story.
@@ -189,7 +174,7 @@ public struct JourneyTeller: Sendable {
                         if repeats >= 2 { return SpokenProse.problem(with: part.text, targetWords: words) }
                         continue
                     }
-                    try await voice(sentence, lead: lead, into: &part)
+                    try await voice(sentence, into: &part)
                     if part.words >= enough { return nil }
                 }
             case .finished:
@@ -210,16 +195,7 @@ public struct JourneyTeller: Sendable {
         problem == data || problem == refusal
     }
 
-    /// The space before `sentence` in what the model wrote, when it is more than one blank;
-    /// `unread` then starts after the sentence.
-    static func lead(of sentence: String, in unread: inout String) -> String? {
-        guard let found = unread.range(of: sentence) else { return nil }
-        let lead = String(unread[..<found.lowerBound])
-        unread = String(unread[found.upperBound...])
-        return lead.isEmpty || lead == " " || !lead.allSatisfy(\.isWhitespace) ? nil : lead
-    }
-
-    private func voice(_ sentence: String, lead: String? = nil, into part: inout JourneyPart) async throws {
+    private func voice(_ sentence: String, into part: inout JourneyPart) async throws {
         guard let text = SpokenProse.speakable(sentence) else { return }
         let wav: Data
         do {
@@ -229,7 +205,7 @@ public struct JourneyTeller: Sendable {
         }
         let duration = (try? WAV.decode(wav).durationSeconds) ?? 0
         let file = try await store.writeAudio(wav, part: part.number, sentence: part.sentences.count)
-        part.sentences.append(PartSentence(text: text, file: file, durationSeconds: duration, lead: text == sentence ? lead : nil))
+        part.sentences.append(PartSentence(text: text, file: file, durationSeconds: duration))
         try await store.save(part)
     }
 

@@ -161,59 +161,22 @@ struct StoryPrompts: Sendable {
             temperature: 0.7, maxOutputTokens: 100 + 80 * parts.count)
     }
 
-    /// Parts told in one conversation before it starts again from the outline: a request then
-    /// stays well inside a small model's context (six parts and their turns, ~2,500 tokens).
-    static let conversationParts = 6
-
-    /// The part the conversation that asks for part `number` begins with: 1 for parts 2–7, then
-    /// 7 for 8–13, 13 for 14–19 (a new conversation carries the part before it over).
-    static func conversationStart(for number: Int) -> Int {
-        number <= conversationParts + 1 ? 1 : number - 1 - (number - conversationParts - 2) % conversationParts
-    }
-
-    /// Part `number` (after the first) as the next turn of one conversation: each part told
-    /// since the conversation began is an answer in it, asked for as it was asked. So every
-    /// request extends the one before it, and a model that keeps its last prompt read (the one
-    /// on this machine) reads only the new turn and the last answer, not the whole story again.
-    /// `told` holds the parts' texts, `words` each part's target.
-    func part(_ number: Int, outline: StoryOutline?, told: [Int: String], words: [Int: Int]) -> CompletionRequest {
-        let first = Self.conversationStart(for: number)
-        var history: [ChatTurn] = []
-        for earlier in first..<number {
-            guard let text = told[earlier], !text.isEmpty else { continue }
-            history.append(ChatTurn(.user, turn(earlier, first: first, outline: outline, told: told, words: words[earlier] ?? plan.wordsPerPart)))
-            history.append(ChatTurn(.assistant, text))
-        }
-        let target = words[number] ?? plan.wordsPerPart
-        let user = turn(number, first: history.isEmpty ? number : first, outline: outline, told: told, words: target)
-        return CompletionRequest(system: system, history: history, user: user, temperature: 0.8, maxOutputTokens: Self.tokens(forWords: target))
-    }
-
-    /// What part `number` is asked with in a conversation that begins at part `first`.
-    private func turn(_ number: Int, first: Int, outline: StoryOutline?, told: [Int: String], words: Int) -> String {
-        if number == 1 { return opening(words: JourneyPlanner.wordsPerPart(wordsPerMinute: plan.wordsPerMinute)).user }
-        var lines: [String] = []
-        if number == first {
-            // A conversation begun afresh: the trip, the plan, the story so far and how it stands.
-            lines.append(context)
-            if let outline {
-                lines.append(outlineText(outline))
-                let recent = outline.recentBeats(before: number, count: 3)
-                if !recent.isEmpty { lines.append("The parts just told:\n" + recent.map { "Part \($0.part): \($0.beat)" }.joined(separator: "\n")) }
-            }
-            if let previous = told[number - 1] { lines.append("Part \(number - 1) ended: “\(JourneyTeller.ending(of: previous))”") }
-        } else if number == 2, let outline, !outline.title.isEmpty {
-            // The title only: the acts are written after part 2, and a turn sent again later
-            // must read as it was sent, or the model's cache misses from there.
-            lines.append("The story is called “\(outline.title)”.")
-        }
+    /// Part `number` (after the first), from its beat and how the part before it ended.
+    func part(_ number: Int, outline: StoryOutline?, previousEnding: String?, words: Int) -> CompletionRequest {
         let stage = StoryArc.stage(ofPart: number, parts: plan.parts)
+        var lines = [context]
+        if let outline {
+            lines.append(outlineText(outline))
+            let recent = outline.recentBeats(before: number, count: 3)
+            if !recent.isEmpty { lines.append("The parts just told:\n" + recent.map { "Part \($0.part): \($0.beat)" }.joined(separator: "\n")) }
+        }
+        if let previousEnding { lines.append("Part \(number - 1) ended: “\(previousEnding)”") }
         var task = "Write part \(number) of \(plan.parts) (the \(stage.name): \(stage.guidance))."
         if let beat = outline?.beats[number] { task += " What happens in it: \(beat)" }
         task += " About \(words) words, continuing straight on from where part \(number - 1) ended, without repeating it."
         if number == plan.parts { task += " This is the last part: bring the story to its end." }
         lines.append(task)
-        return lines.joined(separator: "\n\n")
+        return CompletionRequest(system: system, user: lines.joined(separator: "\n\n"), temperature: 0.8, maxOutputTokens: Self.tokens(forWords: words))
     }
 
     /// More of part `number`, which stopped short, from where it stopped.
