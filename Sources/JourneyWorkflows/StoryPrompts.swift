@@ -23,7 +23,7 @@ struct StoryPrompts: Sendable {
     /// The system message of the outline's requests. It differs from the storyteller's from its
     /// first word: the local server gives a request the slot whose cached prompt it shares most
     /// of, and an outline request that shared the storyteller's opening words would take the
-    /// story's slot and throw away its cached conversation.
+    /// story's slot and throw away its cached prompt.
     static let planner = """
         Plans are made here for stories read aloud to listeners on a journey, one part of about a minute at a time: \
         who is in them and what happens in each part, in short plain sentences.
