@@ -34,6 +34,10 @@ struct DatabaseJourneyStore: JourneyStore {
         try await repository.part(number, of: journeyID).map(Self.part)
     }
 
+    func parts() async throws -> [JourneyPart] {
+        try await repository.parts(of: journeyID).map(Self.part)
+    }
+
     func save(_ part: JourneyPart) async throws {
         let record = try await repository.part(part.number, of: journeyID) ?? JourneyPartRecord(journeyID: journeyID, number: part.number, beat: part.beat, now: Date())
         let wasReady = record.status == JourneyPart.Status.ready.rawValue
@@ -93,7 +97,7 @@ struct JourneyGone: Error, CustomStringConvertible {
 public actor MemoryJourneyStore: JourneyStore {
     public nonisolated let folder: URL
     private var storedOutline: StoryOutline?
-    private var parts: [Int: JourneyPart] = [:]
+    private var kept: [Int: JourneyPart] = [:]
 
     public init(folder: URL) {
         self.folder = folder
@@ -101,9 +105,10 @@ public actor MemoryJourneyStore: JourneyStore {
 
     public func outline() -> StoryOutline? { storedOutline }
     public func save(_ outline: StoryOutline) { storedOutline = outline }
-    public func part(_ number: Int) -> JourneyPart? { parts[number] }
-    public func save(_ part: JourneyPart) { parts[part.number] = part }
-    public var allParts: [JourneyPart] { parts.keys.sorted().compactMap { parts[$0] } }
+    public func part(_ number: Int) -> JourneyPart? { kept[number] }
+    public func save(_ part: JourneyPart) { kept[part.number] = part }
+    public func parts() -> [JourneyPart] { allParts }
+    public var allParts: [JourneyPart] { kept.keys.sorted().compactMap { kept[$0] } }
 
     public func writeAudio(_ wav: Data, part: Int, sentence: Int) throws -> String {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

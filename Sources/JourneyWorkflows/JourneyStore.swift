@@ -54,6 +54,8 @@ public protocol JourneyStore: Sendable {
     func outline() async throws -> StoryOutline?
     func save(_ outline: StoryOutline) async throws
     func part(_ number: Int) async throws -> JourneyPart?
+    /// Every part kept so far, in order.
+    func parts() async throws -> [JourneyPart]
     func save(_ part: JourneyPart) async throws
     /// Keeps a sentence's audio; returns the file name to record in the part.
     func writeAudio(_ wav: Data, part: Int, sentence: Int) async throws -> String

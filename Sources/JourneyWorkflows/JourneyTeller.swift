@@ -260,15 +260,15 @@ public struct JourneyTeller: Sendable {
             // The title and the next two beats only: the listener is waiting for part 2. The acts'
             // lines are written after part 2, the next beats after part 3 (`outlineAhead`).
             let window = StoryOutline(title: "", actSummaries: [], beats: [1: ""]).beatsToWrite(for: number, parts: plan.parts).map { $0.lowerBound...min($0.upperBound, number + 1) } ?? number...number
-            let answer = try await model.complete(prompts.acts(opening: opening, beats: window))
-            guard let acts = StoryAnswers.acts(answer.text, count: count, beats: window.count) else {
-                throw JourneyTellError.unreadableOutline("the acts came back as \(answer.text.prefix(120).debugDescription)")
+            let answer = try await model.complete(prompts.firstOutline(opening: opening, beats: window))
+            guard let answered = StoryAnswers.firstOutline(answer.text, count: count, beats: window.count) else {
+                throw JourneyTellError.unreadableOutline("the outline came back as \(answer.text.prefix(120).debugDescription)")
             }
-            outline = StoryOutline(title: acts.title, actSummaries: acts.summaries, beats: [1: acts.firstBeat])
-            for (part, beat) in zip(window, acts.beats) { outline.beats[part] = beat }
+            outline = StoryOutline(title: answered.title, actSummaries: answered.summaries, beats: [1: answered.firstBeat])
+            for (part, beat) in zip(window, answered.beats) { outline.beats[part] = beat }
             try await store.save(outline)
             if var first = try await store.part(1), first.beat == nil {
-                first.beat = acts.firstBeat
+                first.beat = answered.firstBeat
                 try await store.save(first)
             }
         }
@@ -290,14 +290,15 @@ public struct JourneyTeller: Sendable {
     /// short makes the next one longer, so the story lasts the trip (held to 30–90 s a part).
     func wordsTarget(for number: Int) async throws -> Int {
         var pace = plan.wordsPerMinute
-        var told = 0.0
-        if number > 1 {
-            for earlier in 1..<number { told += try await store.part(earlier)?.durationSeconds ?? 60 }
-            if let previous = try await store.part(number - 1), previous.status == .ready, !previous.fallback,
-               let measured = Self.pace(of: previous) {
-                pace = measured
-            }
+        guard number > 1 else { return Self.words(pace: pace, seconds: 60) }
+        // One read of the parts kept, not one per part: a four-hour story has 240.
+        let earlier = try await store.parts().filter { $0.number < number }
+        if let previous = earlier.last, previous.number == number - 1, previous.status == .ready, !previous.fallback,
+           let measured = Self.pace(of: previous) {
+            pace = measured
         }
+        // A part not kept (none should be) counts as its minute.
+        let told = earlier.reduce(0) { $0 + $1.durationSeconds } + Double(number - 1 - earlier.count) * 60
         return Self.words(pace: pace, seconds: Double(number) * 60 - told)
     }
 

@@ -69,7 +69,7 @@ struct StoryPrompts: Sendable {
     /// The title, a line for part 1 and the beats of the next parts (`beats`), in one request
     /// after part 1 is told: all that part 2 waits for. The acts it is told to follow are the
     /// arc's stages; their lines are written once part 2 is told (`actLines`).
-    func acts(opening: String, beats: ClosedRange<Int>) -> CompletionRequest {
+    func firstOutline(opening: String, beats: ClosedRange<Int>) -> CompletionRequest {
         let user = """
             \(context)
 
@@ -206,18 +206,18 @@ struct StoryPrompts: Sendable {
 
 /// The model's structured answers, read strictly: a shape that is off is an error, not a guess.
 enum StoryAnswers {
-    struct Acts: Sendable, Hashable {
+    struct FirstOutline: Sendable, Hashable {
         var title: String
         var firstBeat: String
         var summaries: [String]
         var beats: [String]
     }
 
-    static func acts(_ text: String, count: Int, beats: Int) -> Acts? {
+    static func firstOutline(_ text: String, count: Int, beats: Int) -> FirstOutline? {
         guard let json = JSONValue(parsing: text), let title = clean(json["title"]?.stringValue), let first = clean(json["part_1"]?.stringValue)
         else { return nil }
         let written = json["beats"]?.arrayValue?.compactMap { clean($0.stringValue) } ?? []
-        return Acts(title: Self.title(title), firstBeat: first,
+        return FirstOutline(title: Self.title(title), firstBeat: first,
                     summaries: actLines(json, count: count) ?? [], beats: Array(written.prefix(beats)))
     }
 

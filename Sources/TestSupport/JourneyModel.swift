@@ -37,14 +37,7 @@ public enum JourneyModel {
         default:
             let user = json?["messages"]?.arrayValue?.last?["content"]?.stringValue ?? ""
             let text = user.contains("Write part 2") ? partTwo : partOne
-            // Pieces that cut words and sentences, as a model's tokens do.
-            var pieces: [String] = []
-            var rest = Substring(text)
-            while !rest.isEmpty {
-                pieces.append(String(rest.prefix(23)))
-                rest = rest.dropFirst(23)
-            }
-            return VendorWire.streamed(.openai, pieces: pieces, pause: .milliseconds(1))
+            return VendorWire.streamed(.openai, pieces: VendorWire.pieces(of: text, every: 23), pause: .milliseconds(1))
         }
     }
 }

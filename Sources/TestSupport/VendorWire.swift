@@ -168,6 +168,17 @@ extension VendorWire {
         return reply
     }
 
+    /// `text` cut every `length` characters, through words and sentences, as a model's tokens cut it.
+    public static func pieces(of text: String, every length: Int) -> [String] {
+        var pieces: [String] = []
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            pieces.append(String(rest.prefix(length)))
+            rest = rest.dropFirst(length)
+        }
+        return pieces
+    }
+
     /// `pieces` streamed in `provider`'s format, as its API sends them: OpenAI chat-completion
     /// chunks and `[DONE]`; Anthropic's `message_start` … `content_block_delta` … `message_delta`
     /// (`stop`: its stop_reason, default `end_turn`) … `message_stop`; Gemini's

@@ -45,13 +45,7 @@ enum Teller {
 
     /// `text` streamed in pieces that cut words, as a model's tokens do.
     static func streamed(_ text: String) -> LoopbackReply {
-        var pieces: [String] = []
-        var rest = Substring(text)
-        while !rest.isEmpty {
-            pieces.append(String(rest.prefix(17)))
-            rest = rest.dropFirst(17)
-        }
-        return VendorWire.streamed(.openai, pieces: pieces, pause: .milliseconds(1))
+        VendorWire.streamed(.openai, pieces: VendorWire.pieces(of: text, every: 17), pause: .milliseconds(1))
     }
 
     static func json(_ value: JSONValue, _ request: RecordedRequest) -> LoopbackReply {
