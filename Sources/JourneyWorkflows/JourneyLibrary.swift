@@ -90,9 +90,15 @@ public struct JourneyLibrary: Sendable {
         let (style, voice, narration, model) = (choices.style, choices.voice, choices.narration, choices.model)
         guard model.provider.isLocal, let openings else { return false }
         let planned = try await routing.plan(from: request.start, to: request.end, mode: request.mode)
+        // The voice's pace is measured while the model reads the opening's prompt, not after
+        // its first sentence (which waits for it).
+        Task.detached { _ = await VoicePaces.shared.paced(voice, narration: narration) }
         return await openings.prepare(
             owner: ownerID, modelSpec: choices.modelText, voice: voice.voice, request: JourneyTeller.openingRequest(plan: planned, style: style),
-            using: model, speak: { text in try await narration.preview(voice, text: text) })
+            using: model, speak: { text in
+                // At the pace the teller will speak in (measured on the first sentence, not before the model starts).
+                try await narration.preview(await VoicePaces.shared.paced(voice, narration: narration), text: text)
+            })
     }
 
     /// The style, voice and model a start request names, each checked: a refusal names what

@@ -35,8 +35,9 @@ public actor PreparedOpenings {
     /// The opening each user's last journey asked for, and when: a prepare that arrives after
     /// the journey it was for has started (a request overtaken by the start) is not written.
     private var started: [UUID: (key: Key, at: ContinuousClock.Instant)] = [:]
-    /// The first sentences' audio, by owner and voice, then by the text spoken.
-    private var voiced: [VoicedKey: [String: Data]] = [:]
+    /// The first sentences' audio, by owner and voice, then by the text spoken: being made, or
+    /// made (nil when the voice failed).
+    private var voiced: [VoicedKey: [String: Task<Data?, Never>]] = [:]
 
     struct VoicedKey: Hashable {
         var owner: UUID
@@ -66,6 +67,10 @@ public actor PreparedOpenings {
         let producer = Task.detached { [weak self] in
             var splitter = SentenceSplitter()
             var sentences = 0
+            // Voiced beside the stream, one after another, so that the answer is recorded as
+            // it comes: a teller that starts meanwhile reads the text at once and waits only
+            // for the audio of a sentence already being made (`voicedSentence`).
+            var previous: Task<Data?, Never>?
             do {
                 for try await event in model.stream(request) {
                     await answer.append(event)
@@ -73,8 +78,14 @@ public actor PreparedOpenings {
                     for sentence in splitter.add(piece) where sentences < Self.voicedSentences {
                         sentences += 1
                         // As the teller will speak it; a sentence it will not speak costs nothing.
-                        guard let text = SpokenProse.speakable(sentence), let wav = try? await speak(text) else { continue }
-                        await self?.keep(wav, for: text, key: voicedKey)
+                        guard let text = SpokenProse.speakable(sentence) else { continue }
+                        let before = previous
+                        let voicing = Task<Data?, Never> {
+                            _ = await before?.value
+                            return try? await speak(text)
+                        }
+                        previous = voicing
+                        await self?.keep(voicing, for: text, key: voicedKey)
                     }
                 }
                 await answer.end(nil)
@@ -128,18 +139,26 @@ public actor PreparedOpenings {
         }
     }
 
-    /// The audio of `text` in `voice`, voiced ahead for `owner`'s opening; taken once.
-    func voicedSentence(owner: UUID, voice: String, text: String) -> Data? {
-        voiced[VoicedKey(owner: owner, voice: voice)]?.removeValue(forKey: text)
+    /// The audio of `text` in `voice`, voiced ahead for `owner`'s opening (waited for while it
+    /// is being made: voicing it again would queue behind it); taken once.
+    func voicedSentence(owner: UUID, voice: String, text: String) async -> Data? {
+        guard let voicing = voiced[VoicedKey(owner: owner, voice: voice)]?.removeValue(forKey: text) else { return nil }
+        return await voicing.value
     }
 
     /// Whether `owner` has an opening waiting, and how many of its sentences are voiced (for
     /// tests and diagnostics).
     func hasOpening(for owner: UUID) -> Bool { entries[owner] != nil }
-    func voicedCount(for owner: UUID) -> Int { voiced.filter { $0.key.owner == owner }.reduce(0) { $0 + $1.value.count } }
+    func voicedCount(for owner: UUID) async -> Int {
+        var count = 0
+        for (key, sentences) in voiced where key.owner == owner {
+            for voicing in sentences.values where await voicing.value != nil { count += 1 }
+        }
+        return count
+    }
 
-    private func keep(_ wav: Data, for text: String, key: VoicedKey) {
-        voiced[key, default: [:]][text] = wav
+    private func keep(_ voicing: Task<Data?, Never>, for text: String, key: VoicedKey) {
+        voiced[key, default: [:]][text] = voicing
     }
 
     private func drop(owner: UUID, answer: RecordedAnswer) {

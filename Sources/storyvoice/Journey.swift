@@ -249,7 +249,12 @@ struct JourneyVoice: Sendable {
         }
     }
 
+    /// `text` at a storyteller's pace in this voice (`VoicePaces`).
     func speak(_ text: String) async throws -> Data {
-        WAV.encode(try await engine.synthesize(text, voice: voice, settings: SpeechSettings()))
+        let (voice, engine) = (voice, engine)
+        let rate = await VoicePaces.shared.rate(for: voice.id, isCloud: Engines.isCloud(voice.engine)) { sample in
+            WAV.encode(try await engine.synthesize(sample, voice: voice, settings: SpeechSettings()))
+        }
+        return WAV.encode(try await engine.synthesize(text, voice: voice, settings: SpeechSettings(rate: rate)))
     }
 }

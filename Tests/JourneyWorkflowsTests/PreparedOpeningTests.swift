@@ -47,6 +47,32 @@ import Testing
         }
     }
 
+    @Test("a journey started while the opening's first sentence is being voiced waits for that audio instead of voicing it again")
+    func aSentenceBeingVoicedIsAwaited() async throws {
+        let openings = PreparedOpenings()
+        let style = try StoryStyle(.childrens)
+        let voicing = LockedValue(0)
+        let released = LockedValue(false)
+        let slowVoice: @Sendable (String) async throws -> Data = { text in
+            voicing.withLock { $0 += 1 }
+            // The voice is busy until the teller has asked for the first sentence.
+            while !released.value { try await Task.sleep(for: .milliseconds(10)) }
+            return try await Teller.speak(text)
+        }
+        try await LoopbackServer.withServer(handler: { _ in Teller.streamed(Teller.prose("Dot", sentences: 8)) }) { server in
+            let request = JourneyTeller.openingRequest(plan: Teller.plan(parts: 2), style: style)
+            #expect(await openings.prepare(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: request, using: Teller.model(server), speak: slowVoice))
+            #expect(await eventually { voicing.value == 1 }, "the first sentence is being voiced")
+            let spoken = LockedValue<[String]>([])
+            let telling = Task { try await teller(server, openings: openings, owner: owner, store: Teller.store(), style: style, spoken: spoken).tell(part: 1) }
+            try await Task.sleep(for: .milliseconds(200))
+            released.withLock { $0 = true }
+            let part = try await telling.value
+            #expect(part.status == .ready && part.sentences.count > 2)
+            #expect(spoken.value == part.sentences.dropFirst(2).map(\.text), "the first two sentences were voiced once, ahead")
+        }
+    }
+
     @Test("another user's journey, or one of another style, is not given the prepared opening")
     func otherChoicesAskTheModel() async throws {
         let openings = PreparedOpenings()
