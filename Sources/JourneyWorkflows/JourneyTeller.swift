@@ -5,8 +5,8 @@ import LanguageModels
 import VoiceChat
 
 /// Writes and voices a journey's story one part at a time: part 1 straight from the trip and
-/// the style (so that the listener hears it within seconds), then the acts, then each part
-/// from its beat and how the part before it ended. Each sentence is voiced and kept as soon as
+/// the style (so that the listener hears it within seconds), part 2 from how it ended, then
+/// the outline, and each part after from its beat and how the part before it ended. Each sentence is voiced and kept as soon as
 /// the model finishes it, so a player can start a part that is still being written.
 public struct JourneyTeller: Sendable {
     public var plan: JourneyPlan
@@ -83,7 +83,9 @@ public struct JourneyTeller: Sendable {
     /// it stopped (what was voiced is kept: the listener may be hearing it already).
     private func write(_ part: inout JourneyPart) async throws -> JourneyPart {
         let number = part.number
-        let outline = number == 1 ? nil : try await outlineIfReadable(for: number)
+        // The first parts are told from the story so far, the outline written once they are:
+        // the listener of a short part 1 would otherwise wait for the outline's JSON too.
+        let outline = number <= toldBeforeOutline ? try await store.outline() : try await outlineIfReadable(for: number)
         part.beat = outline?.beats[number] ?? part.beat
         let words = try await wordsTarget(for: number)
         let previous = number == 1 ? nil : try await store.part(number - 1).map { Self.ending(of: $0.text) }
@@ -119,11 +121,20 @@ public struct JourneyTeller: Sendable {
         return try await finish(&part, fallback: false)
     }
 
-    /// Writes, after part `number`, what the parts after it need: the acts' lines when they are
-    /// not written yet, then the next part's beats when this part's window does not hold them. A
-    /// failure here is the next part's to retry.
+    /// Parts told before the outline is first written: two, or one in a story of two parts
+    /// (whose title would otherwise never be written).
+    var toldBeforeOutline: Int { max(1, min(2, plan.parts - 1)) }
+
+    /// Writes, after part `number`, what the parts after it need: the first outline once the
+    /// first parts are told; after that the acts' lines when they are not written yet, then the
+    /// next part's beats when this part's window does not hold them. One request after each
+    /// part, while the listener hears it. A failure here is the next part's to retry.
     private func outlineAhead(of number: Int, outline: StoryOutline?) async {
-        guard number >= 2, number < plan.parts, var outline else { return }
+        guard number >= toldBeforeOutline, number < plan.parts else { return }
+        guard var outline else {
+            _ = try? await outlineReady(for: number + 1)
+            return
+        }
         if outline.actSummaries.isEmpty, let lines = try? await actLines(outline) {
             outline.actSummaries = lines
         }
@@ -225,7 +236,11 @@ public struct JourneyTeller: Sendable {
 
     /// The part told from its beat (or, with no beat, its act's summary) after the model failed.
     private func fallback(_ part: inout JourneyPart, after failure: String) async throws -> JourneyPart {
-        let outline = try? await store.outline()
+        var outline = try? await store.outline()
+        if part.beat == nil, outline?.beats[part.number] == nil {
+            // A part told before the outline (a model that refuses prose may still plan).
+            outline = try? await outlineReady(for: part.number)
+        }
         guard let text = part.beat ?? outline?.beats[part.number] ?? outline?.actSummary(ofPart: part.number, parts: plan.parts) else {
             throw JourneyTellError.cannotGoOn(part: part.number, failure)
         }
@@ -255,32 +270,48 @@ public struct JourneyTeller: Sendable {
         if let stored = try await store.outline() {
             outline = stored
         } else {
-            let opening = try await store.part(1).map(\.text) ?? ""
+            let toldTexts = try await toldBefore(number)
             let count = StoryArc.acts(parts: plan.parts).count
-            // The title and the next two beats only: the listener is waiting for part 2. The acts'
-            // lines are written after part 2, the next beats after part 3 (`outlineAhead`).
-            let window = StoryOutline(title: "", actSummaries: [], beats: [1: ""]).beatsToWrite(for: number, parts: plan.parts).map { $0.lowerBound...min($0.upperBound, number + 1) } ?? number...number
-            let answer = try await model.complete(prompts.firstOutline(opening: opening, beats: window))
-            guard let answered = StoryAnswers.firstOutline(answer.text, count: count, beats: window.count) else {
+            // The title and the next two beats only: the listener is waiting for the next part.
+            // The acts' lines are written after it, the next beats after the one after (`outlineAhead`).
+            let act = StoryArc.act(ofPart: number, parts: plan.parts)
+            let window = number...min(act.parts.upperBound, number + 1)
+            let toldParts = StoryPrompts.toldParts(toldTexts.count, before: window)
+            let answer = try await model.complete(prompts.firstOutline(told: toldTexts, beats: window))
+            guard let answered = StoryAnswers.firstOutline(answer.text, count: count, parts: Array(toldParts) + Array(window)) else {
                 throw JourneyTellError.unreadableOutline("the outline came back as \(answer.text.prefix(120).debugDescription)")
             }
-            outline = StoryOutline(title: answered.title, actSummaries: answered.summaries, beats: [1: answered.firstBeat])
-            for (part, beat) in zip(window, answered.beats) { outline.beats[part] = beat }
+            outline = StoryOutline(title: answered.title, actSummaries: answered.summaries, beats: answered.lines)
             try await store.save(outline)
-            if var first = try await store.part(1), first.beat == nil {
-                first.beat = answered.firstBeat
-                try await store.save(first)
+            for number in toldParts {
+                if var told = try await store.part(number), told.beat == nil, let line = answered.lines[number] {
+                    told.beat = line
+                    try await store.save(told)
+                }
             }
         }
         if let window = outline.beatsToWrite(for: number, parts: plan.parts) {
             let answer = try await model.complete(prompts.beats(window, outline: outline))
-            guard let beats = StoryAnswers.beats(answer.text, count: window.count) else {
+            guard let beats = StoryAnswers.beats(answer.text, parts: window) else {
                 throw JourneyTellError.unreadableOutline("the beats came back as \(answer.text.prefix(120).debugDescription)")
             }
-            for (part, beat) in zip(window, beats) { outline.beats[part] = beat }
+            outline.beats.merge(beats) { _, new in new }
             try await store.save(outline)
         }
         return outline
+    }
+
+    /// The texts of the parts told just before `number`: the run of ready parts that ends there,
+    /// at most three (enough to go on from; a listener who skipped ahead left the rest untold).
+    private func toldBefore(_ number: Int) async throws -> [String] {
+        let ready = Dictionary(try await store.parts().filter { $0.status == .ready }.map { ($0.number, $0.text) }) { first, _ in first }
+        var texts: [String] = []
+        var part = number - 1
+        while part >= 1, texts.count < 3, let text = ready[part] {
+            texts.insert(text, at: 0)
+            part -= 1
+        }
+        return texts
     }
 
     // MARK: Pace

@@ -29,12 +29,13 @@ struct StoryPrompts: Sendable {
         who is in them and what happens in each part, in short plain sentences.
         """
 
-    /// The trip and the style: the start of every request of this journey.
+    /// The trip and the style: the start of every request of this journey. The listener is not
+    /// called "the listener": a small model made "the listener" the story's hero.
     var context: String {
         let minutes = max(1, Int((plan.route.durationSeconds / 60).rounded()))
         return """
-            The listener is \(travelling) from \(plan.start.name) to \(plan.end.name), about \(minutes) minute\(minutes == 1 ? "" : "s"). \
-            The story is \(style.guidance). It has \(plan.parts) part\(plan.parts == 1 ? "" : "s").
+            Someone \(travelling) from \(plan.start.name) to \(plan.end.name) (about \(minutes) minute\(minutes == 1 ? "" : "s")) hears this story \
+            on the way; its characters are its own. The story is \(style.guidance). It has \(plan.parts) part\(plan.parts == 1 ? "" : "s").
             """
     }
 
@@ -66,34 +67,43 @@ struct StoryPrompts: Sendable {
         return CompletionRequest(system: system, user: context + "\n\n" + task, temperature: 0.8, maxOutputTokens: Self.tokens(forWords: words))
     }
 
-    /// The title, a line for part 1 and the beats of the next parts (`beats`), in one request
-    /// after part 1 is told: all that part 2 waits for. The acts it is told to follow are the
-    /// arc's stages; their lines are written once part 2 is told (`actLines`).
-    func firstOutline(opening: String, beats: ClosedRange<Int>) -> CompletionRequest {
+    /// The title, a line for each part told and the beats of the next parts (`beats`), in one
+    /// request once the first parts are told (they are told from the story so far): all the
+    /// next part waits for. The acts it is told to follow are the arc's stages; their lines are
+    /// written after the next part (`actLines`). A key per part (`part_3`): asked for arrays,
+    /// the model on this machine wrote act lines as beats and labels as lines.
+    func firstOutline(told: [String], beats: ClosedRange<Int>) -> CompletionRequest {
+        let toldParts = Self.toldParts(told.count, before: beats)
+        let soFar = told.isEmpty ? "(nothing told yet)" : zip(toldParts, told).map { "Part \($0): \($1)" }.joined(separator: "\n")
+        let toldLabel = toldParts.isEmpty ? "" : "\(Self.partsLabel(toldParts.lowerBound...toldParts.upperBound - 1, joiner: " and ")) as told, "
         let user = """
             \(context)
 
-            Part 1 has been told:
-            \(opening)
+            The story so far:
+            \(soFar)
 
             The story goes on in \(arcText):
             \(actList)
 
-            Answer with: the story's title (a few words); one short sentence saying what happens in part 1; \
-            and one short sentence for each of \(Self.partsLabel(beats)) saying what happens in it, naming the characters, \
-            continuing from part 1. Keep every sentence under 15 words.
+            Answer with the story's title (a few words), and one short sentence for each part saying what happens in it, \
+            naming the characters: \(toldLabel)\(Self.partsLabel(beats, joiner: " and ")) continuing from part \(beats.lowerBound - 1). \
+            Keep every sentence under 15 words.
             """
-        let schema: JSONValue = [
-            "type": "object",
-            "properties": ["title": ["type": "string"], "part_1": ["type": "string"], "beats": Self.strings(beats.count)],
-            "required": ["title", "part_1", "beats"],
-            "additionalProperties": false,
-        ]
+        let parts = Array(toldParts) + Array(beats)
+        let schema = Self.lines(parts.map { "part_\($0)" }, extra: ["title": ["type": "string", "maxLength": 60]])
         return CompletionRequest(
             system: Self.planner, user: user, schema: ResponseSchema(name: "story_outline", schema: schema),
-            // Room for long sentences: a small model's JSON cut at the limit cannot be read.
-            temperature: 0.7, maxOutputTokens: 160 + 80 * beats.count)
+            temperature: 0.7, maxOutputTokens: 60 + 50 * parts.count)
     }
+
+    /// The parts a first outline's `told` texts are, just before `beats`.
+    static func toldParts(_ count: Int, before beats: ClosedRange<Int>) -> Range<Int> {
+        (beats.lowerBound - count)..<beats.lowerBound
+    }
+
+    /// One line of an outline: held to 120 characters by the grammar, so that a small model's
+    /// line cannot run on (one ran a request to 420 tokens), and a sentence under 15 words fits.
+    static let line: JSONValue = ["type": "string", "maxLength": 120]
 
     /// One line for each act, from the story's start: the whole arc, written while part 2 is told.
     func actLines(_ outline: StoryOutline) -> CompletionRequest {
@@ -111,12 +121,9 @@ struct StoryPrompts: Sendable {
             Answer with one short sentence per act saying what happens in it, naming the characters, \
             so that the story runs from its start to its end. Keep every sentence under 15 words.
             """
-        let schema: JSONValue = [
-            "type": "object", "properties": ["acts": Self.strings(count)], "required": ["acts"], "additionalProperties": false,
-        ]
         return CompletionRequest(
-            system: Self.planner, user: user, schema: ResponseSchema(name: "story_acts", schema: schema),
-            temperature: 0.7, maxOutputTokens: 100 + 80 * count)
+            system: Self.planner, user: user, schema: ResponseSchema(name: "story_acts", schema: Self.lines((1...count).map { "act_\($0)" })),
+            temperature: 0.7, maxOutputTokens: 40 + 50 * count)
     }
 
     private var arcText: String {
@@ -130,9 +137,17 @@ struct StoryPrompts: Sendable {
         }.joined(separator: "\n")
     }
 
-    /// An array of exactly `count` strings.
-    static func strings(_ count: Int) -> JSONValue {
-        ["type": "array", "items": ["type": "string"], "minItems": .number(Double(count)), "maxItems": .number(Double(count))]
+    /// An object of one `line` per key, every key required. A key per line, not an array: asked
+    /// for arrays, the model on this machine gave the same line twice, or act lines as beats.
+    static func lines(_ keys: [String], extra: [String: JSONValue] = [:]) -> JSONValue {
+        var properties = extra
+        for key in keys { properties[key] = line }
+        return [
+            "type": "object",
+            "properties": .object(properties),
+            "required": .array((extra.keys.sorted() + keys).map(JSONValue.string)),
+            "additionalProperties": false,
+        ]
     }
 
     /// One sentence for each of `parts`, continuing the outline.
@@ -143,22 +158,17 @@ struct StoryPrompts: Sendable {
         if !recent.isEmpty {
             lines.append("What happened most recently:\n" + recent.map { "Part \($0.part): \($0.beat)" }.joined(separator: "\n"))
         }
-        var task = "Write what happens in \(Self.partsLabel(parts)), one short sentence each (under 20 words), continuing straight on. "
+        var task = "Answer with one short sentence for each of \(Self.partsLabel(parts, joiner: " and ")) saying what happens in it, naming the characters, continuing straight on. "
         task += "They are in the \(act.stage.name) (\(act.stage.guidance))"
         if let summary = outline.actSummary(ofPart: parts.lowerBound, parts: plan.parts) { task += ": \(summary)" }
         task += "."
-        if parts.upperBound == plan.parts { task += " Part \(plan.parts) is the last: the story ends in it." }
-        else if parts.upperBound == act.parts.upperBound { task += " Part \(parts.upperBound) ends this act." }
+        if parts.upperBound == plan.parts { task += " The story ends in part \(plan.parts)." }
+        task += " Keep every sentence under 15 words."
         lines.append(task)
-        let schema: JSONValue = [
-            "type": "object",
-            "properties": ["beats": Self.strings(parts.count)],
-            "required": ["beats"],
-            "additionalProperties": false,
-        ]
         return CompletionRequest(
-            system: Self.planner, user: lines.joined(separator: "\n\n"), schema: ResponseSchema(name: "story_beats", schema: schema),
-            temperature: 0.7, maxOutputTokens: 100 + 80 * parts.count)
+            system: Self.planner, user: lines.joined(separator: "\n\n"),
+            schema: ResponseSchema(name: "story_beats", schema: Self.lines(parts.map { "part_\($0)" })),
+            temperature: 0.7, maxOutputTokens: 40 + 50 * parts.count)
     }
 
     /// Part `number` (after the first), from its beat and how the part before it ended.
@@ -199,8 +209,8 @@ struct StoryPrompts: Sendable {
         return summaries.isEmpty ? title : title + " Its plan:\n" + summaries.joined(separator: "\n")
     }
 
-    static func partsLabel(_ parts: ClosedRange<Int>) -> String {
-        parts.count == 1 ? "part \(parts.lowerBound)" : "parts \(parts.lowerBound)–\(parts.upperBound)"
+    static func partsLabel(_ parts: ClosedRange<Int>, joiner: String = "–") -> String {
+        parts.count == 1 ? "part \(parts.lowerBound)" : parts.count == 2 ? "parts \(parts.lowerBound)\(joiner)\(parts.upperBound)" : "parts \(parts.lowerBound)–\(parts.upperBound)"
     }
 }
 
@@ -208,17 +218,18 @@ struct StoryPrompts: Sendable {
 enum StoryAnswers {
     struct FirstOutline: Sendable, Hashable {
         var title: String
-        var firstBeat: String
+        /// A line for each part told and each part ahead, by part.
+        var lines: [Int: String]
         var summaries: [String]
-        var beats: [String]
     }
 
-    static func firstOutline(_ text: String, count: Int, beats: Int) -> FirstOutline? {
-        guard let json = JSONValue(parsing: text), let title = clean(json["title"]?.stringValue), let first = clean(json["part_1"]?.stringValue)
-        else { return nil }
-        let written = json["beats"]?.arrayValue?.compactMap { clean($0.stringValue) } ?? []
-        return FirstOutline(title: Self.title(title), firstBeat: first,
-                    summaries: actLines(json, count: count) ?? [], beats: Array(written.prefix(beats)))
+    /// The first outline's answer: its title, and the lines of `parts` (those that came).
+    static func firstOutline(_ text: String, count: Int, parts: [Int]) -> FirstOutline? {
+        guard let json = JSONValue(parsing: text), let title = clean(json["title"]?.stringValue) else { return nil }
+        var lines: [Int: String] = [:]
+        for part in parts { lines[part] = clean(json["part_\(part)"]?.stringValue) }
+        guard let last = parts.last, lines[last] != nil else { return nil }
+        return FirstOutline(title: Self.title(title), lines: lines, summaries: actLines(json, count: count) ?? [])
     }
 
     /// The acts' lines, when there is one for every act.
@@ -227,8 +238,8 @@ enum StoryAnswers {
     }
 
     private static func actLines(_ json: JSONValue, count: Int) -> [String]? {
-        guard let lines = json["acts"]?.arrayValue?.compactMap({ clean($0.stringValue) }), lines.count >= count else { return nil }
-        return Array(lines.prefix(count))
+        let lines = (1...max(1, count)).compactMap { clean(json["act_\($0)"]?.stringValue) }
+        return lines.count == count ? lines : nil
     }
 
     /// The story's name as the model gave it, without quotes or a part label ("…, Part 1: The
@@ -239,10 +250,12 @@ enum StoryAnswers {
         return cut.isEmpty ? bare : cut
     }
 
-    /// The beats written, as many as came (at most `count`); nil when none could be read.
-    static func beats(_ text: String, count: Int) -> [String]? {
-        guard let beats = JSONValue(parsing: text)?["beats"]?.arrayValue?.compactMap({ clean($0.stringValue) }), !beats.isEmpty else { return nil }
-        return Array(beats.prefix(count))
+    /// The beats of `parts` written, by part; nil when none could be read.
+    static func beats(_ text: String, parts: ClosedRange<Int>) -> [Int: String]? {
+        guard let json = JSONValue(parsing: text) else { return nil }
+        var beats: [Int: String] = [:]
+        for part in parts { beats[part] = clean(json["part_\(part)"]?.stringValue) }
+        return beats.isEmpty ? nil : beats
     }
 
     private static func clean(_ text: String?) -> String? {

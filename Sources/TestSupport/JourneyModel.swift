@@ -27,13 +27,14 @@ public enum JourneyModel {
             json?["stream"] == true ? VendorWire.streamed(.openai, pieces: [text], pause: .zero) : VendorWire.success(.openai, answer: text, for: request)
         }
         switch schemaName {
-        case "story_outline":
-            let acts = JSONValue.array((1...6).map { .string("In act \($0) the lantern keeper and the ferry woman cross the fen.") })
-            let beats = JSONValue.array((2...5).map { .string("In part \($0) the ferry woman rows through the reeds.") })
-            return answer(JSONValue.object(["title": .string(title), "part_1": "The lantern keeper sets out.", "acts": acts, "beats": beats]).canonicalText)
-        case "story_beats":
-            let beats = JSONValue.array((1...4).map { .string("Beat \($0): the ferry woman rows through the reeds.") })
-            return answer(JSONValue.object(["beats": beats]).canonicalText)
+        case "story_outline", "story_acts", "story_beats":
+            // A line for each key the request's schema asks for (`part_3`, `act_1`), and a title.
+            let asked = json?["response_format"]?["json_schema"]?["schema"]?["properties"]?.objectValue?.keys.sorted() ?? []
+            var lines: [String: JSONValue] = [:]
+            for key in asked {
+                lines[key] = key == "title" ? .string(title) : .string("In \(key.replacingOccurrences(of: "_", with: " ")) the ferry woman rows through the reeds.")
+            }
+            return answer(JSONValue.object(lines).canonicalText)
         default:
             let user = json?["messages"]?.arrayValue?.last?["content"]?.stringValue ?? ""
             let text = user.contains("Write part 2") ? partTwo : partOne

@@ -52,6 +52,12 @@ enum Teller {
         VendorWire.success(.openai, answer: value.canonicalText, for: request)
     }
 
+    /// An answer to a structured request with every key its schema asks for (`part_3`, `act_1`).
+    static func keyed(_ request: RecordedRequest, _ line: (String) -> String) -> LoopbackReply {
+        let keys = request.json?["response_format"]?["json_schema"]?["schema"]?["properties"]?.objectValue?.keys.sorted() ?? []
+        return json(.object(Dictionary(uniqueKeysWithValues: keys.map { ($0, JSONValue.string(line($0))) })), request)
+    }
+
     /// `count` sentences of about ten words naming `who`.
     static func prose(_ who: String, sentences count: Int) -> String {
         (1...count).map { "Then \(who) walked along the river for a while, number \($0)." }.joined(separator: " ")
@@ -77,16 +83,16 @@ enum Teller {
 
 @Suite("Telling a journey's story", .serialized)
 struct JourneyTellerTests {
-    @Test("part 1 comes first from the trip alone; the acts and beats follow; each part goes on from the last")
+    @Test("part 1 comes first from the trip alone, part 2 from how it ended; the outline follows; each part goes on from the last")
     func threeParts() async throws {
         let store = Teller.store()
         try await LoopbackServer.withServer(handler: { request in
             switch Teller.schemaName(request) {
             case "story_outline":
-                return Teller.json(["title": "The Brave Duckling", "part_1": "Dot the duckling leaves the pond.",
-                                    "acts": ["Dot sets out.", "Dot meets the heron.", "Dot comes home."], "beats": ["Dot meets the grey heron."]], request)
+                return Teller.json(["title": "The Brave Duckling", "part_1": "Dot the duckling leaves the pond.", "part_2": "Dot meets the grey heron.",
+                                    "part_3": "Dot swims home at dusk."], request)
             case "story_beats":
-                return Teller.json(["beats": ["Dot swims home at dusk."]], request)
+                return Teller.keyed(request) { _ in "Dot swims home at dusk." }
             default:
                 let user = Teller.userMessage(request)
                 let who = user.contains("Write part 3") ? "Dot at home" : user.contains("Write part 2") ? "Dot and the heron" : "Dot the duckling"
@@ -107,16 +113,21 @@ struct JourneyTellerTests {
             try await teller.tell(part: 2)
             try await teller.tell(part: 3)
             let kinds = server.requests.map { Teller.schemaName($0) ?? "prose" }
-            // The title and the first beats come after part 1; part 3 is in the next act, and its
-            // beat is written once part 2 is told.
-            #expect(kinds == ["prose", "story_outline", "prose", "story_beats", "prose"])
+            // The title, a line for each part told and part 3's beat come once part 2 is told.
+            #expect(kinds == ["prose", "prose", "story_outline", "prose"])
             let outline = try #require(await store.outline())
             #expect(outline.title == "The Brave Duckling")
             #expect(outline.beats == [1: "Dot the duckling leaves the pond.", 2: "Dot meets the grey heron.", 3: "Dot swims home at dusk."])
+            #expect(await store.part(2)?.beat == "Dot meets the grey heron.", "a part told before the outline gets its line")
+            let asked = server.requests[2].json?["response_format"]?["json_schema"]?["schema"]?["properties"]?.objectValue
+            #expect(Set(asked?.keys ?? [:].keys) == ["title", "part_1", "part_2", "part_3"], "a line for each part by name")
+            #expect(asked?["part_3"]?["maxLength"] == 120, "lines that cannot run on")
+            let outlineRequest = Teller.userMessage(server.requests[2])
+            #expect(outlineRequest.contains("Part 1: Then Dot the duckling walked") && outlineRequest.contains("Part 2: Then Dot and the heron walked"), "the story so far")
             let partTwo = try #require(server.requests.first { Teller.userMessage($0).contains("Write part 2") })
             let partThree = try #require(server.requests.first { Teller.userMessage($0).contains("Write part 3") })
-            #expect(Teller.userMessage(partTwo).contains("Dot meets the grey heron."), "its beat")
             #expect(Teller.userMessage(partTwo).contains("number 5."), "how part 1 ended")
+            #expect(Teller.userMessage(partThree).contains("Dot swims home at dusk."), "its beat")
             #expect(Teller.userMessage(partThree).contains("This is the last part"))
             // The story's requests share one system message, the outline's another, and the two
             // differ from their first word (a local server gives each the slot that shares most of it).
@@ -130,25 +141,24 @@ struct JourneyTellerTests {
         }
     }
 
-    @Test("the acts' lines are written once part 2 is told, and the beats after them follow them")
-    func actsBesidePartTwo() async throws {
+    @Test("the acts' lines are written once part 3 is told, and the beats after them follow them")
+    func actsAfterPartThree() async throws {
         let store = Teller.store()
         let acts = StoryArc.acts(parts: 5).count
         try await LoopbackServer.withServer(handler: { request in
             switch Teller.schemaName(request) {
-            case "story_outline": Teller.json(["title": "The Brave Duckling", "part_1": "Dot leaves the pond.", "beats": ["Dot meets the heron."]], request)
-            case "story_acts": Teller.json(["acts": .array((1...acts).map { .string("In act \($0) Dot and the heron cross the marsh.") })], request)
-            case "story_beats": Teller.json(["beats": ["Dot and the heron find the reeds."]], request)
+            case "story_outline": Teller.json(["title": "The Brave Duckling", "part_1": "Dot leaves the pond.", "part_2": "Dot paddles on.", "part_3": "Dot meets the heron."], request)
+            case "story_acts": Teller.keyed(request) { "In \($0.replacingOccurrences(of: "_", with: " ")) Dot and the heron cross the marsh." }
+            case "story_beats": Teller.keyed(request) { _ in "Dot and the heron find the reeds." }
             default: Teller.streamed(Teller.prose("Dot", sentences: 30))
             }
         }) { server in
             let teller = try Teller.teller(server, parts: 5, store: store)
-            try await teller.tell(part: 1)
-            try await teller.tell(part: 2)
+            for part in 1...3 { try await teller.tell(part: part) }
             let kinds = server.requests.map { Teller.schemaName($0) ?? "prose" }
-            #expect(kinds == ["prose", "story_outline", "prose", "story_acts", "story_beats"])
+            #expect(kinds == ["prose", "prose", "story_outline", "prose", "story_acts", "story_beats"])
             let outline = try #require(await store.outline())
-            #expect(outline.actSummaries.count == acts && outline.beats[3] == "Dot and the heron find the reeds.")
+            #expect(outline.actSummaries.count == acts && outline.beats[3] == "Dot meets the heron." && outline.beats[4] == "Dot and the heron find the reeds.")
             // The beats came after the acts' lines, and follow them.
             let beats = try #require(server.requests.firstIndex { Teller.schemaName($0) == "story_beats" })
             #expect(try #require(server.requests.firstIndex { Teller.schemaName($0) == "story_acts" }) < beats)
@@ -161,8 +171,8 @@ struct JourneyTellerTests {
         let store = Teller.store()
         try await LoopbackServer.withServer(handler: { request in
             switch Teller.schemaName(request) {
-            case "story_outline": Teller.json(["title": "T", "part_1": "P.", "acts": ["A.", "B."], "beats": ["Beat."]], request)
-            case "story_beats": Teller.json(["beats": ["Beat."]], request)
+            case "story_outline": Teller.json(["title": "T", "part_1": "P.", "part_2": "Beat."], request)
+            case "story_beats": Teller.keyed(request) { _ in "Beat." }
             default: Teller.streamed(Teller.prose("Dot", sentences: 30))
             }
         }) { server in
@@ -173,7 +183,8 @@ struct JourneyTellerTests {
             // A minute at espeak's pace, and what part 1 fell short of its minute.
             let expected = JourneyTeller.words(pace: min(220, max(90, pace)), seconds: 120 - one.durationSeconds)
             #expect(Teller.userMessage(server.requests[0]).contains("About 60 words"), "the plan's pace for part 1")
-            #expect(Teller.userMessage(server.requests[2]).contains("About \(expected) words"), "espeak's measured pace for part 2")
+            let partTwo = try #require(server.requests.map(Teller.userMessage).first { $0.contains("Write part 2") })
+            #expect(partTwo.contains("About \(expected) words"), "espeak's measured pace for part 2")
             #expect(expected != 60)
         }
     }
@@ -214,7 +225,7 @@ struct JourneyTellerTests {
         let store = Teller.store()
         let answers = Mutex([Teller.streamed(Teller.prose("Dot", sentences: 2)), Teller.streamed(Teller.prose("the heron", sentences: 30))])
         try await LoopbackServer.withServer(handler: { _ in answers.withLock { $0.removeFirst() } }) { server in
-            let part = try await Teller.teller(server, parts: 2, store: store).tell(part: 1)
+            let part = try await Teller.teller(server, parts: 3, store: store).tell(part: 1)
             #expect(server.requests.count == 2)
             let again = Teller.userMessage(server.requests[1])
             #expect(again.contains("so far ends") && again.contains("number 2."), "it goes on from the first answer's end")

@@ -16,7 +16,7 @@ import Testing
     func teller(_ server: LoopbackServer, openings: PreparedOpenings, owner: UUID, store: MemoryJourneyStore, style: StoryStyle,
                 spoken: LockedValue<[String]> = LockedValue([])) -> JourneyTeller {
         JourneyTeller(
-            plan: Teller.plan(parts: 2), style: style, model: Teller.model(server),
+            plan: Teller.plan(parts: 3), style: style, model: Teller.model(server),
             speak: { [spoken] text in
                 if let wav = await openings.voicedSentence(owner: owner, voice: "espeak-ng:en-us", text: text) { return wav }
                 spoken.withLock { $0.append(text) }
@@ -31,7 +31,7 @@ import Testing
         let openings = PreparedOpenings()
         let style = try StoryStyle(.childrens)
         try await LoopbackServer.withServer(handler: { _ in Teller.streamed(Teller.prose("Dot", sentences: 8)) }) { server in
-            let request = JourneyTeller.openingRequest(plan: Teller.plan(parts: 2), style: style)
+            let request = JourneyTeller.openingRequest(plan: Teller.plan(parts: 3), style: style)
             #expect(await openings.prepare(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: request, using: Teller.model(server), speak: Teller.speak))
             #expect(await openings.prepare(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: request, using: Teller.model(server), speak: Teller.speak) == false,
                     "the same opening is not asked for twice")
@@ -60,7 +60,7 @@ import Testing
             return try await Teller.speak(text)
         }
         try await LoopbackServer.withServer(handler: { _ in Teller.streamed(Teller.prose("Dot", sentences: 8)) }) { server in
-            let request = JourneyTeller.openingRequest(plan: Teller.plan(parts: 2), style: style)
+            let request = JourneyTeller.openingRequest(plan: Teller.plan(parts: 3), style: style)
             #expect(await openings.prepare(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: request, using: Teller.model(server), speak: slowVoice))
             #expect(await eventually { voicing.value == 1 }, "the first sentence is being voiced")
             let spoken = LockedValue<[String]>([])
@@ -82,7 +82,7 @@ import Testing
             return Teller.streamed(Teller.prose(n == 1 ? "the owl" : "Dot", sentences: 8))
         }) { server in
             let noir = try StoryStyle(.noir)
-            #expect(await openings.prepare(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: JourneyTeller.openingRequest(plan: Teller.plan(parts: 2), style: noir), using: Teller.model(server), speak: Teller.speak))
+            #expect(await openings.prepare(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: JourneyTeller.openingRequest(plan: Teller.plan(parts: 3), style: noir), using: Teller.model(server), speak: Teller.speak))
             #expect(await eventually { server.requests.count == 1 })
             let stranger = try await teller(server, openings: openings, owner: UUID(), store: Teller.store(), style: noir).tell(part: 1)
             #expect(!stranger.text.contains("the owl"), "another user's journey asks the model itself")
@@ -101,7 +101,7 @@ import Testing
             let telling = Task { try await teller.tell(part: 1) }
             // The teller has looked for a prepared opening once its own request is out.
             #expect(await eventually { server.requests.count == 1 })
-            let request = JourneyTeller.openingRequest(plan: Teller.plan(parts: 2), style: style)
+            let request = JourneyTeller.openingRequest(plan: Teller.plan(parts: 3), style: style)
             #expect(await openings.prepare(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: request, using: Teller.model(server), speak: Teller.speak) == false)
             _ = try await telling.value
             #expect(server.requests.count == 1, "only the teller asked the model")
@@ -114,7 +114,7 @@ import Testing
         let style = try StoryStyle(.fantasy)
         let answers = Mutex([VendorWire.error(.openai, status: 500, message: "overloaded"), Teller.streamed(Teller.prose("Dot", sentences: 8))])
         try await LoopbackServer.withServer(handler: { _ in answers.withLock { $0.removeFirst() } }) { server in
-            #expect(await openings.prepare(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: JourneyTeller.openingRequest(plan: Teller.plan(parts: 2), style: style), using: Teller.model(server), speak: Teller.speak))
+            #expect(await openings.prepare(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: JourneyTeller.openingRequest(plan: Teller.plan(parts: 3), style: style), using: Teller.model(server), speak: Teller.speak))
             let part = try await teller(server, openings: openings, owner: owner, store: Teller.store(), style: style).tell(part: 1)
             #expect(server.requests.count == 2)
             #expect(part.status == .ready && !part.fallback && part.text.contains("Dot walked"))
@@ -126,7 +126,7 @@ import Testing
         let openings = PreparedOpenings(lifetime: .milliseconds(200))
         let noir = try StoryStyle(.noir)
         try await LoopbackServer.withServer(handler: { _ in Teller.streamed(Teller.prose("Dot", sentences: 8)) }) { server in
-            #expect(await openings.prepare(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: JourneyTeller.openingRequest(plan: Teller.plan(parts: 2), style: noir), using: Teller.model(server), speak: Teller.speak))
+            #expect(await openings.prepare(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: JourneyTeller.openingRequest(plan: Teller.plan(parts: 3), style: noir), using: Teller.model(server), speak: Teller.speak))
             #expect(await eventually { await openings.hasOpening(for: owner) == false })
         }
     }
@@ -136,7 +136,7 @@ import Testing
         let openings = PreparedOpenings()
         var slow = Teller.streamed(Teller.prose("Dot", sentences: 40))
         slow.pieceDelay = .milliseconds(100)
-        let plan = Teller.plan(parts: 2)
+        let plan = Teller.plan(parts: 3)
         try await LoopbackServer.withServer(handler: { [slow] _ in slow }) { server in
             #expect(await openings.prepare(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: JourneyTeller.openingRequest(plan: plan, style: try! StoryStyle(.noir)), using: Teller.model(server), speak: Teller.speak))
             #expect(await eventually { server.requests.count == 1 })
