@@ -92,12 +92,13 @@ public struct JourneyLibrary: Sendable {
         let planned = try await routing.plan(from: request.start, to: request.end, mode: request.mode)
         // The voice's pace is measured while the model reads the opening's prompt, not after
         // its first sentence (which waits for it).
-        Task.detached { _ = await VoicePaces.shared.paced(voice, narration: narration) }
+        let target = planned.wordsPerMinute
+        Task.detached { _ = await VoicePaces.shared.paced(voice, target: target, narration: narration) }
         return await openings.prepare(
             owner: ownerID, modelSpec: choices.modelText, voice: voice.voice, request: JourneyTeller.openingRequest(plan: planned, style: style),
             using: model, speak: { text in
                 // At the pace the teller will speak in (measured on the first sentence, not before the model starts).
-                try await narration.preview(await VoicePaces.shared.paced(voice, narration: narration), text: text)
+                try await narration.preview(await VoicePaces.shared.paced(voice, target: target, narration: narration), text: text)
             })
     }
 

@@ -108,7 +108,7 @@ struct JourneyTelling: Sendable {
             plan: plan, style: style, model: model,
             speak: { text in
                 if let wav = await openings?.voicedSentence(owner: ownerID, voice: voice, text: text) { return wav }
-                return try await voices.preview(await VoicePaces.shared.paced(assignment, narration: voices), text: text)
+                return try await voices.preview(await VoicePaces.shared.paced(assignment, target: plan.wordsPerMinute, narration: voices), text: text)
             },
             store: DatabaseJourneyStore(repository: repository, dataDirectory: dataDirectory, journeyID: id, ownerID: ownerID),
             playhead: { (try? await repository.find(id, ownerID: ownerID))?.playheadPart ?? 0 },

@@ -271,17 +271,16 @@ public struct JourneyTeller: Sendable {
             outline = stored
         } else {
             let toldTexts = try await toldBefore(number)
-            let count = StoryArc.acts(parts: plan.parts).count
             // The title and the next two beats only: the listener is waiting for the next part.
             // The acts' lines are written after it, the next beats after the one after (`outlineAhead`).
             let act = StoryArc.act(ofPart: number, parts: plan.parts)
             let window = number...min(act.parts.upperBound, number + 1)
             let toldParts = StoryPrompts.toldParts(toldTexts.count, before: window)
             let answer = try await model.complete(prompts.firstOutline(told: toldTexts, beats: window))
-            guard let answered = StoryAnswers.firstOutline(answer.text, count: count, parts: Array(toldParts) + Array(window)) else {
+            guard let answered = StoryAnswers.firstOutline(answer.text, parts: Array(toldParts) + Array(window)) else {
                 throw JourneyTellError.unreadableOutline("the outline came back as \(answer.text.prefix(120).debugDescription)")
             }
-            outline = StoryOutline(title: answered.title, actSummaries: answered.summaries, beats: answered.lines)
+            outline = StoryOutline(title: answered.title, actSummaries: [], beats: answered.lines)
             try await store.save(outline)
             for number in toldParts {
                 if var told = try await store.part(number), told.beat == nil, let line = answered.lines[number] {

@@ -220,24 +220,20 @@ enum StoryAnswers {
         var title: String
         /// A line for each part told and each part ahead, by part.
         var lines: [Int: String]
-        var summaries: [String]
     }
 
     /// The first outline's answer: its title, and the lines of `parts` (those that came).
-    static func firstOutline(_ text: String, count: Int, parts: [Int]) -> FirstOutline? {
+    static func firstOutline(_ text: String, parts: [Int]) -> FirstOutline? {
         guard let json = JSONValue(parsing: text), let title = clean(json["title"]?.stringValue) else { return nil }
         var lines: [Int: String] = [:]
         for part in parts { lines[part] = clean(json["part_\(part)"]?.stringValue) }
         guard let last = parts.last, lines[last] != nil else { return nil }
-        return FirstOutline(title: Self.title(title), lines: lines, summaries: actLines(json, count: count) ?? [])
+        return FirstOutline(title: Self.title(title), lines: lines)
     }
 
     /// The acts' lines, when there is one for every act.
     static func actLines(_ text: String, count: Int) -> [String]? {
-        JSONValue(parsing: text).flatMap { actLines($0, count: count) }
-    }
-
-    private static func actLines(_ json: JSONValue, count: Int) -> [String]? {
+        guard let json = JSONValue(parsing: text) else { return nil }
         let lines = (1...max(1, count)).compactMap { clean(json["act_\($0)"]?.stringValue) }
         return lines.count == count ? lines : nil
     }

@@ -35,11 +35,10 @@ public actor VoicePaces {
 }
 
 extension VoicePaces {
-    /// `voice` slowed to a storyteller's pace, as `narration` speaks it.
-    func paced(_ voice: VoiceAssignment, narration: any NarrationService) async -> VoiceAssignment {
-        let engine = String(voice.voice.prefix { $0 != ":" })
+    /// `voice` slowed to `target` words a minute (the journey's plan), as `narration` speaks it.
+    func paced(_ voice: VoiceAssignment, target: Double, narration: any NarrationService) async -> VoiceAssignment {
         var paced = voice
-        paced.rate = voice.rate * (await rate(for: voice.voice, isCloud: Engines.isCloud(engine)) { text in
+        paced.rate = voice.rate * (await rate(for: voice.voice, isCloud: Engines.isCloud(voice: voice.voice), target: target) { text in
             try await narration.preview(VoiceAssignment(voice: voice.voice), text: text)
         })
         return paced

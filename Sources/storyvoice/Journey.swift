@@ -201,7 +201,7 @@ struct JourneyTell: AsyncParsableCommand {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-journey-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = MemoryJourneyStore(folder: folder)
-        let teller = JourneyTeller(plan: plan, style: storyStyle, model: chosen, speak: speaker.speak, store: store)
+        let teller = JourneyTeller(plan: plan, style: storyStyle, model: chosen, speak: { try await speaker.speak($0, wordsPerMinute: plan.wordsPerMinute) }, store: store)
         let bar = ProgressBar(enabled: Terminal.isStandardErrorInteractive, stream: .standardError)
         let started = ContinuousClock.now
         var firstAudio: Duration?
@@ -249,10 +249,10 @@ struct JourneyVoice: Sendable {
         }
     }
 
-    /// `text` at a storyteller's pace in this voice (`VoicePaces`).
-    func speak(_ text: String) async throws -> Data {
+    /// `text` in this voice slowed to `wordsPerMinute`, the plan's pace (`VoicePaces`).
+    func speak(_ text: String, wordsPerMinute: Double) async throws -> Data {
         let (voice, engine) = (voice, engine)
-        let rate = await VoicePaces.shared.rate(for: voice.id, isCloud: Engines.isCloud(voice.engine)) { sample in
+        let rate = await VoicePaces.shared.rate(for: voice.id, isCloud: Engines.isCloud(voice.engine), target: wordsPerMinute) { sample in
             WAV.encode(try await engine.synthesize(sample, voice: voice, settings: SpeechSettings()))
         }
         return WAV.encode(try await engine.synthesize(text, voice: voice, settings: SpeechSettings(rate: rate)))

@@ -17,7 +17,7 @@ public enum StorytellingPace {
 
     /// Words a minute in `seconds` of speech of `text` (nil for too little to say).
     public static func wordsPerMinute(of text: String, seconds: Double) -> Double? {
-        let words = text.split(whereSeparator: \.isWhitespace).count
+        let words = SpokenProse.wordCount(text)
         guard words >= 20, seconds >= 3 else { return nil }
         return Double(words) / seconds * 60
     }

@@ -36,6 +36,11 @@ public enum Engines {
         CloudService(rawValue: engineID) != nil
     }
 
+    /// Whether a voice id (`engine:voice`) is a paid cloud service's.
+    public static func isCloud(voice id: String) -> Bool {
+        isCloud(RenderEstimate.engine(of: id))
+    }
+
     private static func parse(_ list: String) -> Set<String> {
         Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty })
     }
