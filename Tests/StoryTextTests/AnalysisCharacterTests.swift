@@ -323,4 +323,56 @@ struct AnalysisRoleMergingTests {
         """)
         #expect(passage.speakers.last == "Miss Josephine Barry")
     }
+
+    @Test("A namesake son: 'young Ned' and bare 'Ned' are the son of Mr. Thornbury, whose friends call him Ned Thornbury")
+    func namesakeSon() {
+        let passage = AnalyzedPassage("""
+        Mr. Thornbury came home from the mill. Mr. Thornbury was a man of facts, and his friends called him Ned Thornbury. Mr. Thornbury sat down by the fire.
+
+        Young Ned stood by the window. "I am tired of facts," said Ned.
+
+        "Facts are all we have, young Ned," said Mr. Thornbury.
+
+        "Yes, father," said Ned.
+
+        "You will be home by nine, Mr. Ned," said the housekeeper.
+        """)
+        #expect(passage.speakers == ["young Ned", "Ned Thornbury", "young Ned", "the housekeeper"])
+    }
+
+    @Test("'young Oliver' is Oliver Pemberton when nobody of the family is called Mr. Pemberton")
+    func youngWithoutNamesake() {
+        let passage = AnalyzedPassage("""
+        Oliver Pemberton was a small boy in the workhouse. Young Oliver looked up from his bowl, and Oliver Pemberton rose.
+
+        "Please, sir, I want some more," said Oliver.
+
+        The master stared at young Oliver. "More?" said the master.
+        """)
+        #expect(passage.speakers.first == "Oliver Pemberton")
+        #expect(passage.analysis.characters.filter { $0.name.contains("Oliver") }.count == 1)
+    }
+
+    @Test("A bare surname is a man of the family, never its Mrs.: 'said Braddocks' beside Mrs. Braddocks")
+    func bareSurnameIsNotTheWife() {
+        let passage = AnalyzedPassage("""
+        Mrs. Braddocks came over to our table. Mrs. Braddocks was a small woman.
+
+        "Hello, you two," said Mrs. Braddocks.
+
+        Braddocks was standing at the bar. "What will you have?" said Braddocks.
+        """)
+        #expect(passage.speakers == ["Mrs. Braddocks", "Braddocks"])
+    }
+
+    @Test("A titled full name is also known without its title; a wife under her husband's name is not")
+    func untitledFullName() {
+        let passage = AnalyzedPassage("""
+        Mr. Robert Ferrars bowed. "Very pleasant," said Mr. Robert Ferrars.
+
+        Mrs. John Harcourt smiled. "Indeed," said Mrs. John Harcourt.
+        """)
+        #expect(passage.character(named: "Mr. Robert Ferrars")?.aliases.contains("Robert Ferrars") == true)
+        #expect(passage.character(named: "Mrs. John Harcourt")?.aliases.contains("John Harcourt") == false)
+    }
 }

@@ -124,4 +124,15 @@ struct AnalysisRecallTests {
         #expect(passage.speakers == ["Mrs. Ildren", "Mrs. Ildren", "the maid"])
         #expect(passage.character(named: "the maid")?.aliases.contains("a maid") == true)
     }
+
+    @Test("A description keeps its possessive as written: 'said the apothecary's apprentice'")
+    func possessiveInDescription() {
+        let passage = AnalyzedPassage("""
+        An apprentice came in with a bottle and set it down.
+
+        "Here is the physic, ma'am," said the apothecary's apprentice.
+        """)
+        #expect(passage.character(named: "the apothecary's apprentice") != nil)
+        #expect(passage.character(named: "the apothecary apprentice") == nil)
+    }
 }

@@ -63,7 +63,26 @@ struct Entity: Sendable {
             result.append(display)
         }
         for description in descriptions where seen.insert(description).inserted { result.append(description) }
+        // "Mr. Robert Ferrars" is also plain "Robert Ferrars"; never "Mrs. Robert Ferrars",
+        // a wife named by her husband's name.
+        for (key, display) in formDisplay.sorted(by: { $0.key < $1.key }) {
+            guard let title = key.split(separator: " ").first.map(String.init), let titleGender = Lexicon.honorifics[title] ?? nil,
+                  let untitled = Entity.untitled(display), untitled.split(separator: " ").count >= 2,
+                  let given = untitled.split(separator: " ").first,
+                  FirstNames.gender(of: FirstNames.formal(given.lowercased())) == titleGender,
+                  seen.insert(untitled).inserted else { continue }
+            result.append(untitled)
+        }
         return result
+    }
+
+    /// "Mr. Robert Ferrars" without its title ("Robert Ferrars"), if it has one.
+    private static func untitled(_ display: String) -> String? {
+        let words = display.split(separator: " ")
+        guard words.count >= 3 else { return nil }
+        let first = String(words[0].lowercased().filter { $0 != "." })
+        guard Lexicon.honorifics[NameMentionFinder.canonicalTitle(first)] != nil else { return nil }
+        return words.dropFirst().joined(separator: " ")
     }
 }
 
@@ -119,7 +138,9 @@ struct CharacterClusterer {
         for key in orderedForms {
             let m = sample(key)
             guard !m.isRoleTitle, m.words.count >= 2 else { continue }
-            var pair = m.words.first! + " " + m.words.last!
+            // "Tom Gradgrind" is the "Thomas Gradgrind" of the same family: a nickname is keyed by
+            // the name it shortens.
+            var pair = FirstNames.formal(m.words.first!) + " " + m.words.last!
             // "Mrs. John Knightley" is John Knightley's wife, not John.
             if let title = m.title, let titleGender = Lexicon.honorifics[title] ?? nil {
                 let nameGender = FirstNames.gender(of: m.words.first!)
@@ -129,7 +150,7 @@ struct CharacterClusterer {
             if let existing = fullByPair[pair] { entity = existing } else {
                 entities.append(Entity(kind: .named, firstPosition: formFirst[key]!))
                 entity = entities.count - 1
-                if pair.hasPrefix((m.title ?? "") + " "), m.title != nil { wifeOf[entity] = m.words.first! + " " + m.words.last! }
+                if pair.hasPrefix((m.title ?? "") + " "), m.title != nil { wifeOf[entity] = FirstNames.formal(m.words.first!) + " " + m.words.last! }
                 entities[entity].givenName = m.words.first
                 entities[entity].surname = m.words.last
                 fullByPair[pair] = entity
@@ -140,9 +161,12 @@ struct CharacterClusterer {
         var fullBySurname: [String: [Int]] = [:]
         for (index, entity) in entities.enumerated() {
             // "Charles" is never Mrs. Charles Wilcox.
-            if let g = entity.givenName, wifeOf[index] == nil { fullByGiven[g, default: []].append(index) }
+            if wifeOf[index] == nil {
+                for g in givenNames(of: entity) { fullByGiven[g, default: []].append(index) }
+            }
             if let s = entity.surname { fullBySurname[s, default: []].append(index) }
         }
+        let junior = namesakeJuniors(entities: &entities, fullByGiven: fullByGiven, formCount: formCount)
         // Weight of a full-name entity including its bare given name.
         func weight(_ entity: Int) -> Int {
             entities[entity].mentions + (entities[entity].givenName.flatMap { formCount[$0] } ?? 0)
@@ -183,7 +207,9 @@ struct CharacterClusterer {
             let word = m.words[0]
             let titleGender = Lexicon.honorifics[title] ?? nil
             var target: Int?
-            if let candidates = fullByGiven[word], Lexicon.givenNameTitles.contains(title) || fullBySurname[word] == nil {
+            if let son = junior[word], title == "mr" || title == "master" {
+                target = son // "Mr. Tom", as the servants call the son
+            } else if let candidates = fullByGiven[word], Lexicon.givenNameTitles.contains(title) || fullBySurname[word] == nil {
                 let compatible = candidates.filter { titleGender == nil || genderOf($0) == titleGender || genderOf($0) == .unknown }
                 // "Sir John" is the John the text titles Sir (John Middleton), not John Dashwood.
                 let sameTitle = compatible.filter { entities[$0].titles[title] != nil }
@@ -276,7 +302,9 @@ struct CharacterClusterer {
             guard m.title == nil, m.words.count == 1 else { continue }
             let word = m.words[0]
             var target: Int?
-            if let candidates = fullByGiven[word] {
+            if let son = junior[word] {
+                target = son
+            } else if let candidates = fullByGiven[word] {
                 // Someone the text calls "Sir John" is seldom plain "John": with two Johns, the
                 // bare name is the one not usually titled.
                 let untitled = candidates.filter { candidate in
@@ -294,7 +322,17 @@ struct CharacterClusterer {
                 // A bare surname names a man by the period's convention ("said Thorpe").
                 let candidates = (titledBySurname[word] ?? []) + (fullBySurname[word] ?? [])
                 let males = candidates.filter { genderOf($0) == .male }
-                target = best(males) ?? best(candidates)
+                // Never a Mrs. or Miss of the family: with no man of it named, the bare surname
+                // is a man of it of his own ("Braddocks" beside Mrs. Braddocks).
+                // ("Miss Nancy" is a given name with a title, and bare "Nancy" is she.)
+                let surname = !FirstNames.isGivenName(word)
+                target = best(males) ?? best(candidates.filter { !surname || genderOf($0) != .female })
+                if target == nil, !candidates.isEmpty {
+                    entities.append(Entity(kind: .named, firstPosition: formFirst[key]!))
+                    entities[entities.count - 1].surname = word
+                    addForm(key, to: entities.count - 1)
+                    continue
+                }
             }
             if let target {
                 addForm(key, to: target)
@@ -311,5 +349,49 @@ struct CharacterClusterer {
         }
         let mentionEntity = mentions.map { formEntity[CharacterClusterer.formKey($0)] ?? -1 }
         return Result(entities: entities, mentionEntity: mentionEntity)
+    }
+
+    /// The given names a full-name entity is written with ("tom" and "thomas" for Tom Gradgrind).
+    private func givenNames(of entity: Entity) -> Set<String> {
+        var names: Set<String> = entity.givenName.map { [$0] } ?? []
+        for key in entity.formCounts.keys {
+            let words = key.split(separator: " ").map(String.init)
+            let name = Lexicon.honorifics[words[0]] != nil || Lexicon.givenNameTitles.contains(words[0]) ? Array(words.dropFirst()) : words
+            if name.count >= 2 { names.insert(name[0]) }
+        }
+        return names
+    }
+
+    /// A namesake son: "young Tom" beside a father the narration calls "Mr. Gradgrind" (and his
+    /// friends "Tom Gradgrind"). "Young" before a given name tells a younger bearer from an elder
+    /// one, and a man called by title and surname is not also called by his bare given name, so
+    /// the bare name, its nicknames and "Mr." or "Master" with them are the son. Oliver Twist,
+    /// "young Oliver" but never "Mr. Twist", is one person. Returns given name → the son's entity.
+    private func namesakeJuniors(entities: inout [Entity], fullByGiven: [String: [Int]], formCount: [String: Int]) -> [String: Int] {
+        var youngCount: [String: Int] = [:]
+        var youngSurface: [String: String] = [:]
+        for mention in mentions where mention.title == nil && mention.words.count == 1 && mention.firstToken > 0
+            && tokens[mention.firstToken - 1].lower == "young" {
+            let formal = FirstNames.formal(mention.words[0])
+            youngCount[formal, default: 0] += 1
+            if youngSurface[formal] == nil { youngSurface[formal] = "young " + mention.surface }
+        }
+        var junior: [String: Int] = [:]
+        for (formal, count) in youngCount.sorted(by: { $0.key < $1.key }) where count >= 2 {
+            let variants = FirstNames.variants(of: formal)
+            let elders = Set(variants.flatMap { fullByGiven[$0] ?? [] }).filter { elder in
+                guard let surname = entities[elder].surname else { return false }
+                return formCount["mr " + surname, default: 0] >= 3 && FirstNames.gender(of: formal) != .female
+            }
+            guard elders.count == 1, let elder = elders.first else { continue }
+            var son = Entity(kind: .named, firstPosition: entities[elder].firstPosition)
+            son.givenName = formal
+            // The display form; no mention is keyed by it.
+            son.formCounts["young " + formal] = 0
+            son.formDisplay["young " + formal] = youngSurface[formal]
+            entities.append(son)
+            for variant in variants where formCount[variant] != nil { junior[variant] = entities.count - 1 }
+        }
+        return junior
     }
 }

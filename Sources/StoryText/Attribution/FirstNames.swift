@@ -49,6 +49,15 @@ enum FirstNames {
         female.contains(word) || male.contains(word) || nicknames[word] != nil
     }
 
+    /// The name a nickname shortens ("tom" → "thomas"), or the name itself.
+    static func formal(_ name: String) -> String { nicknames[name] ?? name }
+
+    /// A name with every nickname of it ("thomas", "tom", "tommy").
+    static func variants(of name: String) -> Set<String> {
+        let formal = formal(name)
+        return Set([name, formal] + nicknames.compactMap { $0.value == formal ? $0.key : nil })
+    }
+
     static func gender(of firstName: String) -> Gender {
         let inFemale = female.contains(firstName), inMale = male.contains(firstName)
         // A nickname has the gender of the name it shortens ("Sissy" is Cecilia).

@@ -9,6 +9,11 @@ struct Token: Sendable {
     var isCapitalized: Bool
     /// The word ended in 's ("Anne's"); `lower` holds it without the suffix.
     var isPossessive: Bool = false
+
+    /// The lowercased word with its "'s" ("apothecary's"), which `lower` drops.
+    var asWritten: String {
+        isPossessive && end - start == lower.unicodeScalars.count + 2 ? lower + "'s" : lower
+    }
     /// The token opens a sentence (after . ! ?, at a paragraph start, or at a quote's start).
     var sentenceInitial: Bool
     var paragraph: Int
