@@ -254,6 +254,37 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.speakers == ["Mr. Brownlow", "the maid", "Mr. Brownlow", "Oliver", "Mr. Brownlow", "Fagin", "Dodger", "Fagin", "Dodger", "Fagin"])
     }
 
+    @Test("A description of several people is the last of its gender named, however far back, who is not its interlocutor")
+    func descriptionOfSeveralPeopleNamedEarlier() {
+        let passage = AnalyzedPassage("""
+        "I am home at last," said Mr. Brownlow, and he sat down by the fire in the study.
+
+        "Your tea, sir," said the maid.
+
+        "Thank you," said Oliver.
+
+        "It is very cold tonight," said the maid.
+
+        "Very cold," said the old gentleman.
+
+        "Shall I read to you?" said Oliver.
+
+        "Yes, my boy," said the old gentleman.
+
+        Far away, in a dark room, Fagin bent over the pan, and he rubbed his hands. "Well, my dear?" said Fagin.
+
+        "Here I am," said the Dodger.
+
+        "Business first," said the old gentleman.
+
+        "Right you are," said the Dodger.
+
+        "Good lad," said the old gentleman.
+        """)
+        #expect(passage.speakers == ["Mr. Brownlow", "the maid", "Oliver", "the maid", "Mr. Brownlow", "Oliver", "Mr. Brownlow",
+                                     "Fagin", "Dodger", "Fagin", "Dodger", "Fagin"])
+    }
+
     @Test("'The child' is never joined to the adult named before its lines: the sample story's niece keeps hers")
     func sampleStoryNiece() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -81,9 +81,7 @@ struct GenderAgeInference {
 
     /// The mention opens a clause as its subject, alone (not "Potapitch and Martha rushed").
     func isClauseSubject(_ mention: NameMention, mentionEnds: Set<Int>) -> Bool {
-        var first = mention.firstToken
-        // "The Rabbit put on his spectacles": the noun phrase opens with its article.
-        if first > 0, tokens[first - 1].lower == "the", tokens[first - 1].paragraph == tokens[first].paragraph { first -= 1 }
+        let first = mention.firstToken
         guard !tokens[mention.firstToken].isPossessive, !tokens[mention.endToken - 1].isPossessive else { return false }
         if mention.endToken < tokens.count {
             let next = tokens[mention.endToken]

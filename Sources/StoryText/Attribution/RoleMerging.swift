@@ -93,16 +93,12 @@ enum RoleMerging {
         var mentionAtToken: [Int: Int] = [:]
         for (index, mention) in mentions.enumerated() where !mention.inQuote { mentionAtToken[mention.firstToken] = index }
         var currentQuote = -1
-        // Paragraph of each person's latest narration mention, as it stood before each quote.
-        var namedParagraph: [Int: Int] = [:]
-        var recent: [Int: [Int: Int]] = [:]
         for (i, t) in tokens.enumerated() {
-            if t.quote >= 0, t.quote != currentQuote { before[t.quote] = lastNamed; quoteParagraph[t.quote] = t.paragraph; recent[t.quote] = namedParagraph }
+            if t.quote >= 0, t.quote != currentQuote { before[t.quote] = lastNamed; quoteParagraph[t.quote] = t.paragraph; }
             currentQuote = t.quote
             if let index = mentionAtToken[i] {
                 let e = mentionEntity[index]
                 if e >= 0, e < entities.count, entities[e].kind == .named, lines[e] > 0, genders[e] != .unknown {
-                    namedParagraph[e] = t.paragraph
                     lastNamed[genders[e], default: []].removeAll { $0 == e }
                     lastNamed[genders[e], default: []].insert(e, at: 0)
                     if lastNamed[genders[e]]!.count > 3 { lastNamed[genders[e]]!.removeLast() }
@@ -135,12 +131,9 @@ enum RoleMerging {
             guard !introduced, let best = votes.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), 2 * best.value >= lines[e],
                   !votes.contains(where: { $0.key != best.key && $0.value >= best.value }) else {
                 // A description used for several people ("the old gentleman" is Mr. Brownlow in
-                // one chapter, Fagin in another): each line is the person named in the last two
-                // paragraphs before it.
-                for (q, named) in lineCandidate {
-                    guard let seen = recent[q]?[named], let line = quoteParagraph[q], line - seen <= 2 else { continue }
-                    attributions[q].entity = named
-                }
+                // one chapter, Fagin in another): like a pronoun, each line is the person of its
+                // gender the narration named last, who is not its interlocutor.
+                for (q, named) in lineCandidate { attributions[q].entity = named }
                 continue
             }
             target[e] = best.key
