@@ -156,9 +156,9 @@ struct AttributionRegressionTests {
         ("TheSunAlsoRises", 0.78, 0.97),
         ("SenseAndSensibility", 0.72, 0.96),
         ("DaisyMiller", 0.80, 0.97),
-        ("HardTimes", 0.72, 0.97),
+        ("HardTimes", 0.80, 0.97),
         ("HowardsEnd", 0.71, 0.97),
-        ("OliverTwist", 0.77, 0.98),
+        ("OliverTwist", 0.80, 0.98),
         ("AlicesAdventuresInWonderland", 0.86, 0.95),
     ]
 
