@@ -375,4 +375,16 @@ struct AnalysisRoleMergingTests {
         #expect(passage.character(named: "Mr. Robert Ferrars")?.aliases.contains("Robert Ferrars") == true)
         #expect(passage.character(named: "Mrs. John Harcourt")?.aliases.contains("John Harcourt") == false)
     }
+
+    @Test("A title said once in jest ('Auntie Tibby') does not outweigh the he and his the narration gives him")
+    func jestingTitle() {
+        let passage = AnalyzedPassage("""
+        Tibby rose to his feet. Tibby sighed, and drew his hand over his eyes. Tibby found himself alone. Tibby had never answered his letters.
+
+        "All right, Auntie Tibby," called Helen.
+
+        "I shall go to Oxford," said Tibby.
+        """)
+        #expect(passage.character(named: "Tibby")?.gender == .male)
+    }
 }

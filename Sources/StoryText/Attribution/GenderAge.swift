@@ -170,6 +170,11 @@ struct GenderAgeInference {
         } else if female != male, max(female, male) >= 2 * min(female, male) {
             gender = female > male ? .female : .male
             confidence = 0.95
+            // A title written once or twice in jest ("All right, Auntie Tibby," called Helen)
+            // does not outweigh the he and his the narration gives the person.
+            if female + male <= 2, pronounGender != .unknown, pronounGender != gender, pronounTotal >= 6 {
+                gender = pronounGender; confidence = 0.6
+            }
         } else if patronymicGender != .unknown {
             gender = patronymicGender; confidence = 0.85
         } else if nameGender != .unknown {
