@@ -65,24 +65,15 @@ struct Entity: Sendable {
         for description in descriptions where seen.insert(description).inserted { result.append(description) }
         // "Mr. Robert Ferrars" is also plain "Robert Ferrars"; never "Mrs. Robert Ferrars",
         // a wife named by her husband's name.
+        // A form key starts with its canonical title ("mr robert ferrars").
         for (key, display) in formDisplay.sorted(by: { $0.key < $1.key }) {
-            guard let title = key.split(separator: " ").first.map(String.init), let titleGender = Lexicon.honorifics[title] ?? nil,
-                  let untitled = Entity.untitled(display), untitled.split(separator: " ").count >= 2,
-                  let given = untitled.split(separator: " ").first,
-                  FirstNames.gender(of: FirstNames.formal(given.lowercased())) == titleGender,
-                  seen.insert(untitled).inserted else { continue }
-            result.append(untitled)
+            let words = key.split(separator: " ")
+            guard words.count >= 3, let titleGender = Lexicon.honorifics[String(words[0])] ?? nil,
+                  FirstNames.gender(of: String(words[1])) == titleGender else { continue }
+            let untitled = display.split(separator: " ").dropFirst().joined(separator: " ")
+            if seen.insert(untitled).inserted { result.append(untitled) }
         }
         return result
-    }
-
-    /// "Mr. Robert Ferrars" without its title ("Robert Ferrars"), if it has one.
-    private static func untitled(_ display: String) -> String? {
-        let words = display.split(separator: " ")
-        guard words.count >= 3 else { return nil }
-        let first = String(words[0].lowercased().filter { $0 != "." })
-        guard Lexicon.honorifics[NameMentionFinder.canonicalTitle(first)] != nil else { return nil }
-        return words.dropFirst().joined(separator: " ")
     }
 }
 
@@ -135,6 +126,8 @@ struct CharacterClusterer {
         var fullByPair: [String: Int] = [:]
         // "Mrs. Charles Wilcox": a wife under her husband's name (given name + surname).
         var wifeOf: [Int: String] = [:]
+        // Every given name a full name is written with ("tom" and "thomas" for Tom Gradgrind).
+        var givenNames: [Int: Set<String>] = [:]
         for key in orderedForms {
             let m = sample(key)
             guard !m.isRoleTitle, m.words.count >= 2 else { continue }
@@ -155,6 +148,7 @@ struct CharacterClusterer {
                 entities[entity].surname = m.words.last
                 fullByPair[pair] = entity
             }
+            givenNames[entity, default: []].insert(m.words.first!)
             addForm(key, to: entity)
         }
         var fullByGiven: [String: [Int]] = [:]
@@ -162,7 +156,7 @@ struct CharacterClusterer {
         for (index, entity) in entities.enumerated() {
             // "Charles" is never Mrs. Charles Wilcox.
             if wifeOf[index] == nil {
-                for g in givenNames(of: entity) { fullByGiven[g, default: []].append(index) }
+                for g in givenNames[index] ?? [] { fullByGiven[g, default: []].append(index) }
             }
             if let s = entity.surname { fullBySurname[s, default: []].append(index) }
         }
@@ -302,6 +296,7 @@ struct CharacterClusterer {
             guard m.title == nil, m.words.count == 1 else { continue }
             let word = m.words[0]
             var target: Int?
+            var familyMan = false
             if let son = junior[word] {
                 target = son
             } else if let candidates = fullByGiven[word] {
@@ -327,18 +322,13 @@ struct CharacterClusterer {
                 // ("Miss Nancy" is a given name with a title, and bare "Nancy" is she.)
                 let surname = !FirstNames.isGivenName(word)
                 target = best(males) ?? best(candidates.filter { !surname || genderOf($0) != .female })
-                if target == nil, !candidates.isEmpty {
-                    entities.append(Entity(kind: .named, firstPosition: formFirst[key]!))
-                    entities[entities.count - 1].surname = word
-                    addForm(key, to: entities.count - 1)
-                    continue
-                }
+                familyMan = target == nil && !candidates.isEmpty
             }
             if let target {
                 addForm(key, to: target)
             } else {
                 entities.append(Entity(kind: .named, firstPosition: formFirst[key]!))
-                entities[entities.count - 1].givenName = word
+                if familyMan { entities[entities.count - 1].surname = word } else { entities[entities.count - 1].givenName = word }
                 addForm(key, to: entities.count - 1)
             }
         }
@@ -349,17 +339,6 @@ struct CharacterClusterer {
         }
         let mentionEntity = mentions.map { formEntity[CharacterClusterer.formKey($0)] ?? -1 }
         return Result(entities: entities, mentionEntity: mentionEntity)
-    }
-
-    /// The given names a full-name entity is written with ("tom" and "thomas" for Tom Gradgrind).
-    private func givenNames(of entity: Entity) -> Set<String> {
-        var names: Set<String> = entity.givenName.map { [$0] } ?? []
-        for key in entity.formCounts.keys {
-            let words = key.split(separator: " ").map(String.init)
-            let name = Lexicon.honorifics[words[0]] != nil || Lexicon.givenNameTitles.contains(words[0]) ? Array(words.dropFirst()) : words
-            if name.count >= 2 { names.insert(name[0]) }
-        }
-        return names
     }
 
     /// A namesake son: "young Tom" beside a father the narration calls "Mr. Gradgrind" (and his
@@ -377,11 +356,10 @@ struct CharacterClusterer {
             if youngSurface[formal] == nil { youngSurface[formal] = "young " + mention.surface }
         }
         var junior: [String: Int] = [:]
-        for (formal, count) in youngCount.sorted(by: { $0.key < $1.key }) where count >= 2 {
+        for (formal, count) in youngCount.sorted(by: { $0.key < $1.key }) where count >= 2 && FirstNames.gender(of: formal) != .female {
             let variants = FirstNames.variants(of: formal)
             let elders = Set(variants.flatMap { fullByGiven[$0] ?? [] }).filter { elder in
-                guard let surname = entities[elder].surname else { return false }
-                return formCount["mr " + surname, default: 0] >= 3 && FirstNames.gender(of: formal) != .female
+                entities[elder].surname.map { formCount["mr " + $0, default: 0] >= 3 } ?? false
             }
             guard elders.count == 1, let elder = elders.first else { continue }
             var son = Entity(kind: .named, firstPosition: entities[elder].firstPosition)

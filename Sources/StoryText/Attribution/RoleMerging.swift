@@ -94,7 +94,7 @@ enum RoleMerging {
         for (index, mention) in mentions.enumerated() where !mention.inQuote { mentionAtToken[mention.firstToken] = index }
         var currentQuote = -1
         for (i, t) in tokens.enumerated() {
-            if t.quote >= 0, t.quote != currentQuote { before[t.quote] = lastNamed; quoteParagraph[t.quote] = t.paragraph; }
+            if t.quote >= 0, t.quote != currentQuote { before[t.quote] = lastNamed; quoteParagraph[t.quote] = t.paragraph }
             currentQuote = t.quote
             if let index = mentionAtToken[i] {
                 let e = mentionEntity[index]

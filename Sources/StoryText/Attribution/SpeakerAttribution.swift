@@ -227,8 +227,6 @@ struct SpeakerAttributor {
             }
             var j = i + 1
             var words: [String] = []
-            // The words as written, possessives kept ("the apothecary's apprentice").
-            var shown: [String] = []
             var hyphen = false
             while j < tokens.count, words.count < 5, tokens[j].paragraph == paragraph, tokens[j].quote < 0 {
                 // "a very self-possessed young lady", "the station-master": hyphenated words are one word.
@@ -242,11 +240,7 @@ struct SpeakerAttributor {
                    !tokens[mentions[Int(mentionAt[j])].endToken - 1].isPossessive {
                     return (.entity(mentionEntity[Int(mentionAt[j])]), mentions[Int(mentionAt[j])].endToken)
                 }
-                if hyphen {
-                    words[words.count - 1] += "-" + tokens[j].lower; shown[shown.count - 1] += "-" + tokens[j].lower; hyphen = false
-                } else {
-                    words.append(tokens[j].lower); shown.append(tokens[j].asWritten)
-                }
+                if hyphen { words[words.count - 1] += "-" + tokens[j].lower; hyphen = false } else { words.append(tokens[j].lower) }
                 if t.lower == "her" || t.lower == "his", words.count <= 2, Self.kinTitles[tokens[j].lower] != nil {
                     let noun = tokens[j].lower
                     return (.kin(possessor: t.lower == "her" ? .female : .male, noun: noun, roleKey: t.lower + " " + noun,
@@ -262,7 +256,7 @@ struct SpeakerAttributor {
                     let head = words.last!
                     let age = words.dropLast().last { Lexicon.childCues.contains($0) || Lexicon.elderlyCues.contains($0) }
                     let key = determiner + " " + (age.map { $0 + " " } ?? "") + head
-                    let written = t.lower + " " + shown.joined(separator: " ")
+                    let written = writtenPhrase(i..<(j + 1))
                     return (.role(key: key, display: key, gender: roleGender, written: written), j + 1)
                 }
                 if Lexicon.speechVerbs.contains(tokens[j].lower) || Lexicon.notRoles.contains(tokens[j].lower) { return nil }
@@ -281,7 +275,6 @@ struct SpeakerAttributor {
     func invertedRole(at i: Int, paragraph: Int) -> TagSubject? {
         guard i + 1 < tokens.count, tokens[i].lower == "the", tokens[i].paragraph == paragraph, tokens[i].quote < 0 else { return nil }
         var words: [String] = []
-        var shown: [String] = []
         var j = i + 1
         while j < tokens.count, words.count < 4, tokens[j].paragraph == paragraph, tokens[j].quote < 0, tokens[j].isWord {
             // "said the Hatter": a capitalised noun the story uses as a name is that character.
@@ -291,7 +284,6 @@ struct SpeakerAttributor {
             let w = tokens[j].lower
             if Self.clauseWords.contains(w) || Self.phraseEnds.contains(w) || Lexicon.speechVerbs.contains(w) || w.hasSuffix("ly") { break }
             words.append(w)
-            shown.append(tokens[j].asWritten)
             j += 1
         }
         guard let head = words.last, head.count > 2, !Lexicon.notRoles.contains(head), !Lexicon.notNames.contains(head),
@@ -310,7 +302,21 @@ struct SpeakerAttributor {
         // before ("admitted the caller") is an epithet for someone present, left to turn-taking.
         guard firstUse[head].map({ $0 < j - 1 }) == true else { return nil }
         let key = "the " + (age.map { $0 + " " } ?? "") + head
-        return .role(key: key, display: key, gender: GenderAgeInference.nounGender(head) ?? .unknown, written: "the " + shown.joined(separator: " "))
+        return .role(key: key, display: key, gender: GenderAgeInference.nounGender(head) ?? .unknown, written: writtenPhrase(i..<j))
+    }
+
+    /// A description as written, lowercased with its possessives ("the apothecary's apprentice",
+    /// "a self-possessed young lady"): how the reader knows the person, kept as an alias.
+    private func writtenPhrase(_ range: Range<Int>) -> String {
+        var phrase = ""
+        for k in range {
+            if tokens[k].isWord {
+                phrase += (phrase.isEmpty || phrase.hasSuffix("-") ? "" : " ") + tokens[k].asWritten
+            } else if tokens[k].lower == "-" {
+                phrase += "-"
+            }
+        }
+        return phrase
     }
 
     /// A role after a speech verb with its picking-out phrase ("said the gentleman in the white waistcoat").
