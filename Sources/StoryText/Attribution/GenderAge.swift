@@ -41,23 +41,8 @@ struct GenderAgeInference {
             if let gender = appositionGender(after: mention.endToken, paragraph: paragraph, quote: quote) {
                 if gender == .female { strong[entity].female += 4 } else { strong[entity].male += 4 }
             }
-            if isClauseSubject(mention, mentionEnds: mentionEnds) {
-                var j = mention.endToken
-                let limit = min(tokens.count, j + 30)
-                while j < limit {
-                    let t = tokens[j]
-                    if t.paragraph != paragraph || t.quote != quote || mentionAt[j] >= 0 { break }
-                    if !t.isWord {
-                        if [".", "!", "?", ";", ":"].contains(t.lower) { break }
-                        j += 1; continue
-                    }
-                    if Self.clauseOpeners.contains(t.lower) { break }
-                    if let gender = subjectCoreferentGender(at: j) {
-                        if gender == .female { strong[entity].female += 2 } else { strong[entity].male += 2 }
-                        break
-                    }
-                    j += 1
-                }
+            if isClauseSubject(mention, mentionEnds: mentionEnds), let gender = subjectPronoun(after: mention) {
+                if gender == .female { strong[entity].female += 2 } else { strong[entity].male += 2 }
             }
             guard !mention.inQuote else { continue }
             var j = mention.endToken
@@ -65,6 +50,7 @@ struct GenderAgeInference {
             while j < limit {
                 let t = tokens[j]
                 if t.paragraph != paragraph || t.quote >= 0 || mentionAt[j] >= 0 { break }
+                if t.lower == "its" || t.lower == "itself" { break }
                 if Lexicon.femalePronouns.contains(t.lower) { weak[entity].female += 1; break }
                 if Lexicon.malePronouns.contains(t.lower) { weak[entity].male += 1; break }
                 j += 1
@@ -73,15 +59,74 @@ struct GenderAgeInference {
         return strong.indices.map { strong[$0].female + strong[$0].male > 0 ? strong[$0] : weak[$0] }
     }
 
+    /// The first he/she/his/her/reflexive that continues the clause a subject opens, before
+    /// another name or a clause with a subject of its own.
+    func subjectPronoun(after mention: NameMention) -> Gender? {
+        let paragraph = tokens[mention.firstToken].paragraph, quote = tokens[mention.firstToken].quote
+        var j = mention.endToken
+        let limit = min(tokens.count, j + 30)
+        // "As the Caterpillar seemed …, she turned away": the subject of a fronted adverbial
+        // clause; the main clause after its comma has a subject of its own.
+        var start = mention.firstToken
+        if start > 0, tokens[start - 1].lower == "the" { start -= 1 }
+        let subordinate = start > 0 && Self.subordinators.contains(tokens[start - 1].lower)
+        while j < limit {
+            let t = tokens[j]
+            if t.paragraph != paragraph || t.quote != quote || mentionAt[j] >= 0 { return nil }
+            if !t.isWord {
+                if [".", "!", "?", ";", ":"].contains(t.lower) || subordinate && t.lower == "," { return nil }
+                j += 1; continue
+            }
+            // "the Caterpillar took the hookah out of its mouth, and addressed her": an "it".
+            if Self.clauseOpeners.contains(t.lower) || t.lower == "its" || t.lower == "itself" { return nil }
+            if let gender = subjectCoreferentGender(at: j) { return gender }
+            // An object him/her in the subject's own clause is someone else (binding), and the
+            // he or she after it is most likely that person again ("the Rabbit came near her, she began").
+            if t.lower == "him" || t.lower == "her" || t.lower == "them" { return nil }
+            j += 1
+        }
+        return nil
+    }
+
+    /// Gender votes for descriptions the tags made into characters ("the conductor"): the
+    /// same subject evidence as a name's, wherever the narration writes the description as a
+    /// clause's subject ("The conductor put the ten francs in his pocket").
+    func descriptionEvidence(keys: [String]) -> [(female: Int, male: Int)] {
+        let phrases = keys.map { $0.split(separator: " ").map(String.init) }
+        var wanted: [String: [Int]] = [:]
+        for (index, words) in phrases.enumerated() where words.count >= 2 && words[0] == "the" { wanted[words[1], default: []].append(index) }
+        var votes = Array(repeating: (female: 0, male: 0), count: keys.count)
+        guard !wanted.isEmpty else { return votes }
+        var mentionEnds = Set<Int>()
+        for mention in mentions { mentionEnds.insert(mention.endToken - 1) }
+        for i in 0..<max(0, tokens.count - 1) where tokens[i].lower == "the" && tokens[i].quote < 0 {
+            guard let candidates = wanted[tokens[i + 1].lower] else { continue }
+            for index in candidates {
+                let words = phrases[index]
+                let end = i + words.count
+                guard end <= tokens.count, (1..<words.count).allSatisfy({ tokens[i + $0].lower == words[$0] && tokens[i + $0].isWord }) else { continue }
+                let mention = NameMention(firstToken: i, endToken: end, title: nil, words: Array(words.dropFirst()), surface: "",
+                                          inQuote: false, isRoleTitle: false)
+                guard isClauseSubject(mention, mentionEnds: mentionEnds), let gender = subjectPronoun(after: mention) else { continue }
+                if gender == .female { votes[index].female += 2 } else { votes[index].male += 2 }
+            }
+        }
+        return votes
+    }
+
     /// Words that open a clause with a subject of its own: a pronoun after them is not bound
     /// to the main clause's subject ("Potapitch told me that ... she really began to win").
     static let clauseOpeners: Set<String> = ["that", "who", "whom", "which", "whose", "what", "while", "whilst", "if", "though", "although", "because", "whereas"]
+    /// Words that open an adverbial clause a name may be the subject of.
+    static let subordinators: Set<String> = ["when", "while", "whilst", "as", "because", "though", "although", "if", "till", "until", "before", "after", "since", "where", "once"]
     /// Words after which a name opens a clause as its subject.
     static let subjectLeaders: Set<String> = ["and", "but", "when", "while", "whilst", "as", "because", "though", "although", "if", "till", "until", "so", "then", "before", "after", "since", "where", "once", "yet", "that", "now"]
 
     /// The mention opens a clause as its subject, alone (not "Potapitch and Martha rushed").
     func isClauseSubject(_ mention: NameMention, mentionEnds: Set<Int>) -> Bool {
-        let first = mention.firstToken
+        var first = mention.firstToken
+        // "the Rabbit", "the White Rabbit": a noun the story uses as a name keeps its article.
+        if first > 0, tokens[first - 1].lower == "the", tokens[first - 1].paragraph == tokens[first].paragraph { first -= 1 }
         guard !tokens[mention.firstToken].isPossessive, !tokens[mention.endToken - 1].isPossessive else { return false }
         if mention.endToken < tokens.count {
             let next = tokens[mention.endToken]
@@ -144,6 +189,18 @@ struct GenderAgeInference {
         if word.hasSuffix("ess"), !word.hasSuffix("ness"), word.count > 5 { return .female }
         if word.hasSuffix("man"), word.count > 4, !["human", "woman"].contains(word) { return .male }
         return nil
+    }
+
+    /// The gender a character is cast with when nothing in the text tells: English marks a
+    /// woman's role ("-ess", "-woman", "-maid", "Mrs.") and leaves a man's unmarked, and the
+    /// fiction it reads calls the unmarked "he" ("the drummer", "the Dodo"). A guess, held
+    /// weakly, for the cast only: who a "he said" can be is decided on evidence alone.
+    static func unmarked(_ estimate: Estimate, kind: Entity.Kind) -> Estimate {
+        guard estimate.gender == .unknown, kind != .narrator else { return estimate }
+        var guessed = estimate
+        guessed.gender = .male
+        guessed.genderConfidence = 0.35
+        return guessed
     }
 
     func estimate(_ entity: Entity, pronouns: (female: Int, male: Int)) -> Estimate {

@@ -73,6 +73,8 @@ enum RoleMerging {
             // "the child" says nothing of who: the last person named before its lines is as often
             // the adult it talks to (the sample story's niece went to her aunt).
             guard w.count >= 2, w[0] == "the", let head = w.last, generic.contains(head), head != "child" else { continue }
+            // "the hump-backed man" is picked out by a trait, as the one the narration brought in so.
+            guard w.dropFirst().dropLast().allSatisfy({ Lexicon.childCues.contains($0) || Lexicon.elderlyCues.contains($0) }) else { continue }
             roles.append(e)
         }
         guard !roles.isEmpty else { return }

@@ -254,12 +254,14 @@ struct SpeakerAttributor {
                     let determiner = t.lower == "a" || t.lower == "an" ? "the" : t.lower
                     // Keep the head and an age word; other adjectives describe a moment.
                     let head = words.last!
-                    let age = words.dropLast().last { Lexicon.childCues.contains($0) || Lexicon.elderlyCues.contains($0) }
-                    let key = determiner + " " + (age.map { $0 + " " } ?? "") + head
+                    let key = Self.roleKey(determiner, modifiers: words.dropLast(), head: head)
                     let written = writtenPhrase(i..<(j + 1))
                     return (.role(key: key, display: key, gender: roleGender, written: written), j + 1)
                 }
-                if Lexicon.speechVerbs.contains(tokens[j].lower) || Lexicon.notRoles.contains(tokens[j].lower) { return nil }
+                if Lexicon.speechVerbs.contains(tokens[j].lower) {
+                    return t.lower == "the" ? openRole(the: i, words: words.dropLast(), verb: j) : nil
+                }
+                if Lexicon.notRoles.contains(tokens[j].lower) { return nil }
                 j += 1
             }
             return nil
@@ -286,8 +288,7 @@ struct SpeakerAttributor {
             words.append(w)
             j += 1
         }
-        guard let head = words.last, head.count > 2, !Lexicon.notRoles.contains(head), !Lexicon.notNames.contains(head),
-              Lexicon.honorifics[head] == nil, head.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || $0 == "-" }) else { return nil }
+        guard let head = words.last, Self.canHeadRole(head) else { return nil }
         // The phrase must end there: at punctuation, a preposition or a relative clause.
         guard j >= tokens.count || !tokens[j].isWord || Self.phraseEnds.contains(tokens[j].lower) || tokens[j].paragraph != paragraph || tokens[j].quote >= 0 else { return nil }
         let age = words.dropLast().last { Lexicon.childCues.contains($0) || Lexicon.elderlyCues.contains($0) }
@@ -301,8 +302,38 @@ struct SpeakerAttributor {
         // "the" presupposes someone the reader knows: a bare noun the narration has never used
         // before ("admitted the caller") is an epithet for someone present, left to turn-taking.
         guard firstUse[head].map({ $0 < j - 1 }) == true else { return nil }
-        let key = "the " + (age.map { $0 + " " } ?? "") + head
+        let key = Self.roleKey("the", modifiers: words.dropLast(), head: head)
         return .role(key: key, display: key, gender: GenderAgeInference.nounGender(head) ?? .unknown, written: writtenPhrase(i..<j))
+    }
+
+    /// A role's key: the head and an age word; other adjectives describe a moment ("the
+    /// angry man"). But a generic head ("man", "woman") picks nobody out by itself, and a
+    /// compound or participle before it names a lasting trait that does ("the hump-backed
+    /// man", "the labouring man"): that one is kept instead.
+    static func roleKey(_ determiner: String, modifiers: some BidirectionalCollection<String>, head: String) -> String {
+        if genericHeads.contains(head), let trait = modifiers.last, trait.contains("-") || trait.count > 5 && trait.hasSuffix("ing") {
+            return determiner + " " + trait + " " + head
+        }
+        let age = modifiers.last { Lexicon.childCues.contains($0) || Lexicon.elderlyCues.contains($0) }
+        return determiner + " " + (age.map { $0 + " " } ?? "") + head
+    }
+
+    /// A noun that may head a description of a person in a tag: not a pronoun-like word
+    /// ("the other"), a title or a word that is never a name.
+    private static func canHeadRole(_ head: String) -> Bool {
+        head.count > 2 && !Lexicon.notRoles.contains(head) && !Lexicon.notNames.contains(head) && Lexicon.honorifics[head] == nil
+            && head.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0 == "-" }
+    }
+
+    /// `"…," the concierge called`: a definite noun phrase right before a speech verb is its
+    /// subject whatever its noun, as after one (`invertedRole`): plain modifiers and a singular
+    /// head ("the dining-car conductor"; a plural is a group) the narration has used before.
+    private func openRole(the i: Int, words: ArraySlice<String>, verb j: Int) -> (TagSubject, end: Int)? {
+        guard let head = words.last, Self.canHeadRole(head), !head.hasSuffix("s") || head.hasSuffix("ss"),
+              !words.dropLast().contains(where: { Self.clauseWords.contains($0) || $0.hasSuffix("'s") }),
+              firstUse[head].map({ $0 < i }) == true else { return nil }
+        let key = Self.roleKey("the", modifiers: words.dropLast(), head: head)
+        return (.role(key: key, display: key, gender: GenderAgeInference.nounGender(head) ?? .unknown, written: writtenPhrase(i..<j)), j)
     }
 
     /// A description as written, lowercased with its possessives ("the apothecary's apprentice",

@@ -24,8 +24,10 @@ public struct StoryAnalyzer: Sendable {
         var attributions = attributor.attribute()
         var entities = attributor.entities
         var entityEstimates = estimates
-        for index in estimates.count..<entities.count {
-            entityEstimates.append(inference.estimate(entities[index], pronouns: (0, 0)))
+        let added = Array(estimates.count..<entities.count)
+        let descriptionVotes = inference.descriptionEvidence(keys: added.map { entities[$0].formCounts.keys.sorted().first ?? "" })
+        for (index, votes) in zip(added, descriptionVotes) {
+            entityEstimates.append(inference.estimate(entities[index], pronouns: votes))
         }
         RoleMerging.merge(entities: &entities, genders: entityEstimates.map(\.gender), attributions: &attributions)
         RoleMerging.joinDefiniteDescriptions(entities: &entities, genders: entityEstimates.map(\.gender), attributions: &attributions,
@@ -47,8 +49,9 @@ public struct StoryAnalyzer: Sendable {
                                 attributions: &attributions, quotes: quotes, vocatives: attributor.vocatives,
                                 narrationMentions: narrationMentions)
         }
+        let castEstimates = zip(entityEstimates, entities).map { GenderAgeInference.unmarked($0, kind: $1.kind) }
         return CastAssembler.assemble(
             document: document, text: text, quotes: quotes, attributions: attributions,
-            entities: entities, estimates: entityEstimates)
+            entities: entities, estimates: castEstimates)
     }
 }
