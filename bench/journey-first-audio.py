@@ -23,6 +23,7 @@ or longer prompt. The ratio says what a journey adds.
 import argparse, json, os, socket, statistics, subprocess, tempfile, time, urllib.request, uuid
 
 START, END = "51.7520,-1.2577", "51.7600,-1.2577"  # 890 m north through Oxford: ~13 minutes on foot
+TEXTS = None  # --texts FILE: the parts heard, with their beats, appended there
 
 
 def free_port():
@@ -120,6 +121,13 @@ def journey(client, prepare=True, first_only=False, read_plan=8.0, hear=0):
         four = sorted(ready_at)[:min(4, plan["parts"])]
         parts = [part for part in state["parts"] if part["number"] in four]
         words = [len(" ".join(s["text"] for s in part["sentences"]).split()) for part in parts]
+        if TEXTS:
+            with open(TEXTS, "a") as out:
+                for told in state["parts"]:
+                    out.write(f"--- part {told['number']} ({told['status']}, beat: {told.get('beat')!r})\n"
+                              + " ".join(s["text"] for s in told["sentences"]) + "\n")
+        # Its teller would go on filling the buffer into the next measurement.
+        client.call("DELETE", f"/api/journeys/{created['id']}")
         return first, sum(part["duration_s"] for part in parts), ready_at[four[-1]], words, [part["fallback"] for part in parts], state.get("title")
     # The buffer: parts 1-4 while the listener stays in part 1.
     while True:
@@ -129,6 +137,7 @@ def journey(client, prepare=True, first_only=False, read_plan=8.0, hear=0):
             break
         time.sleep(0.5)
     made = time.time() - sent
+    client.call("DELETE", f"/api/journeys/{created['id']}")
     story = sum(part["duration_s"] for part in ready)
     words = [len(" ".join(s["text"] for s in part["sentences"]).split()) for part in ready]
     return first, story, made, words, [part["fallback"] for part in ready], state.get("title")
@@ -142,7 +151,10 @@ def main():
     parser.add_argument("--listen", type=int, default=0,
                         help="also play the first N parts in real time, as a listener would, and count the waits for audio")
     parser.add_argument("--read-plan", type=float, default=8.0, help="seconds the user looks at the plan before starting")
+    parser.add_argument("--texts", help="append the text of the parts heard (and their beats) to this file")
     args = parser.parse_args()
+    global TEXTS
+    TEXTS = args.texts
     data, port = tempfile.mkdtemp(), free_port()
     env = dict(os.environ, STORYVOICE_DATA_DIR=data, STORYVOICE_ENGINES=args.engines)
     server = subprocess.Popen([args.binary, "serve", "--port", str(port), "--hostname", "127.0.0.1"], env=env,

@@ -241,6 +241,11 @@ def serve(args) -> int:
     # stdout carries exactly one JSON line. llama.cpp writes some logs to the C-level stdout,
     # so file descriptor 1 itself is pointed at stderr and the protocol keeps a private copy.
     protocol = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
+    # STORYVOICE_LOCAL_MODEL_LOG: llama.cpp's log (each request's prompt and generation
+    # timings, which slot and how much of its cache) appended to that file, for benchmarks.
+    log = os.environ.get("STORYVOICE_LOCAL_MODEL_LOG")
+    if log:
+        os.dup2(os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600), 2)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
 

@@ -300,14 +300,15 @@ public struct JourneyTeller: Sendable {
         return outline
     }
 
-    /// The texts of the parts told just before `number`: the run of ready parts that ends there,
-    /// at most three (enough to go on from; a listener who skipped ahead left the rest untold).
+    /// How the parts told just before `number` end (their last ~80 words: what the outline
+    /// needs to go on from, at a third of the reading of their whole texts): the run of ready
+    /// parts that ends there, at most three (a listener who skipped ahead left the rest untold).
     private func toldBefore(_ number: Int) async throws -> [String] {
         let ready = Dictionary(try await store.parts().filter { $0.status == .ready }.map { ($0.number, $0.text) }) { first, _ in first }
         var texts: [String] = []
         var part = number - 1
         while part >= 1, texts.count < 3, let text = ready[part] {
-            texts.insert(text, at: 0)
+            texts.insert(Self.ending(of: text, words: 80), at: 0)
             part -= 1
         }
         return texts

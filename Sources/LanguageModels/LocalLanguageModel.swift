@@ -85,11 +85,13 @@ public struct LocalLanguageModel: LanguageModel, CustomStringConvertible {
 
     /// A small model held to a JSON schema by grammar alone can fill the whitespace the grammar
     /// allows until the token limit; told what to write, it writes it. So the schema is also
-    /// put in words, in the system message.
+    /// put in words, after the user's message: requests that share their opening (a journey's
+    /// outline requests, each with a schema of its own) then share it in the server's prompt
+    /// cache too. In the system message, it made every such request read its whole prompt again.
     static func describingSchema(_ request: CompletionRequest) -> CompletionRequest {
         guard let schema = request.schema else { return request }
         var described = request
-        described.system += "\n\nAnswer with one JSON object only, no other text, following this JSON schema:\n" + schema.schema.canonicalText
+        described.user += "\n\nAnswer with one JSON object only, no other text, following this JSON schema:\n" + schema.schema.canonicalText
         return described
     }
 

@@ -123,7 +123,9 @@ struct JourneyTellerTests {
             #expect(Set(asked?.keys ?? [:].keys) == ["title", "part_1", "part_2", "part_3"], "a line for each part by name")
             #expect(asked?["part_3"]?["maxLength"] == 120, "lines that cannot run on")
             let outlineRequest = Teller.userMessage(server.requests[2])
-            #expect(outlineRequest.contains("Part 1: Then Dot the duckling walked") && outlineRequest.contains("Part 2: Then Dot and the heron walked"), "the story so far")
+            // The story so far by how each part ended: its last 80 words, not its whole text.
+            let two = try #require(await store.part(2))
+            #expect(outlineRequest.contains("Part 1: " + JourneyTeller.ending(of: one.text, words: 80)) && outlineRequest.contains("Part 2: " + JourneyTeller.ending(of: two.text, words: 80)), "the story so far")
             let partTwo = try #require(server.requests.first { Teller.userMessage($0).contains("Write part 2") })
             let partThree = try #require(server.requests.first { Teller.userMessage($0).contains("Write part 3") })
             #expect(Teller.userMessage(partTwo).contains("number 5."), "how part 1 ended")
@@ -163,6 +165,11 @@ struct JourneyTellerTests {
             let beats = try #require(server.requests.firstIndex { Teller.schemaName($0) == "story_beats" })
             #expect(try #require(server.requests.firstIndex { Teller.schemaName($0) == "story_acts" }) < beats)
             #expect(Teller.userMessage(server.requests[beats]).contains("In act 1 Dot and the heron cross the marsh."))
+            // Every planning request starts alike (the trip, the style, the arc): the model's
+            // cache keeps that read, and each reads only what follows.
+            let preamble = StoryPrompts(plan: teller.plan, style: teller.style).planningPreamble
+            let planning = server.requests.filter { Teller.schemaName($0) != nil }.map(Teller.userMessage)
+            #expect(planning.count == 3 && planning.allSatisfy { $0.hasPrefix(preamble + "\n\n") })
         }
     }
 

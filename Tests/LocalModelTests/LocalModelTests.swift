@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import Foundation
-import LanguageModels
+@testable import LanguageModels
 import LocalModel
 import Testing
 import VendorHTTP
@@ -164,5 +164,20 @@ struct BrokenLocalModelTests {
         let error = await #expect(throws: LanguageModelError.self) { _ = try await server.endpoint() }
         #expect(error?.description.contains(damaged.path) == true, "\(String(describing: error))")
         #expect(error?.description.contains("storyvoice doctor") == true)
+    }
+}
+
+@Suite("The local model's prompts")
+struct LocalModelPromptTests {
+    @Test("a schema is put in words after the user's message, so that requests with one opening and different schemas share the server's prompt cache")
+    func schemaAfterTheUserMessage() {
+        let schema = ResponseSchema(name: "story_beats", schema: ["type": "object", "properties": ["part_3": ["type": "string"]]])
+        let request = CompletionRequest(system: "Plans are made here.", user: "The trip.\n\nAnswer with a beat.", schema: schema, maxOutputTokens: 40)
+        let described = LocalLanguageModel.describingSchema(request)
+        #expect(described.system == "Plans are made here.")
+        #expect(described.user.hasPrefix("The trip.\n\nAnswer with a beat.\n\nAnswer with one JSON object only"))
+        #expect(described.user.hasSuffix(schema.schema.canonicalText))
+        let plain = CompletionRequest(system: "Plans are made here.", user: "The trip.", maxOutputTokens: 40)
+        #expect(LocalLanguageModel.describingSchema(plain) == plain)
     }
 }
