@@ -23,7 +23,6 @@ or longer prompt. The ratio says what a journey adds.
 import argparse, json, os, socket, statistics, subprocess, tempfile, time, urllib.request, uuid
 
 START, END = "51.7520,-1.2577", "51.7600,-1.2577"  # 890 m north through Oxford: ~13 minutes on foot
-TEXTS = None  # --texts FILE: the parts heard, with their beats, appended there
 
 
 def free_port():
@@ -88,7 +87,7 @@ def listen(client, journey_id, parts, sent):
     return waited, waits, ready_at, state
 
 
-def journey(client, prepare=True, first_only=False, read_plan=8.0, hear=0):
+def journey(client, prepare=True, first_only=False, read_plan=8.0, hear=0, texts=None):
     story = {"start": START, "end": END, "mode": "walking", "style": "fantasy"}
     plan = client.call("POST", "/api/journeys/plan", {"start": START, "end": END, "mode": "walking"})
     if prepare:  # as the web app does when it shows the plan
@@ -121,8 +120,8 @@ def journey(client, prepare=True, first_only=False, read_plan=8.0, hear=0):
         four = sorted(ready_at)[:min(4, plan["parts"])]
         parts = [part for part in state["parts"] if part["number"] in four]
         words = [len(" ".join(s["text"] for s in part["sentences"]).split()) for part in parts]
-        if TEXTS:
-            with open(TEXTS, "a") as out:
+        if texts:  # the parts heard, with their beats
+            with open(texts, "a") as out:
                 for told in state["parts"]:
                     out.write(f"--- part {told['number']} ({told['status']}, beat: {told.get('beat')!r})\n"
                               + " ".join(s["text"] for s in told["sentences"]) + "\n")
@@ -153,8 +152,6 @@ def main():
     parser.add_argument("--read-plan", type=float, default=8.0, help="seconds the user looks at the plan before starting")
     parser.add_argument("--texts", help="append the text of the parts heard (and their beats) to this file")
     args = parser.parse_args()
-    global TEXTS
-    TEXTS = args.texts
     data, port = tempfile.mkdtemp(), free_port()
     env = dict(os.environ, STORYVOICE_DATA_DIR=data, STORYVOICE_ENGINES=args.engines)
     server = subprocess.Popen([args.binary, "serve", "--port", str(port), "--hostname", "127.0.0.1"], env=env,
@@ -173,7 +170,7 @@ def main():
             # A run outlasts an access token: each signs in afresh.
             client.token = client.call("POST", "/auth/register", {"email": f"bench-{uuid.uuid4().hex[:6]}@example.com", "password": "correct horse battery"})["access_token"]
             reference = voice_turn(client)
-            first, story, made, words, fallbacks, title = journey(client, read_plan=args.read_plan, hear=args.listen)
+            first, story, made, words, fallbacks, title = journey(client, read_plan=args.read_plan, hear=args.listen, texts=args.texts)
             cold = journey(client, prepare=False, first_only=True, read_plan=args.read_plan)
             references.append(reference); firsts.append(first); colds.append(cold); speeds.append(story / made)
             print(f"run {run + 1}: first audio {first:5.2f} s, not prepared {cold:5.2f} s (voice-chat turn {reference:5.2f} s, ×{first / reference:.2f}); "

@@ -16,6 +16,8 @@ struct Entity: Sendable {
     var mentions: Int = 0
     /// A role's descriptions as its tags write them ("a man", "the pink lady"): aliases only.
     var descriptions: [String] = []
+    /// The first form key in order: a role's description key ("the old gentleman").
+    var firstForm: String? { formCounts.keys.min() }
 
     init(kind: Kind, firstPosition: Int) {
         self.kind = kind

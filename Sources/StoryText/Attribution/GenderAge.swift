@@ -8,6 +8,16 @@ struct GenderAgeInference {
     let mentionEntity: [Int]
     /// Token index → mention index, -1 where no mention starts.
     let mentionAt: [Int32]
+    /// The last token of every mention: "Jane, Ruby and Moody" is no lone subject.
+    let mentionEnds: Set<Int>
+
+    init(tokens: [Token], mentions: [NameMention], mentionEntity: [Int], mentionAt: [Int32]) {
+        self.tokens = tokens
+        self.mentions = mentions
+        self.mentionEntity = mentionEntity
+        self.mentionAt = mentionAt
+        self.mentionEnds = Set(mentions.map { $0.endToken - 1 })
+    }
 
     struct Estimate: Sendable {
         var gender: Gender
@@ -31,8 +41,6 @@ struct GenderAgeInference {
     func pronounEvidence(entityCount: Int) -> [(female: Int, male: Int)] {
         var strong = Array(repeating: (female: 0, male: 0), count: entityCount)
         var weak = Array(repeating: (female: 0, male: 0), count: entityCount)
-        var mentionEnds = Set<Int>()
-        for mention in mentions { mentionEnds.insert(mention.endToken - 1) }
         for (index, mention) in mentions.enumerated() {
             let entity = mentionEntity[index]
             guard entity >= 0 else { continue }
@@ -41,7 +49,7 @@ struct GenderAgeInference {
             if let gender = appositionGender(after: mention.endToken, paragraph: paragraph, quote: quote) {
                 if gender == .female { strong[entity].female += 4 } else { strong[entity].male += 4 }
             }
-            if isClauseSubject(mention, mentionEnds: mentionEnds), let gender = subjectPronoun(after: mention) {
+            if isClauseSubject(mention), let gender = subjectPronoun(after: mention) {
                 if gender == .female { strong[entity].female += 2 } else { strong[entity].male += 2 }
             }
             guard !mention.inQuote else { continue }
@@ -50,7 +58,7 @@ struct GenderAgeInference {
             while j < limit {
                 let t = tokens[j]
                 if t.paragraph != paragraph || t.quote >= 0 || mentionAt[j] >= 0 { break }
-                if t.lower == "its" || t.lower == "itself" { break }
+                if Lexicon.neuterPronouns.contains(t.lower) { break }
                 if Lexicon.femalePronouns.contains(t.lower) { weak[entity].female += 1; break }
                 if Lexicon.malePronouns.contains(t.lower) { weak[entity].male += 1; break }
                 j += 1
@@ -67,8 +75,7 @@ struct GenderAgeInference {
         let limit = min(tokens.count, j + 30)
         // "As the Caterpillar seemed …, she turned away": the subject of a fronted adverbial
         // clause; the main clause after its comma has a subject of its own.
-        var start = mention.firstToken
-        if start > 0, tokens[start - 1].lower == "the" { start -= 1 }
+        let start = phraseStart(mention)
         let subordinate = start > 0 && Self.subordinators.contains(tokens[start - 1].lower)
         while j < limit {
             let t = tokens[j]
@@ -78,7 +85,7 @@ struct GenderAgeInference {
                 j += 1; continue
             }
             // "the Caterpillar took the hookah out of its mouth, and addressed her": an "it".
-            if Self.clauseOpeners.contains(t.lower) || t.lower == "its" || t.lower == "itself" { return nil }
+            if Self.clauseOpeners.contains(t.lower) || Lexicon.neuterPronouns.contains(t.lower) { return nil }
             if let gender = subjectCoreferentGender(at: j) { return gender }
             // An object him/her in the subject's own clause is someone else (binding), and the
             // he or she after it is most likely that person again ("the Rabbit came near her, she began").
@@ -97,8 +104,6 @@ struct GenderAgeInference {
         for (index, words) in phrases.enumerated() where words.count >= 2 && words[0] == "the" { wanted[words[1], default: []].append(index) }
         var votes = Array(repeating: (female: 0, male: 0), count: keys.count)
         guard !wanted.isEmpty else { return votes }
-        var mentionEnds = Set<Int>()
-        for mention in mentions { mentionEnds.insert(mention.endToken - 1) }
         for i in 0..<max(0, tokens.count - 1) where tokens[i].lower == "the" && tokens[i].quote < 0 {
             guard let candidates = wanted[tokens[i + 1].lower] else { continue }
             for index in candidates {
@@ -107,7 +112,7 @@ struct GenderAgeInference {
                 guard end <= tokens.count, (1..<words.count).allSatisfy({ tokens[i + $0].lower == words[$0] && tokens[i + $0].isWord }) else { continue }
                 let mention = NameMention(firstToken: i, endToken: end, title: nil, words: Array(words.dropFirst()), surface: "",
                                           inQuote: false, isRoleTitle: false)
-                guard isClauseSubject(mention, mentionEnds: mentionEnds), let gender = subjectPronoun(after: mention) else { continue }
+                guard isClauseSubject(mention), let gender = subjectPronoun(after: mention) else { continue }
                 if gender == .female { votes[index].female += 2 } else { votes[index].male += 2 }
             }
         }
@@ -119,14 +124,18 @@ struct GenderAgeInference {
     static let clauseOpeners: Set<String> = ["that", "who", "whom", "which", "whose", "what", "while", "whilst", "if", "though", "although", "because", "whereas"]
     /// Words that open an adverbial clause a name may be the subject of.
     static let subordinators: Set<String> = ["when", "while", "whilst", "as", "because", "though", "although", "if", "till", "until", "before", "after", "since", "where", "once"]
-    /// Words after which a name opens a clause as its subject.
-    static let subjectLeaders: Set<String> = ["and", "but", "when", "while", "whilst", "as", "because", "though", "although", "if", "till", "until", "so", "then", "before", "after", "since", "where", "once", "yet", "that", "now"]
+    /// Words after which a name opens a clause as its subject: a subordinator or a conjunction.
+    static let subjectLeaders: Set<String> = subordinators.union(["and", "but", "so", "then", "yet", "that", "now"])
+
+    /// Where a mention's noun phrase starts: "the Rabbit", "the White Rabbit" keep their article.
+    func phraseStart(_ mention: NameMention) -> Int {
+        let first = mention.firstToken
+        return first > 0 && tokens[first - 1].lower == "the" && tokens[first - 1].paragraph == tokens[first].paragraph ? first - 1 : first
+    }
 
     /// The mention opens a clause as its subject, alone (not "Potapitch and Martha rushed").
-    func isClauseSubject(_ mention: NameMention, mentionEnds: Set<Int>) -> Bool {
-        var first = mention.firstToken
-        // "the Rabbit", "the White Rabbit": a noun the story uses as a name keeps its article.
-        if first > 0, tokens[first - 1].lower == "the", tokens[first - 1].paragraph == tokens[first].paragraph { first -= 1 }
+    func isClauseSubject(_ mention: NameMention) -> Bool {
+        let first = phraseStart(mention)
         guard !tokens[mention.firstToken].isPossessive, !tokens[mention.endToken - 1].isPossessive else { return false }
         if mention.endToken < tokens.count {
             let next = tokens[mention.endToken]

@@ -68,6 +68,8 @@ enum Lexicon {
 
     static let malePronouns: Set<String> = ["he", "him", "his", "himself"]
     static let femalePronouns: Set<String> = ["she", "her", "hers", "herself"]
+    /// "its", "itself": what the narration calls something it does not give a sex.
+    static let neuterPronouns: Set<String> = ["its", "itself"]
 
     /// Capitalised words that are never names, whatever their frequency.
     static let notNames: Set<String> = [
@@ -121,4 +123,6 @@ enum Lexicon {
     /// Age cues in a name or in descriptions close to it.
     static let childCues: Set<String> = ["little", "baby", "master", "child", "boy", "girl", "kid", "lad", "lass", "young"]
     static let elderlyCues: Set<String> = ["old", "elderly", "aged", "grandmother", "grandfather", "granny", "grandpa", "grandma", "widow"]
+    /// A word of age, which a role keeps in its key ("the old gentleman", "the young lady").
+    static func isAgeCue(_ word: String) -> Bool { childCues.contains(word) || elderlyCues.contains(word) }
 }

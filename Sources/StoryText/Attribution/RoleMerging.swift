@@ -13,7 +13,7 @@ enum RoleMerging {
     static func merge(entities: inout [Entity], genders: [Gender], attributions: inout [Attribution]) {
         var lines = Array(repeating: 0, count: entities.count)
         for a in attributions where a.entity >= 0 && a.entity < lines.count { lines[a.entity] += 1 }
-        func words(_ e: Int) -> [Substring] { entities[e].formCounts.keys.sorted().first.map { $0.split(separator: " ") } ?? [] }
+        func words(_ e: Int) -> [Substring] { entities[e].firstForm.map { $0.split(separator: " ") } ?? [] }
         func kin(_ table: [String: Gender]) -> [Int] {
             entities.indices.filter { e in
                 entities[e].kind == .role && lines[e] > 0 && words(e).last.map { table[String($0)] != nil } == true
@@ -68,13 +68,13 @@ enum RoleMerging {
         for a in attributions where a.entity >= 0 && a.entity < entities.count { lines[a.entity] += 1 }
         var roles: [Int] = []
         for e in entities.indices where entities[e].kind == .role && lines[e] >= 3 && genders[e] != .unknown {
-            guard let form = entities[e].formCounts.keys.sorted().first else { continue }
+            guard let form = entities[e].firstForm else { continue }
             let w = form.split(separator: " ").map(String.init)
             // "the child" says nothing of who: the last person named before its lines is as often
             // the adult it talks to (the sample story's niece went to her aunt).
             guard w.count >= 2, w[0] == "the", let head = w.last, generic.contains(head), head != "child" else { continue }
             // "the hump-backed man" is picked out by a trait, as the one the narration brought in so.
-            guard w.dropFirst().dropLast().allSatisfy({ Lexicon.childCues.contains($0) || Lexicon.elderlyCues.contains($0) }) else { continue }
+            guard w.dropFirst().dropLast().allSatisfy(Lexicon.isAgeCue) else { continue }
             roles.append(e)
         }
         guard !roles.isEmpty else { return }
@@ -82,7 +82,7 @@ enum RoleMerging {
         var indefiniteParagraphs: [Int: [Int]] = [:]
         for i in 0..<max(0, tokens.count - 2) where tokens[i].lower == "a" || tokens[i].lower == "an" {
             for e in roles {
-                let w = entities[e].formCounts.keys.sorted().first!.split(separator: " ").dropFirst().map(String.init)
+                let w = entities[e].firstForm!.split(separator: " ").dropFirst().map(String.init)
                 if tokens[i + 1].lower == w[0], w.count == 1 || tokens[i + 2].lower == w[w.count - 1] {
                     indefiniteParagraphs[e, default: []].append(tokens[i].paragraph)
                 }

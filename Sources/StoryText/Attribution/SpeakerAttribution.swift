@@ -252,7 +252,7 @@ struct SpeakerAttributor {
                     let next = j + 1 < tokens.count ? tokens[j + 1] : nil
                     if let next, next.isWord, Lexicon.roleNouns[next.lower] != nil, words.count < 3 { j += 1; continue }
                     let determiner = t.lower == "a" || t.lower == "an" ? "the" : t.lower
-                    // Keep the head and an age word; other adjectives describe a moment.
+                    // The head and an age word or a lasting trait (`roleKey`).
                     let head = words.last!
                     let key = Self.roleKey(determiner, modifiers: words.dropLast(), head: head)
                     let written = writtenPhrase(i..<(j + 1))
@@ -291,12 +291,11 @@ struct SpeakerAttributor {
         guard let head = words.last, Self.canHeadRole(head) else { return nil }
         // The phrase must end there: at punctuation, a preposition or a relative clause.
         guard j >= tokens.count || !tokens[j].isWord || Self.phraseEnds.contains(tokens[j].lower) || tokens[j].paragraph != paragraph || tokens[j].quote >= 0 else { return nil }
-        let age = words.dropLast().last { Lexicon.childCues.contains($0) || Lexicon.elderlyCues.contains($0) }
         // "the gentleman in the white waistcoat", "the landlord of the Cripples": a phrase with
         // "the" after in/of/at picks one person out and is part of the description ("in a low
         // voice", "with a smile" say how the line was spoken and are not).
         if let qualifier = definiteQualifier(at: j, paragraph: paragraph) {
-            let key = "the " + (age.map { $0 + " " } ?? "") + head + " " + qualifier
+            let key = Self.roleKey("the", modifiers: words.dropLast(), head: head) + " " + qualifier
             return .role(key: key, display: key, gender: GenderAgeInference.nounGender(head) ?? .unknown, written: key)
         }
         // "the" presupposes someone the reader knows: a bare noun the narration has never used
@@ -314,7 +313,7 @@ struct SpeakerAttributor {
         if genericHeads.contains(head), let trait = modifiers.last, trait.contains("-") || trait.count > 5 && trait.hasSuffix("ing") {
             return determiner + " " + trait + " " + head
         }
-        let age = modifiers.last { Lexicon.childCues.contains($0) || Lexicon.elderlyCues.contains($0) }
+        let age = modifiers.last(where: Lexicon.isAgeCue)
         return determiner + " " + (age.map { $0 + " " } ?? "") + head
     }
 

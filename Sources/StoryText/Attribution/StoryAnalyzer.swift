@@ -25,7 +25,7 @@ public struct StoryAnalyzer: Sendable {
         var entities = attributor.entities
         var entityEstimates = estimates
         let added = Array(estimates.count..<entities.count)
-        let descriptionVotes = inference.descriptionEvidence(keys: added.map { entities[$0].formCounts.keys.sorted().first ?? "" })
+        let descriptionVotes = inference.descriptionEvidence(keys: added.map { entities[$0].firstForm ?? "" })
         for (index, votes) in zip(added, descriptionVotes) {
             entityEstimates.append(inference.estimate(entities[index], pronouns: votes))
         }
