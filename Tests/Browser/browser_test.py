@@ -218,6 +218,14 @@ def short_session_flow(options):
             HTMLMediaElement.prototype.play = function () { mediaPlayed.add(this); return play.call(this); };""")
         browser.click("#play")
         browser.wait_for("audio to start", "return performance.getEntriesByName('storyvoice:audio-playing').length > 0", timeout=60)
+        # An analysis that finishes mid-listen rebuilds the player; the reader goes on hearing.
+        # (The upload's own analysis may still be running: its end rebuilds the player too.)
+        browser.wait_for("Analyse to be free", "return !document.querySelector('#analyze').disabled", timeout=180)
+        browser.js("document.querySelector('#analysis-status').textContent = ''")
+        browser.click("#analyze")
+        browser.wait_for("the new analysis to finish", "return document.querySelector('#analysis-status').textContent.startsWith('Analysis finished')", timeout=180)
+        check(browser.js("return document.querySelector('#play').getAttribute('aria-pressed')") == "true",
+              "an analysis that finished mid-listen left the story playing")
         no_error = """
             const status = document.querySelector('#player-status').textContent;
             if (status) return 'error: ' + status;

@@ -60,14 +60,19 @@ struct ChatEntitlementTests {
         try await withServer(backend) { app, _, _ in
             let ada = try await app.register("ada@example.com").access_token
             let chat = try await app.createChat(ada)
-            let statuses = try await withThrowingTaskGroup(of: HTTPResponseStatus.self) { group in
+            // Each answer with its body: a 5xx says what went wrong on the server.
+            let answers = try await withThrowingTaskGroup(of: (HTTPResponseStatus, String).self) { group in
                 for _ in 0..<6 {
-                    group.addTask { try await app.startChatExport(chat, token: ada).status }
+                    group.addTask {
+                        let response = try await app.startChatExport(chat, token: ada)
+                        return (response.status, response.body.string)
+                    }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            #expect(statuses.filter { $0 == .accepted }.count == 3, "\(statuses)")
-            #expect(statuses.filter { $0 == .tooManyRequests }.count == 3, "\(statuses)")
+            let statuses = answers.map(\.0)
+            #expect(statuses.filter { $0 == .accepted }.count == 3, "\(answers)")
+            #expect(statuses.filter { $0 == .tooManyRequests }.count == 3, "\(answers)")
         }
     }
 

@@ -29,7 +29,10 @@ public enum DatabaseLocation: Sendable, Hashable {
     public func configurationFactory() throws -> DatabaseConfigurationFactory {
         switch self {
         case .sqlite(let path):
-            return .sqlite(SQLiteConfiguration(storage: .file(path: path)), sqlLogLevel: .trace)
+            // One connection per event loop, and writers take turns: on a loaded machine a burst
+            // of writes by one user (six exports at once) queued past the default 10 s and the
+            // last ones failed with a 500 instead of waiting their turn.
+            return .sqlite(SQLiteConfiguration(storage: .file(path: path)), connectionPoolTimeout: .seconds(30), sqlLogLevel: .trace)
         case .postgres(let url):
             do {
                 return try .postgres(url: url, maxConnectionsPerEventLoop: 4, sqlLogLevel: .trace)

@@ -43,9 +43,12 @@ export function playbackPart(view, chapters) {
   }
   chapters.onChange(showLine);
 
-  /** A new player over the current lines, keeping the position of the one it replaces. */
+  /** A new player over the current lines, keeping the position of the one it replaces and
+   * playing on if it was playing (an analysis that finishes mid-listen re-voices the line
+   * being read; it does not stop the reader). */
   function setUp() {
     const resumeAt = view.player?.index;
+    const wasPlaying = Boolean(view.player?.playing);
     view.player?.dispose();
     Object.assign(speaking, { index: null, state: "stopped", waiting: false });
     timeline.reset();
@@ -87,7 +90,8 @@ export function playbackPart(view, chapters) {
     player.warmUp();
     // The remembered line is marked (and scrolled to) before anything plays.
     view.highlight(player.index > 0 ? player.index : null);
-    if (player.index > 0) $("#player-status").textContent = `Resumes at line ${player.index + 1}.`;
+    if (wasPlaying) player.play();
+    else if (player.index > 0) $("#player-status").textContent = `Resumes at line ${player.index + 1}.`;
     showLine();
   }
 
