@@ -29,9 +29,10 @@ public enum DatabaseLocation: Sendable, Hashable {
     public func configurationFactory() throws -> DatabaseConfigurationFactory {
         switch self {
         case .sqlite(let path):
-            // One connection per event loop, and writers take turns: on a loaded machine a burst
-            // of writes by one user (six exports at once) queued past the default 10 s and the
-            // last ones failed with a 500 instead of waiting their turn.
+            // One connection per event loop, and writers take turns. A request that waits longer
+            // than the pool's timeout fails with a 500, so the wait is longer than the default
+            // 10 s: on a loaded machine, six simultaneous exports once gave 500s to the three
+            // that queued last, most likely at this timeout.
             return .sqlite(SQLiteConfiguration(storage: .file(path: path)), connectionPoolTimeout: .seconds(30), sqlLogLevel: .trace)
         case .postgres(let url):
             do {
