@@ -135,4 +135,56 @@ struct AnalysisRecallTests {
         #expect(passage.character(named: "the apothecary's apprentice") != nil)
         #expect(passage.character(named: "the apothecary apprentice") == nil)
     }
+
+    @Test("'the man' after 'a stout man' came in is that new man, not the book's other man; 'he was a good man' brings in nobody")
+    func definiteTakesUpSceneIntroduction() {
+        let passage = AnalyzedPassage("""
+        "Where is the key?" said the man, who had followed Mr. Grey about all morning.
+
+        "Ask the porter," said Mr. Grey.
+
+        They crossed the yard, and there they came upon a stout man with a bunch of keys in his hand.
+
+        "What's the matter now?" said the man carelessly.
+
+        "A thief," replied Mr. Grey.
+
+        "Must go before the magistrate, then," said the man.
+        """)
+        #expect(passage.speakers == ["the man", "Mr. Grey", "the stout man", "Mr. Grey", "the stout man"])
+        let predicate = AnalyzedPassage("""
+        Mr. Grey came in from the rain. He was a good man, and a tired one.
+
+        "Shut the door," said the man.
+        """)
+        #expect(predicate.speakers == ["the man"])
+    }
+
+    @Test("A description brought in and then named is that person: 'a young barefooted girl ... Her name was Rosa'")
+    func introductionNamed() {
+        let passage = AnalyzedPassage("""
+        A young barefooted girl came down the path with a basket. Her name was Rosa. She set the basket down.
+
+        "Shrimps, ma'am," said the girl.
+        """)
+        #expect(passage.speakers == ["Rosa"])
+    }
+
+    @Test("Who answers a turn that called someone by name is that someone: 'Walt?' / 'replied the man'; 'Anny dear' / 'replied the other'")
+    func answerByTheOneAddressed() {
+        let passage = AnalyzedPassage("""
+        Mr. Grey stood at the inn door while the horses were changed.
+
+        "Anything new up in town, Walt?" asked Mr. Grey, drawing on his gloves.
+
+        "Nothing that I knows of," replied the man. "Corn's up a little."
+
+        "Did she say any more, Anny dear, while I was gone?" asked Mrs. Leam.
+
+        "Not a word," replied the other. "She only sighed."
+        """)
+        #expect(passage.speakers == ["Mr. Grey", "Walt", "Walt", "Mrs. Leam", "Anny", "Anny"])
+        // "Anny" is a pet form of Ann.
+        #expect(passage.character(named: "Anny")?.gender == .female)
+    }
 }

@@ -16,6 +16,9 @@ struct Entity: Sendable {
     var mentions: Int = 0
     /// A role's descriptions as its tags write them ("a man", "the pink lady"): aliases only.
     var descriptions: [String] = []
+    /// A role the narration brought in with an indefinite ("a stout man"): someone new, never
+    /// joined to a person named before (`RoleMerging.joinDefiniteDescriptions`).
+    var introduced = false
     /// The first form key in order: a role's description key ("the old gentleman").
     var firstForm: String? { formCounts.keys.min() }
 

@@ -62,8 +62,22 @@ enum FirstNames {
         let inFemale = female.contains(firstName), inMale = male.contains(firstName)
         // A nickname has the gender of the name it shortens ("Sissy" is Cecilia).
         if !inFemale, !inMale, let formal = nicknames[firstName], formal != firstName { return gender(of: formal) }
+        if !inFemale, !inMale { return diminutiveGender(of: firstName) }
         if inFemale == inMale { return .unknown }
         return inFemale ? .female : .male
+    }
+
+    /// English pet names add -y or -ie to a name ("Anny" is Ann's, "Jimmie" Jim's).
+    private static func diminutiveGender(of name: String) -> Gender {
+        for suffix in ["ie", "y"] where name.hasSuffix(suffix) && name.count > suffix.count + 2 {
+            let stem = String(name.dropLast(suffix.count))
+            let stems = stem.count > 3 && stem.last == stem.dropLast().last ? [stem, String(stem.dropLast())] : [stem]
+            for stem in stems {
+                let inFemale = female.contains(stem), inMale = male.contains(stem)
+                if inFemale != inMale { return inFemale ? .female : .male }
+            }
+        }
+        return .unknown
     }
 
     /// Nickname → the formal given name it shortens.

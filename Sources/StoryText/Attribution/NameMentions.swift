@@ -71,6 +71,10 @@ struct NameMentionFinder {
             let surname = index > 0 && tokens[index - 1].isCapitalized && FirstNames.isGivenName(before)
             if titled || surname || Lexicon.speechVerbs.contains(before) { evidence[token.lower, default: 0] += 1 }
         }
+        // "Did she say any more, Anny dear?": a capitalised word called with an endearment is a name.
+        for index in tokens.indices.dropFirst().dropLast() where tokens[index].isCapitalized && tokens[index].quote >= 0 {
+            if tokens[index - 1].lower == ",", ["dear", "darling"].contains(tokens[index + 1].lower) { tagged.insert(tokens[index].lower) }
+        }
         for token in tokens where token.isWord {
             if token.isCapitalized {
                 if token.lower.count > 1, token.end - token.start == token.lower.unicodeScalars.count,

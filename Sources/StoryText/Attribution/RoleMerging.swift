@@ -67,7 +67,7 @@ enum RoleMerging {
         var lines = Array(repeating: 0, count: entities.count)
         for a in attributions where a.entity >= 0 && a.entity < entities.count { lines[a.entity] += 1 }
         var roles: [Int] = []
-        for e in entities.indices where entities[e].kind == .role && lines[e] >= 3 && genders[e] != .unknown {
+        for e in entities.indices where entities[e].kind == .role && !entities[e].introduced && lines[e] >= 3 && genders[e] != .unknown {
             guard let form = entities[e].firstForm else { continue }
             let w = form.split(separator: " ").map(String.init)
             // "the child" says nothing of who: the last person named before its lines is as often

@@ -23,6 +23,8 @@ enum TagSubject {
     /// "her father", "his wife": a relative of the last person of that gender; the role when
     /// the story names no such relative (`roleGender` is nil when the noun is no role of its own).
     case kin(possessor: Gender, noun: String, roleKey: String, roleGender: Gender?)
+    /// "replied the other": the one of two talking who did not speak last.
+    case other
 }
 
 /// Decides who speaks each quote, in order of evidence: speech tags beside the quote (named,
@@ -105,7 +107,8 @@ struct SpeakerAttributor {
             let after = mention.endToken < tokens.count ? tokens[mention.endToken] : nil
             let q = tokens[mention.firstToken].quote
             let openerBefore = before == nil || before!.quote != q || [",", "\"", "'", "!", "\u{201C}", "\u{2018}", "dear", "oh", "o", "my"].contains(before!.lower) || (before!.lower == "." && tokens[mention.firstToken].sentenceInitial)
-            let closerAfter = after == nil || after!.quote != q || [",", "!", "?", ".", ";", "\u{2014}", "-", "\"", "\u{201D}"].contains(after!.lower)
+            // "Anny dear, ...": an endearment after the name is still the call.
+            let closerAfter = after == nil || after!.quote != q || [",", "!", "?", ".", ";", "\u{2014}", "-", "\"", "\u{201D}", "dear"].contains(after!.lower)
             if q >= 0, openerBefore && closerAfter && (before == nil || before!.lower != "." || after?.lower == ",") {
                 vocatives[q].append(mentionEntity[index])
             }
@@ -435,6 +438,7 @@ struct SpeakerAttributor {
         }
         let first = skipFillers(i, paragraph: paragraph)
         if isSpeechVerb(first) {
+            if isTheOther(at: first + 1, paragraph: paragraph) { return (.other, true) }
             if let (subject, end) = subject(at: first + 1, paragraph: paragraph) { return (qualified(subject, end: end, paragraph: paragraph), true) }
             let after = skipFillers(first + 1, paragraph: paragraph)
             if let (subject, _) = subject(at: after, paragraph: paragraph) { return (subject, true) }
@@ -462,6 +466,12 @@ struct SpeakerAttributor {
             }
         }
         return nil
+    }
+
+    /// "the other" ending its phrase (not "the other man").
+    private func isTheOther(at i: Int, paragraph: Int) -> Bool {
+        guard i + 1 < tokens.count, tokens[i].lower == "the", tokens[i + 1].lower == "other", tokens[i + 1].paragraph == paragraph else { return false }
+        return i + 2 >= tokens.count || !tokens[i + 2].isWord || tokens[i + 2].quote >= 0 || tokens[i + 2].paragraph != paragraph
     }
 
     /// Whether the quote's last mark inside its quotation marks is a full stop ("... if it is an inch.").
@@ -642,6 +652,15 @@ struct SpeakerAttributor {
         case .narrator: return narratorIndex(position: position)
         case .role(let key, let display, let gender, let written):
             if let named = appositiveName(of: key, before: position) { return named }
+            if key.hasSuffix(" voice") || answers(q), let named = addressee(answeredBy: q, gender: gender, speakers: speakers) { return named }
+            switch sceneIntroduction(of: written, quote: q) {
+            case .entity(let named)?: return named
+            case .role(let key, let display, let gender, let written)?:
+                let role = resolveRole(key: key, display: display, gender: gender, written: written, position: position)
+                entities[role].introduced = true
+                return role
+            default: break
+            }
             if let introduced = introducedAntecedent(of: key, gender: gender, quote: q), case .role(let key, let display, let gender, let written) = introduced {
                 return resolveRole(key: key, display: display, gender: gender, written: written, position: position)
             }
@@ -651,6 +670,8 @@ struct SpeakerAttributor {
                 return resolveRole(key: key, display: display, gender: roleGender, written: written, position: position)
             }
             return resolvePronoun(gender, quote: q, position: position, speakers: speakers)
+        case .other:
+            return addressee(answeredBy: q, gender: .unknown, speakers: speakers) ?? -1
         case .kin(let possessorGender, let noun, let roleKey, let roleGender):
             // "said her father": her = the last woman the narration names; her father = Mr. of her surname.
             var e = lowerBound(narrationEvents, position) - 1
@@ -732,6 +753,89 @@ struct SpeakerAttributor {
         }
         return nil
     }
+
+    /// "'Anything new up in town, Ben?' asked the game-keeper. / '...,' replied the man": a
+    /// description answering a turn that called one person by name is that person, when the
+    /// turn before is the previous paragraph's and its speaker is someone else.
+    func addressee(answeredBy q: Int, gender: Gender, speakers: [Attribution]) -> Int? {
+        guard q > 0, quotes[q - 1].lastParagraph == quotes[q].paragraph - 1 else { return nil }
+        var called: Set<Int> = []
+        var k = q - 1
+        while k >= 0, quotes[k].lastParagraph == quotes[q - 1].lastParagraph || quotes[k].paragraph == quotes[q - 1].paragraph {
+            called.formUnion(vocatives[k]); k -= 1
+        }
+        let candidates = called.filter { c in
+            entities[c].kind == .named && isPerson(c) && c != speakers[q - 1].entity
+                && (gender == .unknown || genders[c] == .unknown || genders[c] == gender)
+        }
+        return candidates.count == 1 ? candidates.first : nil
+    }
+
+    /// The quote's tag says it answers ("replied the man", "the other returned").
+    private func answers(_ q: Int) -> Bool {
+        var k = quoteTokens[q].upperBound, words = 0
+        while k < tokens.count, words < 5, tokens[k].quote < 0, tokens[k].paragraph == quotes[q].lastParagraph {
+            if tokens[k].isWord {
+                if Self.answerVerbs.contains(tokens[k].lower) { return true }
+                words += 1
+            }
+            k += 1
+        }
+        return false
+    }
+
+    private static let answerVerbs: Set<String> = ["replied", "returned", "answered", "rejoined", "retorted", "responded"]
+
+    /// "They encountered a stout man with a bunch of keys. / '...,' said the man": a bare generic
+    /// description in a tag takes up the person the scene brought in with an indefinite of the same
+    /// noun and a description of its own, a new referent, not the book's other men. The nearest such
+    /// introduction within the last twenty paragraphs counts; a bare one ("a man") leaves the role
+    /// as it is, and a predicate ("he was a good man") introduces nobody.
+    func sceneIntroduction(of written: String, quote q: Int) -> TagSubject? {
+        let words = written.lowercased().split(separator: " ")
+        guard words.count == 2, words[0] == "the", Self.genericHeads.contains(String(words[1])) else { return nil }
+        let head = String(words[1])
+        let firstParagraph = quotes[q].paragraph - 20
+        var i = quoteTokens[q].lowerBound - 1
+        while i >= 0, tokens[i].paragraph >= firstParagraph {
+            defer { i -= 1 }
+            guard tokens[i].quote < 0, tokens[i].lower == "a" || tokens[i].lower == "an",
+                  i == 0 || !Self.predicateVerbs.contains(tokens[i - 1].lower) && tokens[i - 1].lower != head,
+                  let (subject, end) = subject(at: i, paragraph: tokens[i].paragraph),
+                  case .role(_, _, let gender, let introduction) = subject, isDescription(introduction) else { continue }
+            let phrase = introduction.lowercased().split(separator: " ").map(String.init)
+            guard phrase.last == head else { continue }
+            if let named = nameGiven(after: end, before: quoteTokens[q].lowerBound) { return .entity(named) }
+            let modifiers = phrase.dropFirst().dropLast()
+            guard !modifiers.isEmpty else { return nil }
+            let key = "the " + modifiers.joined(separator: " ") + " " + head
+            return .role(key: key, display: key, gender: gender, written: introduction)
+        }
+        return nil
+    }
+
+    /// "a young barefooted Spanish girl ... Her name was Mariequita": the person named in the
+    /// narration that follows an introduction (within its next two paragraphs).
+    private func nameGiven(after start: Int, before limit: Int) -> Int? {
+        guard start < limit else { return nil }
+        let lastParagraph = tokens[start].paragraph + 1
+        var k = start
+        while k + 2 < limit, tokens[k].paragraph <= lastParagraph {
+            defer { k += 1 }
+            guard tokens[k].quote < 0, tokens[k].lower == "name", ["was", "is"].contains(tokens[k + 1].lower),
+                  mentionAt[k + 2] >= 0, case let named = mentionEntity[Int(mentionAt[k + 2])], named >= 0,
+                  entities[named].kind == .named else { continue }
+            return named
+        }
+        return nil
+    }
+
+    /// Words after which "a man" is said of someone, not brought in ("he was an old man", "like
+    /// those of an old man"); the second of a repeated one ("an old man an old man") neither.
+    private static let predicateVerbs: Set<String> = [
+        "was", "is", "were", "are", "be", "been", "being", "seemed", "seems", "looked", "looks", "became", "become",
+        "like", "as", "such", "what", "quite", "rather", "of", "than",
+    ]
 
     private static let genericHeads: Set<String> = ["woman", "man", "lady", "gentleman", "girl", "boy", "person", "creature"]
 
@@ -1009,15 +1113,24 @@ struct SpeakerAttributor {
     /// turned"): those mentions make them candidates for he/she tags and run participants.
     private mutating func addRoleMentions() {
         var tagged: [Int: Int] = [:]
+        var tagPhrases: [(entity: Int, token: Int)] = []
         for q in quotes.indices {
-            for tag in [tagAfter(q), tagBefore(q)] {
+            for (tag, after) in [(tagAfter(q), true), (tagBefore(q), false)] {
                 if let (subject, strong) = tag, strong, case .role(let key, let display, let gender, _) = subject {
-                    tagged[roleEntityIndex(key: key, display: display, gender: gender, position: quotes[q].start), default: 0] += 1
+                    let entity = roleEntityIndex(key: key, display: display, gender: gender, position: quotes[q].start)
+                    tagged[entity, default: 0] += 1
+                    if let token = tagPhrase(of: key, quote: q, after: after) { tagPhrases.append((entity, token)) }
                 }
             }
         }
         var events = zip(narrationEvents, narrationEventTokens).map { ($0.position, $0.entity, $1) }
         var counts = narrationCounts + Array(repeating: 0, count: max(0, entities.count - narrationCounts.count))
+        // A tag mentions its speaker too ("A man leaned over ... and asked:" / "'I been there,' he said").
+        // (The definite ones of roles tagged three times or more are counted below.)
+        for (entity, token) in tagPhrases where tagged[entity, default: 0] < 3 || tokens[token].lower != "the" {
+            events.append((tokens[token].start, entity, token))
+            counts[entity] += 1
+        }
         for i in tokens.indices where tokens[i].quote < 0 && tokens[i].lower == "the" {
             guard let (subject, _) = subject(at: i, paragraph: tokens[i].paragraph),
                   case .role(let key, _, _, _) = subject, let entity = roleEntity[key], entities[entity].kind == .role,
@@ -1029,6 +1142,26 @@ struct SpeakerAttributor {
         narrationEvents = events.map { ($0.0, $0.1) }
         narrationEventTokens = events.map(\.2)
         narrationCounts = counts
+    }
+
+    /// The first token of the role phrase of quote `q`'s tag after it (a few words on) or
+    /// before it (its paragraph's narration, or the narration paragraph leading into it).
+    private func tagPhrase(of key: String, quote q: Int, after: Bool) -> Int? {
+        var range: Range<Int>
+        if after {
+            let start = quoteTokens[q].upperBound
+            range = start..<min(tokens.count, start + 8)
+        } else {
+            let end = quoteTokens[q].lowerBound
+            var start = end
+            while start > 0, tokens[start - 1].quote < 0, tokens[start - 1].paragraph >= quotes[q].paragraph - 1 { start -= 1 }
+            range = start..<end
+        }
+        for i in range where tokens[i].quote < 0 && ["the", "a", "an"].contains(tokens[i].lower) {
+            if case .role(let found, _, _, _)? = subject(at: i, paragraph: tokens[i].paragraph)?.0, key.hasPrefix(found) { return i }
+            if case .role(let found, _, _, _)? = invertedRole(at: i, paragraph: tokens[i].paragraph), key.hasPrefix(found) { return i }
+        }
+        return nil
     }
 
     /// Groups quotes into turns (one per paragraph) and runs (turns not separated by a
