@@ -187,4 +187,30 @@ struct AnalysisRecallTests {
         // "Anny" is a pet form of Ann.
         #expect(passage.character(named: "Anny")?.gender == .female)
     }
+
+    @Test("A name and a nickname of it in one sentence are two people: 'compliments to Madge, Margaret walked back'")
+    func nicknameBesideItsNameIsSomeoneElse() {
+        let passage = AnalyzedPassage("""
+        Margaret went down to the farm in the rain. Having sent her compliments to Madge, Margaret walked back to the station.
+
+        "Madge, go away," said Miss Avery.
+
+        "Well, if you'll excuse me," said Madge, "I ought to be leaving."
+
+        "Good-bye," said Margaret.
+        """)
+        #expect(passage.speakers == ["Miss Avery", "Madge", "Madge", "Margaret"])
+        #expect(passage.character(named: "Margaret")?.aliases.contains("Madge") == false)
+    }
+
+    @Test("A passive speech verb names no speaker: 'being called the prettiest girl in the room ... James ... said'")
+    func passiveSpeechVerbIsNoTag() {
+        let passage = AnalyzedPassage("""
+        Catherine Morland came in with her brother James.
+
+        It requires uncommon steadiness to resist the pleasure of being called the prettiest girl in the room; and the consequence was that, when the two of them set off together, and James, as the door was closed on them, said, "Well, Catherine, how do you like my friend?"
+        """)
+        #expect(passage.speakers == ["James"])
+    }
 }
+

@@ -120,6 +120,20 @@ struct CharacterClusterer {
         var entities: [Entity] = []
         var formEntity: [String: Int] = [:]
 
+        // "having sent her compliments to Madge, Margaret walked back": a name and a nickname of
+        // it in one sentence are two people.
+        var sentence = Array(repeating: 0, count: tokens.count)
+        for index in tokens.indices.dropFirst() {
+            sentence[index] = sentence[index - 1] + (tokens[index].sentenceInitial || tokens[index].paragraph != tokens[index - 1].paragraph ? 1 : 0)
+        }
+        var wordSentences: [String: Set<Int>] = [:]
+        for mention in mentions where !mention.isRoleTitle {
+            for word in mention.words { wordSentences[word, default: []].insert(sentence[mention.firstToken]) }
+        }
+        func namedTogether(_ a: String, _ b: String) -> Bool {
+            !(wordSentences[a] ?? []).isDisjoint(with: wordSentences[b] ?? [])
+        }
+
         func sample(_ key: String) -> NameMention { mentions[formSample[key]!] }
         func addForm(_ key: String, to entity: Int) {
             let m = sample(key)
@@ -314,7 +328,8 @@ struct CharacterClusterer {
                 target = best(untitled.isEmpty ? candidates : untitled)
             }
             else if let candidates = titledByGiven[word] { target = best(candidates) }
-            else if let formal = FirstNames.nicknames[word], formCount[formal] != nil || fullByGiven[formal] != nil {
+            else if let formal = FirstNames.nicknames[word], formCount[formal] != nil || fullByGiven[formal] != nil,
+                    !namedTogether(word, formal) {
                 target = fullByGiven[formal].flatMap(best) ?? titledByGiven[formal].flatMap(best)
                 if target == nil, let formalEntity = formEntity[formal] { target = formalEntity }
             }

@@ -99,7 +99,8 @@ struct NameMentionFinder {
             return Lexicon.notNames.contains(next) || lowercase[next, default: 0] * 4 > capitalisedInside[next, default: 0]
         }
         var result: Set<String> = [], wordLike: Set<String> = []
-        for (word, count) in capitalisedInside where count >= 2 || tagged.contains(word) || FirstNames.isGivenName(word) {
+        // Once is enough for a word after a title or a given name ("introduced him as Robert Prentiss").
+        for (word, count) in capitalisedInside where count >= 2 || tagged.contains(word) || FirstNames.isGivenName(word) || evidence[word] != nil {
             guard word.count > 1, !Lexicon.notNames.contains(word), Lexicon.honorifics[word] == nil else { continue }
             guard !isPlacePart(word, count: count) else { continue }
             guard let first = word.unicodeScalars.first, first.properties.isAlphabetic else { continue }

@@ -525,7 +525,8 @@ struct SpeakerAttributor {
         while sentenceStart > start, !tokens[sentenceStart].sentenceInitial { sentenceStart -= 1 }
         var i = end - 1
         while i >= sentenceStart {
-            if isSpeechVerb(i) {
+            // "being called the most charming girl": a passive names no speaker ("was saying" does).
+            if isSpeechVerb(i), i == 0 || tokens[i].lower.hasSuffix("ing") || !Self.passiveAuxiliaries.contains(tokens[i - 1].lower) {
                 var k = i - 1
                 var steps = 0
                 while k >= sentenceStart, steps < 4 {
@@ -563,6 +564,8 @@ struct SpeakerAttributor {
         }
         return nil
     }
+
+    private static let passiveAuxiliaries: Set<String> = ["being", "been", "be", "is", "was", "were", "are", "get", "got"]
 
     /// The token before `verb`, skipping tag fillers ("and then whispered", ", had said").
     private func lastBeforeFillers(_ verb: Int, sentenceStart: Int) -> Int {
