@@ -717,8 +717,8 @@ struct SpeakerAttributor {
         var found: TagSubject?
         var i = start
         while i < end {
-            if namesSomeone(i..<(i + 1)) { return nil }
-            if found == nil, pronouns.contains(tokens[i].lower) { return nil }
+            if namesSomeone(i..<(i + 1)) { return newcomer(gender, before: end, from: start) }
+            if found == nil, pronouns.contains(tokens[i].lower) { return newcomer(gender, before: end, from: start) }
             if ["a", "an", "the"].contains(tokens[i].lower), let (subject, subjectEnd) = subject(at: i, paragraph: stretchParagraph),
                case .role(let key, _, let roleGender, let written) = subject, roleGender == gender, isDescription(written),
                !key.hasSuffix(" voice") {
@@ -732,6 +732,54 @@ struct SpeakerAttributor {
             i += 1
         }
         return found
+    }
+
+    /// "There was no sign of Poirot. As I walked away, I met an aged rustic, who leered at me.
+    /// '...,' he asked": someone brought in with an indefinite in the last sentence before the quote,
+    /// with no name or he/she of that gender after it, is the newest person there.
+    private func newcomer(_ gender: Gender, before end: Int, from start: Int) -> TagSubject? {
+        var sentenceStart = end - 1
+        while sentenceStart > start, !tokens[sentenceStart].sentenceInitial { sentenceStart -= 1 }
+        let pronouns = gender == .female ? Lexicon.femalePronouns : Lexicon.malePronouns
+        var found: TagSubject?
+        var i = sentenceStart
+        while i < end {
+            if found != nil, pronouns.contains(tokens[i].lower) && tokens[i].lower != "himself" && tokens[i].lower != "herself" { return nil }
+            if mentionAt[i] >= 0, case let e = mentionEntity[Int(mentionAt[i])], e >= 0, genders[e] == gender || genders[e] == .unknown && isPerson(e) {
+                found = nil
+            } else if tokens[i].lower == "a" || tokens[i].lower == "an", i > 0, !Self.predicateVerbs.contains(tokens[i - 1].lower), tokens[i - 1].lower != "for" {
+                if let (subject, subjectEnd) = subject(at: i, paragraph: tokens[i].paragraph),
+                   case .role(let key, _, let roleGender, let written) = subject, roleGender == gender, isDescription(written), !key.hasSuffix(" voice") {
+                    found = subject
+                    i = subjectEnd
+                    continue
+                }
+                if let (subject, subjectEnd) = personBeforeWho(at: i, gender: gender) {
+                    found = subject
+                    i = subjectEnd
+                    continue
+                }
+            }
+            i += 1
+        }
+        return found
+    }
+
+    /// "an aged rustic, who leered at me": a noun phrase a "who" clause follows is a person,
+    /// whatever its noun (the role nouns of the lexicon need not list it).
+    private func personBeforeWho(at i: Int, gender: Gender) -> (TagSubject, end: Int)? {
+        var words: [String] = []
+        var j = i + 1
+        while j < tokens.count, words.count < 4, tokens[j].isWord, tokens[j].quote < 0, tokens[j].paragraph == tokens[i].paragraph,
+              !Self.clauseWords.contains(tokens[j].lower), !tokens[j].isCapitalized {
+            words.append(tokens[j].lower); j += 1
+        }
+        guard let head = words.last, Self.canHeadRole(head), !head.hasSuffix("ly") else { return nil }
+        var k = j
+        if k < tokens.count, tokens[k].lower == "," { k += 1 }
+        guard k < tokens.count, tokens[k].lower == "who" else { return nil }
+        let key = Self.roleKey("the", modifiers: words.dropLast(), head: head)
+        return (.role(key: key, display: key, gender: gender, written: writtenPhrase(i..<j)), j)
     }
 
     /// "A maid ... entered the room. ... '...,' insisted the young woman": a generic definite
