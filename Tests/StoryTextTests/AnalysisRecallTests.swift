@@ -212,5 +212,22 @@ struct AnalysisRecallTests {
         """)
         #expect(passage.speakers == ["James"])
     }
+
+    @Test("He after a sentence that brings someone in is the newcomer, whatever the noun: 'I met an aged rustic, who leered' / 'he asked'")
+    func pronounAfterNewcomer() {
+        let passage = AnalyzedPassage("""
+        I went down the lane looking for Mr. Grey. There was no sign of him, and I did not like to go up to the farm. As I walked away, I met an aged rustic, who leered at me cunningly.
+
+        "You'm from the Hall, bain't you?" he asked.
+
+        "Yes," I said.
+
+        I shut both the doors behind me, and as I went out into the street the porter stopped me to brush off my coat.
+
+        "You must have been in a motor-car," he said.
+        """)
+        #expect(passage.speakers == ["the aged rustic", "I", "the porter"])
+        #expect(passage.character(named: "the aged rustic")?.aliases.contains("an aged rustic") == true)
+    }
 }
 

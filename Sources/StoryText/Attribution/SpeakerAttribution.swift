@@ -742,11 +742,21 @@ struct SpeakerAttributor {
         while sentenceStart > start, !tokens[sentenceStart].sentenceInitial { sentenceStart -= 1 }
         let pronouns = gender == .female ? Lexicon.femalePronouns : Lexicon.malePronouns
         var found: TagSubject?
+        var subjectSeen = false  // someone of that gender came first in the sentence
         var i = sentenceStart
         while i < end {
             if found != nil, pronouns.contains(tokens[i].lower) && tokens[i].lower != "himself" && tokens[i].lower != "herself" { return nil }
+            if pronouns.contains(tokens[i].lower) { subjectSeen = true }
             if mentionAt[i] >= 0, case let e = mentionEntity[Int(mentionAt[i])], e >= 0, genders[e] == gender || genders[e] == .unknown && isPerson(e) {
                 found = nil
+                subjectSeen = true
+            } else if tokens[i].lower == "the", !subjectSeen, let (subject, subjectEnd) = subject(at: i, paragraph: tokens[i].paragraph),
+                      case .role(let key, _, let roleGender, let written) = subject, roleGender == gender, isDescription(written), !key.hasSuffix(" voice") {
+                // "the porter stopped me to brush off my coat": the sentence's first person of that
+                // gender, not one after another ("He turned to the porter", "Marilla found the girl taller").
+                found = subject
+                i = subjectEnd
+                continue
             } else if tokens[i].lower == "a" || tokens[i].lower == "an", i > 0, !Self.predicateVerbs.contains(tokens[i - 1].lower), tokens[i - 1].lower != "for" {
                 if let (subject, subjectEnd) = subject(at: i, paragraph: tokens[i].paragraph),
                    case .role(let key, _, let roleGender, let written) = subject, roleGender == gender, isDescription(written), !key.hasSuffix(" voice") {
