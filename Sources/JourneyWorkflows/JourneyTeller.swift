@@ -156,47 +156,58 @@ public struct JourneyTeller: Sendable {
     /// Streams the answer, voicing each finished sentence; returns what is wrong with the whole.
     /// A part ends at the first sentence end past its words (the last part, which must end the
     /// story, may run to half as long again): a story that runs long would outlast the trip,
-    /// and the next part goes on from wherever this one stops.
+    /// and the next part goes on from wherever this one stops. The answer is read ahead of the
+    /// voice (`PartReader`), so the model stops once the text has its words.
     private func stream(_ request: CompletionRequest, into part: inout JourneyPart, words: Int) async throws -> String? {
-        var splitter = SentenceSplitter()
-        var start = ""
         let enough = part.number == plan.parts ? words * 3 / 2 : words
-        var heard = Set(part.sentences.map { SpokenProse.fingerprint($0.text) })
-        var repeats = 0
-        var firstOfAnswer = true
         let isOpening = part.number == 1 && request == Self.openingRequest(plan: plan, style: style)
-        let events = (isOpening ? await prepared(request) : nil) ?? model.stream(request)
-        for try await event in events {
-            switch event {
-            case .text(let piece):
-                if part.sentences.isEmpty, start.count < 8 {
-                    start += piece
-                    if SpokenProse.looksLikeData(start) { return Self.data }
-                }
-                for sentence in splitter.add(piece) {
-                    if firstOfAnswer, SpokenProse.isRefusal(sentence) { return Self.refusal }
-                    firstOfAnswer = false
-                    // The task or the last part's ending read back is not the story.
-                    if SpokenProse.echoes(sentence, prompt: request.user) { continue }
-                    // A model that loops says the same sentence again: it is not said twice, and
-                    // the second time the part ends there.
-                    guard heard.insert(SpokenProse.fingerprint(sentence)).inserted else {
-                        repeats += 1
-                        if repeats >= 2 { return SpokenProse.problem(with: part.text, targetWords: words) }
-                        continue
-                    }
-                    try await voice(sentence, into: &part)
-                    if part.words >= enough { return nil }
-                }
-            case .finished:
-                // A last piece without an ending was cut off by the token limit: not spoken.
-                if let rest = splitter.finish(), SpokenProse.isComplete(rest) || part.sentences.isEmpty, !SpokenProse.echoes(rest, prompt: request.user) {
-                    try await voice(rest, into: &part)
-                }
+        let reader = PartReader(prompt: request.user, sentences: part.sentences.map(\.text), enough: enough)
+        let answer: @Sendable () async -> AsyncThrowingStream<CompletionEvent, any Error> = { [model, prepared] in
+            (isOpening ? await prepared(request) : nil) ?? model.stream(request)
+        }
+        for try await output in Self.read(answer, with: reader) {
+            switch output {
+            case .sentence(let sentence): try await voice(sentence, into: &part)
+            case .data: return Self.data
+            case .refusal: return Self.refusal
+            case .stop: break
             }
         }
         return SpokenProse.problem(with: part.text, targetWords: words)
     }
+
+    /// The answer's sentences as the model writes them, read in a task of their own so that
+    /// the voice's pace does not hold the model back; ends at `.stop`. The task alone holds the
+    /// answer's stream, so the model's request is cancelled as soon as it ends: a stream someone
+    /// still holds goes on (the model wrote on until the part's last sentence was voiced).
+    static func read(
+        _ answer: @escaping @Sendable () async -> AsyncThrowingStream<CompletionEvent, any Error>, with reader: PartReader
+    ) -> AsyncThrowingStream<PartReader.Output, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                var reader = reader
+                do {
+                    reading: for try await event in await answer() {
+                        switch event {
+                        case .text(let piece):
+                            for output in reader.add(piece) {
+                                continuation.yield(output)
+                                if case .sentence = output { continue }
+                                break reading
+                            }
+                        case .finished:
+                            if let rest = reader.finish() { continuation.yield(.sentence(rest)) }
+                        }
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
 
     static let data = "the part is data, not prose"
     static let refusal = "the model refused to tell it"

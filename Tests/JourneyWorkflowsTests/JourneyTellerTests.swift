@@ -215,6 +215,27 @@ struct JourneyTellerTests {
         }
     }
 
+    @Test("the model is stopped once the text has its words, not once the voice has caught up with it")
+    func modelStopsBeforeTheVoiceCatchesUp() async throws {
+        let store = Teller.store()
+        // A long answer, streamed slowly: the model would go on writing if it were not stopped.
+        let answer = VendorWire.streamed(.openai, pieces: VendorWire.pieces(of: Teller.prose("Dot", sentences: 200), every: 17), pause: .milliseconds(5))
+        try await LoopbackServer.withServer(handler: { _ in answer }) { server in
+            let stoppedFirst = Mutex<Bool?>(nil)
+            // The voice speaks its first sentence only once the model's stream was hung up on.
+            let speak: @Sendable (String) async throws -> Data = { text in
+                if stoppedFirst.withLock({ $0 }) == nil {
+                    let stopped = await eventually(timeout: 30) { server.abandoned >= 1 }
+                    stoppedFirst.withLock { $0 = stopped }
+                }
+                return try await Teller.speak(text)
+            }
+            let part = try await Teller.teller(server, parts: 2, store: store, speak: speak).tell(part: 1)
+            #expect(stoppedFirst.withLock { $0 } == true, "the answer was read to its words before the first sentence was voiced")
+            #expect(part.sentences.count == 6)
+        }
+    }
+
     @Test("JSON instead of prose is never spoken: the part is written again")
     func dataIsWrittenAgain() async throws {
         let store = Teller.store()
