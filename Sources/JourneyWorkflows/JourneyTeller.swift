@@ -161,7 +161,9 @@ public struct JourneyTeller: Sendable {
     private func stream(_ request: CompletionRequest, into part: inout JourneyPart, words: Int) async throws -> String? {
         let enough = part.number == plan.parts ? words * 3 / 2 : words
         let isOpening = part.number == 1 && request == Self.openingRequest(plan: plan, style: style)
-        let reader = PartReader(prompt: request.user, sentences: part.sentences.map(\.text), enough: enough)
+        // The small model sometimes begins by saying the last part's ending again.
+        let earlier = part.number == 1 ? "" : try await store.part(part.number - 1).map { Self.ending(of: $0.text) } ?? ""
+        let reader = PartReader(prompt: request.user, sentences: part.sentences.map(\.text), enough: enough, earlier: earlier)
         let answer: @Sendable () async -> AsyncThrowingStream<CompletionEvent, any Error> = { [model, prepared] in
             (isOpening ? await prepared(request) : nil) ?? model.stream(request)
         }

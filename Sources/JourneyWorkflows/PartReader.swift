@@ -16,18 +16,23 @@ struct PartReader: Sendable {
 
     private let prompt: String
     private let enough: Int
+    /// The sentences the story told just before this part: said again, they are left out.
+    private let earlier: Set<String>
     private var words: Int
     private var heard: Set<String>
     private var hasSentences: Bool
     private var splitter = SentenceSplitter()
     private var start = ""
     private var repeats = 0
+    private var droppedInARow = 0
     private var firstOfAnswer = true
 
-    /// `sentences`: what the part already holds (a part gone on with); `enough`: its words.
-    init(prompt: String, sentences: [String], enough: Int) {
+    /// `sentences`: what the part already holds (a part gone on with); `enough`: its words;
+    /// `earlier`: how the part before it ended.
+    init(prompt: String, sentences: [String], enough: Int, earlier: String = "") {
         self.prompt = prompt
         self.enough = enough
+        self.earlier = Set(Self.sentences(of: earlier).map(SpokenProse.fingerprint))
         self.words = SpokenProse.wordCount(sentences.joined(separator: " "))
         self.heard = Set(sentences.map(SpokenProse.fingerprint))
         self.hasSentences = !sentences.isEmpty
@@ -39,18 +44,29 @@ struct PartReader: Sendable {
             if SpokenProse.looksLikeData(start) { return [.data] }
         }
         var outputs: [Output] = []
-        for sentence in splitter.add(piece) {
-            if firstOfAnswer, SpokenProse.isRefusal(sentence) { return outputs + [.refusal] }
+        for written in splitter.add(piece) {
+            if firstOfAnswer, SpokenProse.isRefusal(written) { return outputs + [.refusal] }
             firstOfAnswer = false
-            // The task or the last part's ending read back is not the story.
-            if SpokenProse.echoes(sentence, prompt: prompt) { continue }
+            // "Part 6 ended: …": the prompt's own label imitated is not told.
+            guard let sentence = Self.withoutPartLabel(written) else { continue }
+            // The task or the last part's ending read back is not the story. A model that reads
+            // back sentence after sentence is looping (one wrote 602 tokens of its beats twice
+            // over, for 90 words told): three in a row end the part.
+            if isEarlier(sentence) { continue }
+            if SpokenProse.echoes(sentence, prompt: prompt) {
+                droppedInARow += 1
+                if droppedInARow >= 3 { return outputs + [.stop] }
+                continue
+            }
             // A model that loops says the same sentence again: it is not said twice, and the
             // second time the part ends there.
             guard heard.insert(SpokenProse.fingerprint(sentence)).inserted else {
                 repeats += 1
-                if repeats >= 2 { return outputs + [.stop] }
+                droppedInARow += 1
+                if repeats >= 2 || droppedInARow >= 3 { return outputs + [.stop] }
                 continue
             }
+            droppedInARow = 0
             outputs.append(.sentence(sentence))
             hasSentences = true
             words += SpokenProse.speakable(sentence).map(SpokenProse.wordCount) ?? 0
@@ -59,11 +75,33 @@ struct PartReader: Sendable {
         return outputs
     }
 
+    /// A sentence without a leading label (nil when that is all of it).
+    static func withoutPartLabel(_ sentence: String) -> String? {
+        // "Part 6 ended:", "Part 4 (rising action: complications build …):"
+        let pattern = #"^\W*part\s+\d+\s*(\([^)]*\))?(\s+\w+){0,3}\s*:\s*"#
+        guard let label = sentence.range(of: pattern, options: [.regularExpression, .caseInsensitive]) else { return sentence }
+        let rest = sentence[label.upperBound...].trimmingCharacters(in: .whitespaces)
+        return rest.contains(where: \.isLetter) ? rest : nil
+    }
+
     /// The answer's last piece, when it is a sentence to speak: one without an ending was cut
     /// off by the token limit and is not spoken, unless it is all the part has.
     mutating func finish() -> String? {
-        guard let rest = splitter.finish(), SpokenProse.isComplete(rest) || !hasSentences,
-              !SpokenProse.echoes(rest, prompt: prompt) else { return nil }
+        guard let written = splitter.finish(), let rest = Self.withoutPartLabel(written), SpokenProse.isComplete(rest) || !hasSentences,
+              !SpokenProse.echoes(rest, prompt: prompt), !isEarlier(rest) else { return nil }
         return rest
+    }
+
+    /// Whether every sentence of `text` was in the last part's ending (the splitter joins short
+    /// sentences, so they are compared one by one).
+    private func isEarlier(_ text: String) -> Bool {
+        guard !earlier.isEmpty else { return false }
+        let sentences = Self.sentences(of: text)
+        return !sentences.isEmpty && sentences.allSatisfy { earlier.contains(SpokenProse.fingerprint($0)) }
+    }
+
+    private static func sentences(of text: String) -> [String] {
+        var splitter = SentenceSplitter(minimumLength: 1)
+        return splitter.add(text) + [splitter.finish()].compactMap { $0 }
     }
 }

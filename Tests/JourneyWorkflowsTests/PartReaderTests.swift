@@ -1,0 +1,49 @@
+@testable import JourneyWorkflows
+import Testing
+
+/// What of a model's streamed answer is told, and when the reading stops.
+@Suite("Reading a part's answer")
+struct PartReaderTests {
+    static func read(_ answer: String, prompt: String = "Write part 4 of 9.", earlier: String = "", enough: Int = 500) -> [PartReader.Output] {
+        var reader = PartReader(prompt: prompt, sentences: [], enough: enough, earlier: earlier)
+        var outputs: [PartReader.Output] = []
+        // In pieces that cut words, as a model's tokens do.
+        var rest = Substring(answer)
+        while !rest.isEmpty {
+            outputs += reader.add(String(rest.prefix(7)))
+            rest = rest.dropFirst(7)
+            if outputs.last == .stop { return outputs }
+        }
+        if let last = reader.finish() { outputs.append(.sentence(last)) }
+        return outputs
+    }
+
+    @Test("the prompt's own labels are not told: 'Part 4 (rising action: …):', 'Part 6 ended:'")
+    func partLabelsAreLeftOut() {
+        #expect(PartReader.withoutPartLabel("Part 4 (rising action: complications build; the stakes grow): As she climbed, Elara shook.") == "As she climbed, Elara shook.")
+        #expect(PartReader.withoutPartLabel("Part 6 ended: The door closed.") == "The door closed.")
+        #expect(PartReader.withoutPartLabel("Part 7:") == nil)
+        #expect(PartReader.withoutPartLabel("Partly hidden, the door stood open.") == "Partly hidden, the door stood open.")
+    }
+
+    @Test("the last part's ending said again is left out, and the part goes on after it")
+    func earlierEndingIsLeftOut() {
+        let outputs = Self.read("The lantern went out at last. Elara listened to the dark water below.",
+                                earlier: "She climbed the stair. The lantern went out at last.")
+        #expect(outputs == [.sentence("Elara listened to the dark water below.")])
+    }
+
+    @Test("a model that reads back its prompt three sentences in a row is stopped")
+    func echoLoopStops() {
+        let prompt = "What happens in it: Elara took a deep breath and stepped up to the top of the tower. She could feel the weight of the quest pressing down on her. The smoke rising from the tower was thick and ominous."
+        let answer = "Elara reached the landing. Elara took a deep breath and stepped up to the top of the tower. She could feel the weight of the quest pressing down on her. The smoke rising from the tower was thick and ominous. Elara took a deep breath and stepped up to the top of the tower again."
+        let outputs = Self.read(answer, prompt: prompt)
+        #expect(outputs == [.sentence("Elara reached the landing."), .stop])
+    }
+
+    @Test("the reading stops at the first sentence end past the part's words")
+    func stopsAtItsWords() {
+        let outputs = Self.read("One two three four five. Six seven eight nine ten. Eleven twelve.", enough: 8)
+        #expect(outputs == [.sentence("One two three four five."), .sentence("Six seven eight nine ten."), .stop])
+    }
+}
