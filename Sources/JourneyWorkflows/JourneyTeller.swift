@@ -90,7 +90,7 @@ public struct JourneyTeller: Sendable {
         let words = try await wordsTarget(for: number)
         let previous = number == 1 ? nil : try await store.part(number - 1).map { Self.ending(of: $0.text) }
         let request = number == 1 ? Self.openingRequest(plan: plan, style: style) : prompts.part(number, outline: outline, previousEnding: previous, words: words)
-        let told = try await writeText(&part, request: request, outline: outline, words: words)
+        let told = try await writeText(&part, request: request, outline: outline, words: words, earlier: previous ?? "")
         // What the next part needs of the outline is written once this part is ready, not
         // beside it: two requests at once, with a voice speaking, oversubscribe two cores (the
         // model once fell to 0.8 tokens a second so).
@@ -98,23 +98,24 @@ public struct JourneyTeller: Sendable {
         return told
     }
 
-    private func writeText(_ part: inout JourneyPart, request: CompletionRequest, outline: StoryOutline?, words: Int) async throws -> JourneyPart {
+    /// `earlier`: how the part before ended (the small model sometimes begins by saying it again).
+    private func writeText(_ part: inout JourneyPart, request: CompletionRequest, outline: StoryOutline?, words: Int, earlier: String) async throws -> JourneyPart {
         let number = part.number
         var problem: String?
         if !part.sentences.isEmpty, await playhead() >= number {
             // A try that failed part-way while the listener is in the part: go on from its end.
-            problem = try await stream(prompts.continuation(number, outline: outline, soFar: Self.ending(of: part.text), words: max(20, words - part.words)), into: &part, words: words)
+            problem = try await stream(prompts.continuation(number, outline: outline, soFar: Self.ending(of: part.text), words: max(20, words - part.words)), into: &part, words: words, earlier: earlier)
         } else {
             try await discardSentences(of: &part)
-            problem = try await stream(request, into: &part, words: words)
+            problem = try await stream(request, into: &part, words: words, earlier: earlier)
         }
         if problem != nil, part.words > 0 {
             let more = prompts.continuation(number, outline: outline, soFar: Self.ending(of: part.text), words: max(20, words - part.words))
-            problem = try await stream(more, into: &part, words: words)
+            problem = try await stream(more, into: &part, words: words, earlier: earlier)
             if part.words > 0 { problem = nil }
         } else if problem != nil {
             try await discardSentences(of: &part)
-            problem = try await stream(request, into: &part, words: words)
+            problem = try await stream(request, into: &part, words: words, earlier: earlier)
             if part.words > 0, problem.map(Self.isWrongKind) == false { problem = nil }
         }
         if let problem { throw JourneyTellError.offText(part: number, problem) }
@@ -158,11 +159,9 @@ public struct JourneyTeller: Sendable {
     /// story, may run to half as long again): a story that runs long would outlast the trip,
     /// and the next part goes on from wherever this one stops. The answer is read ahead of the
     /// voice (`PartReader`), so the model stops once the text has its words.
-    private func stream(_ request: CompletionRequest, into part: inout JourneyPart, words: Int) async throws -> String? {
+    private func stream(_ request: CompletionRequest, into part: inout JourneyPart, words: Int, earlier: String) async throws -> String? {
         let enough = part.number == plan.parts ? words * 3 / 2 : words
         let isOpening = part.number == 1 && request == Self.openingRequest(plan: plan, style: style)
-        // The small model sometimes begins by saying the last part's ending again.
-        let earlier = part.number == 1 ? "" : try await store.part(part.number - 1).map { Self.ending(of: $0.text) } ?? ""
         let reader = PartReader(prompt: request.user, sentences: part.sentences.map(\.text), enough: enough, earlier: earlier)
         let answer: @Sendable () async -> AsyncThrowingStream<CompletionEvent, any Error> = { [model, prepared] in
             (isOpening ? await prepared(request) : nil) ?? model.stream(request)
@@ -185,31 +184,22 @@ public struct JourneyTeller: Sendable {
     static func read(
         _ answer: @escaping @Sendable () async -> AsyncThrowingStream<CompletionEvent, any Error>, with reader: PartReader
     ) -> AsyncThrowingStream<PartReader.Output, any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                var reader = reader
-                do {
-                    reading: for try await event in await answer() {
-                        switch event {
-                        case .text(let piece):
-                            for output in reader.add(piece) {
-                                continuation.yield(output)
-                                if case .sentence = output { continue }
-                                break reading
-                            }
-                        case .finished:
-                            if let rest = reader.finish() { continuation.yield(.sentence(rest)) }
-                        }
+        .producing { yield in
+            var reader = reader
+            reading: for try await event in await answer() {
+                switch event {
+                case .text(let piece):
+                    for output in reader.add(piece) {
+                        yield(output)
+                        if case .sentence = output { continue }
+                        break reading
                     }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
+                case .finished:
+                    if let rest = reader.finish() { yield(.sentence(rest)) }
                 }
             }
-            continuation.onTermination = { _ in task.cancel() }
         }
     }
-
 
     static let data = "the part is data, not prose"
     static let refusal = "the model refused to tell it"

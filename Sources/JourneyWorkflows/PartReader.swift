@@ -48,7 +48,7 @@ struct PartReader: Sendable {
             if firstOfAnswer, SpokenProse.isRefusal(written) { return outputs + [.refusal] }
             firstOfAnswer = false
             // "Part 6 ended: …": the prompt's own label imitated is not told.
-            guard let sentence = Self.withoutPartLabel(written) else { continue }
+            guard let sentence = SpokenProse.withoutLeadingLabel(written) else { continue }
             // The task or the last part's ending read back is not the story. A model that reads
             // back sentence after sentence is looping (one wrote 602 tokens of its beats twice
             // over, for 90 words told): three in a row end the part.
@@ -75,19 +75,10 @@ struct PartReader: Sendable {
         return outputs
     }
 
-    /// A sentence without a leading label (nil when that is all of it).
-    static func withoutPartLabel(_ sentence: String) -> String? {
-        // "Part 6 ended:", "Part 4 (rising action: complications build …):"
-        let pattern = #"^\W*part\s+\d+\s*(\([^)]*\))?(\s+\w+){0,3}\s*:\s*"#
-        guard let label = sentence.range(of: pattern, options: [.regularExpression, .caseInsensitive]) else { return sentence }
-        let rest = sentence[label.upperBound...].trimmingCharacters(in: .whitespaces)
-        return rest.contains(where: \.isLetter) ? rest : nil
-    }
-
     /// The answer's last piece, when it is a sentence to speak: one without an ending was cut
     /// off by the token limit and is not spoken, unless it is all the part has.
     mutating func finish() -> String? {
-        guard let written = splitter.finish(), let rest = Self.withoutPartLabel(written), SpokenProse.isComplete(rest) || !hasSentences,
+        guard let written = splitter.finish(), let rest = SpokenProse.withoutLeadingLabel(written), SpokenProse.isComplete(rest) || !hasSentences,
               !SpokenProse.echoes(rest, prompt: prompt), !isEarlier(rest) else { return nil }
         return rest
     }

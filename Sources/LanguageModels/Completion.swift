@@ -128,11 +128,11 @@ extension LanguageModel {
     }
 }
 
-extension AsyncThrowingStream where Element == CompletionEvent, Failure == any Error {
+extension AsyncThrowingStream where Element: Sendable, Failure == any Error {
     /// A stream that `produce` feeds from a task of its own; the task is cancelled when the
     /// consumer stops listening, and what it throws ends the stream.
     public static func producing(
-        _ produce: @escaping @Sendable (_ yield: @escaping @Sendable (CompletionEvent) -> Void) async throws -> Void
+        _ produce: @escaping @Sendable (_ yield: @escaping @Sendable (Element) -> Void) async throws -> Void
     ) -> Self {
         AsyncThrowingStream { continuation in
             let task = Task {
@@ -146,7 +146,9 @@ extension AsyncThrowingStream where Element == CompletionEvent, Failure == any E
             continuation.onTermination = { _ in task.cancel() }
         }
     }
+}
 
+extension AsyncThrowingStream where Element == CompletionEvent, Failure == any Error {
     /// The complete response at the end of the stream.
     public func response() async throws -> CompletionResponse {
         for try await event in self {

@@ -1,4 +1,5 @@
 @testable import JourneyWorkflows
+import Journeys
 import Testing
 
 /// What of a model's streamed answer is told, and when the reading stops.
@@ -20,10 +21,10 @@ struct PartReaderTests {
 
     @Test("the prompt's own labels are not told: 'Part 4 (rising action: …):', 'Part 6 ended:'")
     func partLabelsAreLeftOut() {
-        #expect(PartReader.withoutPartLabel("Part 4 (rising action: complications build; the stakes grow): As she climbed, Elara shook.") == "As she climbed, Elara shook.")
-        #expect(PartReader.withoutPartLabel("Part 6 ended: The door closed.") == "The door closed.")
-        #expect(PartReader.withoutPartLabel("Part 7:") == nil)
-        #expect(PartReader.withoutPartLabel("Partly hidden, the door stood open.") == "Partly hidden, the door stood open.")
+        #expect(SpokenProse.withoutLeadingLabel("Part 4 (rising action: complications build; the stakes grow): As she climbed, Elara shook.") == "As she climbed, Elara shook.")
+        #expect(SpokenProse.withoutLeadingLabel("Part 6 ended: The door closed.") == "The door closed.")
+        #expect(SpokenProse.withoutLeadingLabel("Part 7:") == nil)
+        #expect(SpokenProse.withoutLeadingLabel("Partly hidden, the door stood open.") == "Partly hidden, the door stood open.")
     }
 
     @Test("the last part's ending said again is left out, and the part goes on after it")

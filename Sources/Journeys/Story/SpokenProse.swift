@@ -37,6 +37,16 @@ public enum SpokenProse {
         return false
     }
 
+    /// A sentence without the prompt's own part label at its start ("Part 6 ended: …", "Part 4
+    /// (rising action: complications build …): …"), imitated by a small model; nil when the label
+    /// is all of it.
+    public static func withoutLeadingLabel(_ sentence: String) -> String? {
+        let pattern = #"^\W*part\s+\d+\s*(\([^)]*\))?(\s+\w+){0,3}\s*:\s*"#
+        guard let label = sentence.range(of: pattern, options: [.regularExpression, .caseInsensitive]) else { return sentence }
+        let rest = sentence[label.upperBound...].trimmingCharacters(in: .whitespaces)
+        return rest.contains(where: \.isLetter) ? rest : nil
+    }
+
     /// Whether an answer that is about to be streamed is not prose at all (JSON, a code block).
     public static func looksLikeData(_ start: String) -> Bool {
         let trimmed = start.trimmingCharacters(in: .whitespacesAndNewlines)

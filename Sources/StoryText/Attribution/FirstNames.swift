@@ -59,12 +59,17 @@ enum FirstNames {
     }
 
     static func gender(of firstName: String) -> Gender {
-        let inFemale = female.contains(firstName), inMale = male.contains(firstName)
+        if let listed = listedGender(of: firstName) { return listed }
         // A nickname has the gender of the name it shortens ("Sissy" is Cecilia).
-        if !inFemale, !inMale, let formal = nicknames[firstName], formal != firstName { return gender(of: formal) }
-        if !inFemale, !inMale { return diminutiveGender(of: firstName) }
-        if inFemale == inMale { return .unknown }
-        return inFemale ? .female : .male
+        if let formal = nicknames[firstName], formal != firstName { return gender(of: formal) }
+        return diminutiveGender(of: firstName)
+    }
+
+    /// The gender the tables give a name: nil when neither lists it, unknown when both do.
+    private static func listedGender(of name: String) -> Gender? {
+        let inFemale = female.contains(name), inMale = male.contains(name)
+        guard inFemale || inMale else { return nil }
+        return inFemale == inMale ? .unknown : inFemale ? .female : .male
     }
 
     /// English pet names add -y or -ie to a name ("Anny" is Ann's, "Jimmie" Jim's).
@@ -72,10 +77,7 @@ enum FirstNames {
         for suffix in ["ie", "y"] where name.hasSuffix(suffix) && name.count > suffix.count + 2 {
             let stem = String(name.dropLast(suffix.count))
             let stems = stem.count > 3 && stem.last == stem.dropLast().last ? [stem, String(stem.dropLast())] : [stem]
-            for stem in stems {
-                let inFemale = female.contains(stem), inMale = male.contains(stem)
-                if inFemale != inMale { return inFemale ? .female : .male }
-            }
+            if let gender = stems.lazy.compactMap(listedGender).first(where: { $0 != .unknown }) { return gender }
         }
         return .unknown
     }

@@ -66,6 +66,9 @@ enum Lexicon {
         "labelled", "labeled", "marked", "signed",
     ]
 
+    /// Words a call by name may carry after it ("Anny dear, …").
+    static let endearments: Set<String> = ["dear", "darling"]
+
     static let malePronouns: Set<String> = ["he", "him", "his", "himself"]
     static let femalePronouns: Set<String> = ["she", "her", "hers", "herself"]
     /// "its", "itself": what the narration calls something it does not give a sex.

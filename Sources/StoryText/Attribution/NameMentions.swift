@@ -73,7 +73,7 @@ struct NameMentionFinder {
         }
         // "Did she say any more, Anny dear?": a capitalised word called with an endearment is a name.
         for index in tokens.indices.dropFirst().dropLast() where tokens[index].isCapitalized && tokens[index].quote >= 0 {
-            if tokens[index - 1].lower == ",", ["dear", "darling"].contains(tokens[index + 1].lower) { tagged.insert(tokens[index].lower) }
+            if tokens[index - 1].lower == ",", Lexicon.endearments.contains(tokens[index + 1].lower) { tagged.insert(tokens[index].lower) }
         }
         for token in tokens where token.isWord {
             if token.isCapitalized {

@@ -108,7 +108,8 @@ struct SpeakerAttributor {
             let q = tokens[mention.firstToken].quote
             let openerBefore = before == nil || before!.quote != q || [",", "\"", "'", "!", "\u{201C}", "\u{2018}", "dear", "oh", "o", "my"].contains(before!.lower) || (before!.lower == "." && tokens[mention.firstToken].sentenceInitial)
             // "Anny dear, ...": an endearment after the name is still the call.
-            let closerAfter = after == nil || after!.quote != q || [",", "!", "?", ".", ";", "\u{2014}", "-", "\"", "\u{201D}", "dear"].contains(after!.lower)
+            let closerAfter = after == nil || after!.quote != q || [",", "!", "?", ".", ";", "\u{2014}", "-", "\"", "\u{201D}"].contains(after!.lower)
+                || Lexicon.endearments.contains(after!.lower)
             if q >= 0, openerBefore && closerAfter && (before == nil || before!.lower != "." || after?.lower == ",") {
                 vocatives[q].append(mentionEntity[index])
             }
@@ -707,23 +708,14 @@ struct SpeakerAttributor {
             start -= 1
         }
         let pronouns = gender == .female ? Lexicon.femalePronouns : Lexicon.malePronouns
-        // A named person of that gender (or of unknown gender) could be the one speaking.
-        func namesSomeone(_ range: Range<Int>) -> Bool {
-            range.contains { k in
-                guard mentionAt[k] >= 0, case let e = mentionEntity[Int(mentionAt[k])], e >= 0 else { return false }
-                return genders[e] == gender || genders[e] == .unknown && isPerson(e)
-            }
-        }
         var found: TagSubject?
         var i = start
         while i < end {
-            if namesSomeone(i..<(i + 1)) { return newcomer(gender, before: end, from: start) }
+            if namesPerson(at: i, gender: gender) { return newcomer(gender, before: end, from: start) }
             if found == nil, pronouns.contains(tokens[i].lower) { return newcomer(gender, before: end, from: start) }
-            if ["a", "an", "the"].contains(tokens[i].lower), let (subject, subjectEnd) = subject(at: i, paragraph: stretchParagraph),
-               case .role(let key, _, let roleGender, let written) = subject, roleGender == gender, isDescription(written),
-               !key.hasSuffix(" voice") {
+            if ["a", "an", "the"].contains(tokens[i].lower), let (subject, subjectEnd) = describedRole(at: i, gender: gender) {
                 // "the General" is a role title the story names: someone known, not introduced.
-                if namesSomeone(i..<subjectEnd) { return nil }
+                if (i..<subjectEnd).contains(where: { namesPerson(at: $0, gender: gender) }) { return nil }
                 // Later role phrases re-describe the first ("a man who ...", "an old soldier").
                 if found == nil { found = subject }
                 i = subjectEnd
@@ -745,34 +737,45 @@ struct SpeakerAttributor {
         var subjectSeen = false  // someone of that gender came first in the sentence
         var i = sentenceStart
         while i < end {
-            if found != nil, pronouns.contains(tokens[i].lower) && tokens[i].lower != "himself" && tokens[i].lower != "herself" { return nil }
-            if pronouns.contains(tokens[i].lower) { subjectSeen = true }
-            if mentionAt[i] >= 0, case let e = mentionEntity[Int(mentionAt[i])], e >= 0, genders[e] == gender || genders[e] == .unknown && isPerson(e) {
+            let word = tokens[i].lower
+            if pronouns.contains(word) {
+                if found != nil, !word.hasSuffix("self") { return nil }
+                subjectSeen = true
+            }
+            var role: (TagSubject, end: Int)?
+            if namesPerson(at: i, gender: gender) {
                 found = nil
                 subjectSeen = true
-            } else if tokens[i].lower == "the", !subjectSeen, let (subject, subjectEnd) = subject(at: i, paragraph: tokens[i].paragraph),
-                      case .role(let key, _, let roleGender, let written) = subject, roleGender == gender, isDescription(written), !key.hasSuffix(" voice") {
+            } else if word == "the", !subjectSeen {
                 // "the porter stopped me to brush off my coat": the sentence's first person of that
                 // gender, not one after another ("He turned to the porter", "Marilla found the girl taller").
+                role = describedRole(at: i, gender: gender)
+            } else if bringsIn(at: i) {
+                role = describedRole(at: i, gender: gender) ?? personBeforeWho(at: i, gender: gender)
+            }
+            if let (subject, subjectEnd) = role {
                 found = subject
                 i = subjectEnd
-                continue
-            } else if tokens[i].lower == "a" || tokens[i].lower == "an", i > 0, !Self.predicateVerbs.contains(tokens[i - 1].lower), tokens[i - 1].lower != "for" {
-                if let (subject, subjectEnd) = subject(at: i, paragraph: tokens[i].paragraph),
-                   case .role(let key, _, let roleGender, let written) = subject, roleGender == gender, isDescription(written), !key.hasSuffix(" voice") {
-                    found = subject
-                    i = subjectEnd
-                    continue
-                }
-                if let (subject, subjectEnd) = personBeforeWho(at: i, gender: gender) {
-                    found = subject
-                    i = subjectEnd
-                    continue
-                }
+            } else {
+                i += 1
             }
-            i += 1
         }
         return found
+    }
+
+    /// A role of `gender` described at token `i` ("a grey-headed old man", "the porter"), not a
+    /// voice nor a clause that reaches a role noun.
+    private func describedRole(at i: Int, gender: Gender) -> (TagSubject, end: Int)? {
+        guard let (subject, end) = subject(at: i, paragraph: tokens[i].paragraph),
+              case .role(let key, _, let roleGender, let written) = subject, roleGender == gender, isDescription(written),
+              !key.hasSuffix(" voice") else { return nil }
+        return (subject, end)
+    }
+
+    /// A name at token `i` of a person of `gender` (or of unknown gender) who could be speaking.
+    private func namesPerson(at i: Int, gender: Gender) -> Bool {
+        guard mentionAt[i] >= 0, case let e = mentionEntity[Int(mentionAt[i])], e >= 0 else { return false }
+        return genders[e] == gender || genders[e] == .unknown && isPerson(e)
     }
 
     /// "an aged rustic, who leered at me": a noun phrase a "who" clause follows is a person,
@@ -860,8 +863,8 @@ struct SpeakerAttributor {
         var i = quoteTokens[q].lowerBound - 1
         while i >= 0, tokens[i].paragraph >= firstParagraph {
             defer { i -= 1 }
-            guard tokens[i].quote < 0, tokens[i].lower == "a" || tokens[i].lower == "an",
-                  i == 0 || !Self.predicateVerbs.contains(tokens[i - 1].lower) && tokens[i - 1].lower != head,
+            // (Nor the second of a repeated one: "he was an old man an old man".)
+            guard tokens[i].quote < 0, bringsIn(at: i), i == 0 || tokens[i - 1].lower != head,
                   let (subject, end) = subject(at: i, paragraph: tokens[i].paragraph),
                   case .role(_, _, let gender, let introduction) = subject, isDescription(introduction) else { continue }
             let phrase = introduction.lowercased().split(separator: " ").map(String.init)
@@ -891,11 +894,15 @@ struct SpeakerAttributor {
         return nil
     }
 
-    /// Words after which "a man" is said of someone, not brought in ("he was an old man", "like
-    /// those of an old man"); the second of a repeated one ("an old man an old man") neither.
-    private static let predicateVerbs: Set<String> = [
+    /// An indefinite that brings someone in: "a"/"an", not after a word that says it of someone
+    /// already there ("he was an old man", "like those of an old man", "for a gentleman who").
+    private func bringsIn(at i: Int) -> Bool {
+        (tokens[i].lower == "a" || tokens[i].lower == "an") && (i == 0 || !Self.predicateWords.contains(tokens[i - 1].lower))
+    }
+
+    private static let predicateWords: Set<String> = [
         "was", "is", "were", "are", "be", "been", "being", "seemed", "seems", "looked", "looks", "became", "become",
-        "like", "as", "such", "what", "quite", "rather", "of", "than",
+        "like", "as", "such", "what", "quite", "rather", "of", "than", "for",
     ]
 
     private static let genericHeads: Set<String> = ["woman", "man", "lady", "gentleman", "girl", "boy", "person", "creature"]
