@@ -87,7 +87,7 @@ struct StoryPrompts: Sendable {
             Keep every sentence under 15 words.
             """
         let parts = Array(toldParts) + Array(beats)
-        let schema = Self.lines(parts.map { "part_\($0)" }, extra: ["title": ["type": "string", "maxLength": 60]])
+        let schema = Self.lines(parts.map { Self.key(ofPart: $0, among: parts) }, extra: ["title": ["type": "string", "maxLength": 60]])
         return CompletionRequest(
             system: Self.planner, user: user, schema: ResponseSchema(name: "story_outline", schema: schema),
             temperature: 0.7, maxOutputTokens: 60 + 50 * parts.count)
@@ -139,6 +139,16 @@ struct StoryPrompts: Sendable {
         }.joined(separator: "\n")
     }
 
+    /// The key of a part's line among the keys of one answer: as wide as the widest
+    /// (`part_03` beside `part_12`). The grammar that holds the model to a schema writes keys in
+    /// the order the schema lists them, which is sorted: with `part_3` beside `part_12`, the
+    /// model wrote the ending's beats before part 3's.
+    static func key(ofPart part: Int, among parts: some Collection<Int>) -> String {
+        let width = String(parts.max() ?? part).count
+        let digits = String(part)
+        return "part_" + String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
     /// An object of one `line` per key, every key required. A key per line, not an array: asked
     /// for arrays, the model on this machine gave the same line twice, or act lines as beats.
     static func lines(_ keys: [String], extra: [String: JSONValue] = [:]) -> JSONValue {
@@ -169,7 +179,7 @@ struct StoryPrompts: Sendable {
         lines.append(task)
         return CompletionRequest(
             system: Self.planner, user: lines.joined(separator: "\n\n"),
-            schema: ResponseSchema(name: "story_beats", schema: Self.lines(parts.map { "part_\($0)" })),
+            schema: ResponseSchema(name: "story_beats", schema: Self.lines(parts.map { Self.key(ofPart: $0, among: parts) })),
             temperature: 0.7, maxOutputTokens: 40 + 50 * parts.count)
     }
 
@@ -228,7 +238,7 @@ enum StoryAnswers {
     static func firstOutline(_ text: String, parts: [Int]) -> FirstOutline? {
         guard let json = JSONValue(parsing: text), let title = clean(json["title"]?.stringValue) else { return nil }
         var lines: [Int: String] = [:]
-        for part in parts { lines[part] = clean(json["part_\(part)"]?.stringValue) }
+        for part in parts { lines[part] = clean(json[StoryPrompts.key(ofPart: part, among: parts)]?.stringValue) }
         guard let last = parts.last, lines[last] != nil else { return nil }
         return FirstOutline(title: Self.title(title), lines: lines)
     }
@@ -252,7 +262,7 @@ enum StoryAnswers {
     static func beats(_ text: String, parts: ClosedRange<Int>) -> [Int: String]? {
         guard let json = JSONValue(parsing: text) else { return nil }
         var beats: [Int: String] = [:]
-        for part in parts { beats[part] = clean(json["part_\(part)"]?.stringValue) }
+        for part in parts { beats[part] = clean(json[StoryPrompts.key(ofPart: part, among: parts)]?.stringValue) }
         return beats.isEmpty ? nil : beats
     }
 

@@ -79,6 +79,17 @@ enum Teller {
         #expect(StoryAnswers.title("Part One") == "Part One")
         #expect(StoryAnswers.title("The Partridge Affair") == "The Partridge Affair")
     }
+
+    @Test("a long story's outline keys sort in the parts' order, as the grammar writes them, and are read back")
+    func keysSortInPartOrder() throws {
+        let prompts = StoryPrompts(plan: Teller.plan(parts: 13), style: try StoryStyle(.fantasy))
+        let request = prompts.firstOutline(told: ["Told one.", "Told two."], beats: 3...13)
+        let keys = try #require(request.schema?.schema["properties"]?.objectValue?.keys).sorted()
+        #expect(keys == (1...13).map { String(format: "part_%02d", $0) } + ["title"])
+        let answer = JSONValue.object(["title": "The Fen", "part_02": "Two.", "part_10": "Ten."]).canonicalText
+        #expect(StoryAnswers.firstOutline(answer, parts: [2, 10])?.lines == [2: "Two.", 10: "Ten."])
+        #expect(StoryAnswers.beats(#"{"part_3": "Three."}"#, parts: 3...4) == [3: "Three."], "one digit while every part has one")
+    }
 }
 
 @Suite("Telling a journey's story", .serialized)
