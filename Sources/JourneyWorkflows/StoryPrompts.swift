@@ -141,8 +141,9 @@ struct StoryPrompts: Sendable {
 
     /// The key of a part's line among the keys of one answer: as wide as the widest
     /// (`part_03` beside `part_12`). The grammar that holds the model to a schema writes keys in
-    /// the order the schema lists them, which is sorted: with `part_3` beside `part_12`, the
-    /// model wrote the ending's beats before part 3's.
+    /// the order the schema lists them, which is sorted: with `part_3` beside `part_12` the model
+    /// was made to write part 10's line after part 1's, lost the order, and copied the story's
+    /// prose into the lines, cut at their length; with keys in order it wrote one sentence each.
     static func key(ofPart part: Int, among parts: some Collection<Int>) -> String {
         let width = String(parts.max() ?? part).count
         let digits = String(part)

@@ -88,27 +88,11 @@ public struct LocalLanguageModel: LanguageModel, CustomStringConvertible {
     /// put in words, after the user's message: requests that share their opening (a journey's
     /// outline requests, each with a schema of its own) then share it in the server's prompt
     /// cache too. In the system message, it made every such request read its whole prompt again.
-    ///
-    /// An object of texts alone is shown by its form (`{"part_03": "…", "title": "…"}`), its keys
-    /// in the order the grammar writes them: its schema in full read 330 tokens for a 13-part
-    /// outline, 10 s on this CPU, and said nothing the grammar does not enforce.
     static func describingSchema(_ request: CompletionRequest) -> CompletionRequest {
         guard let schema = request.schema else { return request }
         var described = request
-        if let form = form(of: schema.schema) {
-            described.user += "\n\nAnswer with one JSON object only, no other text, in this form:\n" + form
-        } else {
-            described.user += "\n\nAnswer with one JSON object only, no other text, following this JSON schema:\n" + schema.schema.canonicalText
-        }
+        described.user += "\n\nAnswer with one JSON object only, no other text, following this JSON schema:\n" + schema.schema.canonicalText
         return described
-    }
-
-    /// `{"a": "…", "b": "…"}` for an object whose properties are all free texts (no enum), keys
-    /// sorted as the canonical schema sends them; nil for any other schema.
-    static func form(of schema: JSONValue) -> String? {
-        guard schema["type"]?.stringValue == "object", let properties = schema["properties"]?.objectValue, !properties.isEmpty,
-              properties.values.allSatisfy({ $0["type"]?.stringValue == "string" && $0["enum"] == nil }) else { return nil }
-        return "{" + properties.keys.sorted().map { "\"\($0)\": \"…\"" }.joined(separator: ", ") + "}"
     }
 
     /// A prompt the server cannot read whole is refused here, in words, before it queues.

@@ -176,22 +176,8 @@ struct LocalModelPromptTests {
         let described = LocalLanguageModel.describingSchema(request)
         #expect(described.system == "Plans are made here.")
         #expect(described.user.hasPrefix("The trip.\n\nAnswer with a beat.\n\nAnswer with one JSON object only"))
+        #expect(described.user.hasSuffix(schema.schema.canonicalText))
         let plain = CompletionRequest(system: "Plans are made here.", user: "The trip.", maxOutputTokens: 40)
         #expect(LocalLanguageModel.describingSchema(plain) == plain)
-    }
-
-    @Test("an object of texts is shown by its form, keys in the grammar's order; any other schema in full")
-    func formOfTexts() {
-        let line: JSONValue = ["type": "string", "maxLength": 120]
-        let texts: JSONValue = ["type": "object", "properties": ["title": line, "part_10": line, "part_09": line], "required": ["title", "part_09", "part_10"]]
-        let request = CompletionRequest(system: "S", user: "U", schema: ResponseSchema(name: "story_beats", schema: texts), maxOutputTokens: 40)
-        #expect(LocalLanguageModel.describingSchema(request).user.hasSuffix("in this form:\n{\"part_09\": \"…\", \"part_10\": \"…\", \"title\": \"…\"}"))
-        let choice: JSONValue = ["type": "object", "properties": ["voice": ["type": "string", "enum": ["a", "b"]], "rate": ["type": "number"]]]
-        let nested: JSONValue = ["type": "object", "properties": ["labels": ["type": "array", "items": ["type": "string"]]]]
-        for schema in [choice, nested] {
-            #expect(LocalLanguageModel.form(of: schema) == nil)
-            let full = CompletionRequest(system: "S", user: "U", schema: ResponseSchema(name: "x", schema: schema), maxOutputTokens: 40)
-            #expect(LocalLanguageModel.describingSchema(full).user.hasSuffix(schema.canonicalText), "enums and numbers are said in full")
-        }
     }
 }
