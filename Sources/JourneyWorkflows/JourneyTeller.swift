@@ -279,25 +279,29 @@ public struct JourneyTeller: Sendable {
             let act = StoryArc.act(ofPart: number, parts: plan.parts)
             let window = number...min(act.parts.upperBound, number + 1)
             let toldParts = StoryPrompts.toldParts(toldTexts.count, before: window)
-            let answer = try await model.complete(prompts.firstOutline(told: toldTexts, beats: window))
-            guard let answered = StoryAnswers.firstOutline(answer.text, parts: Array(toldParts) + Array(window)) else {
+            let request = prompts.firstOutline(told: toldTexts, beats: window)
+            let answer = try await model.complete(request)
+            guard let answered = StoryAnswers.firstOutline(answer.text, parts: Array(toldParts) + Array(window), prompt: request.user) else {
                 throw JourneyTellError.unreadableOutline("the outline came back as \(answer.text.prefix(120).debugDescription)")
             }
-            outline = StoryOutline(title: answered.title, actSummaries: [], beats: answered.lines)
+            outline = StoryOutline(title: answered.title, actSummaries: [], beats: answered.lines.usable,
+                                   unplanned: answered.lines.unusable.filter(window.contains))
             try await store.save(outline)
             for number in toldParts {
-                if var told = try await store.part(number), told.beat == nil, let line = answered.lines[number] {
+                if var told = try await store.part(number), told.beat == nil, let line = answered.lines.usable[number] {
                     told.beat = line
                     try await store.save(told)
                 }
             }
         }
         if let window = outline.beatsToWrite(for: number, parts: plan.parts) {
-            let answer = try await model.complete(prompts.beats(window, outline: outline))
-            guard let beats = StoryAnswers.beats(answer.text, parts: window) else {
+            let request = prompts.beats(window, outline: outline)
+            let answer = try await model.complete(request)
+            guard let beats = StoryAnswers.beats(answer.text, parts: window, prompt: request.user) else {
                 throw JourneyTellError.unreadableOutline("the beats came back as \(answer.text.prefix(120).debugDescription)")
             }
-            outline.beats.merge(beats) { _, new in new }
+            outline.beats.merge(beats.usable) { _, new in new }
+            outline.unplanned.formUnion(beats.unusable)
             try await store.save(outline)
         }
         return outline

@@ -18,6 +18,9 @@ struct PartReader: Sendable {
     private let enough: Int
     /// The sentences the story told just before this part: said again, they are left out.
     private let earlier: Set<String>
+    /// The five-word runs of how the part before ended, and of what this part has said.
+    private let earlierRuns: Set<String>
+    private var heardRuns: Set<String>
     private var words: Int
     private var heard: Set<String>
     private var hasSentences: Bool
@@ -33,6 +36,8 @@ struct PartReader: Sendable {
         self.prompt = prompt
         self.enough = enough
         self.earlier = Set(Self.sentences(of: earlier).map(SpokenProse.fingerprint))
+        self.earlierRuns = Set(SpokenProse.wordRuns(earlier, length: Self.runLength))
+        self.heardRuns = Set(sentences.flatMap { SpokenProse.wordRuns($0, length: Self.runLength) })
         self.words = SpokenProse.wordCount(sentences.joined(separator: " "))
         self.heard = Set(sentences.map(SpokenProse.fingerprint))
         self.hasSentences = !sentences.isEmpty
@@ -53,20 +58,23 @@ struct PartReader: Sendable {
             // back sentence after sentence is looping (one wrote 602 tokens of its beats twice
             // over, for 90 words told): three in a row end the part.
             if isEarlier(sentence) { continue }
-            if SpokenProse.echoes(sentence, prompt: prompt) {
+            if SpokenProse.echoes(sentence, prompt: prompt) || Self.isMostly(sentence, in: earlierRuns) {
                 droppedInARow += 1
                 if droppedInARow >= 3 { return outputs + [.stop] }
                 continue
             }
-            // A model that loops says the same sentence again: it is not said twice, and the
-            // second time the part ends there.
-            guard heard.insert(SpokenProse.fingerprint(sentence)).inserted else {
+            // A model that loops says the same sentence again, or most of one again with a
+            // clause changed, or goes round within one ("she knew she had to find the city, and
+            // she knew she had to find the city, and …"): it is not said, and the second time
+            // the part ends there.
+            guard heard.insert(SpokenProse.fingerprint(sentence)).inserted, !Self.isMostly(sentence, in: heardRuns) else {
                 repeats += 1
                 droppedInARow += 1
                 if repeats >= 2 || droppedInARow >= 3 { return outputs + [.stop] }
                 continue
             }
             droppedInARow = 0
+            heardRuns.formUnion(SpokenProse.wordRuns(sentence, length: Self.runLength))
             outputs.append(.sentence(sentence))
             hasSentences = true
             words += SpokenProse.speakable(sentence).map(SpokenProse.wordCount) ?? 0
@@ -81,6 +89,18 @@ struct PartReader: Sendable {
         guard let written = splitter.finish(), let rest = SpokenProse.withoutLeadingLabel(written), SpokenProse.isComplete(rest) || !hasSentences,
               !SpokenProse.echoes(rest, prompt: prompt), !isEarlier(rest) else { return nil }
         return rest
+    }
+
+    static let runLength = 5
+
+    /// Whether half or more of a sentence's five-word runs are in `said` or come twice in the
+    /// sentence itself. A story takes up a phrase again now and then, not half a sentence.
+    static func isMostly(_ sentence: String, in said: Set<String>) -> Bool {
+        let runs = SpokenProse.wordRuns(sentence, length: runLength)
+        guard runs.count >= 3 else { return false }
+        var seen: Set<String> = []
+        let again = runs.count { !seen.insert($0).inserted || said.contains($0) }
+        return 2 * again >= runs.count
     }
 
     /// Whether every sentence of `text` was in the last part's ending (the splitter joins short

@@ -64,7 +64,7 @@ struct StoryPrompts: Sendable {
             ? "Tell the whole story now in about \(words) words: \(stage.guidance)."
             : "Begin the story now: part 1 of \(plan.parts), the opening (\(stage.guidance)). About \(words) words."
         task += " Open with a short sentence."
-        return CompletionRequest(system: system, user: context + "\n\n" + task, temperature: 0.8, maxOutputTokens: Self.tokens(forWords: words))
+        return CompletionRequest(system: system, user: context + "\n\n" + task, temperature: 0.8, maxOutputTokens: Self.tokens(forWords: words), discouragesRepetition: true)
     }
 
     /// The title, a line for each part told and the beats of the next parts (`beats`), in one
@@ -82,9 +82,9 @@ struct StoryPrompts: Sendable {
             The story so far:
             \(soFar)
 
-            Answer with the story's title (a few words), and one short sentence for each part saying what happens in it, \
-            naming the characters: \(toldLabel)\(Self.partsLabel(beats, joiner: " and ")) continuing from part \(beats.lowerBound - 1). \
-            Keep every sentence under 15 words.
+            Answer with the story's title (a few words), and for each part one short sentence of your own, under 15 words, \
+            saying what happens in it and naming the characters: \(toldLabel)\(Self.partsLabel(beats, joiner: " and ")) continuing \
+            from part \(beats.lowerBound - 1). Do not copy the story's sentences.
             """
         let parts = Array(toldParts) + Array(beats)
         let schema = Self.lines(parts.map { Self.key(ofPart: $0, among: parts) }, extra: ["title": ["type": "string", "maxLength": 60]])
@@ -100,7 +100,8 @@ struct StoryPrompts: Sendable {
 
     /// One line of an outline: held to 120 characters by the grammar, so that a small model's
     /// line cannot run on (one ran a request to 420 tokens), and a sentence under 15 words fits.
-    static let line: JSONValue = ["type": "string", "maxLength": 120]
+    static let line: JSONValue = ["type": "string", "maxLength": .number(Double(lineLimit))]
+    static let lineLimit = 120
 
     /// One line for each act, from the story's start: the whole arc, written while part 2 is told.
     func actLines(_ outline: StoryOutline) -> CompletionRequest {
@@ -171,12 +172,12 @@ struct StoryPrompts: Sendable {
         if !recent.isEmpty {
             lines.append("What happened most recently:\n" + recent.map { "Part \($0.part): \($0.beat)" }.joined(separator: "\n"))
         }
-        var task = "Answer with one short sentence for each of \(Self.partsLabel(parts, joiner: " and ")) saying what happens in it, naming the characters, continuing straight on. "
+        var task = "Answer with one short sentence of your own for each of \(Self.partsLabel(parts, joiner: " and ")) saying what happens in it, naming the characters, continuing straight on. "
         task += "They are in the \(act.stage.name) (\(act.stage.guidance))"
         if let summary = outline.actSummary(ofPart: parts.lowerBound, parts: plan.parts) { task += ": \(summary)" }
         task += "."
         if parts.upperBound == plan.parts { task += " The story ends in part \(plan.parts)." }
-        task += " Keep every sentence under 15 words."
+        task += " Keep every sentence under 15 words, and say something new in each: do not copy earlier lines."
         lines.append(task)
         return CompletionRequest(
             system: Self.planner, user: lines.joined(separator: "\n\n"),
@@ -199,7 +200,7 @@ struct StoryPrompts: Sendable {
         task += " About \(words) words, continuing straight on from where part \(number - 1) ended, without repeating it."
         if number == plan.parts { task += " This is the last part: bring the story to its end." }
         lines.append(task)
-        return CompletionRequest(system: system, user: lines.joined(separator: "\n\n"), temperature: 0.8, maxOutputTokens: Self.tokens(forWords: words))
+        return CompletionRequest(system: system, user: lines.joined(separator: "\n\n"), temperature: 0.8, maxOutputTokens: Self.tokens(forWords: words), discouragesRepetition: true)
     }
 
     /// More of part `number`, which stopped short, from where it stopped.
@@ -210,7 +211,7 @@ struct StoryPrompts: Sendable {
         if let beat = outline?.beats[number] { task += " What happens in this part: \(beat)" }
         if number == plan.parts { task += " This is the last part: bring the story to its end." }
         lines.append(task)
-        return CompletionRequest(system: system, user: lines.joined(separator: "\n\n"), temperature: 0.8, maxOutputTokens: Self.tokens(forWords: words))
+        return CompletionRequest(system: system, user: lines.joined(separator: "\n\n"), temperature: 0.8, maxOutputTokens: Self.tokens(forWords: words), discouragesRepetition: true)
     }
 
     private func outlineText(_ outline: StoryOutline) -> String {
@@ -231,16 +232,26 @@ struct StoryPrompts: Sendable {
 enum StoryAnswers {
     struct FirstOutline: Sendable, Hashable {
         var title: String
-        /// A line for each part told and each part ahead, by part.
-        var lines: [Int: String]
+        var lines: Lines
     }
 
-    /// The first outline's answer: its title, and the lines of `parts` (those that came).
-    static func firstOutline(_ text: String, parts: [Int]) -> FirstOutline? {
+    /// The lines an answer had for its parts: those that say what happens, and those the model
+    /// wrote but that are no summary (`SpokenProse.isPlanLine`).
+    struct Lines: Sendable, Hashable {
+        var usable: [Int: String] = [:]
+        var unusable: Set<Int> = []
+
+        var isEmpty: Bool { usable.isEmpty && unusable.isEmpty }
+
+        func contains(_ part: Int) -> Bool { usable[part] != nil || unusable.contains(part) }
+    }
+
+    /// The first outline's answer: its title, and the lines of `parts` (those that came);
+    /// `prompt` is what the model was shown, which its lines must not copy.
+    static func firstOutline(_ text: String, parts: [Int], prompt: String) -> FirstOutline? {
         guard let json = JSONValue(parsing: text), let title = clean(json["title"]?.stringValue) else { return nil }
-        var lines: [Int: String] = [:]
-        for part in parts { lines[part] = clean(json[StoryPrompts.key(ofPart: part, among: parts)]?.stringValue) }
-        guard let last = parts.last, lines[last] != nil else { return nil }
+        let lines = lines(json, parts: parts, prompt: prompt)
+        guard let last = parts.last, lines.contains(last) else { return nil }
         return FirstOutline(title: Self.title(title), lines: lines)
     }
 
@@ -260,11 +271,23 @@ enum StoryAnswers {
     }
 
     /// The beats of `parts` written, by part; nil when none could be read.
-    static func beats(_ text: String, parts: ClosedRange<Int>) -> [Int: String]? {
+    static func beats(_ text: String, parts: ClosedRange<Int>, prompt: String) -> Lines? {
         guard let json = JSONValue(parsing: text) else { return nil }
-        var beats: [Int: String] = [:]
-        for part in parts { beats[part] = clean(json[StoryPrompts.key(ofPart: part, among: parts)]?.stringValue) }
+        let beats = lines(json, parts: Array(parts), prompt: prompt)
         return beats.isEmpty ? nil : beats
+    }
+
+    private static func lines(_ json: JSONValue, parts: [Int], prompt: String) -> Lines {
+        var lines = Lines()
+        for part in parts {
+            guard let line = clean(json[StoryPrompts.key(ofPart: part, among: parts)]?.stringValue) else { continue }
+            if SpokenProse.isPlanLine(line, prompt: prompt, limit: StoryPrompts.lineLimit) {
+                lines.usable[part] = line
+            } else {
+                lines.unusable.insert(part)
+            }
+        }
+        return lines
     }
 
     private static func clean(_ text: String?) -> String? {

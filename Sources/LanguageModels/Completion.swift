@@ -40,10 +40,16 @@ public struct CompletionRequest: Sendable, Hashable {
     public var schema: ResponseSchema?
     public var temperature: Double
     public var maxOutputTokens: Int
+    /// Prose that must not go round in loops (a story read aloud): the model on this machine is
+    /// then sampled with DRY, which makes each token that would go on repeating a run of the
+    /// prompt or of the answer less likely the longer the run. A 1.5B model otherwise says a
+    /// clause over and over, or reads its prompt back. Providers whose models do not loop so
+    /// are sent nothing more.
+    public var discouragesRepetition: Bool
 
     public init(
         system: String, history: [ChatTurn] = [], user: String, schema: ResponseSchema? = nil,
-        temperature: Double = 0, maxOutputTokens: Int = 1024
+        temperature: Double = 0, maxOutputTokens: Int = 1024, discouragesRepetition: Bool = false
     ) {
         self.system = system
         self.history = history
@@ -51,6 +57,7 @@ public struct CompletionRequest: Sendable, Hashable {
         self.schema = schema
         self.temperature = temperature
         self.maxOutputTokens = maxOutputTokens
+        self.discouragesRepetition = discouragesRepetition
     }
 }
 

@@ -38,7 +38,8 @@ public struct RemoteLanguageModel: LanguageModel, CustomStringConvertible {
         self.key = key
         self.format = switch provider {
         case .openai: OpenAIChatFormat(compatible: false)
-        case .openaiCompatible, .local: OpenAIChatFormat(compatible: true)
+        case .openaiCompatible: OpenAIChatFormat(compatible: true)
+        case .local: OpenAIChatFormat(compatible: true, llamaCpp: true)
         case .anthropic: AnthropicMessagesFormat()
         case .gemini: GeminiGenerateContentFormat()
         }

@@ -23,6 +23,12 @@ struct WireFormatError: Error, Sendable {
 struct OpenAIChatFormat: WireFormat {
     /// OpenAI's own API takes `max_completion_tokens`; compatible servers widely take only `max_tokens`.
     var compatible: Bool
+    /// The server is llama.cpp's (the model on this machine), which takes its own sampling fields.
+    var llamaCpp = false
+
+    /// llama.cpp's DRY sampling at the values its author recommends: runs of more than two
+    /// tokens already in the context are penalised by 0.8 × 1.75^(length − 2).
+    static let dry: [String: JSONValue] = ["dry_multiplier": 0.8, "dry_base": 1.75, "dry_allowed_length": 2]
 
     func url(base: String, model: String) -> String {
         // OPENAI_BASE_URL conventionally ends in /v1 already (as the OpenAI SDKs expect).
@@ -52,6 +58,7 @@ struct OpenAIChatFormat: WireFormat {
                 "json_schema": ["name": .string(schema.name), "strict": true, "schema": schema.schema],
             ]
         }
+        if llamaCpp, request.discouragesRepetition { body.merge(Self.dry) { _, dry in dry } }
         return .object(body)
     }
 

@@ -58,9 +58,10 @@ enum Teller {
         return json(.object(Dictionary(uniqueKeysWithValues: keys.map { ($0, JSONValue.string(line($0))) })), request)
     }
 
-    /// `count` sentences of about ten words naming `who`.
+    /// `count` sentences of about ten words naming `who`, each with words of its own (a sentence
+    /// that says most of another again is taken for a model going round in a loop).
     static func prose(_ who: String, sentences count: Int) -> String {
-        (1...count).map { "Then \(who) walked along the river for a while, number \($0)." }.joined(separator: " ")
+        (1...count).map { "Then \(who) walked along river \($0 * 7 + who.count) for a while, number \($0)." }.joined(separator: " ")
     }
 
     static func userMessage(_ request: RecordedRequest) -> String {
@@ -87,8 +88,30 @@ enum Teller {
         let keys = try #require(request.schema?.schema["properties"]?.objectValue?.keys).sorted()
         #expect(keys == (1...13).map { String(format: "part_%02d", $0) } + ["title"])
         let answer = JSONValue.object(["title": "The Fen", "part_02": "Two.", "part_10": "Ten."]).canonicalText
-        #expect(StoryAnswers.firstOutline(answer, parts: [2, 10])?.lines == [2: "Two.", 10: "Ten."])
-        #expect(StoryAnswers.beats(#"{"part_3": "Three."}"#, parts: 3...4) == [3: "Three."], "one digit while every part has one")
+        #expect(StoryAnswers.firstOutline(answer, parts: [2, 10], prompt: "")?.lines.usable == [2: "Two.", 10: "Ten."])
+        #expect(StoryAnswers.beats(#"{"part_3": "Three."}"#, parts: 3...4, prompt: "")?.usable == [3: "Three."], "one digit while every part has one")
+    }
+
+    @Test("lines that copy the story shown, go on from another line, or ran to the length limit are no plan")
+    func unusableLines() throws {
+        // As the model on this machine answered (2026-12-04): the story so far copied into the
+        // lines, cut at 120 characters, each going on from the one before.
+        let told = "In a lush forest glade, where whispers of the ancient tree whispered secrets, lived a young elf named Elara. Her quest was to uncover the lost city of Eldoria."
+        let prompt = "The story so far:\nPart 1: \(told)\n\nAnswer with the title and one sentence for each part."
+        let answer = JSONValue.object([
+            "title": "The Whispering Tree",
+            "part_1": "In a lush forest glade, where whispers of the ancient tree whispered secrets, lived a young elf named Elara. Her quest",
+            "part_2": "was to uncover the lost city of Eldoria.",
+            "part_3": "Elara climbs the tallest tree and meets a silver owl.",
+            "part_4": .string("Elara follows the owl " + String(repeating: "and the owl ", count: 12)),
+        ]).canonicalText
+        let outline = try #require(StoryAnswers.firstOutline(answer, parts: [1, 2, 3, 4], prompt: prompt))
+        #expect(outline.title == "The Whispering Tree")
+        #expect(outline.lines.usable == [3: "Elara climbs the tallest tree and meets a silver owl."])
+        #expect(outline.lines.unusable == [1, 2, 4])
+        // Only its last line refused: the answer was still read, its parts marked unplanned.
+        let cut = JSONValue.object(["title": "T", "part_3": "A fox arrives.", "part_4": "was to uncover the lost city"]).canonicalText
+        #expect(StoryAnswers.firstOutline(cut, parts: [3, 4], prompt: prompt)?.lines.unusable == [4])
     }
 }
 
@@ -151,6 +174,36 @@ struct JourneyTellerTests {
             let parts = await store.allParts
             #expect(parts.map(\.number) == [1, 2, 3] && parts.allSatisfy { $0.status == .ready })
             #expect(parts[2].text.contains("Dot at home"))
+        }
+    }
+
+    /// As the model on this machine answered (2026-12-04): the story so far copied into the
+    /// outline, and the next part's line going on from it, cut at the length limit.
+    @Test("lines that copy the story are no beats: their parts are told from the story so far, and not asked for again")
+    func copiedLinesAreNoBeats() async throws {
+        let store = Teller.store()
+        try await LoopbackServer.withServer(handler: { request in
+            switch Teller.schemaName(request) {
+            case "story_outline":
+                Teller.json(["title": "The Brave Duckling", "part_1": "Then Dot the duckling walked along river 23 for a while.",
+                             "part_2": "Dot meets the grey heron.", "part_3": "for a while, and then the duckling walked along the river again"], request)
+            case "story_acts": Teller.keyed(request) { "In \($0.replacingOccurrences(of: "_", with: " ")) Dot and the heron cross the marsh." }
+            case "story_beats": Teller.keyed(request) { _ in "Dot and the heron find the reeds." }
+            default: Teller.streamed(Teller.prose(Teller.userMessage(request).contains("Write part") ? "Dot and the heron" : "Dot the duckling", sentences: 30))
+            }
+        }) { server in
+            let teller = try Teller.teller(server, parts: 4, store: store)
+            for part in 1...4 { try await teller.tell(part: part) }
+            let kinds = server.requests.map { Teller.schemaName($0) ?? "prose" }
+            #expect(kinds == ["prose", "prose", "story_outline", "prose", "story_acts", "story_beats", "prose"], "part 3's beat is not asked for again")
+            let outline = try #require(await store.outline())
+            #expect(outline.beats == [2: "Dot meets the grey heron.", 4: "Dot and the heron find the reeds."])
+            #expect(outline.unplanned == [3])
+            let one = try await store.part(1), three = try await store.part(3)
+            #expect(one?.beat == nil && three?.beat == nil)
+            let partThree = try #require(server.requests.map(Teller.userMessage).first { $0.contains("Write part 3") })
+            #expect(!partThree.contains("What happens in it") && partThree.contains("Part 2 ended"), "told from its stage and how part 2 ended")
+            #expect((await store.allParts).allSatisfy { $0.status == .ready && !$0.fallback })
         }
     }
 

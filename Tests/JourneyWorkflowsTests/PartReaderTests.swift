@@ -42,6 +42,22 @@ struct PartReaderTests {
         #expect(outputs == [.sentence("Elara reached the landing."), .stop])
     }
 
+    /// As the model on this machine wrote a part (2026-12-04), a clause over and over.
+    @Test("a sentence that goes round within itself, or says most of an earlier one again, is a loop")
+    func nearRepeatsAreLoops() {
+        let looping = "She knew that she had to gather more information about the forest, and she knew that she had to gather more information about the forest, and she knew that she had to go."
+        #expect(Self.read("Elara reached the landing. " + looping + " The owl hooted.") == [.sentence("Elara reached the landing."), .sentence("The owl hooted.")])
+        let said = "The creatures were the ones who had always watched over the kingdom from the hills."
+        let again = "The creatures were the ones who had always watched over the kingdom, and Elara knew it."
+        let bow = "Elara bowed low before the ancient creatures."
+        let outputs = Self.read([said, again, bow, "The creatures were the ones who had always watched over the kingdom, they said.", "Then she left."].joined(separator: " "))
+        #expect(outputs == [.sentence(said), .sentence(bow), .stop], "the second loop ends the part")
+        // Most of the last part's ending in other words is left out, as the ending itself is.
+        #expect(Self.read(again + " " + bow, earlier: said) == [.sentence(bow)])
+        // A phrase taken up again is no loop.
+        #expect(!PartReader.isMostly("Elara looked back at the kingdom from the hills one last time.", in: Set(SpokenProse.wordRuns(said, length: 5))))
+    }
+
     @Test("the reading stops at the first sentence end past the part's words")
     func stopsAtItsWords() {
         let outputs = Self.read("One two three four five. Six seven eight nine ten. Eleven twelve.", enough: 8)

@@ -1,3 +1,4 @@
+import Foundation
 import Journeys
 import Testing
 
@@ -60,6 +61,19 @@ import Testing
                 #expect(act.parts.contains(window.lowerBound) && act.parts.contains(window.upperBound) && window.contains(part))
             }
         }
+    }
+
+    @Test("a part whose beat came back unusable is told from its stage, not asked for again")
+    func unplannedPartsAreNotAskedAgain() throws {
+        var outline = StoryOutline(title: "T", actSummaries: [], beats: [1: "opening"], unplanned: [2, 3])
+        #expect(outline.beatsToWrite(for: 2, parts: parts) == nil)
+        #expect(outline.beatsToWrite(for: 4, parts: parts) == 4...5, "the window starts after the unplanned parts")
+        outline.beats[4] = "b4"
+        let kept = try JSONDecoder().decode(StoryOutline.self, from: JSONEncoder().encode(outline))
+        #expect(kept == outline)
+        // An outline kept before parts could be unplanned reads as having none.
+        let old = try JSONDecoder().decode(StoryOutline.self, from: Data(#"{"title":"T","acts":[],"beats":{"1":"a"}}"#.utf8))
+        #expect(old.unplanned.isEmpty && old.beats == [1: "a"])
     }
 
     @Test func recentBeatsAreTheLastFewInOrder() {
@@ -128,6 +142,17 @@ import Testing
         #expect(SpokenProse.isRefusal("As an AI, I don't write stories about crime."))
         #expect(!SpokenProse.isRefusal("I'm sorry, kid, but the city doesn't forgive."))
         #expect(!SpokenProse.isRefusal("I can't help thinking the river knew."))
+    }
+
+    @Test("a plan's line is a sentence of the model's own, not the story copied or cut off")
+    func planLines() {
+        let prompt = "The story so far:\nPart 1: Elara walked along the path, her eyes scanning the trees for clues."
+        #expect(SpokenProse.isPlanLine("Elara finds a silver owl in the tallest tree.", prompt: prompt, limit: 120))
+        #expect(SpokenProse.isPlanLine("“Stop!” Elara calls to the owl", prompt: prompt, limit: 120), "no full stop, but whole")
+        #expect(!SpokenProse.isPlanLine("She walked along the path, her eyes scanning the trees for clues.", prompt: prompt, limit: 120), "copied")
+        #expect(!SpokenProse.isPlanLine("her chest. The tree was tall and majestic.", prompt: prompt, limit: 120), "goes on from another line")
+        #expect(!SpokenProse.isPlanLine(String(repeating: "Elara walks on and on ", count: 6), prompt: prompt, limit: 120), "ran to the limit")
+        #expect(!SpokenProse.isPlanLine("  ", prompt: prompt, limit: 120))
     }
 
     /// Seen in the browser test: the small model began part 2 with its task read back.

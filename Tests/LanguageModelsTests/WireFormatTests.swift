@@ -52,6 +52,24 @@ struct WireFormatTests {
         }
     }
 
+    @Test("prose that must not loop is sampled with DRY by the model on this machine (llama.cpp), and by no other server")
+    func repetitionSampling() async throws {
+        try await LoopbackServer.withServer(handler: answering(.openaiCompatible, "Once upon a time.")) { server in
+            let prose = CompletionRequest(system: "You tell stories.", user: "Tell one.", temperature: 0.8, maxOutputTokens: 64, discouragesRepetition: true)
+            for provider in [Provider.local, .openaiCompatible] {
+                let model = RemoteLanguageModel(provider: provider, model: "m", baseURL: server.baseURL + "/v1", key: nil,
+                                                timeout: loopbackTimeout, retry: .none, limiter: ConcurrencyLimiter(limit: 1))
+                _ = try await model.complete(prose)
+                _ = try await model.complete(CompletionRequest(system: "s", user: "u", maxOutputTokens: 8))
+            }
+            let bodies = server.requests.compactMap(\.json)
+            #expect(bodies.count == 4)
+            #expect(bodies[0]["dry_multiplier"] == 0.8 && bodies[0]["dry_base"] == 1.75 && bodies[0]["dry_allowed_length"] == 2)
+            #expect(bodies[1]["dry_multiplier"] == nil, "only prose asks for it")
+            #expect(bodies[2]["dry_multiplier"] == nil && bodies[3]["dry_multiplier"] == nil, "another server may not know llama.cpp's fields")
+        }
+    }
+
     @Test("Anthropic: x-api-key, version header, forced tool with input_schema")
     func anthropic() async throws {
         try await LoopbackServer.withServer(handler: answering(.anthropic, #"{"note":null,"word":"hello"}"#)) { server in

@@ -80,12 +80,39 @@ public enum SpokenProse {
         return Double(runs.count { prompted.contains($0) }) >= 0.6 * Double(runs.count)
     }
 
+    /// Whether a line of the story's plan is the model's own summary: a small model asked for
+    /// one short sentence per part often copies the story it was shown instead, or writes on
+    /// with the story's next sentences until the grammar's length limit cuts it. So a line is
+    /// refused when it starts in lower case (it goes on from another line), when it ran to
+    /// `limit` characters (it was cut), or when it repeats six words running of `prompt` (the
+    /// story so far, an earlier beat, the instructions): a summary says things in other words.
+    public static func isPlanLine(_ line: String, prompt: String, limit: Int) -> Bool {
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let first = trimmed.first(where: { $0.isLetter || $0.isNumber }), !first.isLowercase, trimmed.count < limit - 1 else { return false }
+        return !sharesRun(trimmed, with: prompt, length: 6)
+    }
+
+    /// Whether `text` has a run of `length` words that `source` has too.
+    public static func sharesRun(_ text: String, with source: String, length: Int) -> Bool {
+        let sourceRuns = Set(runs(comparableWords(source), length: length))
+        return runs(comparableWords(text), length: length).contains { sourceRuns.contains($0) }
+    }
+
+    /// The runs of `length` consecutive words of `text`, as compared for repeats.
+    public static func wordRuns(_ text: String, length: Int) -> [String] {
+        runs(comparableWords(text), length: length)
+    }
+
     private static func comparableWords(_ text: String) -> [String] {
         text.lowercased().split { !($0.isLetter || $0.isNumber || $0 == "'" || $0 == "’") }.map(String.init)
     }
 
     private static func quadruples(_ words: [String]) -> [String] {
-        words.count < 4 ? [] : (0...(words.count - 4)).map { words[$0..<($0 + 4)].joined(separator: " ") }
+        runs(words, length: 4)
+    }
+
+    private static func runs(_ words: [String], length: Int) -> [String] {
+        words.count < length ? [] : (0...(words.count - length)).map { words[$0..<($0 + length)].joined(separator: " ") }
     }
 
     /// A sentence as compared for repeats: its letters and digits, lower case.

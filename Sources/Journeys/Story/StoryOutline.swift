@@ -10,11 +10,16 @@ public struct StoryOutline: Sendable, Hashable, Codable {
     public var actSummaries: [String]
     /// Beats by part number.
     public var beats: [Int: String]
+    /// Parts whose beat the model wrote unusably (`SpokenProse.isPlanLine`): told from their
+    /// stage and the story so far, and not asked for again (a model that failed at a window
+    /// would fail again, at a planning request's cost before every part).
+    public var unplanned: Set<Int>
 
-    public init(title: String, actSummaries: [String], beats: [Int: String] = [:]) {
+    public init(title: String, actSummaries: [String], beats: [Int: String] = [:], unplanned: Set<Int> = []) {
         self.title = title
         self.actSummaries = actSummaries
         self.beats = beats
+        self.unplanned = unplanned
     }
 
     /// Beats are written this many parts at a time: a short request the model on this machine
@@ -25,11 +30,16 @@ public struct StoryOutline: Sendable, Hashable, Codable {
     /// beat in `part`'s act, up to `beatWindow` parts, never past the act's end (the next act's
     /// summary guides its own beats). Empty when `part` already has its beat.
     public func beatsToWrite(for part: Int, parts: Int) -> ClosedRange<Int>? {
-        guard beats[part] == nil else { return nil }
+        guard isOpen(part) else { return nil }
         let act = StoryArc.act(ofPart: part, parts: parts)
-        let first = (act.parts.lowerBound...part).first { beats[$0] == nil } ?? part
+        let first = (act.parts.lowerBound...part).first(where: isOpen) ?? part
         let last = min(act.parts.upperBound, max(part, first + Self.beatWindow - 1))
         return first...last
+    }
+
+    /// Whether `part`'s beat is still to be asked for.
+    private func isOpen(_ part: Int) -> Bool {
+        beats[part] == nil && !unplanned.contains(part)
     }
 
     /// The summary of the act `part` is in, when written.
@@ -48,6 +58,7 @@ public struct StoryOutline: Sendable, Hashable, Codable {
         case title
         case actSummaries = "acts"
         case beats
+        case unplanned
     }
 
     public init(from decoder: any Decoder) throws {
@@ -56,6 +67,8 @@ public struct StoryOutline: Sendable, Hashable, Codable {
         actSummaries = try container.decode([String].self, forKey: .actSummaries)
         let byKey = try container.decode([String: String].self, forKey: .beats)
         beats = Dictionary(uniqueKeysWithValues: byKey.compactMap { key, value in Int(key).map { ($0, value) } })
+        // Outlines kept before unusable lines were told apart have none.
+        unplanned = try container.decodeIfPresent(Set<Int>.self, forKey: .unplanned) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -63,5 +76,6 @@ public struct StoryOutline: Sendable, Hashable, Codable {
         try container.encode(title, forKey: .title)
         try container.encode(actSummaries, forKey: .actSummaries)
         try container.encode(Dictionary(uniqueKeysWithValues: beats.map { (String($0), $1) }), forKey: .beats)
+        if !unplanned.isEmpty { try container.encode(unplanned.sorted(), forKey: .unplanned) }
     }
 }
