@@ -312,6 +312,10 @@ def serve(args) -> int:
     params.cpuparams.n_threads = args.threads
     params.cpuparams_batch.n_threads = args.threads
     params.n_gpu_layers = 0
+    # The weights are read into the server's own memory, not mapped from the file: mapped pages
+    # are the page cache's, which the kernel empties when other work reads files, and each page
+    # then comes back from disk mid-answer (one benchmark run wrote 3.5 tokens/s instead of 8).
+    params.load_mode = xllamacpp.llama_load_mode.LLAMA_LOAD_MODE_NONE
     params.ui = False                 # no web page
     params.endpoint_slots = False     # /slots would show the prompts being processed
     params.endpoint_metrics = True    # /metrics (key required): token counters, for tests and ops
