@@ -281,7 +281,9 @@ public struct JourneyTeller: Sendable {
             let toldParts = StoryPrompts.toldParts(toldTexts.count, before: window)
             let request = prompts.firstOutline(told: toldTexts, beats: window)
             let answer = try await model.complete(request)
-            guard let answered = StoryAnswers.firstOutline(answer.text, parts: Array(toldParts) + Array(window), prompt: request.user) else {
+            // A line must not copy the story it sums up (the small model did, more often than not).
+            let story = toldTexts.joined(separator: "\n")
+            guard let answered = StoryAnswers.firstOutline(answer.text, parts: Array(toldParts) + Array(window), source: story) else {
                 throw JourneyTellError.unreadableOutline("the outline came back as \(answer.text.prefix(120).debugDescription)")
             }
             outline = StoryOutline(title: answered.title, actSummaries: [], beats: answered.lines.usable,
@@ -297,7 +299,7 @@ public struct JourneyTeller: Sendable {
         if let window = outline.beatsToWrite(for: number, parts: plan.parts) {
             let request = prompts.beats(window, outline: outline)
             let answer = try await model.complete(request)
-            guard let beats = StoryAnswers.beats(answer.text, parts: window, prompt: request.user) else {
+            guard let beats = StoryAnswers.beats(answer.text, parts: window, source: prompts.unoriginal(beats: window, outline: outline)) else {
                 throw JourneyTellError.unreadableOutline("the beats came back as \(answer.text.prefix(120).debugDescription)")
             }
             outline.beats.merge(beats.usable) { _, new in new }

@@ -185,6 +185,15 @@ struct StoryPrompts: Sendable {
             temperature: 0.7, maxOutputTokens: 40 + 50 * parts.count)
     }
 
+    /// What the beats of `parts` must not copy: the beats just before them (a small model
+    /// writes an earlier beat again) and the stage's own guidance (or writes "they face a new
+    /// challenge in the rising action"). The acts' lines and the title may be taken up: a beat
+    /// says how its act goes on.
+    func unoriginal(beats parts: ClosedRange<Int>, outline: StoryOutline) -> String {
+        let act = StoryArc.act(ofPart: parts.lowerBound, parts: plan.parts)
+        return (outline.recentBeats(before: parts.lowerBound).map(\.beat) + [act.stage.guidance]).joined(separator: "\n")
+    }
+
     /// Part `number` (after the first), from its beat and how the part before it ended.
     func part(_ number: Int, outline: StoryOutline?, previousEnding: String?, words: Int) -> CompletionRequest {
         let stage = StoryArc.stage(ofPart: number, parts: plan.parts)
@@ -236,7 +245,7 @@ enum StoryAnswers {
     }
 
     /// The lines an answer had for its parts: those that say what happens, and those the model
-    /// wrote but that are no summary (`SpokenProse.isPlanLine`).
+    /// wrote but that are no summary of its own (`SpokenProse.isPlanLine`).
     struct Lines: Sendable, Hashable {
         var usable: [Int: String] = [:]
         var unusable: Set<Int> = []
@@ -247,10 +256,10 @@ enum StoryAnswers {
     }
 
     /// The first outline's answer: its title, and the lines of `parts` (those that came);
-    /// `prompt` is what the model was shown, which its lines must not copy.
-    static func firstOutline(_ text: String, parts: [Int], prompt: String) -> FirstOutline? {
+    /// `source` is what its lines must not copy.
+    static func firstOutline(_ text: String, parts: [Int], source: String) -> FirstOutline? {
         guard let json = JSONValue(parsing: text), let title = clean(json["title"]?.stringValue) else { return nil }
-        let lines = lines(json, parts: parts, prompt: prompt)
+        let lines = lines(json, parts: parts, source: source)
         guard let last = parts.last, lines.contains(last) else { return nil }
         return FirstOutline(title: Self.title(title), lines: lines)
     }
@@ -271,17 +280,17 @@ enum StoryAnswers {
     }
 
     /// The beats of `parts` written, by part; nil when none could be read.
-    static func beats(_ text: String, parts: ClosedRange<Int>, prompt: String) -> Lines? {
+    static func beats(_ text: String, parts: ClosedRange<Int>, source: String) -> Lines? {
         guard let json = JSONValue(parsing: text) else { return nil }
-        let beats = lines(json, parts: Array(parts), prompt: prompt)
+        let beats = lines(json, parts: Array(parts), source: source)
         return beats.isEmpty ? nil : beats
     }
 
-    private static func lines(_ json: JSONValue, parts: [Int], prompt: String) -> Lines {
+    private static func lines(_ json: JSONValue, parts: [Int], source: String) -> Lines {
         var lines = Lines()
         for part in parts {
             guard let line = clean(json[StoryPrompts.key(ofPart: part, among: parts)]?.stringValue) else { continue }
-            if SpokenProse.isPlanLine(line, prompt: prompt, limit: StoryPrompts.lineLimit) {
+            if SpokenProse.isPlanLine(line, source: source, limit: StoryPrompts.lineLimit) {
                 lines.usable[part] = line
             } else {
                 lines.unusable.insert(part)

@@ -88,8 +88,21 @@ enum Teller {
         let keys = try #require(request.schema?.schema["properties"]?.objectValue?.keys).sorted()
         #expect(keys == (1...13).map { String(format: "part_%02d", $0) } + ["title"])
         let answer = JSONValue.object(["title": "The Fen", "part_02": "Two.", "part_10": "Ten."]).canonicalText
-        #expect(StoryAnswers.firstOutline(answer, parts: [2, 10], prompt: "")?.lines.usable == [2: "Two.", 10: "Ten."])
-        #expect(StoryAnswers.beats(#"{"part_3": "Three."}"#, parts: 3...4, prompt: "")?.usable == [3: "Three."], "one digit while every part has one")
+        #expect(StoryAnswers.firstOutline(answer, parts: [2, 10], source: "")?.lines.usable == [2: "Two.", 10: "Ten."])
+        #expect(StoryAnswers.beats(#"{"part_3": "Three."}"#, parts: 3...4, source: "")?.usable == [3: "Three."], "one digit while every part has one")
+    }
+
+    @Test("a beat may take up its act's line, not an earlier beat or its stage's guidance")
+    func beatsFollowTheirActInTheirOwnWords() throws {
+        // 13 parts: the rising action is parts 3–5.
+        let prompts = StoryPrompts(plan: Teller.plan(parts: 13), style: try StoryStyle(.fantasy))
+        let outline = StoryOutline(title: "The Fen", actSummaries: Array(repeating: "Elara must escape the wizard Shadow before dawn.", count: 6),
+                                   beats: [3: "Elara hides from the wizard in a cave by the river."])
+        let source = prompts.unoriginal(beats: 4...5, outline: outline)
+        let answer = #"{"part_4": "Elara must escape the wizard Shadow before dawn breaks.", "part_5": "Elara hides from the wizard in a cave again."}"#
+        let beats = try #require(StoryAnswers.beats(answer, parts: 4...5, source: source))
+        #expect(beats.usable == [4: "Elara must escape the wizard Shadow before dawn breaks."] && beats.unusable == [5])
+        #expect(!SpokenProse.isPlanLine("Complications build: new obstacles, clues or companions for Elara.", source: source, limit: 120))
     }
 
     @Test("lines that copy the story shown, go on from another line, or ran to the length limit are no plan")
@@ -105,13 +118,13 @@ enum Teller {
             "part_3": "Elara climbs the tallest tree and meets a silver owl.",
             "part_4": .string("Elara follows the owl " + String(repeating: "and the owl ", count: 12)),
         ]).canonicalText
-        let outline = try #require(StoryAnswers.firstOutline(answer, parts: [1, 2, 3, 4], prompt: prompt))
+        let outline = try #require(StoryAnswers.firstOutline(answer, parts: [1, 2, 3, 4], source: prompt))
         #expect(outline.title == "The Whispering Tree")
         #expect(outline.lines.usable == [3: "Elara climbs the tallest tree and meets a silver owl."])
         #expect(outline.lines.unusable == [1, 2, 4])
         // Only its last line refused: the answer was still read, its parts marked unplanned.
         let cut = JSONValue.object(["title": "T", "part_3": "A fox arrives.", "part_4": "was to uncover the lost city"]).canonicalText
-        #expect(StoryAnswers.firstOutline(cut, parts: [3, 4], prompt: prompt)?.lines.unusable == [4])
+        #expect(StoryAnswers.firstOutline(cut, parts: [3, 4], source: prompt)?.lines.unusable == [4])
     }
 }
 

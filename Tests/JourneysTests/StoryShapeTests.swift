@@ -147,12 +147,12 @@ import Testing
     @Test("a plan's line is a sentence of the model's own, not the story copied or cut off")
     func planLines() {
         let prompt = "The story so far:\nPart 1: Elara walked along the path, her eyes scanning the trees for clues."
-        #expect(SpokenProse.isPlanLine("Elara finds a silver owl in the tallest tree.", prompt: prompt, limit: 120))
-        #expect(SpokenProse.isPlanLine("“Stop!” Elara calls to the owl", prompt: prompt, limit: 120), "no full stop, but whole")
-        #expect(!SpokenProse.isPlanLine("She walked along the path, her eyes scanning the trees for clues.", prompt: prompt, limit: 120), "copied")
-        #expect(!SpokenProse.isPlanLine("her chest. The tree was tall and majestic.", prompt: prompt, limit: 120), "goes on from another line")
-        #expect(!SpokenProse.isPlanLine(String(repeating: "Elara walks on and on ", count: 6), prompt: prompt, limit: 120), "ran to the limit")
-        #expect(!SpokenProse.isPlanLine("  ", prompt: prompt, limit: 120))
+        #expect(SpokenProse.isPlanLine("Elara finds a silver owl in the tallest tree.", source: prompt, limit: 120))
+        #expect(SpokenProse.isPlanLine("“Stop!” Elara calls to the owl", source: prompt, limit: 120), "no full stop, but whole")
+        #expect(!SpokenProse.isPlanLine("She walked along the path, her eyes scanning the trees for clues.", source: prompt, limit: 120), "copied")
+        #expect(!SpokenProse.isPlanLine("her chest. The tree was tall and majestic.", source: prompt, limit: 120), "goes on from another line")
+        #expect(!SpokenProse.isPlanLine(String(repeating: "Elara walks on and on ", count: 6), source: prompt, limit: 120), "ran to the limit")
+        #expect(!SpokenProse.isPlanLine("  ", source: prompt, limit: 120))
     }
 
     /// Seen in the browser test: the small model began part 2 with its task read back.

@@ -84,12 +84,12 @@ public enum SpokenProse {
     /// one short sentence per part often copies the story it was shown instead, or writes on
     /// with the story's next sentences until the grammar's length limit cuts it. So a line is
     /// refused when it starts in lower case (it goes on from another line), when it ran to
-    /// `limit` characters (it was cut), or when it repeats six words running of `prompt` (the
+    /// `limit` characters (it was cut), or when it repeats six words running of `source` (the
     /// story so far, an earlier beat, the instructions): a summary says things in other words.
-    public static func isPlanLine(_ line: String, prompt: String, limit: Int) -> Bool {
+    public static func isPlanLine(_ line: String, source: String, limit: Int) -> Bool {
         let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let first = trimmed.first(where: { $0.isLetter || $0.isNumber }), !first.isLowercase, trimmed.count < limit - 1 else { return false }
-        return !sharesRun(trimmed, with: prompt, length: 6)
+        return !sharesRun(trimmed, with: source, length: 6)
     }
 
     /// Whether `text` has a run of `length` words that `source` has too.
