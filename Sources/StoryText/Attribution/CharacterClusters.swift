@@ -55,7 +55,23 @@ struct Entity: Sendable {
             if formCounts[a]! != formCounts[b]! { return formCounts[a]! > formCounts[b]! }
             return a < b
         }
-        return keys.first.flatMap { formDisplay[$0] } ?? "Unknown"
+        guard let key = keys.first, let display = formDisplay[key] else { return "Unknown" }
+        // A cast names a man "Robert Ferrars", not "Mr. Robert Ferrars": "Mr." before a full
+        // name tells nothing. A rank ("Sir John Middleton") or a woman's "Miss"/"Mrs." does:
+        // it tells her from her sister or her mother-in-law ("Miss Helen Schlegel").
+        guard key.hasPrefix("mr ") else { return display }
+        return Self.untitled(key: key, display: display) ?? display
+    }
+
+    /// "Robert Ferrars" for "Mr. Robert Ferrars" (a form key starts with its canonical title:
+    /// "mr robert ferrars"); nil for a form without a title and a given name of its gender
+    /// after it, so never "Robert Ferrars" for "Mrs. Robert Ferrars", a wife named by her
+    /// husband's name.
+    static func untitled(key: String, display: String) -> String? {
+        let words = key.split(separator: " ")
+        guard words.count >= 3, let titleGender = Lexicon.honorifics[String(words[0])] ?? nil,
+              FirstNames.gender(of: String(words[1])) == titleGender else { return nil }
+        return display.split(separator: " ").dropFirst().joined(separator: " ")
     }
 
     /// Every other form, most frequent first.
@@ -68,15 +84,9 @@ struct Entity: Sendable {
             result.append(display)
         }
         for description in descriptions where seen.insert(description).inserted { result.append(description) }
-        // "Mr. Robert Ferrars" is also plain "Robert Ferrars"; never "Mrs. Robert Ferrars",
-        // a wife named by her husband's name.
-        // A form key starts with its canonical title ("mr robert ferrars").
+        // "Mr. Robert Ferrars" is also plain "Robert Ferrars".
         for (key, display) in formDisplay.sorted(by: { $0.key < $1.key }) {
-            let words = key.split(separator: " ")
-            guard words.count >= 3, let titleGender = Lexicon.honorifics[String(words[0])] ?? nil,
-                  FirstNames.gender(of: String(words[1])) == titleGender else { continue }
-            let untitled = display.split(separator: " ").dropFirst().joined(separator: " ")
-            if seen.insert(untitled).inserted { result.append(untitled) }
+            if let untitled = Self.untitled(key: key, display: display), seen.insert(untitled).inserted { result.append(untitled) }
         }
         return result
     }
