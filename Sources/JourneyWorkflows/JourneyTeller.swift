@@ -89,8 +89,12 @@ public struct JourneyTeller: Sendable {
         part.beat = outline?.beats[number] ?? part.beat
         let words = try await wordsTarget(for: number)
         let previous = number == 1 ? nil : try await store.part(number - 1).map { Self.ending(of: $0.text) }
-        let request = number == 1 ? Self.openingRequest(plan: plan, style: style) : prompts.part(number, outline: outline, previousEnding: previous, words: words)
-        let told = try await writeText(&part, request: request, outline: outline, words: words, earlier: previous ?? "")
+        let beginning = number == 1 ? nil : try await store.part(1).flatMap { Self.beginning(of: $0.text, unlessIn: previous) }
+        let request = number == 1 ? Self.openingRequest(plan: plan, style: style)
+            : prompts.part(number, outline: outline, beginning: beginning, previousEnding: previous, words: words)
+        // Saying the story's beginning or the last part's ending again is no telling.
+        let earlier = [beginning, previous].compactMap { $0 }.joined(separator: " ")
+        let told = try await writeText(&part, request: request, outline: outline, beginning: beginning, words: words, earlier: earlier)
         // What the next part needs of the outline is written once this part is ready, not
         // beside it: two requests at once, with a voice speaking, oversubscribe two cores (the
         // model once fell to 0.8 tokens a second so).
@@ -99,18 +103,18 @@ public struct JourneyTeller: Sendable {
     }
 
     /// `earlier`: how the part before ended (the small model sometimes begins by saying it again).
-    private func writeText(_ part: inout JourneyPart, request: CompletionRequest, outline: StoryOutline?, words: Int, earlier: String) async throws -> JourneyPart {
+    private func writeText(_ part: inout JourneyPart, request: CompletionRequest, outline: StoryOutline?, beginning: String?, words: Int, earlier: String) async throws -> JourneyPart {
         let number = part.number
         var problem: String?
         if !part.sentences.isEmpty, await playhead() >= number {
             // A try that failed part-way while the listener is in the part: go on from its end.
-            problem = try await stream(prompts.continuation(number, outline: outline, soFar: Self.ending(of: part.text), words: max(20, words - part.words)), into: &part, words: words, earlier: earlier)
+            problem = try await stream(prompts.continuation(number, outline: outline, beginning: beginning, soFar: Self.ending(of: part.text), words: max(20, words - part.words)), into: &part, words: words, earlier: earlier)
         } else {
             try await discardSentences(of: &part)
             problem = try await stream(request, into: &part, words: words, earlier: earlier)
         }
         if problem != nil, part.words > 0 {
-            let more = prompts.continuation(number, outline: outline, soFar: Self.ending(of: part.text), words: max(20, words - part.words))
+            let more = prompts.continuation(number, outline: outline, beginning: beginning, soFar: Self.ending(of: part.text), words: max(20, words - part.words))
             problem = try await stream(more, into: &part, words: words, earlier: earlier)
             if part.words > 0 { problem = nil }
         } else if problem != nil {
@@ -352,6 +356,22 @@ public struct JourneyTeller: Sendable {
         let seconds = part.durationSeconds
         guard part.words >= 30, seconds >= 10 else { return nil }
         return min(220, max(90, Double(part.words) / seconds * 60))
+    }
+
+    /// The story's first sentences, to about `words` words: who it is about and where, which the
+    /// last part's ending often does not say (a part told from an ending without the hero's
+    /// name named her anew: Elara became Alice). Nil when `ending` already holds them.
+    static func beginning(of text: String, words: Int = 40, unlessIn ending: String?) -> String? {
+        var splitter = SentenceSplitter(minimumLength: 1)
+        var kept: [String] = []
+        for sentence in splitter.add(text) + [splitter.finish()].compactMap({ $0 }) {
+            kept.append(sentence)
+            if SpokenProse.wordCount(kept.joined(separator: " ")) >= words { break }
+        }
+        let beginning = kept.joined(separator: " ")
+        guard !beginning.isEmpty else { return nil }
+        if let ending, SpokenProse.fingerprint(ending).contains(SpokenProse.fingerprint(beginning)) { return nil }
+        return beginning
     }
 
     /// The last sentences of a part, up to about 60 words: enough for the next to go on from.

@@ -195,9 +195,9 @@ struct StoryPrompts: Sendable {
     }
 
     /// Part `number` (after the first), from its beat and how the part before it ended.
-    func part(_ number: Int, outline: StoryOutline?, previousEnding: String?, words: Int) -> CompletionRequest {
+    func part(_ number: Int, outline: StoryOutline?, beginning: String? = nil, previousEnding: String?, words: Int) -> CompletionRequest {
         let stage = StoryArc.stage(ofPart: number, parts: plan.parts)
-        var lines = [context]
+        var lines = [context] + began(beginning)
         if let outline {
             lines.append(outlineText(outline))
             let recent = outline.recentBeats(before: number, count: 3)
@@ -213,14 +213,20 @@ struct StoryPrompts: Sendable {
     }
 
     /// More of part `number`, which stopped short, from where it stopped.
-    func continuation(_ number: Int, outline: StoryOutline?, soFar: String, words: Int) -> CompletionRequest {
-        var lines = [context]
+    func continuation(_ number: Int, outline: StoryOutline?, beginning: String? = nil, soFar: String, words: Int) -> CompletionRequest {
+        var lines = [context] + began(beginning)
         if let outline { lines.append(outlineText(outline)) }
         var task = "Part \(number) of \(plan.parts) so far ends: “\(soFar)”\n\nGo on with part \(number) from there, without repeating it: about \(words) more words."
         if let beat = outline?.beats[number] { task += " What happens in this part: \(beat)" }
         if number == plan.parts { task += " This is the last part: bring the story to its end." }
         lines.append(task)
         return CompletionRequest(system: system, user: lines.joined(separator: "\n\n"), temperature: 0.8, maxOutputTokens: Self.tokens(forWords: words), discouragesRepetition: true)
+    }
+
+    /// How the story began, right after the trip: the same for every part after the first, so
+    /// the model's cache keeps it read.
+    private func began(_ beginning: String?) -> [String] {
+        beginning.map { ["How the story began: “\($0)”"] } ?? []
     }
 
     private func outlineText(_ outline: StoryOutline) -> String {

@@ -61,7 +61,7 @@ enum Teller {
     /// `count` sentences of about ten words naming `who`, each with words of its own (a sentence
     /// that says most of another again is taken for a model going round in a loop).
     static func prose(_ who: String, sentences count: Int) -> String {
-        (1...count).map { "Then \(who) walked along river \($0 * 7 + who.count) for a while, number \($0)." }.joined(separator: " ")
+        (1...count).map { "Then \(who) walked along river \($0 * 7 + who.count * 1000) for a while, number \($0)." }.joined(separator: " ")
     }
 
     static func userMessage(_ request: RecordedRequest) -> String {
@@ -177,6 +177,10 @@ struct JourneyTellerTests {
             let partThree = try #require(server.requests.first { Teller.userMessage($0).contains("Write part 3") })
             #expect(Teller.userMessage(partTwo).contains("number 5."), "how part 1 ended")
             #expect(Teller.userMessage(partThree).contains("Dot swims home at dusk."), "its beat")
+            // Who the story is about, which the last part's ending may not name.
+            let began = try #require(JourneyTeller.beginning(of: one.text, unlessIn: nil))
+            #expect(began.hasPrefix("Then Dot the duckling walked along river 16007") && SpokenProse.wordCount(began) >= 40 && SpokenProse.wordCount(began) < 60)
+            #expect(Teller.userMessage(partThree).contains("How the story began: “\(began)”"))
             #expect(Teller.userMessage(partThree).contains("This is the last part"))
             // The story's requests share one system message, the outline's another, and the two
             // differ from their first word (a local server gives each the slot that shares most of it).
@@ -198,11 +202,11 @@ struct JourneyTellerTests {
         try await LoopbackServer.withServer(handler: { request in
             switch Teller.schemaName(request) {
             case "story_outline":
-                Teller.json(["title": "The Brave Duckling", "part_1": "Then Dot the duckling walked along river 23 for a while.",
+                Teller.json(["title": "The Brave Duckling", "part_1": "Then Dot the duckling walked along river 16007 for a while.",
                              "part_2": "Dot meets the grey heron.", "part_3": "for a while, and then the duckling walked along the river again"], request)
             case "story_acts": Teller.keyed(request) { "In \($0.replacingOccurrences(of: "_", with: " ")) Dot and the heron cross the marsh." }
             case "story_beats": Teller.keyed(request) { _ in "Dot and the heron find the reeds." }
-            default: Teller.streamed(Teller.prose(Teller.userMessage(request).contains("Write part") ? "Dot and the heron" : "Dot the duckling", sentences: 30))
+            default: Teller.streamed(Teller.prose(Teller.userMessage(request).contains("Write part") ? "the heron" : "Dot the duckling", sentences: 30))
             }
         }) { server in
             let teller = try Teller.teller(server, parts: 4, store: store)
@@ -271,6 +275,15 @@ struct JourneyTellerTests {
             #expect(partTwo.contains("About \(expected) words"), "espeak's measured pace for part 2")
             #expect(expected != 60)
         }
+    }
+
+    @Test("the story's beginning is whole sentences to about 40 words, left out when the last part's ending holds it")
+    func beginningOfTheStory() {
+        let text = "Elara set out at dawn. " + (1...10).map { "She walked past the mill number \($0) and on." }.joined(separator: " ")
+        let beginning = JourneyTeller.beginning(of: text, unlessIn: nil)
+        #expect(beginning?.hasPrefix("Elara set out at dawn. She walked past the mill number 1 and on.") == true)
+        #expect(beginning.map(SpokenProse.wordCount) == 41)
+        #expect(JourneyTeller.beginning(of: "Elara set out at dawn.", unlessIn: "Elara set out at dawn.") == nil)
     }
 
     @Test("a part short of its minute makes the next one longer, within 30–90 s")
