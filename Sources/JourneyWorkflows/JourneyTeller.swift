@@ -87,19 +87,21 @@ public struct JourneyTeller: Sendable {
         // the listener of a short part 1 would otherwise wait for the outline's JSON too.
         let outline = number <= toldBeforeOutline ? try await store.outline() : try await outlineIfReadable(for: number)
         part.beat = outline?.beats[number] ?? part.beat
-        let words = try await wordsTarget(for: number)
-        let previous = number == 1 ? nil : try await store.part(number - 1).map { Self.ending(of: $0.text) }
-        let beginning = number == 1 ? nil : try await store.part(1).flatMap { Self.beginning(of: $0.text, unlessIn: previous) }
+        // One read of the parts kept, for the words, the last part's ending and the story's beginning.
+        let told = try await store.parts().filter { $0.number < number }
+        let words = wordsTarget(for: number, told: told)
+        let previous = told.last { $0.number == number - 1 }.map { Self.ending(of: $0.text) }
+        let beginning = number == 1 ? nil : told.first { $0.number == 1 }.flatMap { Self.beginning(of: $0.text, unlessIn: previous) }
         let request = number == 1 ? Self.openingRequest(plan: plan, style: style)
             : prompts.part(number, outline: outline, beginning: beginning, previousEnding: previous, words: words)
         // Saying the story's beginning or the last part's ending again is no telling.
         let earlier = [beginning, previous].compactMap { $0 }.joined(separator: " ")
-        let told = try await writeText(&part, request: request, outline: outline, beginning: beginning, words: words, earlier: earlier)
+        let written = try await writeText(&part, request: request, outline: outline, beginning: beginning, words: words, earlier: earlier)
         // What the next part needs of the outline is written once this part is ready, not
         // beside it: two requests at once, with a voice speaking, oversubscribe two cores (the
         // model once fell to 0.8 tokens a second so).
         await outlineAhead(of: number, outline: outline)
-        return told
+        return written
     }
 
     /// `earlier`: how the part before ended (the small model sometimes begins by saying it again).
@@ -283,8 +285,7 @@ public struct JourneyTeller: Sendable {
             let act = StoryArc.act(ofPart: number, parts: plan.parts)
             let window = number...min(act.parts.upperBound, number + 1)
             let toldParts = StoryPrompts.toldParts(toldTexts.count, before: window)
-            let request = prompts.firstOutline(told: toldTexts, beats: window)
-            let answer = try await model.complete(request)
+            let answer = try await model.complete(prompts.firstOutline(told: toldTexts, beats: window))
             // A line must not copy the story it sums up (the small model did, more often than not).
             let story = toldTexts.joined(separator: "\n")
             guard let answered = StoryAnswers.firstOutline(answer.text, parts: Array(toldParts) + Array(window), source: story) else {
@@ -301,8 +302,7 @@ public struct JourneyTeller: Sendable {
             }
         }
         if let window = outline.beatsToWrite(for: number, parts: plan.parts) {
-            let request = prompts.beats(window, outline: outline)
-            let answer = try await model.complete(request)
+            let answer = try await model.complete(prompts.beats(window, outline: outline))
             guard let beats = StoryAnswers.beats(answer.text, parts: window, source: prompts.unoriginal(beats: window, outline: outline)) else {
                 throw JourneyTellError.unreadableOutline("the beats came back as \(answer.text.prefix(120).debugDescription)")
             }
@@ -332,11 +332,10 @@ public struct JourneyTeller: Sendable {
     /// Words for part `number`: the voice's pace as measured on the part before it (else the
     /// plan's), for the time that brings the story back to a minute a part: a part that came out
     /// short makes the next one longer, so the story lasts the trip (held to 30–90 s a part).
-    func wordsTarget(for number: Int) async throws -> Int {
+    /// `earlier`: the parts kept before it, in order.
+    func wordsTarget(for number: Int, told earlier: [JourneyPart]) -> Int {
         var pace = plan.wordsPerMinute
         guard number > 1 else { return Self.words(pace: pace, seconds: 60) }
-        // One read of the parts kept, not one per part: a four-hour story has 240.
-        let earlier = try await store.parts().filter { $0.number < number }
         if let previous = earlier.last, previous.number == number - 1, previous.status == .ready, !previous.fallback,
            let measured = Self.pace(of: previous) {
             pace = measured
@@ -362,11 +361,11 @@ public struct JourneyTeller: Sendable {
     /// last part's ending often does not say (a part told from an ending without the hero's
     /// name named her anew: Elara became Alice). Nil when `ending` already holds them.
     static func beginning(of text: String, words: Int = 40, unlessIn ending: String?) -> String? {
-        var splitter = SentenceSplitter(minimumLength: 1)
         var kept: [String] = []
-        for sentence in splitter.add(text) + [splitter.finish()].compactMap({ $0 }) {
+        var count = 0
+        for sentence in SentenceSplitter.sentences(of: text) where count < words {
             kept.append(sentence)
-            if SpokenProse.wordCount(kept.joined(separator: " ")) >= words { break }
+            count += SpokenProse.wordCount(sentence)
         }
         let beginning = kept.joined(separator: " ")
         guard !beginning.isEmpty else { return nil }

@@ -35,7 +35,7 @@ struct PartReader: Sendable {
     init(prompt: String, sentences: [String], enough: Int, earlier: String = "") {
         self.prompt = prompt
         self.enough = enough
-        self.earlier = Set(Self.sentences(of: earlier).map(SpokenProse.fingerprint))
+        self.earlier = Set(SentenceSplitter.sentences(of: earlier).map(SpokenProse.fingerprint))
         self.earlierRuns = Set(SpokenProse.wordRuns(earlier, length: Self.runLength))
         self.heardRuns = Set(sentences.flatMap { SpokenProse.wordRuns($0, length: Self.runLength) })
         self.words = SpokenProse.wordCount(sentences.joined(separator: " "))
@@ -58,7 +58,8 @@ struct PartReader: Sendable {
             // back sentence after sentence is looping (one wrote 602 tokens of its beats twice
             // over, for 90 words told): three in a row end the part.
             if isEarlier(sentence) { continue }
-            if SpokenProse.echoes(sentence, prompt: prompt) || Self.isMostly(sentence, in: earlierRuns) {
+            let runs = SpokenProse.wordRuns(sentence, length: Self.runLength)
+            if SpokenProse.echoes(sentence, prompt: prompt) || Self.isMostly(runs, in: earlierRuns) {
                 droppedInARow += 1
                 if droppedInARow >= 3 { return outputs + [.stop] }
                 continue
@@ -67,14 +68,14 @@ struct PartReader: Sendable {
             // clause changed, or goes round within one ("she knew she had to find the city, and
             // she knew she had to find the city, and …"): it is not said, and the second time
             // the part ends there.
-            guard heard.insert(SpokenProse.fingerprint(sentence)).inserted, !Self.isMostly(sentence, in: heardRuns) else {
+            guard heard.insert(SpokenProse.fingerprint(sentence)).inserted, !Self.isMostly(runs, in: heardRuns) else {
                 repeats += 1
                 droppedInARow += 1
                 if repeats >= 2 || droppedInARow >= 3 { return outputs + [.stop] }
                 continue
             }
             droppedInARow = 0
-            heardRuns.formUnion(SpokenProse.wordRuns(sentence, length: Self.runLength))
+            heardRuns.formUnion(runs)
             outputs.append(.sentence(sentence))
             hasSentences = true
             words += SpokenProse.speakable(sentence).map(SpokenProse.wordCount) ?? 0
@@ -96,7 +97,10 @@ struct PartReader: Sendable {
     /// Whether half or more of a sentence's five-word runs are in `said` or come twice in the
     /// sentence itself. A story takes up a phrase again now and then, not half a sentence.
     static func isMostly(_ sentence: String, in said: Set<String>) -> Bool {
-        let runs = SpokenProse.wordRuns(sentence, length: runLength)
+        isMostly(SpokenProse.wordRuns(sentence, length: runLength), in: said)
+    }
+
+    private static func isMostly(_ runs: [String], in said: Set<String>) -> Bool {
         guard runs.count >= 3 else { return false }
         var seen: Set<String> = []
         let again = runs.count { !seen.insert($0).inserted || said.contains($0) }
@@ -107,12 +111,7 @@ struct PartReader: Sendable {
     /// sentences, so they are compared one by one).
     private func isEarlier(_ text: String) -> Bool {
         guard !earlier.isEmpty else { return false }
-        let sentences = Self.sentences(of: text)
+        let sentences = SentenceSplitter.sentences(of: text)
         return !sentences.isEmpty && sentences.allSatisfy { earlier.contains(SpokenProse.fingerprint($0)) }
-    }
-
-    private static func sentences(of text: String) -> [String] {
-        var splitter = SentenceSplitter(minimumLength: 1)
-        return splitter.add(text) + [splitter.finish()].compactMap { $0 }
     }
 }

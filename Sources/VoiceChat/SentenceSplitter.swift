@@ -27,6 +27,12 @@ public struct SentenceSplitter: Sendable {
         return sentences
     }
 
+    /// Every sentence of a whole text, however short (a text compared sentence by sentence).
+    public static func sentences(of text: String) -> [String] {
+        var splitter = SentenceSplitter(minimumLength: 1)
+        return splitter.add(text) + [splitter.finish()].compactMap { $0 }
+    }
+
     /// What remains at the end of the reply.
     public mutating func finish() -> String? {
         let rest = pending.trimmingCharacters(in: .whitespacesAndNewlines)

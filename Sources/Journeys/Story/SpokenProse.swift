@@ -75,8 +75,8 @@ public enum SpokenProse {
         let words = comparableWords(sentence)
         guard words.count >= 4 else { return false }
         let instructions = prompt.replacingOccurrences(of: #"“[^”]*”"#, with: " ", options: .regularExpression)
-        let prompted = Set(quadruples(comparableWords(instructions)))
-        let runs = quadruples(words)
+        let prompted = Set(runs(comparableWords(instructions), length: 4))
+        let runs = runs(words, length: 4)
         return Double(runs.count { prompted.contains($0) }) >= 0.6 * Double(runs.count)
     }
 
@@ -105,10 +105,6 @@ public enum SpokenProse {
 
     private static func comparableWords(_ text: String) -> [String] {
         text.lowercased().split { !($0.isLetter || $0.isNumber || $0 == "'" || $0 == "’") }.map(String.init)
-    }
-
-    private static func quadruples(_ words: [String]) -> [String] {
-        runs(words, length: 4)
     }
 
     private static func runs(_ words: [String], length: Int) -> [String] {
