@@ -123,17 +123,27 @@ public final class LoopbackServer: Sendable {
                     for try await connection in inbound {
                         group.addTask { await server.serve(connection) }
                     }
+                    // The listening socket is closed: replies still being sent are cut short.
+                    group.cancelAll()
                 }
             }
         }
+        // Stopped by closing the listening socket, never by cancelling the loop: a cancelled
+        // loop left connections accepted but not yet read from `inbound`, whose writers NIO traps
+        // on when they are freed unfinished ("Deinited NIOAsyncWriter without calling finish()",
+        // signal 4, swift-nio #3481): seen once in `make test`, and stop 39's CI died of the same
+        // signal with its message lost. Closed, `inbound` hands over every connection it holds,
+        // and each is closed by `serve`.
+        func stop() async {
+            try? await channel.channel.close()
+            await serving.value
+        }
         do {
             let result = try await body(server)
-            serving.cancel()
-            try? await channel.channel.close()
+            await stop()
             return result
         } catch {
-            serving.cancel()
-            try? await channel.channel.close()
+            await stop()
             throw error
         }
     }
