@@ -209,7 +209,7 @@ struct AnalysisRoleMergingTests {
         #expect(passage.character(named: "the niece")?.aliases.isEmpty == true)
     }
 
-    @Test("A hyphenated role noun is one role: 'said the station-master'")
+    @Test("A hyphenated role noun is one role, with or without its hyphen: 'said the station-master', 'the stationmaster'")
     func hyphenatedRole() {
         let passage = AnalyzedPassage("""
         "There was a girl here," said the station-master.
@@ -217,9 +217,44 @@ struct AnalysisRoleMergingTests {
         "Where is she?" asked Matthew.
 
         "Out on the platform," said the station-master.
+
+        The stationmaster nodded. "She wouldn't go in," said the stationmaster.
         """)
-        #expect(passage.speakers == ["the station-master", "Matthew", "the station-master"])
-        #expect(passage.character(named: "the station-master")?.gender == .male)
+        #expect(passage.speakers == ["the stationmaster", "Matthew", "the stationmaster", "the stationmaster"])
+        #expect(passage.character(named: "the stationmaster")?.gender == .male)
+    }
+
+    @Test("A hyphenated word in a description is one word: 'asked the game-keeper', 'said the book-stall keeper'")
+    func hyphenatedDescriptions() {
+        let passage = AnalyzedPassage("""
+        A keeper of a book-stall came in. He walked like a game-keeper.
+
+        "I saw it all," said the book-stall keeper.
+
+        "Anything new up in town, Ben?" asked the game-keeper.
+
+        "Not a thing," pursued the half-witted dupe.
+        """)
+        // A noun the narration never used ("dupe") is an epithet, left to turn-taking.
+        #expect(passage.speakers.prefix(2) == ["the book-stall keeper", "the game-keeper"])
+        #expect(!passage.speakers.contains { ["the book", "the game", "the half", "the keeper"].contains($0) })
+    }
+
+    @Test("'his voice', 'her voice' are the person's; 'The clock struck twelve' and 'the owner of the bottle shouted' name no role")
+    func voicesAndNonTags() {
+        let passage = AnalyzedPassage("""
+        Mr. Wilcox looked up from the letter. Helen was at the window with a bottle.
+
+        "Charles, the good chap"--his voice dropped--"thought I should be lonely."
+
+        Helen looked out. The clock struck twelve, and it still rained. "You will not be able to go."
+
+        "Oh, rash!" Her voice mocked at his prudence.
+
+        "Hey!" the owner of the bottle shouted. "Whose wine is that?"
+        """)
+        #expect(passage.speakers.prefix(4) == ["Mr. Wilcox", "Mr. Wilcox", "Helen", "Helen"])
+        #expect(!passage.speakers.contains { ["his voice", "her voice", "the clock", "the bottle"].contains($0) })
     }
 
     @Test("A description of any noun before a speech verb speaks: '\"…,\" the concierge called'; its gender from the narration's 'The conductor … his'")

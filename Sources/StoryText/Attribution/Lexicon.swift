@@ -31,6 +31,11 @@ enum Lexicon {
         "shouting", "sobbing", "murmuring", "muttering", "screaming", "calling", "remarking", "observing", "declaring",
     ]
 
+    /// Speech verbs that say something only with their particle ("he struck in", "she went on").
+    static let speechParticles: [String: Set<String>] = [
+        "put": ["in"], "struck": ["in"], "cut": ["in", "short"], "chimed": ["in"], "went": ["on"],
+    ]
+
     /// Words that may sit between a tag's subject and its verb ("she had said", "he then added").
     static let tagFillers: Set<String> = ["had", "has", "have", "was", "is", "then", "now", "again", "at", "once", "also", "only", "still", "would", "could", "did", "presently", "afterwards", "quietly", "softly", "gravely", "slowly"]
 

@@ -62,6 +62,8 @@ struct SpeakerAttributor {
     private var definites: [String: [Int]]?
     /// Each lower-case word's first token in the narration.
     private let firstUse: [String: Int]
+    /// Words the narration writes right after "the" ("the conductor"): nouns that pick someone out alone.
+    private let bareDefinites: Set<String>
 
     init(text: AnalysisText, tokens: [Token], quotes: [QuoteSpan], mentions: [NameMention], mentionEntity: [Int],
          mentionAt: [Int32], entities: [Entity], genders: [Gender]) {
@@ -77,6 +79,11 @@ struct SpeakerAttributor {
             firstUse[token.lower] = index
         }
         self.firstUse = firstUse
+        var bareDefinites: Set<String> = []
+        for index in tokens.indices.dropLast() where tokens[index].lower == "the" && tokens[index].quote < 0 && tokens[index + 1].isWord {
+            bareDefinites.insert(tokens[index + 1].lower)
+        }
+        self.bareDefinites = bareDefinites
         self.genders = genders
         var ranges = Array(repeating: 0..<0, count: quotes.count)
         var i = 0
@@ -250,6 +257,15 @@ struct SpeakerAttributor {
                     return (.kin(possessor: t.lower == "her" ? .female : .male, noun: noun, roleKey: t.lower + " " + noun,
                                  roleGender: Lexicon.roleNouns[noun]), j + 1)
                 }
+                // "--his voice dropped--", "Her voice mocked at my prudence": the voice is the person's.
+                if words == ["voice"] {
+                    switch t.lower {
+                    case "his": return (.pronoun(.male), j + 1)
+                    case "her": return (.pronoun(.female), j + 1)
+                    case "my": return (.narrator, j + 1)
+                    default: break
+                    }
+                }
                 let compound = words.last!.contains("-") ? Lexicon.roleNouns[words.last!.filter { $0 != "-" }] : nil
                 if let roleGender = compound ?? Lexicon.roleNouns[tokens[j].lower], tokens[j].lower != "old" {
                     // Take the longest phrase ending in a role noun ("the old man").
@@ -258,7 +274,7 @@ struct SpeakerAttributor {
                     let determiner = t.lower == "a" || t.lower == "an" ? "the" : t.lower
                     // The head and an age word or a lasting trait (`roleKey`).
                     let head = words.last!
-                    let key = Self.roleKey(determiner, modifiers: words.dropLast(), head: head)
+                    let key = roleKey(determiner, modifiers: words.dropLast(), head: head)
                     let written = writtenPhrase(i..<(j + 1))
                     return (.role(key: key, display: key, gender: roleGender, written: written), j + 1)
                 }
@@ -289,6 +305,12 @@ struct SpeakerAttributor {
             }
             let w = tokens[j].lower
             if Self.clauseWords.contains(w) || Self.phraseEnds.contains(w) || Lexicon.speechVerbs.contains(w) || w.hasSuffix("ly") { break }
+            // "the half-witted dupe", "the game-keeper": a hyphenated word is one word.
+            if let compound = hyphenated(from: j, paragraph: paragraph) {
+                words.append(compound.word)
+                j = compound.end
+                continue
+            }
             words.append(w)
             j += 1
         }
@@ -299,22 +321,40 @@ struct SpeakerAttributor {
         // "the" after in/of/at picks one person out and is part of the description ("in a low
         // voice", "with a smile" say how the line was spoken and are not).
         if let qualifier = definiteQualifier(at: j, paragraph: paragraph) {
-            let key = Self.roleKey("the", modifiers: words.dropLast(), head: head) + " " + qualifier
+            let key = roleKey("the", modifiers: words.dropLast(), head: head) + " " + qualifier
             return .role(key: key, display: key, gender: GenderAgeInference.nounGender(head) ?? .unknown, written: key)
         }
         // "the" presupposes someone the reader knows: a bare noun the narration has never used
         // before ("admitted the caller") is an epithet for someone present, left to turn-taking.
-        guard firstUse[head].map({ $0 < j - 1 }) == true else { return nil }
-        let key = Self.roleKey("the", modifiers: words.dropLast(), head: head)
+        guard firstUse[head.split(separator: "-").last.map(String.init) ?? head].map({ $0 < j - 1 }) == true else { return nil }
+        let key = roleKey("the", modifiers: words.dropLast(), head: head)
         return .role(key: key, display: key, gender: GenderAgeInference.nounGender(head) ?? .unknown, written: writtenPhrase(i..<j))
+    }
+
+    /// The hyphenated word starting at token `j` ("half-witted", "game-keeper") and the token after it.
+    private func hyphenated(from j: Int, paragraph: Int) -> (word: String, end: Int)? {
+        var word = tokens[j].lower
+        var k = j + 1
+        while k + 1 < tokens.count, tokens[k].lower == "-", tokens[k + 1].isWord, tokens[k + 1].paragraph == paragraph,
+              tokens[k + 1].start == tokens[k].end, tokens[k].start == tokens[k - 1].end {
+            word += "-" + tokens[k + 1].lower
+            k += 2
+        }
+        return k > j + 1 ? (word, k) : nil
     }
 
     /// A role's key: the head and an age word; other adjectives describe a moment ("the
     /// angry man"). But a generic head ("man", "woman") picks nobody out by itself, and a
     /// compound or participle before it names a lasting trait that does ("the hump-backed
-    /// man", "the labouring man"): that one is kept instead.
-    static func roleKey(_ determiner: String, modifiers: some BidirectionalCollection<String>, head: String) -> String {
-        if genericHeads.contains(head), let trait = modifiers.last, trait.contains("-") || trait.count > 5 && trait.hasSuffix("ing") {
+    /// man", "the labouring man"): that one is kept instead, as is a compound before a noun the
+    /// narration never writes alone ("the book-stall keeper"; "the dining-car conductor" is
+    /// "the conductor" where the narration says so). A compound written with or without its
+    /// hyphen ("station-master", "stationmaster") is one noun.
+    func roleKey(_ determiner: String, modifiers: some BidirectionalCollection<String>, head written: String) -> String {
+        let solid = written.filter { $0 != "-" }
+        let head = written.contains("-") && Lexicon.roleNouns[solid] != nil ? solid : written
+        let generic = Self.genericHeads.contains(head)
+        if let trait = modifiers.last, trait.contains("-") && (generic || !bareDefinites.contains(head)) || generic && trait.count > 5 && trait.hasSuffix("ing") {
             return determiner + " " + trait + " " + head
         }
         let age = modifiers.last(where: Lexicon.isAgeCue)
@@ -332,10 +372,12 @@ struct SpeakerAttributor {
     /// subject whatever its noun, as after one (`invertedRole`): plain modifiers and a singular
     /// head ("the dining-car conductor"; a plural is a group) the narration has used before.
     private func openRole(the i: Int, words: ArraySlice<String>, verb j: Int) -> (TagSubject, end: Int)? {
+        // "the owner of the bottle shouted": a noun after a preposition is not the subject.
+        guard i == 0 || !Self.prepositions.contains(tokens[i - 1].lower), isSpeechVerb(j) else { return nil }
         guard let head = words.last, Self.canHeadRole(head), !head.hasSuffix("s") || head.hasSuffix("ss"),
               !words.dropLast().contains(where: { Self.clauseWords.contains($0) || $0.hasSuffix("'s") }),
               firstUse[head].map({ $0 < i }) == true else { return nil }
-        let key = Self.roleKey("the", modifiers: words.dropLast(), head: head)
+        let key = roleKey("the", modifiers: words.dropLast(), head: head)
         return (.role(key: key, display: key, gender: GenderAgeInference.nounGender(head) ?? .unknown, written: writtenPhrase(i..<j)), j)
     }
 
@@ -374,6 +416,8 @@ struct SpeakerAttributor {
         return words.joined(separator: " ")
     }
 
+    private static let prepositions: Set<String> = ["of", "in", "on", "at", "with", "from", "by", "to", "for", "into", "over", "under", "through", "without"]
+
     private static let phraseEnds: Set<String> = [
         "in", "on", "at", "with", "from", "of", "by", "to", "who", "whom", "whose", "which", "that", "and", "but", "as",
         "after", "before", "without", "through", "into", "over", "under", "while", "when", "for", "again", "once",
@@ -394,8 +438,12 @@ struct SpeakerAttributor {
         }
     }
 
+    /// A speech verb; one that says something only with its particle ("struck in", "went on")
+    /// needs it: "The clock struck twelve" is no tag.
     private func isSpeechVerb(_ i: Int) -> Bool {
-        i < tokens.count && tokens[i].isWord && Lexicon.speechVerbs.contains(tokens[i].lower)
+        guard i < tokens.count, tokens[i].isWord, Lexicon.speechVerbs.contains(tokens[i].lower) else { return false }
+        guard let particles = Lexicon.speechParticles[tokens[i].lower] else { return true }
+        return i + 1 < tokens.count && particles.contains(tokens[i + 1].lower)
     }
 
     /// "Her brother told her that it was ...": a verb that introduces reported speech starts
@@ -791,7 +839,7 @@ struct SpeakerAttributor {
         var k = j
         if k < tokens.count, tokens[k].lower == "," { k += 1 }
         guard k < tokens.count, tokens[k].lower == "who" else { return nil }
-        let key = Self.roleKey("the", modifiers: words.dropLast(), head: head)
+        let key = roleKey("the", modifiers: words.dropLast(), head: head)
         return (.role(key: key, display: key, gender: gender, written: writtenPhrase(i..<j)), j)
     }
 
