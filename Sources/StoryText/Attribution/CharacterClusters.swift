@@ -14,7 +14,8 @@ struct Entity: Sendable {
     var roleGender: Gender = .unknown
     var firstPosition: Int
     var mentions: Int = 0
-    /// A role's descriptions as its tags write them ("a man", "the pink lady"): aliases only.
+    /// A role's descriptions as its tags write them ("a man", "the pink lady"), and those of a
+    /// noun written as a name ("a Canary", "the Knave of Hearts"): aliases only.
     var descriptions: [String] = []
     /// A role the narration brought in with an indefinite ("a stout man"): someone new, never
     /// joined to a person named before (`RoleMerging.joinDefiniteDescriptions`).

@@ -315,6 +315,8 @@ struct SpeakerAttributor {
             j += 1
         }
         guard let head = words.last, Self.canHeadRole(head) else { return nil }
+        // "said the second": one of a group the narration counted off ("said the first housemaid").
+        if words.count == 1, Self.ordinals.contains(head) { return countedRole(head, before: i) }
         // The phrase must end there: at punctuation, a preposition or a relative clause.
         guard j >= tokens.count || !tokens[j].isWord || Self.phraseEnds.contains(tokens[j].lower) || tokens[j].paragraph != paragraph || tokens[j].quote >= 0 else { return nil }
         // "the gentleman in the white waistcoat", "the landlord of the Cripples": a phrase with
@@ -330,6 +332,27 @@ struct SpeakerAttributor {
         let key = roleKey("the", modifiers: words.dropLast(), head: head)
         return .role(key: key, display: key, gender: GenderAgeInference.nounGender(head) ?? .unknown, written: writtenPhrase(i..<j))
     }
+
+    /// "'…,' said the first housemaid. '…,' said the second": the ordinal's noun is left out
+    /// because the narration just gave it; the role is the group's member of that number.
+    private func countedRole(_ ordinal: String, before i: Int) -> TagSubject? {
+        let paragraph = tokens[i].paragraph
+        var k = i - 1
+        while k > 0, tokens[k].paragraph >= paragraph - 3 {
+            defer { k -= 1 }
+            guard tokens[k].quote < 0, ["the", "a", "an"].contains(tokens[k - 1].lower),
+                  Self.ordinals.contains(tokens[k].lower) || tokens[k].lower == "first", k + 1 < tokens.count, tokens[k + 1].isWord,
+                  tokens[k + 1].quote < 0 else { continue }
+            let noun = hyphenated(from: k + 1, paragraph: tokens[k + 1].paragraph)?.word ?? tokens[k + 1].lower
+            guard Self.canHeadRole(noun), !Self.clauseWords.contains(noun), !Self.phraseEnds.contains(noun), !Self.ordinals.contains(noun) else { return nil }
+            let key = roleKey("the", modifiers: [ordinal], head: noun)
+            let gender = Lexicon.roleNouns[noun] ?? GenderAgeInference.nounGender(noun) ?? .unknown
+            return .role(key: key, display: key, gender: gender, written: key)
+        }
+        return nil
+    }
+
+    private static let ordinals: Set<String> = ["second", "third", "fourth", "fifth", "sixth"]
 
     /// The hyphenated word starting at token `j` ("half-witted", "game-keeper") and the token after it.
     private func hyphenated(from j: Int, paragraph: Int) -> (word: String, end: Int)? {
@@ -357,7 +380,8 @@ struct SpeakerAttributor {
         if let trait = modifiers.last, trait.contains("-") && (generic || !bareDefinites.contains(head)) || generic && trait.count > 5 && trait.hasSuffix("ing") {
             return determiner + " " + trait + " " + head
         }
-        let age = modifiers.last(where: Lexicon.isAgeCue)
+        // An age word or an ordinal picks one out ("the old man", "the second housemaid").
+        let age = modifiers.last { Lexicon.isAgeCue($0) || Self.ordinals.contains($0) || $0 == "first" }
         return determiner + " " + (age.map { $0 + " " } ?? "") + head
     }
 
@@ -518,9 +542,15 @@ struct SpeakerAttributor {
     }
 
     /// "the other" ending its phrase (not "the other man").
+    /// "replied the other", "returned the person addressed": whoever the turn before spoke to.
     private func isTheOther(at i: Int, paragraph: Int) -> Bool {
-        guard i + 1 < tokens.count, tokens[i].lower == "the", tokens[i + 1].lower == "other", tokens[i + 1].paragraph == paragraph else { return false }
-        return i + 2 >= tokens.count || !tokens[i + 2].isWord || tokens[i + 2].quote >= 0 || tokens[i + 2].paragraph != paragraph
+        guard i + 1 < tokens.count, tokens[i].lower == "the", tokens[i + 1].paragraph == paragraph else { return false }
+        var end = i + 2
+        if tokens[i + 1].lower != "other" {
+            guard i + 2 < tokens.count, tokens[i + 1].isWord, tokens[i + 2].lower == "addressed" else { return false }
+            end = i + 3
+        }
+        return end >= tokens.count || !tokens[end].isWord || tokens[end].quote >= 0 || tokens[end].paragraph != paragraph
     }
 
     /// Whether the quote's last mark inside its quotation marks is a full stop ("... if it is an inch.").

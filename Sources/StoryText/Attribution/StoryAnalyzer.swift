@@ -13,7 +13,8 @@ public struct StoryAnalyzer: Sendable {
         let mentions = NameMentionFinder(text: text, tokens: tokens).find()
         var mentionAt = Array(repeating: Int32(-1), count: tokens.count)
         for (index, mention) in mentions.enumerated() { mentionAt[mention.firstToken] = Int32(index) }
-        let clusters = CharacterClusterer(mentions: mentions, tokens: tokens).cluster()
+        var clusters = CharacterClusterer(mentions: mentions, tokens: tokens).cluster()
+        NounNames.describe(entities: &clusters.entities, mentions: mentions, mentionEntity: clusters.mentionEntity, tokens: tokens)
         let inference = GenderAgeInference(tokens: tokens, mentions: mentions, mentionEntity: clusters.mentionEntity, mentionAt: mentionAt)
         let evidence = inference.pronounEvidence(entityCount: clusters.entities.count)
         let estimates = clusters.entities.indices.map { inference.estimate(clusters.entities[$0], pronouns: evidence[$0]) }

@@ -1,0 +1,41 @@
+/// Names that are common nouns written with a capital ("the Knave", "a Canary", "the Hatter"):
+/// the article shows the name is a description, so the ways the narration describes the
+/// character with it are how the reader knows them, and are kept as aliases.
+enum NounNames {
+    /// Adds to each such character "the Knave of Hearts" (a name followed by "of" and a
+    /// capitalised word, written twice or more: what picks the Knave out of the pack) and
+    /// "a Canary" (the indefinite the narration brings the character in with).
+    static func describe(entities: inout [Entity], mentions: [NameMention], mentionEntity: [Int], tokens: [Token]) {
+        var withArticle: [Int: Int] = [:], without: [Int: Int] = [:]
+        var ofPhrases: [Int: [String: Int]] = [:]
+        var indefinites: [Int: [String]] = [:]
+        for (index, mention) in mentions.enumerated() where !mention.inQuote && mention.title == nil && mention.words.count == 1 {
+            let e = mentionEntity[index]
+            guard e >= 0, mention.firstToken > 0 else { continue }
+            let article = tokens[mention.firstToken - 1].lower
+            guard ["the", "a", "an"].contains(article) else { without[e, default: 0] += 1; continue }
+            withArticle[e, default: 0] += 1
+            if article != "the" {
+                indefinites[e, default: []].append(article + " " + mention.surface)
+            } else if let phrase = ofPhrase(after: mention, tokens: tokens) {
+                ofPhrases[e, default: [:]]["the " + mention.surface + " " + phrase, default: 0] += 1
+            }
+        }
+        for (e, count) in withArticle where count > without[e, default: 0] && entities[e].kind == .named {
+            var found = indefinites[e, default: []]
+            if let (phrase, times) = ofPhrases[e]?.max(by: { $0.value < $1.value }), times >= 2 { found.append(phrase) }
+            for description in found where !entities[e].descriptions.contains(description) {
+                entities[e].descriptions.append(description)
+            }
+        }
+    }
+
+    /// "of Hearts" after "the Knave": "of" and one capitalised word, in the same paragraph.
+    private static func ofPhrase(after mention: NameMention, tokens: [Token]) -> String? {
+        let k = mention.endToken
+        guard k + 1 < tokens.count, tokens[k].lower == "of", tokens[k + 1].isWord, tokens[k + 1].isCapitalized,
+              tokens[k + 1].paragraph == tokens[k].paragraph, !tokens[mention.endToken - 1].isPossessive else { return nil }
+        let word = tokens[k + 1].lower
+        return "of " + (word.prefix(1).uppercased() + word.dropFirst())
+    }
+}
