@@ -275,6 +275,49 @@ struct AnalysisRoleMergingTests {
         #expect(!passage.speakers.contains { ["his voice", "her voice", "the clock", "the bottle"].contains($0) })
     }
 
+    @Test("A person the narration brings in with an indefinite subject is the scene's other voice: 'An old woman came and opened it'")
+    func sceneNewcomer() {
+        let passage = AnalyzedPassage("""
+        Cynthia laughed and went away through the trees. "Good-bye," said Cynthia.
+
+        I went down to the village, to the little house where the doctor lodged, and tapped on the door.
+
+        An old woman came and opened it.
+
+        "Good afternoon," I said pleasantly. "Is the doctor in?"
+
+        She stared at me.
+
+        "Haven't you heard?"
+
+        "Heard what?"
+
+        "About him."
+        """)
+        #expect(passage.speakers.suffix(5) == ["I", "I", "the old woman", "I", "the old woman"])
+    }
+
+    @Test("'He was an old man': the narration's own description of a newcomer names the role")
+    func newcomerRedescribed() {
+        let passage = AnalyzedPassage("""
+        Bill and the driver were having a conversation. A man leaned over from the other side of the seat.
+
+        "You're Americans?"
+
+        "Sure," I said.
+
+        "I been there," he said. "Forty years ago."
+
+        He was an old man, as brown as the others, with the stubble of a white beard.
+
+        "How was it?" I asked.
+
+        "Fine," he said.
+        """)
+        #expect(passage.character(named: "the old man")?.aliases.contains("an old man") == true)
+        #expect(passage.speakers.last == "the old man")
+    }
+
     @Test("A description of any noun before a speech verb speaks: '\"…,\" the concierge called'; its gender from the narration's 'The conductor … his'")
     func openClassDescriptionBeforeVerb() {
         let passage = AnalyzedPassage("""

@@ -440,6 +440,8 @@ struct SpeakerAttributor {
         return words.joined(separator: " ")
     }
 
+    private static let subjectOpeners: Set<String> = ["and", "but", "when", "while", "then", ";", "till", "until"]
+
     private static let prepositions: Set<String> = ["of", "in", "on", "at", "with", "from", "by", "to", "for", "into", "over", "under", "through", "without"]
 
     private static let phraseEnds: Set<String> = [
@@ -751,6 +753,9 @@ struct SpeakerAttributor {
             if let introduced = introducedRole(gender, quote: q), case .role(let key, let display, let roleGender, let written) = introduced {
                 return resolveRole(key: key, display: display, gender: roleGender, written: written, position: position)
             }
+            if case .role(let key, let display, let roleGender, let written)? = sceneNewcomer(gender, quote: q) {
+                return resolveRole(key: key, display: display, gender: roleGender, written: written, position: position)
+            }
             return resolvePronoun(gender, quote: q, position: position, speakers: speakers)
         case .other:
             return addressee(answeredBy: q, gender: .unknown, speakers: speakers) ?? -1
@@ -802,6 +807,66 @@ struct SpeakerAttributor {
             i += 1
         }
         return found
+    }
+
+    /// "An old woman came and opened it. / '…,' I said. / She stared at me. / '…?'": a person the
+    /// narration brought in as a clause's subject with an indefinite ("A man leaned over …") is the
+    /// newest person of that gender in the scene, and he/she is that person until the narration
+    /// names someone of that gender again (searched back over the narration of the last 3,000
+    /// characters; a name, or he/she before the introduction, ends the search).
+    private func sceneNewcomer(_ gender: Gender, quote q: Int) -> TagSubject? {
+        let startPosition = quotes[q].start
+        var i = quoteTokens[q].lowerBound - 1
+        while i > 0, startPosition - tokens[i].start < 3000 {
+            defer { i -= 1 }
+            guard tokens[i].quote < 0 else { continue }
+            if namesPerson(at: i, gender: gender) { return nil }
+            // "The child, who was diminutive …": a definite description re-describes someone; the
+            // other rules read it.
+            if tokens[i].lower == "the", tokens[i].sentenceInitial, case .role? = subject(at: i, paragraph: tokens[i].paragraph)?.0 { return nil }
+            // A subject opens its sentence or a clause joined by a conjunction; after a comma an
+            // indefinite is as often a predicate ("she was, in reality, a kind-hearted woman").
+            guard ["a", "an"].contains(tokens[i].lower), tokens[i].sentenceInitial || Self.subjectOpeners.contains(tokens[i - 1].lower),
+                  let (subject, end) = describedRole(at: i, gender: gender),
+                  end < tokens.count, tokens[end].isWord, !tokens[end].isCapitalized, !Self.prepositions.contains(tokens[end].lower) else { continue }
+            return redescribed(subject, gender: gender, from: end, to: quoteTokens[q].lowerBound) ?? subject
+        }
+        return nil
+    }
+
+    /// The person the narration brings in with an indefinite subject ("An old woman came and
+    /// opened it") in the 1,500 characters before token `end`, with no one named after it.
+    private mutating func newcomer(before end: Int) -> Int? {
+        var i = end - 1
+        while i > 0, end - i < 400, tokens[end].start - tokens[i].start < 1500 {
+            defer { i -= 1 }
+            guard tokens[i].quote < 0 else { continue }
+            if mentionAt[i] >= 0, mentionEntity[Int(mentionAt[i])] >= 0, isPerson(mentionEntity[Int(mentionAt[i])]) { return nil }
+            guard ["a", "an"].contains(tokens[i].lower), tokens[i].sentenceInitial || Self.subjectOpeners.contains(tokens[i - 1].lower),
+                  case let (.role(key, display, gender, written), roleEnd)? = subject(at: i, paragraph: tokens[i].paragraph),
+                  gender != .unknown, isDescription(written), !key.hasSuffix(" voice"),
+                  // "the man" is anyone: a bare generic head is left to the rules for descriptions.
+                  !Self.genericHeads.contains(String(key.dropFirst(4))),
+                  roleEnd < tokens.count, tokens[roleEnd].isWord, !tokens[roleEnd].isCapitalized, !Self.prepositions.contains(tokens[roleEnd].lower) else { continue }
+            let role = resolveRole(key: key, display: display, gender: gender, written: written, position: tokens[i].start)
+            entities[role].introduced = true
+            return role
+        }
+        return nil
+    }
+
+    /// "A man leaned over … / … / He was an old man, as brown as the others": the narration's
+    /// own "he was a …" about the newcomer says who he is; that description names the role.
+    private func redescribed(_ subject: TagSubject, gender: Gender, from start: Int, to end: Int) -> TagSubject? {
+        let pronoun = gender == .female ? "she" : "he"
+        var k = start
+        while k + 3 < end {
+            defer { k += 1 }
+            guard tokens[k].quote < 0, tokens[k].sentenceInitial, tokens[k].lower == pronoun, tokens[k + 1].lower == "was",
+                  ["a", "an"].contains(tokens[k + 2].lower), let (description, _) = describedRole(at: k + 2, gender: gender) else { continue }
+            return description
+        }
+        return nil
     }
 
     /// "There was no sign of Poirot. As I walked away, I met an aged rustic, who leered at me.
@@ -1313,7 +1378,7 @@ struct SpeakerAttributor {
     /// Groups quotes into turns (one per paragraph) and runs (turns not separated by a
     /// narration-only paragraph), then fills unknown turns: first from the person addressed in
     /// the previous turn, then by alternation from the nearest known turn of the run.
-    private func turnTaking(_ result: inout [Attribution]) {
+    private mutating func turnTaking(_ result: inout [Attribution]) {
         var turns: [[Int]] = []
         for q in quotes.indices where result[q].evidence != .notSpeech {
             if let last = turns.last?.last, quotes[last].lastParagraph == quotes[q].paragraph { turns[turns.count - 1].append(q) }
@@ -1365,6 +1430,12 @@ struct SpeakerAttributor {
                 e -= 1
             }
             lead += mentionedOnly.prefix(max(0, 2 - lead.count))
+            // "An old woman came and opened it. / '…,' I said": the person the narration brought in
+            // just before the run is its likeliest other voice.
+            if let newcomer = newcomer(before: quoteTokens[firstQuote].lowerBound) {
+                lead.removeAll { $0 == newcomer }
+                lead = Array(([newcomer] + lead).prefix(2))
+            }
             // The other party: whoever else is tagged most often in the run (nearest on ties).
             var tagged: [Int: Int] = [:]
             for s in fixed where s >= 0 { tagged[s, default: 0] += 1 }
