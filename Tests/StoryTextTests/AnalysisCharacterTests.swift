@@ -297,6 +297,18 @@ struct AnalysisRoleMergingTests {
         #expect(passage.speakers.suffix(5) == ["I", "I", "the old woman", "I", "the old woman"])
     }
 
+    @Test("A clause joined with ', and' has a subject of its own: '…, and as I went out the porter stopped me'")
+    func newcomerInLastClause() {
+        let passage = AnalyzedPassage("""
+        "They're always late," Cohn said.
+
+        I went to the Ayuntamiento and found the old archivist, and he had renewed my subscriptions. His office had a green baize door, and when I went out I left him sitting among the archives, and as I went out of the building the porter stopped me to brush off my coat.
+
+        "You must have been in a motor-car," he said.
+        """)
+        #expect(passage.speakers.last == "the porter")
+    }
+
     @Test("'He was an old man': the narration's own description of a newcomer names the role")
     func newcomerRedescribed() {
         let passage = AnalyzedPassage("""

@@ -885,6 +885,8 @@ struct SpeakerAttributor {
                 if found != nil, !word.hasSuffix("self") { return nil }
                 subjectSeen = true
             }
+            // "…, and as I went out the porter stopped me": a new clause has a subject of its own.
+            if word == ";" || (word == "and" || word == "but") && i > 0 && tokens[i - 1].lower == "," { subjectSeen = false }
             var role: (TagSubject, end: Int)?
             if namesPerson(at: i, gender: gender) {
                 found = nil
