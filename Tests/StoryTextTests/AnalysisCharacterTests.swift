@@ -309,6 +309,18 @@ struct AnalysisRoleMergingTests {
         #expect(passage.speakers.last == "the porter")
     }
 
+    @Test("A role with a short verb phrase before 'and said' is the speaker: 'when the waiter appeared and said:'")
+    func roleCoordinatedVerb() {
+        let passage = AnalyzedPassage("""
+        "Some dinner at six," said Mr. Harthouse.
+
+        He had been trying in vain, for half an hour, to read the newspaper, when the waiter appeared and said, at once mysteriously and apologetically:
+
+        "Beg your pardon, sir. You're wanted, sir, if you please."
+        """)
+        #expect(passage.speakers.last == "the waiter")
+    }
+
     @Test("'He was an old man': the narration's own description of a newcomer names the role")
     func newcomerRedescribed() {
         let passage = AnalyzedPassage("""

@@ -665,7 +665,8 @@ struct SpeakerAttributor {
         while k >= sentenceStart {
             let opensClause = k == sentenceStart || Self.clauseOpeners.contains(tokens[k - 1].lower)
             if opensClause, let (subject, end) = subject(at: k, paragraph: paragraph), end <= and {
-                if case .role = subject { return nil }
+                // "when the waiter appeared and said": a role with one short verb phrase before "and".
+                if case .role = subject, and - end > 2 { return nil }
                 return subject
             }
             k -= 1
