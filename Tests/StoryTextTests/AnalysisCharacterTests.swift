@@ -321,6 +321,16 @@ struct AnalysisRoleMergingTests {
         #expect(passage.speakers.last == "the waiter")
     }
 
+    @Test("A title may head a role after the verb: 'protested the judge'")
+    func titleAsInvertedRole() {
+        let passage = AnalyzedPassage("""
+        The judge looked down at the witness. "And you'd inherit a good slice of money too, wouldn't you?" said Sir Ernest.
+
+        "Really, Sir Ernest," protested the judge, "these questions are not relevant."
+        """)
+        #expect(passage.speakers.suffix(2) == ["the judge", "the judge"])
+    }
+
     @Test("'He was an old man': the narration's own description of a newcomer names the role")
     func newcomerRedescribed() {
         let passage = AnalyzedPassage("""

@@ -388,7 +388,9 @@ struct SpeakerAttributor {
     /// A noun that may head a description of a person in a tag: not a pronoun-like word
     /// ("the other"), a title or a word that is never a name.
     private static func canHeadRole(_ head: String) -> Bool {
-        head.count > 2 && !Lexicon.notRoles.contains(head) && !Lexicon.notNames.contains(head) && Lexicon.honorifics[head] == nil
+        // A title that stands alone as a role ("protested the judge") may head one.
+        head.count > 2 && !Lexicon.notRoles.contains(head) && !Lexicon.notNames.contains(head)
+            && (Lexicon.honorifics[head] == nil || NameMentionFinder.roleTitles.contains(head))
             && head.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0 == "-" }
     }
 
