@@ -331,6 +331,33 @@ struct AnalysisRoleMergingTests {
         #expect(passage.speakers.suffix(2) == ["the judge", "the judge"])
     }
 
+    @Test("A voice the narration then identifies is that person: 'This was a vagrant of sixty-five', 'had come from a modestly, plainly dressed lady'")
+    func identifiedVoices() {
+        let passage = AnalyzedPassage("""
+        Nancy passed on to the next cell, and knocked there.
+
+        "Well!" cried a faint and feeble voice.
+
+        "Is there a little boy here?" inquired Nancy, with a preliminary sob.
+
+        "No," replied the voice; "God forbid."
+
+        This was a vagrant of sixty-five, who was going to prison for not playing the flute.
+
+        I went on to the tables. "Go away now, go away now," a voice whispered to me on my right. The person who had spoken to me was a certain Jew of Frankfurt, a man who had been standing beside me.
+
+        "Yes, for God's sake go," whispered a second voice in my left ear. Glancing around, I perceived that the second voice had come from a modestly, plainly dressed lady of rather less than thirty.
+
+        "You are good and clever," exclaimed my companion his voice now trembling.
+        """)
+        #expect(passage.speakers.prefix(3) == ["the vagrant", "Nancy", "the vagrant"])
+        #expect(passage.character(named: "the vagrant")?.aliases.contains("a vagrant") == true)
+        #expect(passage.character(named: "a certain jew of frankfurt") != nil)
+        #expect(passage.character(named: "a modestly plainly dressed lady") != nil)
+        #expect(passage.speakers.prefix(6).allSatisfy { !$0.hasSuffix("voice") })
+        #expect(!passage.speakers.contains("my voice"))
+    }
+
     @Test("'He was an old man': the narration's own description of a newcomer names the role")
     func newcomerRedescribed() {
         let passage = AnalyzedPassage("""

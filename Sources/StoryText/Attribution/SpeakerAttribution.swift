@@ -150,7 +150,7 @@ struct SpeakerAttributor {
 
     // MARK: entities created while reading tags
 
-    private mutating func roleEntityIndex(key: String, display: String, gender: Gender, position: Int) -> Int {
+    mutating func roleEntityIndex(key: String, display: String, gender: Gender, position: Int) -> Int {
         if let existing = roleEntity[key] { return existing }
         // "said the general", "said the doctor": the character the story titles General or
         // Doctor (Doctor Losberne), if it names one (measured on the thirteen PDNC novels: Oliver
@@ -251,6 +251,9 @@ struct SpeakerAttributor {
                    !tokens[mentions[Int(mentionAt[j])].endToken - 1].isPossessive {
                     return (.entity(mentionEntity[Int(mentionAt[j])]), mentions[Int(mentionAt[j])].endToken)
                 }
+                // "my companion his voice now trembling": another determiner starts another phrase.
+                if !words.isEmpty, !hyphen, ["the", "a", "an", "his", "her", "my", "their", "our"].contains(tokens[j].lower),
+                   Lexicon.speechVerbs.contains(tokens[j - 1].lower) == false, t.lower != "the" { return nil }
                 if hyphen { words[words.count - 1] += "-" + tokens[j].lower; hyphen = false } else { words.append(tokens[j].lower) }
                 if t.lower == "her" || t.lower == "his", words.count <= 2, Self.kinTitles[tokens[j].lower] != nil {
                     let noun = tokens[j].lower
@@ -409,7 +412,7 @@ struct SpeakerAttributor {
 
     /// A description as written, lowercased with its possessives ("the apothecary's apprentice",
     /// "a self-possessed young lady"): how the reader knows the person, kept as an alias.
-    private func writtenPhrase(_ range: Range<Int>) -> String {
+    func writtenPhrase(_ range: Range<Int>) -> String {
         var phrase = ""
         for k in range {
             if tokens[k].isWord {
@@ -1298,6 +1301,7 @@ struct SpeakerAttributor {
         }
         // 4. Turn-taking in runs of dialogue paragraphs.
         turnTaking(&result)
+        identifyVoices(&result)
         // 5. A role that gives its name ("What's your name?" / "Anne Shirley," faltered the child)
         // is that person from then on, and was before.
         for (role, person) in introductions(result) {
