@@ -17,6 +17,25 @@ struct AnalysisRecallTests {
         #expect(passage.speakers == ["Mrs. Spenlow", "Quilla", "The Colonel", "The Colonel"])
     }
 
+    @Test("A word beside a speech verb is a name though the text also writes it in lower case: 'said Seven'; a compound's part is no name: 'the Fish-Footman'")
+    func wordLikeNamesInTags() {
+        let passage = AnalyzedPassage("""
+        Four times seven is fourteen, Alice thought. The three gardeners were at it, busily painting the roses red.
+
+        "Look out now, Five! Don't go splashing paint over me like that!" said one of them.
+
+        "I couldn't help it," said Five, in a sulky tone.
+
+        On which Seven looked up and said, "That's right, Five! Always lay the blame on others!"
+
+        "That's none of your business, Two!" said Seven.
+
+        Five and Seven said nothing. The Footman came in. "For the Duchess," said the Fish-Footman. "An invitation," said the Footman.
+        """)
+        #expect(passage.speakers.contains("Seven"))
+        #expect(passage.speakers.suffix(2) == ["the fish-footman", "Footman"])
+    }
+
     @Test("Servants of the period are roles: 'said the lacquey', 'replied the nursemaid'")
     func servantRoles() {
         let passage = AnalyzedPassage("""

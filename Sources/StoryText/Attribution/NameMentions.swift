@@ -71,9 +71,12 @@ struct NameMentionFinder {
             let surname = index > 0 && tokens[index - 1].isCapitalized && FirstNames.isGivenName(before)
             if titled || surname || Lexicon.speechVerbs.contains(before) { evidence[token.lower, default: 0] += 1 }
         }
-        // "Did she say any more, Anny dear?": a capitalised word called with an endearment is a name.
+        // "Did she say any more, Anny dear?": a capitalised word called with an endearment is a name;
+        // "Look out now, Five!": one called alone is evidence of one, as a title is.
         for index in tokens.indices.dropFirst().dropLast() where tokens[index].isCapitalized && tokens[index].quote >= 0 {
-            if tokens[index - 1].lower == ",", Lexicon.endearments.contains(tokens[index + 1].lower) { tagged.insert(tokens[index].lower) }
+            guard tokens[index - 1].lower == ",", !tokens[index].sentenceInitial else { continue }
+            if Lexicon.endearments.contains(tokens[index + 1].lower) { tagged.insert(tokens[index].lower) }
+            if ["!", "?"].contains(tokens[index + 1].lower) { evidence[tokens[index].lower, default: 0] += 1 }
         }
         for token in tokens where token.isWord {
             if token.isCapitalized {
@@ -104,7 +107,8 @@ struct NameMentionFinder {
             guard word.count > 1, !Lexicon.notNames.contains(word), Lexicon.honorifics[word] == nil else { continue }
             guard !isPlacePart(word, count: count) else { continue }
             guard let first = word.unicodeScalars.first, first.properties.isAlphabetic else { continue }
-            if lowercase[word, default: 0] * 4 <= count { result.insert(word) }
+            // Beside a speech verb ("said Seven") a word written in lower case now and then is still a name.
+            if lowercase[word, default: 0] * (tagged.contains(word) ? 2 : 4) <= count { result.insert(word) }
             else if evidence[word, default: 0] >= 2 { result.insert(word); wordLike.insert(word) }
         }
         // Known given names count even when they only open sentences ("Anne flushed.").

@@ -247,7 +247,7 @@ struct SpeakerAttributor {
                     j += 1; continue
                 }
                 // "the unsympathetic Marilla": an epithet before a name is still that person.
-                if t.lower == "the", !words.isEmpty, mentionAt[j] >= 0, mentionEntity[Int(mentionAt[j])] >= 0,
+                if t.lower == "the", !words.isEmpty, !hyphen, mentionAt[j] >= 0, mentionEntity[Int(mentionAt[j])] >= 0,
                    !tokens[mentions[Int(mentionAt[j])].endToken - 1].isPossessive {
                     return (.entity(mentionEntity[Int(mentionAt[j])]), mentions[Int(mentionAt[j])].endToken)
                 }
