@@ -17,7 +17,7 @@ struct AnalysisRecallTests {
         #expect(passage.speakers == ["Mrs. Spenlow", "Quilla", "The Colonel", "The Colonel"])
     }
 
-    @Test("A word beside a speech verb is a name though the text also writes it in lower case: 'said Seven'; a compound's part is no name: 'the Fish-Footman'")
+    @Test("A word beside a speech verb is a name though the text also writes it in lower case: 'said Seven', 'said Two'; a compound's part is no name: 'the Fish-Footman'")
     func wordLikeNamesInTags() {
         let passage = AnalyzedPassage("""
         Four times seven is fourteen, Alice thought. The three gardeners were at it, busily painting the roses red.
@@ -30,9 +30,12 @@ struct AnalysisRecallTests {
 
         "That's none of your business, Two!" said Seven.
 
+        "Why the fact is, you see, Miss, we put a white one in by mistake," said Two. The two others looked at him.
+
         Five and Seven said nothing. The Footman came in. "For the Duchess," said the Fish-Footman. "An invitation," said the Footman.
         """)
         #expect(passage.speakers.contains("Seven"))
+        #expect(passage.speakers.contains("Two"))
         #expect(passage.speakers.suffix(2) == ["the fish-footman", "Footman"])
     }
 

@@ -88,7 +88,7 @@ enum Lexicon {
         "god", "lord", "heaven", "heavens", "christ", "jesus", "providence", "sunday", "monday", "tuesday", "wednesday",
         "thursday", "friday", "saturday", "january", "february", "march", "april", "may", "june", "july", "august",
         "september", "october", "november", "december", "christmas", "easter", "english", "french", "german",
-        "russian", "chapter", "book", "volume", "part", "the", "all", "some", "any", "every", "each", "one", "two",
+        "russian", "chapter", "book", "volume", "part", "the", "all", "some", "any", "every", "each", "one",
         "only", "even", "just", "do", "don't", "did", "does", "is", "was", "are", "were", "be", "have", "has", "had",
         "will", "would", "shall", "should", "can", "could", "must", "might", "to", "of", "in", "on", "at", "by",
         "with", "from", "as", "after", "before", "upon", "mr", "mrs", "miss", "ms", "dr", "sir", "madam", "madame",
