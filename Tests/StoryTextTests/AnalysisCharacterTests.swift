@@ -358,6 +358,20 @@ struct AnalysisRoleMergingTests {
         #expect(!passage.speakers.contains("my voice"))
     }
 
+    @Test("Someone a 'who' clause brings in is the other voice: 'He buttonholed a priest who was coming back'")
+    func newcomerBroughtInByWho() {
+        let passage = AnalyzedPassage("""
+        "We ought to eat," Hubert said.
+
+        Finally at a quarter past four we had lunch. Bill had been rather difficult at the last. He buttonholed a priest who was coming back with one of the returning streams of pilgrims.
+
+        "When do us Protestants get a chance to eat, father?" Bill asked.
+
+        "I don't know anything about it. Haven't you got tickets?"
+        """)
+        #expect(passage.speakers.suffix(2) == ["Bill", "the priest"])
+    }
+
     @Test("'He was an old man': the narration's own description of a newcomer names the role")
     func newcomerRedescribed() {
         let passage = AnalyzedPassage("""

@@ -848,12 +848,16 @@ struct SpeakerAttributor {
             defer { i -= 1 }
             guard tokens[i].quote < 0 else { continue }
             if mentionAt[i] >= 0, mentionEntity[Int(mentionAt[i])] >= 0, isPerson(mentionEntity[Int(mentionAt[i])]) { return nil }
-            guard ["a", "an"].contains(tokens[i].lower), tokens[i].sentenceInitial || Self.subjectOpeners.contains(tokens[i - 1].lower),
+            guard ["a", "an"].contains(tokens[i].lower),
                   case let (.role(key, display, gender, written), roleEnd)? = subject(at: i, paragraph: tokens[i].paragraph),
                   gender != .unknown, isDescription(written), !key.hasSuffix(" voice"),
                   // "the man" is anyone: a bare generic head is left to the rules for descriptions.
                   !Self.genericHeads.contains(String(key.dropFirst(4))),
-                  roleEnd < tokens.count, tokens[roleEnd].isWord, !tokens[roleEnd].isCapitalized, !Self.prepositions.contains(tokens[roleEnd].lower) else { continue }
+                  roleEnd < tokens.count, tokens[roleEnd].isWord, !tokens[roleEnd].isCapitalized else { continue }
+            // A subject ("An old woman came"), or anyone a "who" clause brings in ("He
+            // buttonholed a priest who was coming back").
+            let isSubject = (tokens[i].sentenceInitial || Self.subjectOpeners.contains(tokens[i - 1].lower)) && !Self.prepositions.contains(tokens[roleEnd].lower)
+            guard isSubject || tokens[roleEnd].lower == "who" else { continue }
             let role = resolveRole(key: key, display: display, gender: gender, written: written, position: tokens[i].start)
             entities[role].introduced = true
             return role
