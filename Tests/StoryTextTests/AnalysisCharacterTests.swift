@@ -372,6 +372,24 @@ struct AnalysisRoleMergingTests {
         #expect(passage.speakers.suffix(2) == ["Bill", "the priest"])
     }
 
+    @Test("He/she is the person a sentence just showed present, by a noun used of people: 'The guard spat in the dust'")
+    func presentPersonForPronoun() {
+        let passage = AnalyzedPassage("""
+        Robert Cohn asked if there were any trout in the stream, and the carabineer said yes, but not many.
+
+        "What's the matter with the old one?" I asked.
+
+        I offered the guard a cigarette. He took it and thanked me.
+
+        "What will he do?" I asked.
+
+        The guard spat in the dust.
+
+        "Oh," he said, "they go through."
+        """)
+        #expect(passage.speakers.suffix(2) == ["the guard", "the guard"])
+    }
+
     @Test("'He was an old man': the narration's own description of a newcomer names the role")
     func newcomerRedescribed() {
         let passage = AnalyzedPassage("""

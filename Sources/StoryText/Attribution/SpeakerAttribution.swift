@@ -64,6 +64,8 @@ struct SpeakerAttributor {
     private let firstUse: [String: Int]
     /// Words the narration writes right after "the" ("the conductor"): nouns that pick someone out alone.
     private let bareDefinites: Set<String>
+    /// Nouns the narration uses of people (`init`).
+    private let personNouns: Set<String>
 
     init(text: AnalysisText, tokens: [Token], quotes: [QuoteSpan], mentions: [NameMention], mentionEntity: [Int],
          mentionAt: [Int32], entities: [Entity], genders: [Gender]) {
@@ -84,6 +86,24 @@ struct SpeakerAttributor {
             bareDefinites.insert(tokens[index + 1].lower)
         }
         self.bareDefinites = bareDefinites
+        // Nouns the narration shows speaking or as a "who": "the carabineer said yes", "said the
+        // turnkey", "the rustic, who leered at me".
+        var personNouns: Set<String> = []
+        for index in tokens.indices.dropFirst(2) where tokens[index].quote < 0 {
+            let word = tokens[index].lower
+            let speaks = Lexicon.speechVerbs.contains(word) || word == "who"
+            if speaks, ["the", "a", "an"].contains(tokens[index - 2].lower), tokens[index - 1].isWord, !tokens[index - 1].isCapitalized {
+                personNouns.insert(tokens[index - 1].lower)
+            }
+            if word == "who", tokens[index - 1].lower == ",", index >= 3, ["the", "a", "an"].contains(tokens[index - 3].lower),
+               tokens[index - 2].isWord, !tokens[index - 2].isCapitalized {
+                personNouns.insert(tokens[index - 2].lower)
+            }
+            if Lexicon.speechVerbs.contains(tokens[index - 2].lower), tokens[index - 1].lower == "the", tokens[index].isWord, !tokens[index].isCapitalized {
+                personNouns.insert(word)
+            }
+        }
+        self.personNouns = personNouns
         self.genders = genders
         var ranges = Array(repeating: 0..<0, count: quotes.count)
         var i = 0
@@ -829,6 +849,11 @@ struct SpeakerAttributor {
             if namesPerson(at: i, gender: gender) { return nil }
             // "The child, who was diminutive …": a definite description re-describes someone; the
             // other rules read it.
+            if case .role(let key, let display, let roleGender, let written)? = presentPerson(at: i) {
+                // Someone else is present ("The concierge stood there waiting"): with no gender to
+                // tell, the other rules decide.
+                return roleGender == gender ? .role(key: key, display: display, gender: roleGender, written: written) : nil
+            }
             if tokens[i].lower == "the", tokens[i].sentenceInitial, case .role? = subject(at: i, paragraph: tokens[i].paragraph)?.0 { return nil }
             // A subject opens its sentence or a clause joined by a conjunction; after a comma an
             // indefinite is as often a predicate ("she was, in reality, a kind-hearted woman").
@@ -863,6 +888,19 @@ struct SpeakerAttributor {
             return role
         }
         return nil
+    }
+
+    /// "The guard spat in the dust": a person the narration calls by a noun it uses of people
+    /// (not a generic one), as a sentence's subject, is someone present.
+    private func presentPerson(at i: Int) -> TagSubject? {
+        guard tokens[i].lower == "the", tokens[i].sentenceInitial, i + 2 < tokens.count, tokens[i + 1].isWord, !tokens[i + 1].isCapitalized,
+              tokens[i + 2].isWord, !tokens[i + 2].isCapitalized, !Self.prepositions.contains(tokens[i + 2].lower),
+              !Self.clauseWords.contains(tokens[i + 2].lower) || ["was", "had"].contains(tokens[i + 2].lower) else { return nil }
+        let noun = tokens[i + 1].lower
+        guard personNouns.contains(noun) || Lexicon.roleNouns[noun] != nil, Self.canHeadRole(noun), !Self.genericHeads.contains(noun),
+              !Lexicon.isAgeCue(noun), !noun.hasSuffix("s") || noun.hasSuffix("ss") else { return nil }
+        let key = "the " + noun
+        return .role(key: key, display: key, gender: Lexicon.roleNouns[noun] ?? GenderAgeInference.nounGender(noun) ?? .unknown, written: key)
     }
 
     /// "A man leaned over … / … / He was an old man, as brown as the others": the narration's
