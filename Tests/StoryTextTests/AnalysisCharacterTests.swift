@@ -385,6 +385,10 @@ struct AnalysisRoleMergingTests {
 
         The guard spat in the dust.
 
+        "Oh, he'll just wade across the stream."
+
+        "Do you have much smuggling?"
+
         "Oh," he said, "they go through."
         """)
         #expect(passage.speakers.suffix(2) == ["the guard", "the guard"])
