@@ -39,6 +39,25 @@ struct AnalysisRecallTests {
         #expect(passage.speakers.suffix(2) == ["the fish-footman", "Footman"])
     }
 
+    @Test("A tag in a sentence of its own is the next part's, not the first part's: '\"…?\" exclaimed a nephew. Uncle Ernst replied, \"…\"'")
+    func secondTagInParagraph() {
+        let passage = AnalyzedPassage("""
+        Mr. Schlegel had spoken of his hope. "Do you imply that we Germans are stupid, Uncle Ernst?" exclaimed a haughty and magnificent nephew. Uncle Ernst replied, "To my mind. That I call stupidity."
+        """)
+        #expect(passage.speakers == ["the nephew", "Uncle Ernst"])
+    }
+
+    @Test("A noun phrase after a verb is its object, not a tag's subject: 'left the room crying to the General'")
+    func objectIsNoSpeaker() {
+        let passage = AnalyzedPassage("""
+        "So you have been counting upon my death?" said the General.
+
+        "Diantre!" muttered Mlle. Blanche under her breath. Then all at once she burst into a laugh and left the room crying to the General as she did so: "Elle vivra cent ans!"
+        """)
+        #expect(!passage.speakers.contains("the room"))
+        #expect(passage.speakers.last == "Mlle. Blanche")
+    }
+
     @Test("Servants of the period are roles: 'said the lacquey', 'replied the nursemaid'")
     func servantRoles() {
         let passage = AnalyzedPassage("""

@@ -423,6 +423,9 @@ struct SpeakerAttributor {
     private func openRole(the i: Int, words: ArraySlice<String>, verb j: Int) -> (TagSubject, end: Int)? {
         // "the owner of the bottle shouted": a noun after a preposition is not the subject.
         guard i == 0 || !Self.prepositions.contains(tokens[i - 1].lower), isSpeechVerb(j) else { return nil }
+        // "left the room crying": after a verb the noun phrase is its object.
+        guard i == 0 || tokens[i].sentenceInitial || !tokens[i - 1].isWord || Self.clauseOpeners.contains(tokens[i - 1].lower)
+                || Self.subjectOpeners.contains(tokens[i - 1].lower) else { return nil }
         guard let head = words.last, Self.canHeadRole(head), !head.hasSuffix("s") || head.hasSuffix("ss"),
               !words.dropLast().contains(where: { Self.clauseWords.contains($0) || $0.hasSuffix("'s") }),
               firstUse[head].map({ $0 < i }) == true else { return nil }
@@ -1301,7 +1304,11 @@ struct SpeakerAttributor {
                 found = after
             }
             // `"A," said X, "B."`: the narration between the parts is the first part's tag.
-            let sharesTag = q > 0 && quotes[q - 1].lastParagraph == quotes[q].paragraph && (tagAfter(q - 1)?.strong ?? false)
+            // Not when a sentence of its own starts between them (`"A?" exclaimed a nephew. Uncle
+            // Ernst replied, "B."`): that one is B's lead-in.
+            let between = q > 0 ? min(quoteTokens[q - 1].upperBound + 1, quoteTokens[q].lowerBound)..<quoteTokens[q].lowerBound : 0..<0
+            let ownLeadIn = between.contains { tokens[$0].sentenceInitial && tokens[$0].isCapitalized } && (tagBefore(q)?.strong ?? false)
+            let sharesTag = q > 0 && quotes[q - 1].lastParagraph == quotes[q].paragraph && (tagAfter(q - 1)?.strong ?? false) && !ownLeadIn
             if found == nil || found!.strong == false, !sharesTag, let before = tagBefore(q), before.strong {
                 found = before
             }
