@@ -50,7 +50,7 @@ struct AnalysisRecallTests {
     @Test("A noun phrase after a verb is its object, not a tag's subject: 'left the room crying to the General'")
     func objectIsNoSpeaker() {
         let passage = AnalyzedPassage("""
-        "So you have been counting upon my death?" said the General.
+        The room was full. "So you have been counting upon my death?" said the General.
 
         "Diantre!" muttered Mlle. Blanche under her breath.
 
