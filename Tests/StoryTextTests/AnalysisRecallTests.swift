@@ -59,6 +59,26 @@ struct AnalysisRecallTests {
         #expect(!passage.speakers.contains("the room"))
     }
 
+    @Test("An indefinite after the verb brings a new speaker in: 'cried a looker-on', 'cried a sleepy-faced carpenter'; 'said the master'; not 'muttered a deep curse'")
+    func indefiniteInvertedTags() {
+        let passage = AnalyzedPassage("""
+        The man tore the volumes from his grasp, and struck him on the head.
+
+        "That's right!" cried a looker-on, from a garret-window. "That's the only way of bringing him to his senses!"
+
+        "To be sure!" cried a sleepy-faced carpenter, casting an approving look at the garret-window.
+
+        "Hallo!" cried a loud, hoarse voice, as soon as they set foot in the passage.
+
+        "Let him go," muttered a deep curse from the crowd.
+
+        The master was a fat, healthy man; but he turned very pale. "What!" said the master at length, in a faint voice.
+        """)
+        #expect(passage.speakers.prefix(4) == ["the looker-on", "the looker-on", "the sleepy-faced carpenter", "the voice"])
+        #expect(!passage.speakers.contains { ["the loud", "the curse"].contains($0) })
+        #expect(passage.speakers.last == "the master")
+    }
+
     @Test("Servants of the period are roles: 'said the lacquey', 'replied the nursemaid'")
     func servantRoles() {
         let passage = AnalyzedPassage("""

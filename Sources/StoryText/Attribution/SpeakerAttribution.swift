@@ -302,7 +302,7 @@ struct SpeakerAttributor {
                     return (.role(key: key, display: key, gender: roleGender, written: written), j + 1)
                 }
                 if Lexicon.speechVerbs.contains(tokens[j].lower) {
-                    return t.lower == "the" ? openRole(the: i, words: words.dropLast(), verb: j) : nil
+                    return ["the", "a", "an"].contains(t.lower) ? openRole(the: i, words: words.dropLast(), verb: j) : nil
                 }
                 if Lexicon.notRoles.contains(tokens[j].lower) { return nil }
                 j += 1
@@ -318,10 +318,19 @@ struct SpeakerAttributor {
     /// noun; the head is the last word before a comma, a preposition or a clause ("the gentleman
     /// in the white waistcoat" is a gentleman). The role nouns of the lexicon need not list it.
     func invertedRole(at i: Int, paragraph: Int) -> TagSubject? {
-        guard i + 1 < tokens.count, tokens[i].lower == "the", tokens[i].paragraph == paragraph, tokens[i].quote < 0 else { return nil }
+        guard i + 1 < tokens.count, ["the", "a", "an"].contains(tokens[i].lower), tokens[i].paragraph == paragraph, tokens[i].quote < 0 else { return nil }
+        // "cried a looker-on": an indefinite brings someone new in.
+        let definite = tokens[i].lower == "the"
         var words: [String] = []
         var j = i + 1
-        while j < tokens.count, words.count < 4, tokens[j].paragraph == paragraph, tokens[j].quote < 0, tokens[j].isWord {
+        while j < tokens.count, words.count < 4, tokens[j].paragraph == paragraph, tokens[j].quote < 0 {
+            // "cried a loud, hoarse voice": a comma between adjectives, the noun still to come.
+            if !tokens[j].isWord {
+                guard tokens[j].lower == ",", !words.isEmpty, j + 2 < tokens.count, tokens[j + 1].isWord, tokens[j + 2].isWord,
+                      Lexicon.roleNouns[tokens[j + 2].lower] != nil, !Self.phraseEnds.contains(tokens[j + 1].lower) else { break }
+                j += 1
+                continue
+            }
             // "said the Hatter": a capitalised noun the story uses as a name is that character.
             if mentionAt[j] >= 0, mentionEntity[Int(mentionAt[j])] >= 0, !tokens[mentions[Int(mentionAt[j])].endToken - 1].isPossessive {
                 return .entity(mentionEntity[Int(mentionAt[j])])
@@ -337,9 +346,10 @@ struct SpeakerAttributor {
             words.append(w)
             j += 1
         }
-        guard let head = words.last, Self.canHeadRole(head) else { return nil }
+        // "said the master": a title written in lower case is a role noun.
+        guard let head = words.last, Self.canHeadRole(head) || Lexicon.honorifics[head] != nil && head.count > 2 && !tokens[j - 1].isCapitalized else { return nil }
         // "said the second": one of a group the narration counted off ("said the first housemaid").
-        if words.count == 1, Self.ordinals.contains(head) { return countedRole(head, before: i) }
+        if words.count == 1, Self.ordinals.contains(head) { return definite ? countedRole(head, before: i) : nil }
         // The phrase must end there: at punctuation, a preposition or a relative clause.
         guard j >= tokens.count || !tokens[j].isWord || Self.phraseEnds.contains(tokens[j].lower) || tokens[j].paragraph != paragraph || tokens[j].quote >= 0 else { return nil }
         // "the gentleman in the white waistcoat", "the landlord of the Cripples": a phrase with
@@ -351,9 +361,13 @@ struct SpeakerAttributor {
         }
         // "the" presupposes someone the reader knows: a bare noun the narration has never used
         // before ("admitted the caller") is an epithet for someone present, left to turn-taking.
-        guard firstUse[head.split(separator: "-").last.map(String.init) ?? head].map({ $0 < j - 1 }) == true else { return nil }
+        guard !definite || firstUse[head.split(separator: "-").last.map(String.init) ?? head].map({ $0 < j - 1 }) == true else { return nil }
+        // "muttered a deep curse", "said a very good thing": an indefinite after the verb may be
+        // its object; only a noun of people ("a looker-on", "a sleepy-faced carpenter") speaks.
+        guard definite || Lexicon.roleNouns[head] != nil || GenderAgeInference.nounGender(head) != nil || head.contains("-")
+                || personNouns.contains(head) || words.dropLast().contains(where: Self.describesPerson) else { return nil }
         let key = roleKey("the", modifiers: words.dropLast(), head: head)
-        return .role(key: key, display: key, gender: GenderAgeInference.nounGender(head) ?? .unknown, written: writtenPhrase(i..<j))
+        return .role(key: key, display: key, gender: Lexicon.roleNouns[head] ?? GenderAgeInference.nounGender(head) ?? .unknown, written: writtenPhrase(i..<j))
     }
 
     /// "'…,' said the first housemaid. '…,' said the second": the ordinal's noun is left out
@@ -376,6 +390,14 @@ struct SpeakerAttributor {
     }
 
     private static let ordinals: Set<String> = ["second", "third", "fourth", "fifth", "sixth"]
+
+    /// A compound of body or temper ("sleepy-faced", "grey-haired", "kind-hearted", "smartly-dressed")
+    /// describes a person, whatever noun it goes with.
+    static func describesPerson(_ word: String) -> Bool {
+        guard let last = word.split(separator: "-").last, word.contains("-") else { return false }
+        return ["faced", "eyed", "haired", "headed", "legged", "hearted", "backed", "looking", "dressed", "tempered", "minded", "natured", "spoken"]
+            .contains(String(last))
+    }
 
     /// The hyphenated word starting at token `j` ("half-witted", "game-keeper") and the token after it.
     private func hyphenated(from j: Int, paragraph: Int) -> (word: String, end: Int)? {
@@ -426,9 +448,16 @@ struct SpeakerAttributor {
         // "left the room crying": after a verb the noun phrase is its object.
         guard i == 0 || tokens[i].sentenceInitial || !tokens[i - 1].isWord || Self.clauseOpeners.contains(tokens[i - 1].lower)
                 || Self.subjectOpeners.contains(tokens[i - 1].lower) else { return nil }
+        // "A watchman was crying": the auxiliary is not part of the noun phrase.
+        var words = words
+        while let last = words.last, Lexicon.tagFillers.contains(last), words.count > 1 { words = words.dropLast() }
+        // "the" presupposes someone known (the noun used before); "a" brings someone in.
+        let definite = tokens[i].lower == "the"
         guard let head = words.last, Self.canHeadRole(head), !head.hasSuffix("s") || head.hasSuffix("ss"),
               !words.dropLast().contains(where: { Self.clauseWords.contains($0) || $0.hasSuffix("'s") }),
-              firstUse[head].map({ $0 < i }) == true else { return nil }
+              !definite || firstUse[head].map({ $0 < i }) == true else { return nil }
+        // Before its verb an indefinite needs a noun of people ("A little cry broke from her lips").
+        guard definite || Lexicon.roleNouns[head] != nil || GenderAgeInference.nounGender(head) != nil else { return nil }
         let key = roleKey("the", modifiers: words.dropLast(), head: head)
         return (.role(key: key, display: key, gender: GenderAgeInference.nounGender(head) ?? .unknown, written: writtenPhrase(i..<j)), j)
     }
