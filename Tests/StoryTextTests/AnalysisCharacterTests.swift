@@ -258,6 +258,24 @@ struct AnalysisRoleMergingTests {
         #expect(!passage.speakers.contains { ["the book", "the game", "the half", "the keeper"].contains($0) })
     }
 
+    @Test("No role from a thing or a particle: 'The rain continued fast', 'called the dogs back', 'the clerks came out said', 'said the person addressed'")
+    func noThingsOrParticles() {
+        let passage = AnalyzedPassage("""
+        "It comes on faster and faster!" said Catherine. The rain came down. It was heavy.
+
+        The rain continued fast, though not heavy. "You will not be able to go, my dear."
+
+        "I shouldn't wish to appear ill-mannered, gentlemen," said the third, who had called the dogs back, "Mr. Giles ought to know."
+
+        He hung about outside the office at lunch time, and, as the clerks came out said, "Excuse me, sir, but is your boss married?"
+
+        "You that keep this house," said Sikes to Crackit, "do you mean to sell me?"
+
+        "Go on," said the person addressed, turning away his face. "Quick."
+        """)
+        #expect(!passage.speakers.contains { ["the rain", "the back", "the out", "the addressed"].contains($0) })
+    }
+
     @Test("'his voice', 'her voice' are the person's; 'The clock struck twelve' and 'the owner of the bottle shouted' name no role")
     func voicesAndNonTags() {
         let passage = AnalyzedPassage("""

@@ -59,7 +59,7 @@ struct SpeakerAttributor {
     /// How far the chosen referent of the last he/she tag scored above the next candidate.
     private var lastPronounMargin: Double = .infinity
     /// Narration "the" tokens by the word after them, built when the first role is met.
-    private var definites: [String: [Int]]?
+    private let definites: [String: [Int]]
     /// Each lower-case word's first token in the narration.
     private let firstUse: [String: Int]
     /// Words the narration writes right after "the" ("the conductor"): nouns that pick someone out alone.
@@ -86,12 +86,17 @@ struct SpeakerAttributor {
             bareDefinites.insert(tokens[index + 1].lower)
         }
         self.bareDefinites = bareDefinites
+        var definites: [String: [Int]] = [:]
+        for i in tokens.indices.dropLast() where tokens[i].quote < 0 && tokens[i].lower == "the" {
+            definites[tokens[i + 1].lower, default: []].append(i)
+        }
+        self.definites = definites
         // Nouns the narration shows speaking or as a "who": "the carabineer said yes", "said the
         // turnkey", "the rustic, who leered at me".
         var personNouns: Set<String> = []
         for index in tokens.indices.dropFirst(2) where tokens[index].quote < 0 {
             let word = tokens[index].lower
-            let speaks = Lexicon.speechVerbs.contains(word) || word == "who"
+            let speaks = Lexicon.speechVerbs.contains(word) && !Self.continuingVerbs.contains(word) || word == "who"
             if speaks, ["the", "a", "an"].contains(tokens[index - 2].lower), tokens[index - 1].isWord, !tokens[index - 1].isCapitalized {
                 personNouns.insert(tokens[index - 1].lower)
             }
@@ -199,15 +204,8 @@ struct SpeakerAttributor {
     /// when those pronouns clearly agree ("The child sat down; her hands shook").
     private mutating func pronounGender(ofRole words: [String]) -> Gender {
         guard words.count >= 2, words[0] == "the" else { return .unknown }
-        if definites == nil {
-            var index: [String: [Int]] = [:]
-            for i in tokens.indices.dropLast() where tokens[i].quote < 0 && tokens[i].lower == "the" {
-                index[tokens[i + 1].lower, default: []].append(i)
-            }
-            definites = index
-        }
         var male = 0, female = 0
-        for i in definites?[words[1]] ?? [] where i + words.count < tokens.count {
+        for i in definites[words[1]] ?? [] where i + words.count < tokens.count {
             guard (2..<words.count).allSatisfy({ tokens[i + $0].lower == words[$0] }) else { continue }
             var k = i + words.count
             while k < tokens.count, k - i < 14, tokens[k].quote < 0, !tokens[k].sentenceInitial {
@@ -430,11 +428,14 @@ struct SpeakerAttributor {
         return determiner + " " + (age.map { $0 + " " } ?? "") + head
     }
 
+    /// Adverbial particles end a verb phrase, never a noun phrase ("called the dogs back", "the clerks came out").
+    private static let particles: Set<String> = ["back", "out", "off", "down", "away", "aside", "forth", "together", "home", "over", "along", "around", "about"]
+
     /// A noun that may head a description of a person in a tag: not a pronoun-like word
     /// ("the other"), a title or a word that is never a name.
     private static func canHeadRole(_ head: String) -> Bool {
         // A title that stands alone as a role ("protested the judge") may head one.
-        head.count > 2 && !Lexicon.notRoles.contains(head) && !Lexicon.notNames.contains(head)
+        head.count > 2 && !Lexicon.notRoles.contains(head) && !Lexicon.notNames.contains(head) && !particles.contains(head)
             && (Lexicon.honorifics[head] == nil || NameMentionFinder.roleTitles.contains(head))
             && head.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0 == "-" }
     }
@@ -442,6 +443,24 @@ struct SpeakerAttributor {
     /// `"…," the concierge called`: a definite noun phrase right before a speech verb is its
     /// subject whatever its noun, as after one (`invertedRole`): plain modifiers and a singular
     /// head ("the dining-car conductor"; a plural is a group) the narration has used before.
+    /// "The rain continued fast … it still rained": a noun the narration goes on to call "it"
+    /// more often than "he" or "she" is a thing.
+    private func isThing(_ noun: String) -> Bool {
+        var things = 0, people = 0
+        for i in definites[noun] ?? [] {
+            var k = i + 2
+            while k < tokens.count, k - i < 14, tokens[k].quote < 0, !tokens[k].sentenceInitial {
+                let w = tokens[k].lower
+                if w == "it" || w == "its" { things += 1; break }
+                if Lexicon.malePronouns.contains(w) || Lexicon.femalePronouns.contains(w) || w == "who" { people += 1; break }
+                k += 1
+            }
+        }
+        return things > people
+    }
+
+    private static let continuingVerbs: Set<String> = ["continued", "continues", "began", "begins", "went", "resumed", "proceeded", "pursued", "persisted", "returned", "broke", "added"]
+
     private func openRole(the i: Int, words: ArraySlice<String>, verb j: Int) -> (TagSubject, end: Int)? {
         // "the owner of the bottle shouted": a noun after a preposition is not the subject.
         guard i == 0 || !Self.prepositions.contains(tokens[i - 1].lower), isSpeechVerb(j) else { return nil }
@@ -456,6 +475,9 @@ struct SpeakerAttributor {
         guard let head = words.last, Self.canHeadRole(head), !head.hasSuffix("s") || head.hasSuffix("ss"),
               !words.dropLast().contains(where: { Self.clauseWords.contains($0) || $0.hasSuffix("'s") }),
               !definite || firstUse[head].map({ $0 < i }) == true else { return nil }
+        // "The rain continued fast": a verb that also tells of things going on needs a noun of people.
+        guard !isThing(head), !Self.continuingVerbs.contains(tokens[j].lower) || Lexicon.roleNouns[head] != nil
+                || GenderAgeInference.nounGender(head) != nil || personNouns.contains(head) else { return nil }
         // Before its verb an indefinite needs a noun of people ("A little cry broke from her lips").
         guard definite || Lexicon.roleNouns[head] != nil || GenderAgeInference.nounGender(head) != nil else { return nil }
         let key = roleKey("the", modifiers: words.dropLast(), head: head)
@@ -674,6 +696,7 @@ struct SpeakerAttributor {
                     k -= 1; steps += 1
                 }
                 // "said Marilla:" — the inverted order.
+                if isTheOther(at: i + 1, paragraph: paragraph) { return (.other, true) }
                 if let (subject, end) = subject(at: i + 1, paragraph: paragraph) { return (qualified(subject, end: end, paragraph: paragraph), true) }
                 if let role = invertedRole(at: i + 1, paragraph: paragraph) { return (role, true) }
                 if let subject = coordinatedSubject(before: i, sentenceStart: sentenceStart, paragraph: paragraph) {
