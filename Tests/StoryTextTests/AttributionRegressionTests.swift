@@ -148,7 +148,9 @@ enum PDNCFixture {
     }
 }
 
-@Suite("Attribution regression on PDNC novels")
+/// Serialized: each case analyses a whole novel synchronously, and eight at once would hold
+/// every thread of a two-core machine's pool for a minute, starving the suite's network tests.
+@Suite("Attribution regression on PDNC novels", .serialized)
 struct AttributionRegressionTests {
     /// Floors a little under what the Python scorer measures (docs/analysis.md): Northanger Abbey
     /// from the first five novels, and seven of the eight added later, which the rules were not

@@ -53,10 +53,13 @@ struct Bridge {
     let registry: MediaStreamRegistry
     let log: HookLog
 
+    /// `startTimeout` is generous by default: on a loaded machine (the whole suite on two cores)
+    /// a session's task can wait many seconds for a thread, and the production 15 s would close
+    /// a socket whose `start` is already waiting to be read. The timeout's own test passes 300 ms.
     static func serve<T: Sendable>(
         authorize: @escaping @Sendable (MediaStreamStart) async -> MediaStreamGrant? = Fixtures.grants(),
         makeAgent: @escaping @Sendable (MediaStreamGrant) async throws -> any VoiceAgent,
-        startTimeout: Duration = .seconds(15),
+        startTimeout: Duration = .seconds(loopbackTimeout),
         _ body: (Bridge) async throws -> T
     ) async throws -> T {
         let registry = MediaStreamRegistry()

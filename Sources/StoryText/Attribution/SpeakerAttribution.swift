@@ -58,7 +58,7 @@ struct SpeakerAttributor {
     private var spokenSoFar: Set<Int> = []
     /// How far the chosen referent of the last he/she tag scored above the next candidate.
     private var lastPronounMargin: Double = .infinity
-    /// Narration "the" tokens by the word after them, built when the first role is met.
+    /// Narration "the" tokens by the word after them.
     private let definites: [String: [Int]]
     /// Each lower-case word's first token in the narration.
     private let firstUse: [String: Int]
@@ -440,9 +440,6 @@ struct SpeakerAttributor {
             && head.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0 == "-" }
     }
 
-    /// `"…," the concierge called`: a definite noun phrase right before a speech verb is its
-    /// subject whatever its noun, as after one (`invertedRole`): plain modifiers and a singular
-    /// head ("the dining-car conductor"; a plural is a group) the narration has used before.
     /// "The rain continued fast … it still rained": a noun the narration goes on to call "it"
     /// more often than "he" or "she" is a thing.
     private func isThing(_ noun: String) -> Bool {
@@ -461,6 +458,10 @@ struct SpeakerAttributor {
 
     private static let continuingVerbs: Set<String> = ["continued", "continues", "began", "begins", "went", "resumed", "proceeded", "pursued", "persisted", "returned", "broke", "added"]
 
+    /// `"…," the concierge called`: a definite noun phrase right before a speech verb is its
+    /// subject whatever its noun, as after one (`invertedRole`): plain modifiers and a singular
+    /// head ("the dining-car conductor"; a plural is a group) the narration has used before.
+    /// An indefinite one ("A watchman was crying") brings someone in, when its noun is one of people.
     private func openRole(the i: Int, words: ArraySlice<String>, verb j: Int) -> (TagSubject, end: Int)? {
         // "the owner of the bottle shouted": a noun after a preposition is not the subject.
         guard i == 0 || !Self.prepositions.contains(tokens[i - 1].lower), isSpeechVerb(j) else { return nil }
@@ -622,8 +623,8 @@ struct SpeakerAttributor {
         return nil
     }
 
-    /// "the other" ending its phrase (not "the other man").
-    /// "replied the other", "returned the person addressed": whoever the turn before spoke to.
+    /// "replied the other" (ending its phrase: not "the other man"), "returned the person
+    /// addressed": whoever the turn before spoke to.
     private func isTheOther(at i: Int, paragraph: Int) -> Bool {
         guard i + 1 < tokens.count, tokens[i].lower == "the", tokens[i + 1].paragraph == paragraph else { return false }
         var end = i + 2
@@ -894,7 +895,7 @@ struct SpeakerAttributor {
     /// narration brought in as a clause's subject with an indefinite ("A man leaned over …") is the
     /// newest person of that gender in the scene, and he/she is that person until the narration
     /// names someone of that gender again (searched back over the narration of the last 3,000
-    /// characters; a name, or he/she before the introduction, ends the search).
+    /// characters; a name of that gender, or a description opening a sentence, ends the search).
     private func sceneNewcomer(_ gender: Gender, quote q: Int) -> TagSubject? {
         let startPosition = quotes[q].start
         var i = quoteTokens[q].lowerBound - 1
