@@ -37,6 +37,9 @@ public struct LoopbackReply: Sendable {
     /// Send the body in these pieces, `pieceDelay` apart (a streamed answer); nil sends it whole.
     public var pieces: [Data]?
     public var pieceDelay: Duration = .zero
+    /// Awaited before each piece with its index: a test holds the rest of a stream back until
+    /// the client has shown what it does with the first pieces, instead of racing it.
+    public var beforePiece: (@Sendable (Int) async -> Void)?
 
     public init(status: Int, headers: [(name: String, value: String)] = [("content-type", "application/json")], body: Data, delay: Duration = .zero) {
         self.status = status
@@ -176,6 +179,7 @@ public final class LoopbackServer: Sendable {
                     do {
                         for (index, piece) in (reply.pieces ?? [reply.body]).enumerated() {
                             if index > 0, reply.pieceDelay > .zero { try await Task.sleep(for: reply.pieceDelay) }
+                            await reply.beforePiece?(index)
                             try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: piece))))
                         }
                         try await outbound.write(.end(nil))

@@ -75,10 +75,19 @@ struct VoicePipelineTests {
         let question = try await Self.recording("What is the capital of France?")
         defer { try? FileManager.default.removeItem(at: question) }
         try await LoopbackServer.withServer { server in
-            server.enqueue(sse(["The capital", " of France is Paris.", " It lies on the river", " Seine, in the north."]))
+            // The model's last piece waits until the first sentence is being spoken: the pipeline
+            // must speak while the model still writes (on a loaded machine it could otherwise
+            // finish writing before speech starts, and the order below would prove nothing).
+            let speaking = LockedValue(false)
+            var reply = sse(["The capital", " of France is Paris.", " It lies on the river", " Seine, in the north."])
+            reply.beforePiece = { index in
+                if index == 3 { await eventually { speaking.withLock { $0 } } }
+            }
+            server.enqueue(reply)
             let pipeline = VoicePipeline(transcribe: Self.transcribe, model: streamingModel(server), speak: Self.speak)
             var events: [VoiceTurnEvent] = []
             for await event in pipeline.run(.audio(question), history: [ChatTurn(.user, "Hello"), ChatTurn(.assistant, "Hi there!")]) {
+                if event.name == "tts-start" { speaking.withLock { $0 = true } }
                 events.append(event)
             }
             let names = events.map(\.name)
