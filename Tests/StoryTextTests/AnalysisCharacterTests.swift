@@ -276,6 +276,18 @@ struct AnalysisRoleMergingTests {
         #expect(!passage.speakers.contains { ["the rain", "the back", "the out", "the addressed"].contains($0) })
     }
 
+    @Test("A quantifier is no one: 'said the others', 'A few who were left cried'")
+    func quantifiersAreNoSpeakers() {
+        let passage = AnalyzedPassage("""
+        Alice looked at the jury. The others were writing on their slates.
+
+        "Stupid things!" said the others, all at once.
+
+        A few who were left cried, "Hold your tongue!"
+        """)
+        #expect(!passage.speakers.contains { ["the others", "the few"].contains($0) })
+    }
+
     @Test("'his voice', 'her voice' are the person's; 'The clock struck twelve' and 'the owner of the bottle shouted' name no role")
     func voicesAndNonTags() {
         let passage = AnalyzedPassage("""

@@ -36,6 +36,10 @@ enum Lexicon {
         "put": ["in"], "struck": ["in"], "cut": ["in", "short"], "chimed": ["in"], "went": ["on"],
     ]
 
+    /// Speech verbs that also tell of things going on ("The rain continued fast"): before them
+    /// only a noun of people is a speaker.
+    static let continuingVerbs: Set<String> = ["continued", "continues", "began", "begins", "went", "resumed", "proceeded", "pursued", "persisted", "returned", "broke", "added"]
+
     /// Words that may sit between a tag's subject and its verb ("she had said", "he then added").
     static let tagFillers: Set<String> = ["had", "has", "have", "was", "is", "then", "now", "again", "at", "once", "also", "only", "still", "would", "could", "did", "presently", "afterwards", "quietly", "softly", "gravely", "slowly"]
 
@@ -126,7 +130,7 @@ enum Lexicon {
     ]
 
     /// Words that never head a role in a tag ("said the other", "said the latter").
-    static let notRoles: Set<String> = ["other", "latter", "former", "same", "one", "first", "last", "word", "words", "thing", "way"]
+    static let notRoles: Set<String> = ["other", "latter", "former", "same", "one", "first", "last", "word", "words", "thing", "way", "few", "many", "several", "most", "both", "others", "rest"]
 
     /// Age cues in a name or in descriptions close to it.
     static let childCues: Set<String> = ["little", "baby", "master", "child", "boy", "girl", "kid", "lad", "lass", "young"]

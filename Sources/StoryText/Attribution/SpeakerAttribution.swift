@@ -62,10 +62,10 @@ struct SpeakerAttributor {
     private let definites: [String: [Int]]
     /// Each lower-case word's first token in the narration.
     private let firstUse: [String: Int]
-    /// Words the narration writes right after "the" ("the conductor"): nouns that pick someone out alone.
-    private let bareDefinites: Set<String>
     /// Nouns the narration uses of people (`init`).
     private let personNouns: Set<String>
+    /// Nouns the narration goes on to call "it" (`things(definites:tokens:)`).
+    private let things: Set<String>
 
     init(text: AnalysisText, tokens: [Token], quotes: [QuoteSpan], mentions: [NameMention], mentionEntity: [Int],
          mentionAt: [Int32], entities: [Entity], genders: [Gender]) {
@@ -81,22 +81,18 @@ struct SpeakerAttributor {
             firstUse[token.lower] = index
         }
         self.firstUse = firstUse
-        var bareDefinites: Set<String> = []
-        for index in tokens.indices.dropLast() where tokens[index].lower == "the" && tokens[index].quote < 0 && tokens[index + 1].isWord {
-            bareDefinites.insert(tokens[index + 1].lower)
-        }
-        self.bareDefinites = bareDefinites
         var definites: [String: [Int]] = [:]
         for i in tokens.indices.dropLast() where tokens[i].quote < 0 && tokens[i].lower == "the" {
             definites[tokens[i + 1].lower, default: []].append(i)
         }
         self.definites = definites
+        self.things = Self.things(definites: definites, tokens: tokens)
         // Nouns the narration shows speaking or as a "who": "the carabineer said yes", "said the
         // turnkey", "the rustic, who leered at me".
         var personNouns: Set<String> = []
         for index in tokens.indices.dropFirst(2) where tokens[index].quote < 0 {
             let word = tokens[index].lower
-            let speaks = Lexicon.speechVerbs.contains(word) && !Self.continuingVerbs.contains(word) || word == "who"
+            let speaks = Lexicon.speechVerbs.contains(word) && !Lexicon.continuingVerbs.contains(word) || word == "who"
             if speaks, ["the", "a", "an"].contains(tokens[index - 2].lower), tokens[index - 1].isWord, !tokens[index - 1].isCapitalized {
                 personNouns.insert(tokens[index - 1].lower)
             }
@@ -362,8 +358,7 @@ struct SpeakerAttributor {
         guard !definite || firstUse[head.split(separator: "-").last.map(String.init) ?? head].map({ $0 < j - 1 }) == true else { return nil }
         // "muttered a deep curse", "said a very good thing": an indefinite after the verb may be
         // its object; only a noun of people ("a looker-on", "a sleepy-faced carpenter") speaks.
-        guard definite || Lexicon.roleNouns[head] != nil || GenderAgeInference.nounGender(head) != nil || head.contains("-")
-                || personNouns.contains(head) || words.dropLast().contains(where: Self.describesPerson) else { return nil }
+        guard definite || namesPeople(head, modifiers: words.dropLast()) else { return nil }
         let key = roleKey("the", modifiers: words.dropLast(), head: head)
         return .role(key: key, display: key, gender: Lexicon.roleNouns[head] ?? GenderAgeInference.nounGender(head) ?? .unknown, written: writtenPhrase(i..<j))
     }
@@ -388,6 +383,14 @@ struct SpeakerAttributor {
     }
 
     private static let ordinals: Set<String> = ["second", "third", "fourth", "fifth", "sixth"]
+
+    /// Whether a noun is one of people: a role noun, one formed like one ("-man", "-ess"), a
+    /// compound ("looker-on"), one the book shows speaking or followed by "who", or one a
+    /// compound of body or temper describes ("a sleepy-faced carpenter").
+    private func namesPeople(_ head: String, modifiers: some Sequence<String> = [String]()) -> Bool {
+        Lexicon.roleNouns[head] != nil || GenderAgeInference.nounGender(head) != nil || head.contains("-")
+            || personNouns.contains(head) || modifiers.contains(where: Self.describesPerson)
+    }
 
     /// A compound of body or temper ("sleepy-faced", "grey-haired", "kind-hearted", "smartly-dressed")
     /// describes a person, whatever noun it goes with.
@@ -420,7 +423,7 @@ struct SpeakerAttributor {
         let solid = written.filter { $0 != "-" }
         let head = written.contains("-") && Lexicon.roleNouns[solid] != nil ? solid : written
         let generic = Self.genericHeads.contains(head)
-        if let trait = modifiers.last, trait.contains("-") && (generic || !bareDefinites.contains(head)) || generic && trait.count > 5 && trait.hasSuffix("ing") {
+        if let trait = modifiers.last, trait.contains("-") && (generic || definites[head] == nil) || generic && trait.count > 5 && trait.hasSuffix("ing") {
             return determiner + " " + trait + " " + head
         }
         // An age word or an ordinal picks one out ("the old man", "the second housemaid").
@@ -429,34 +432,36 @@ struct SpeakerAttributor {
     }
 
     /// Adverbial particles end a verb phrase, never a noun phrase ("called the dogs back", "the clerks came out").
-    private static let particles: Set<String> = ["back", "out", "off", "down", "away", "aside", "forth", "together", "home", "over", "along", "around", "about"]
+    private static let adverbParticles: Set<String> = ["back", "out", "off", "down", "away", "aside", "forth", "together", "home", "over", "along", "around", "about"]
 
     /// A noun that may head a description of a person in a tag: not a pronoun-like word
     /// ("the other"), a title or a word that is never a name.
     private static func canHeadRole(_ head: String) -> Bool {
         // A title that stands alone as a role ("protested the judge") may head one.
-        head.count > 2 && !Lexicon.notRoles.contains(head) && !Lexicon.notNames.contains(head) && !particles.contains(head)
+        head.count > 2 && !Lexicon.notRoles.contains(head) && !Lexicon.notNames.contains(head) && !adverbParticles.contains(head)
             && (Lexicon.honorifics[head] == nil || NameMentionFinder.roleTitles.contains(head))
             && head.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0 == "-" }
     }
 
     /// "The rain continued fast … it still rained": a noun the narration goes on to call "it"
-    /// more often than "he" or "she" is a thing.
-    private func isThing(_ noun: String) -> Bool {
-        var things = 0, people = 0
-        for i in definites[noun] ?? [] {
-            var k = i + 2
-            while k < tokens.count, k - i < 14, tokens[k].quote < 0, !tokens[k].sentenceInitial {
-                let w = tokens[k].lower
-                if w == "it" || w == "its" { things += 1; break }
-                if Lexicon.malePronouns.contains(w) || Lexicon.femalePronouns.contains(w) || w == "who" { people += 1; break }
-                k += 1
+    /// more often than "he" or "she" is a thing. Found once for every noun after "the".
+    private static func things(definites: [String: [Int]], tokens: [Token]) -> Set<String> {
+        var result: Set<String> = []
+        for (noun, occurrences) in definites {
+            var things = 0, people = 0
+            for i in occurrences {
+                var k = i + 2
+                while k < tokens.count, k - i < 14, tokens[k].quote < 0, !tokens[k].sentenceInitial {
+                    let w = tokens[k].lower
+                    if w == "it" || w == "its" { things += 1; break }
+                    if Lexicon.malePronouns.contains(w) || Lexicon.femalePronouns.contains(w) || w == "who" { people += 1; break }
+                    k += 1
+                }
             }
+            if things > people { result.insert(noun) }
         }
-        return things > people
+        return result
     }
-
-    private static let continuingVerbs: Set<String> = ["continued", "continues", "began", "begins", "went", "resumed", "proceeded", "pursued", "persisted", "returned", "broke", "added"]
 
     /// `"…," the concierge called`: a definite noun phrase right before a speech verb is its
     /// subject whatever its noun, as after one (`invertedRole`): plain modifiers and a singular
@@ -477,10 +482,9 @@ struct SpeakerAttributor {
               !words.dropLast().contains(where: { Self.clauseWords.contains($0) || $0.hasSuffix("'s") }),
               !definite || firstUse[head].map({ $0 < i }) == true else { return nil }
         // "The rain continued fast": a verb that also tells of things going on needs a noun of people.
-        guard !isThing(head), !Self.continuingVerbs.contains(tokens[j].lower) || Lexicon.roleNouns[head] != nil
-                || GenderAgeInference.nounGender(head) != nil || personNouns.contains(head) else { return nil }
         // Before its verb an indefinite needs a noun of people ("A little cry broke from her lips").
-        guard definite || Lexicon.roleNouns[head] != nil || GenderAgeInference.nounGender(head) != nil else { return nil }
+        guard !things.contains(head), definite && !Lexicon.continuingVerbs.contains(tokens[j].lower)
+                || namesPeople(head, modifiers: words.dropLast()) else { return nil }
         let key = roleKey("the", modifiers: words.dropLast(), head: head)
         return (.role(key: key, display: key, gender: GenderAgeInference.nounGender(head) ?? .unknown, written: writtenPhrase(i..<j)), j)
     }
@@ -911,34 +915,36 @@ struct SpeakerAttributor {
                 return roleGender == gender ? .role(key: key, display: display, gender: roleGender, written: written) : nil
             }
             if tokens[i].lower == "the", tokens[i].sentenceInitial, case .role? = subject(at: i, paragraph: tokens[i].paragraph)?.0 { return nil }
-            // A subject opens its sentence or a clause joined by a conjunction; after a comma an
-            // indefinite is as often a predicate ("she was, in reality, a kind-hearted woman").
-            guard ["a", "an"].contains(tokens[i].lower), tokens[i].sentenceInitial || Self.subjectOpeners.contains(tokens[i - 1].lower),
-                  let (subject, end) = describedRole(at: i, gender: gender),
-                  end < tokens.count, tokens[end].isWord, !tokens[end].isCapitalized, !Self.prepositions.contains(tokens[end].lower) else { continue }
-            return redescribed(subject, gender: gender, from: end, to: quoteTokens[q].lowerBound) ?? subject
+            guard let found = introduction(at: i), found.asSubject, found.gender == gender else { continue }
+            return redescribed(found.role, gender: gender, from: found.end, to: quoteTokens[q].lowerBound) ?? found.role
         }
         return nil
     }
 
-    /// The person the narration brings in with an indefinite subject ("An old woman came and
-    /// opened it") in the 1,500 characters before token `end`, with no one named after it.
-    private mutating func newcomer(before end: Int) -> Int? {
+    /// An indefinite description at token `i` that brings a person in, as a clause's subject ("An
+    /// old woman came and opened it") or by a "who" clause ("a priest who was coming back"). A
+    /// subject opens its sentence or a clause joined by a conjunction; after a comma an indefinite
+    /// is as often a predicate ("she was, in reality, a kind-hearted woman").
+    private func introduction(at i: Int) -> (role: TagSubject, end: Int, gender: Gender, asSubject: Bool)? {
+        guard i > 0, ["a", "an"].contains(tokens[i].lower), let (role, end) = subject(at: i, paragraph: tokens[i].paragraph),
+              case .role(let key, _, let gender, let written) = role, isDescription(written), !key.hasSuffix(" voice"),
+              end < tokens.count, tokens[end].isWord, !tokens[end].isCapitalized else { return nil }
+        let asSubject = (tokens[i].sentenceInitial || Self.subjectOpeners.contains(tokens[i - 1].lower)) && !Self.prepositions.contains(tokens[end].lower)
+        guard asSubject || tokens[end].lower == "who" else { return nil }
+        return (role, end, gender, asSubject)
+    }
+
+    /// The person the narration brings in (`introduction(at:)`) in the 1,500 characters before
+    /// token `end`, the start of a run of dialogue, with no one named after it.
+    private mutating func runNewcomer(before end: Int) -> Int? {
         var i = end - 1
         while i > 0, end - i < 400, tokens[end].start - tokens[i].start < 1500 {
             defer { i -= 1 }
             guard tokens[i].quote < 0 else { continue }
             if mentionAt[i] >= 0, mentionEntity[Int(mentionAt[i])] >= 0, isPerson(mentionEntity[Int(mentionAt[i])]) { return nil }
-            guard ["a", "an"].contains(tokens[i].lower),
-                  case let (.role(key, display, gender, written), roleEnd)? = subject(at: i, paragraph: tokens[i].paragraph),
-                  gender != .unknown, isDescription(written), !key.hasSuffix(" voice"),
-                  // "the man" is anyone: a bare generic head is left to the rules for descriptions.
-                  !Self.genericHeads.contains(String(key.dropFirst(4))),
-                  roleEnd < tokens.count, tokens[roleEnd].isWord, !tokens[roleEnd].isCapitalized else { continue }
-            // A subject ("An old woman came"), or anyone a "who" clause brings in ("He
-            // buttonholed a priest who was coming back").
-            let isSubject = (tokens[i].sentenceInitial || Self.subjectOpeners.contains(tokens[i - 1].lower)) && !Self.prepositions.contains(tokens[roleEnd].lower)
-            guard isSubject || tokens[roleEnd].lower == "who" else { continue }
+            // "the man" is anyone: a bare generic head is left to the rules for descriptions.
+            guard let found = introduction(at: i), found.gender != .unknown, case .role(let key, let display, let gender, let written) = found.role,
+                  !Self.genericHeads.contains(String(key.dropFirst(4))) else { continue }
             let role = resolveRole(key: key, display: display, gender: gender, written: written, position: tokens[i].start)
             entities[role].introduced = true
             return role
@@ -953,7 +959,7 @@ struct SpeakerAttributor {
               tokens[i + 2].isWord, !tokens[i + 2].isCapitalized, !Self.prepositions.contains(tokens[i + 2].lower),
               !Self.clauseWords.contains(tokens[i + 2].lower) || ["was", "had"].contains(tokens[i + 2].lower) else { return nil }
         let noun = tokens[i + 1].lower
-        guard personNouns.contains(noun) || Lexicon.roleNouns[noun] != nil, Self.canHeadRole(noun), !Self.genericHeads.contains(noun),
+        guard namesPeople(noun), Self.canHeadRole(noun), !Self.genericHeads.contains(noun),
               !Lexicon.isAgeCue(noun), !noun.hasSuffix("s") || noun.hasSuffix("ss") else { return nil }
         let key = "the " + noun
         return .role(key: key, display: key, gender: Lexicon.roleNouns[noun] ?? GenderAgeInference.nounGender(noun) ?? .unknown, written: key)
@@ -1360,9 +1366,12 @@ struct SpeakerAttributor {
             // Not when a sentence of its own starts between them (`"A?" exclaimed a nephew. Uncle
             // Ernst replied, "B."`): that one is B's lead-in.
             let between = q > 0 ? min(quoteTokens[q - 1].upperBound + 1, quoteTokens[q].lowerBound)..<quoteTokens[q].lowerBound : 0..<0
-            let ownLeadIn = between.contains { tokens[$0].sentenceInitial && tokens[$0].isCapitalized } && (tagBefore(q)?.strong ?? false)
+            let opensSentence = between.contains { tokens[$0].sentenceInitial && tokens[$0].isCapitalized }
+            // Read once, and only where it is used: without a strong tag after, or for a sentence between.
+            let before = found?.strong != true || opensSentence ? tagBefore(q) : nil
+            let ownLeadIn = opensSentence && (before?.strong ?? false)
             let sharesTag = q > 0 && quotes[q - 1].lastParagraph == quotes[q].paragraph && (tagAfter(q - 1)?.strong ?? false) && !ownLeadIn
-            if found == nil || found!.strong == false, !sharesTag, let before = tagBefore(q), before.strong {
+            if found == nil || found!.strong == false, !sharesTag, let before, before.strong {
                 found = before
             }
             if sharesTag, found?.strong != true, result[q - 1].evidence >= .pronounTagClose {
@@ -1377,7 +1386,7 @@ struct SpeakerAttributor {
                     if case .pronoun = subject { result[q] = Attribution(entity: entity, evidence: lastPronounMargin < 1 ? .pronounTagClose : .pronounTag) }
                     else { result[q] = Attribution(entity: entity, evidence: .namedTag) }
                 }
-            } else if let (subject, _) = found ?? tagBefore(q) {
+            } else if let (subject, _) = found ?? before {
                 position = quotes[q].start
                 weak[q] = (subject, position)
             }
@@ -1543,7 +1552,7 @@ struct SpeakerAttributor {
             lead += mentionedOnly.prefix(max(0, 2 - lead.count))
             // "An old woman came and opened it. / '…,' I said": the person the narration brought in
             // just before the run is its likeliest other voice.
-            if let newcomer = newcomer(before: quoteTokens[firstQuote].lowerBound) {
+            if let newcomer = runNewcomer(before: quoteTokens[firstQuote].lowerBound) {
                 lead.removeAll { $0 == newcomer }
                 lead = Array(([newcomer] + lead).prefix(2))
             }
