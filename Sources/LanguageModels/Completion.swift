@@ -46,10 +46,17 @@ public struct CompletionRequest: Sendable, Hashable {
     /// clause over and over, or reads its prompt back. Providers whose models do not loop so
     /// are sent nothing more.
     public var discouragesRepetition: Bool
+    /// Who waits on the answer and by when: the model on this machine answers the most urgent
+    /// request first (`ModelScheduler`). Not part of the answer: caches ignore it.
+    public var priority: ModelPriority
+    /// The answer so far, which the model goes on from: an assistant message at the end that
+    /// llama.cpp continues (a request that stepped aside for a more urgent one resumes so).
+    public var continuing: String?
 
     public init(
         system: String, history: [ChatTurn] = [], user: String, schema: ResponseSchema? = nil,
-        temperature: Double = 0, maxOutputTokens: Int = 1024, discouragesRepetition: Bool = false
+        temperature: Double = 0, maxOutputTokens: Int = 1024, discouragesRepetition: Bool = false,
+        priority: ModelPriority = .background
     ) {
         self.system = system
         self.history = history
@@ -58,6 +65,7 @@ public struct CompletionRequest: Sendable, Hashable {
         self.temperature = temperature
         self.maxOutputTokens = maxOutputTokens
         self.discouragesRepetition = discouragesRepetition
+        self.priority = priority
     }
 }
 

@@ -17,6 +17,8 @@ public final class LanguageModelFactory: Sendable {
     /// The model on this machine, when this deployment has one.
     public let local: (any LocalModelHost)?
     private let limiters: [Provider: ConcurrencyLimiter]
+    /// The order in which the model on this machine takes requests, shared by every user.
+    public let localScheduler: ModelScheduler
 
     /// - Parameter concurrency: requests in flight at once, per provider.
     public init(
@@ -42,11 +44,13 @@ public final class LanguageModelFactory: Sendable {
             limiters[provider] = ConcurrencyLimiter(limit: concurrency[provider] ?? Self.defaultConcurrency(provider))
         }
         self.limiters = limiters
+        self.localScheduler = ModelScheduler(capacity: concurrency[.local] ?? 1)
     }
 
     /// Cloud APIs take several requests at once; a local server is asked one at a time (the
-    /// model on this machine has two slots, to keep two prompts cached, not to run two at once:
-    /// on two cores with a voice speaking that oversubscribes the machine).
+    /// model on this machine has several slots, to keep several prompts cached, not to run them
+    /// at once: on two cores with a voice speaking that oversubscribes the machine). The model on
+    /// this machine takes them in the order `localScheduler` gives.
     public static func defaultConcurrency(_ provider: Provider) -> Int {
         provider == .openaiCompatible || provider == .local ? 1 : 4
     }
@@ -78,7 +82,7 @@ public final class LanguageModelFactory: Sendable {
             throw LanguageModelError(.invalidConfiguration, provider: .local, model: ModelSpec.localModelName,
                                      detail: "this program was started without it")
         }
-        return LocalLanguageModel(host: local, limiter: limiter(for: .local), httpClient: httpClient, logger: logger)
+        return LocalLanguageModel(host: local, scheduler: localScheduler, httpClient: httpClient, logger: logger)
     }
 
     /// A client of a remote provider's API.

@@ -48,6 +48,7 @@ struct OpenAIChatFormat: WireFormat {
                 [["role": "system", "content": .string(request.system)]]
                     + request.history.map { ["role": .string($0.role.rawValue), "content": .string($0.text)] }
                     + [["role": "user", "content": .string(request.user)]]
+                    + (compatible ? request.continuing.map { [["role": "assistant", "content": .string($0)]] } ?? [] : [])
             ),
             "temperature": .number(request.temperature),
             (compatible ? "max_tokens" : "max_completion_tokens"): .number(Double(request.maxOutputTokens)),

@@ -92,7 +92,7 @@ public struct VoicePipeline: Sendable {
         var splitter = SentenceSplitter()
         let request = CompletionRequest(
             system: instructions, history: trimmed(history, question: question), user: question,
-            temperature: 0.7, maxOutputTokens: maxReplyTokens)
+            temperature: 0.7, maxOutputTokens: maxReplyTokens, priority: .live())
         do {
             for try await event in model.stream(request) {
                 switch event {

@@ -52,7 +52,13 @@ public struct ModelAccess: Sendable {
     /// A client for `spec`: the model on this machine, or the provider's with the user's stored
     /// key. Throws the provider's `missingKey` error when there is none, so the message says
     /// where to add it.
+    /// Every request it is asked carries the user as its owner, so that the model on this
+    /// machine takes users' background work in turns (`ModelScheduler`).
     public func model(_ spec: ModelSpec, userID: UUID, database: any Database) async throws -> any LanguageModel {
+        try await unprioritized(spec, userID: userID, database: database).prioritized(.background(owner: userID.uuidString))
+    }
+
+    private func unprioritized(_ spec: ModelSpec, userID: UUID, database: any Database) async throws -> any LanguageModel {
         if spec.provider == .local { return try factory.makeLocalModel() }
         // An OpenAI-compatible server has no stored key.
         guard spec.provider != .openaiCompatible,
