@@ -113,7 +113,7 @@ let package = Package(
         // as a stream of events, its effects injected. The AI phone calls' agent uses it too.
         .target(
             name: "VoiceChat",
-            dependencies: ["LanguageModels"]
+            dependencies: ["LanguageModels", "Audio"]
         ),
         // Chat stories: conversations, their validation and the video timeline. Pure, Foundation only.
         .target(name: "ChatStories"),

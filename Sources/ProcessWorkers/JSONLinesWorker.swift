@@ -107,16 +107,24 @@ public final class JSONLinesWorker: @unchecked Sendable {
         try await exchange(line: try JSONSerialization.data(withJSONObject: request))
     }
 
+    /// Sends `request` as one line with `payload` right after it (the line's `"bytes"` says how
+    /// many), and reads the answer: audio handed over in memory, not through a file.
+    public func exchange(_ request: [String: Any], payload: [UInt8]) async throws -> Answer {
+        var header = request
+        header["bytes"] = payload.count
+        return try await exchange(line: try JSONSerialization.data(withJSONObject: header), payload: payload)
+    }
+
     /// Sends `request` encoded as one JSON line and reads the answer.
     public func exchange<Request: Encodable>(encoding request: Request) async throws -> Answer {
         try await exchange(line: try JSONEncoder().encode(request))
     }
 
-    private func exchange(line: Data) async throws -> Answer {
+    private func exchange(line: Data, payload: [UInt8] = []) async throws -> Answer {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
                 continuation.resume(with: Result {
-                    try self.writeAll(line + Data("\n".utf8))
+                    try self.writeAll(line + Data("\n".utf8) + Data(payload))
                     let header = try Self.decode(try self.readLine())
                     let payload = try self.readBytes(count: max(0, header["bytes"] as? Int ?? 0))
                     return Answer(header: header, payload: payload)

@@ -64,21 +64,33 @@ public actor WhisperTranscriber: SpeechTranscriber {
         return false
     }
 
+    /// Transcribes audio held in memory: its samples go to the worker through its pipe.
     public func transcribe(_ audio: PCMAudio) async throws -> String {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-whisper-\(UUID().uuidString).wav")
-        try WAV.encode(audio).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        return try await transcribe(file: file)
+        let bytes = audio.samples.withUnsafeBufferPointer { samples in
+            // Little-endian 16-bit, as the worker reads them (every platform Swift runs on here).
+            Array(UnsafeRawBufferPointer(samples))
+        }
+        return try await ask(path: nil, sampleRate: audio.sampleRate, payload: bytes)
     }
 
     /// Transcribes a 16-bit WAV file.
     public func transcribe(file: URL) async throws -> String {
+        try await ask(path: file.path, sampleRate: nil, payload: nil)
+    }
+
+    /// One request: a file's path, or samples at `sampleRate` sent after the line.
+    private func ask(path: String?, sampleRate: Int?, payload: [UInt8]?) async throws -> String {
         var lastError: (any Error)?
         for _ in 0..<2 {
             do {
                 let worker = try await running()
                 nextID += 1
-                let answer = try await worker.exchange(["id": nextID, "path": file.path]).header
+                let id = nextID
+                let answer = if let payload, let sampleRate {
+                    try await worker.exchange(["id": id, "sample_rate": sampleRate], payload: payload).header
+                } else {
+                    try await worker.exchange(["id": id, "path": path ?? ""]).header
+                }
                 if let error = answer["error"] as? String {
                     throw SpeechError.engineFailed(engine: "faster-whisper", status: "transcription failed", message: error)
                 }

@@ -8,6 +8,7 @@ import Jobs
 import LanguageModels
 import Persistence
 import StoryWorkflows
+import VoiceWorkflows
 
 /// Everything `configure(_:_:)` needs. `fromEnvironment` reads the documented variables;
 /// tests build one directly.
@@ -50,6 +51,8 @@ public struct ServerConfig: Sendable {
     /// Speech to text for voice chat (`storyvoice` supplies faster-whisper when installed);
     /// without one, recordings answer 503 and only typed questions work.
     public var transcriber: (any SpeechTranscriber)?
+    /// Speech being sent while it is spoken, per user, until a turn takes it (this process only).
+    public let listenings = ListeningSessions()
     /// A story file put in every new account's library and analysed, so a first visit has
     /// something to play (`storyvoice serve --welcome-story`; `make run` gives the sample).
     public var welcomeStory: URL?

@@ -5,14 +5,20 @@ import Foundation
 ///
 /// A sentence ends at `.`, `!`, `?` or `…` (closing quotes and brackets included) followed by
 /// whitespace, or at a line break. A short piece ("Yes." "Mr.") waits for more, so the voice is
-/// not started for a word and abbreviations are not read as ends.
+/// not started for a word and abbreviations are not read as ends. With `firstClause`, the first
+/// piece may also end at a clause's comma, semicolon, colon or dash once it has
+/// `clauseMinimumLength` characters: a listener waiting for an answer hears it begin a clause
+/// sooner, and the model writes the rest meanwhile.
 public struct SentenceSplitter: Sendable {
     /// Pieces shorter than this (in characters) are joined to what follows.
     public var minimumLength: Int
+    public var clauseMinimumLength = 16
     private var pending = ""
+    private var firstClause: Bool
 
-    public init(minimumLength: Int = 24) {
+    public init(minimumLength: Int = 24, firstClause: Bool = false) {
         self.minimumLength = minimumLength
+        self.firstClause = firstClause
     }
 
     /// Adds streamed text; returns the sentences it completed, trimmed.
@@ -22,7 +28,10 @@ public struct SentenceSplitter: Sendable {
         while let end = firstEnd(in: pending) {
             let sentence = String(pending[..<end]).trimmingCharacters(in: .whitespacesAndNewlines)
             pending = String(pending[end...])
-            if !sentence.isEmpty { sentences.append(sentence) }
+            if !sentence.isEmpty {
+                sentences.append(sentence)
+                firstClause = false
+            }
         }
         return sentences
     }
@@ -49,6 +58,10 @@ public struct SentenceSplitter: Sendable {
             count += 1
             let next = text.index(after: index)
             if character.isNewline, count >= minimumLength { return next }
+            if firstClause, Self.clauseEnds.contains(character), count >= clauseMinimumLength,
+               next < text.endIndex, text[next].isWhitespace {
+                return next
+            }
             if Self.terminators.contains(character), count >= minimumLength {
                 var end = next
                 while end < text.endIndex, Self.closers.contains(text[end]) { end = text.index(after: end) }
@@ -62,5 +75,6 @@ public struct SentenceSplitter: Sendable {
     }
 
     static let terminators: Set<Character> = [".", "!", "?", "…"]
+    static let clauseEnds: Set<Character> = [",", ";", ":", "—"]
     static let closers: Set<Character> = ["\"", "'", "”", "’", ")", "]", "»"]
 }

@@ -1,3 +1,4 @@
+import Audio
 import Foundation
 import LanguageModels
 
@@ -10,12 +11,22 @@ public struct VoicePipeline: Sendable {
     public enum Input: Sendable {
         /// A recording in any format ffmpeg reads.
         case audio(URL)
+        /// Audio in memory (a call's turn, speech streamed while it was spoken).
+        case samples(PCMAudio)
+        /// Speech heard while it was spoken (`Listening`): only its last piece is left to transcribe.
+        case listened(Listening)
         /// Typed, or the transcript of an earlier try whose reply failed.
         case text(String)
     }
 
+    /// What `transcribe` is given.
+    public enum Recording: Sendable {
+        case file(URL)
+        case samples(PCMAudio)
+    }
+
     /// Speech to text: the recording's words.
-    public var transcribe: @Sendable (URL) async throws -> String
+    public var transcribe: @Sendable (Recording) async throws -> String
     public var model: any LanguageModel
     /// Text to speech: one sentence as a WAV file's bytes.
     public var speak: @Sendable (String) async throws -> Data
@@ -30,7 +41,7 @@ public struct VoicePipeline: Sendable {
         """
 
     public init(
-        transcribe: @escaping @Sendable (URL) async throws -> String, model: any LanguageModel,
+        transcribe: @escaping @Sendable (Recording) async throws -> String, model: any LanguageModel,
         speak: @escaping @Sendable (String) async throws -> Data,
         instructions: String = defaultInstructions, maxReplyTokens: Int = 200, contextTokens: Int = 4096
     ) {
@@ -64,18 +75,14 @@ public struct VoicePipeline: Sendable {
         case .text(let text):
             question = text
         case .audio(let file):
-            yield(.sttStart)
-            do {
-                question = try await transcribe(file).trimmingCharacters(in: .whitespacesAndNewlines)
-            } catch {
-                yield(await failure(.stt, "The recording could not be transcribed: \(error)", retryable: true, speaking: speaking))
-                return
-            }
-            guard !question.isEmpty else {
-                yield(await failure(.stt, "No words were heard in the recording. Hold the button, speak, then let go.", retryable: false, speaking: speaking))
-                return
-            }
-            yield(.sttEnd(text: question))
+            guard let heard = await hear({ try await transcribe(.file(file)) }, speaking: speaking, yield) else { return }
+            question = heard
+        case .samples(let audio):
+            guard let heard = await hear({ try await transcribe(.samples(audio)) }, speaking: speaking, yield) else { return }
+            question = heard
+        case .listened(let listening):
+            guard let heard = await hear({ try await listening.finish() }, speaking: speaking, yield) else { return }
+            question = heard
         }
         let (sentences, sentenceInput) = AsyncStream.makeStream(of: String.self)
         await withTaskGroup(of: Void.self) { group in
@@ -85,11 +92,33 @@ public struct VoicePipeline: Sendable {
         }
     }
 
+    static let nothingHeard = "No words were heard in the recording. Hold the button, speak, then let go."
+
+    /// The recording's words, with its events; nil (after an error event) when there are none.
+    private func hear(_ words: () async throws -> String, speaking: Bool, _ yield: @escaping @Sendable (VoiceTurnEvent) -> Void) async -> String? {
+        yield(.sttStart)
+        let question: String
+        do {
+            question = try await words().trimmingCharacters(in: .whitespacesAndNewlines)
+        } catch {
+            yield(await failure(.stt, "The recording could not be transcribed: \(error)", retryable: true, speaking: speaking))
+            return nil
+        }
+        guard !question.isEmpty else {
+            yield(await failure(.stt, Self.nothingHeard, retryable: false, speaking: speaking))
+            return nil
+        }
+        yield(.sttEnd(text: question))
+        return question
+    }
+
     /// Streams the reply, handing each finished sentence to the voice.
     private func think(
         _ question: String, history: [ChatTurn], speaking: Bool, sentences: AsyncStream<String>.Continuation, _ yield: @Sendable (VoiceTurnEvent) -> Void
     ) async {
-        var splitter = SentenceSplitter()
+        // The first clause goes to the voice as soon as it is written: the listener hears the
+        // answer begin while the model writes the rest of its first sentence.
+        var splitter = SentenceSplitter(firstClause: true)
         let request = CompletionRequest(
             system: instructions, history: trimmed(history, question: question), user: question,
             temperature: 0.7, maxOutputTokens: maxReplyTokens, priority: .live())

@@ -37,6 +37,12 @@ public struct VoiceChats: Sendable {
         } catch {
             throw StoryError(.unsupportedMedia, code: "unreadable_audio", "The recording could not be read as audio: \(error)")
         }
+        return try await transcribe(audio, by: transcriber)
+    }
+
+    /// The words in audio held in memory; "" when it holds no speech (silence and noise never
+    /// reach the transcriber, which hears words in them).
+    func transcribe(_ audio: PCMAudio, by transcriber: any SpeechTranscriber) async throws -> String {
         guard audio.durationSeconds >= 0.3 else {
             throw StoryError(.invalid, code: "recording_too_short", "The recording is too short: hold the button while you speak.")
         }
@@ -44,11 +50,35 @@ public struct VoiceChats: Sendable {
             throw StoryError(.tooLarge, code: "recording_too_long",
                              "The recording is over \(Int(maxRecordingSeconds)) seconds: ask in shorter parts.")
         }
+        let speech = SpeechDetector.speech(in: audio)
+        guard !speech.samples.isEmpty else { return "" }
+        return try await heard(speech, by: transcriber)
+    }
+
+    /// `transcriber`'s words for speech already found, its failures as `StoryError`s.
+    func heard(_ speech: PCMAudio, by transcriber: any SpeechTranscriber) async throws -> String {
         do {
-            return try await transcriber.transcribe(audio)
+            return try await transcriber.transcribe(speech)
         } catch let error as CloudSpeechError {
             throw StoryError(error.kind == .missingKey ? .invalid : .unavailable, code: error.kind == .missingKey ? "missing_key" : "transcription_failed", error.description)
         }
+    }
+
+    /// A listening session: speech sent in pieces while it is spoken, heard as it comes by this
+    /// server's transcriber (passes while the person speaks only with it: another would be paid
+    /// for each), so that a turn given it (`VoicePipeline.Input.listened`) waits only for the
+    /// last piece.
+    public func listening(sampleRate: Int, with choice: String? = nil) async throws -> Listening {
+        guard (8_000...48_000).contains(sampleRate) else {
+            throw StoryError(.invalid, code: "invalid_sample_rate", "The sample rate must be between 8000 and 48000 (16000 is best).")
+        }
+        let transcriber = try await self.transcriber(choice)
+        let listening = Listening(sampleRate: sampleRate, maxSeconds: maxRecordingSeconds) { speech in
+            try await self.heard(speech, by: transcriber)
+        }
+        let local = ["", "local"].contains(choice?.trimmingCharacters(in: .whitespaces) ?? "")
+        if !local { await listening.setPassEvery(.infinity) }
+        return listening
     }
 
     /// Who hears recordings: `nil` or `local`, this server's faster-whisper; `openai` or
@@ -112,8 +142,12 @@ public struct VoiceChats: Sendable {
         } catch let error as LanguageModelError {
             throw StoryError(.invalid, code: error.kind == .missingKey ? "missing_key" : "invalid_model", error.description)
         }
-        let transcribe: @Sendable (URL) async throws -> String = { file in
-            try await self.transcribe(file, by: remote ?? self.localTranscriber())
+        let transcribe: @Sendable (VoicePipeline.Recording) async throws -> String = { recording in
+            let transcriber = try remote ?? self.localTranscriber()
+            switch recording {
+            case .file(let file): return try await self.transcribe(file, by: transcriber)
+            case .samples(let audio): return try await self.transcribe(audio, by: transcriber)
+            }
         }
         return VoicePipeline(
             transcribe: transcribe, model: CheckedModel(chosen, check: AnswerCheck(words: 1...400)),

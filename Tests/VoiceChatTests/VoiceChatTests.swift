@@ -27,6 +27,17 @@ struct SentenceSplitterTests {
         var splitter = SentenceSplitter(minimumLength: 5)
         #expect(splitter.add("She said “Go home.” Then\nleft. ") == ["She said “Go home.”", "Then", "left."])
     }
+
+    @Test("the first clause of a reply goes to the voice at its comma; later ones wait for their sentence")
+    func firstClause() {
+        var splitter = SentenceSplitter(firstClause: true)
+        var out: [String] = []
+        for piece in ["Yes, ", "spiders have eight legs", ", which they use", " to walk, climb and spin webs. They also", ", like us, rest."] {
+            out += splitter.add(piece)
+        }
+        #expect(out == ["Yes, spiders have eight legs,", "which they use to walk, climb and spin webs."])
+        #expect(splitter.finish() == "They also, like us, rest.")
+    }
 }
 
 /// A model that streams `reply` in a few pieces, in OpenAI's wire format.
@@ -41,6 +52,81 @@ func sse(_ pieces: [String]) -> LoopbackReply {
         return JSONValue.object(["choices": [["index": 0, "delta": delta, "finish_reason": finish.map { .string($0) } ?? .null]]]).canonicalText
     }
     return .events(pieces.map { chunk($0) } + [chunk(nil, finish: "stop"), "[DONE]"], pause: .milliseconds(30))
+}
+
+@Suite("Speech heard while it is spoken", .serialized)
+struct ListeningTests {
+    /// Counts the transcriber's passes.
+    final class Passes: Sendable {
+        let count = LockedValue(0)
+        func transcribe(_ audio: PCMAudio) async throws -> String {
+            count.withLock { $0 += 1 }
+            return try await VoicePipelineTests.whisper(audio)
+        }
+    }
+
+    static func spoken(_ text: String) async throws -> PCMAudio {
+        let file = try await VoicePipelineTests.recording(text)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return Resampler.resample(try WAV.decode(Data(contentsOf: file)), to: 16_000)
+    }
+
+    @Test("speech sent in pieces is heard as it comes; at the end only what came after the last pass is transcribed")
+    func piecesAsSpoken() async throws {
+        let question = try await Self.spoken("What is the capital of France, and how many people live there?")
+        let passes = Passes()
+        let listening = Listening(sampleRate: 16_000, transcribe: passes.transcribe)
+        let silence = [Int16](repeating: 0, count: 8_000)
+        try await listening.add(silence)
+        var heardWhileSpeaking = ""
+        for start in stride(from: 0, to: question.samples.count, by: 1_600) {
+            let heard = try await listening.add(Array(question.samples[start..<min(start + 1_600, question.samples.count)]))
+            if !heard.text.isEmpty { heardWhileSpeaking = heard.text }
+            await Task.yield()
+        }
+        // The speaker stops; the page sends the last silence as the button is let go. Passes
+        // running meanwhile are waited for, not raced: `finish` waits for them.
+        try await listening.add(silence)
+        let words = try await listening.finish().lowercased()
+        #expect(words.contains("capital") && words.contains("france"), "\(words)")
+        #expect(passes.count.withLock { $0 } >= 1)
+        _ = heardWhileSpeaking  // shown to the speaker; how far it got depends on the machine's speed
+    }
+
+    @Test("silence and hiss are never transcribed: nothing is heard")
+    func silenceIsNothing() async throws {
+        let passes = Passes()
+        let listening = Listening(sampleRate: 16_000, transcribe: passes.transcribe)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<30 {
+            try await listening.add((0..<1_600).map { _ in Int16.random(in: -150...150, using: &generator) })
+        }
+        #expect(try await listening.finish() == "")
+        #expect(passes.count.withLock { $0 } == 0)
+    }
+
+    @Test("more than the limit is refused")
+    func tooLong() async throws {
+        let listening = Listening(sampleRate: 16_000, maxSeconds: 2) { _ in "" }
+        try await listening.add([Int16](repeating: 0, count: 16_000))
+        await #expect(throws: Listening.TooLong.self) { try await listening.add([Int16](repeating: 0, count: 24_000)) }
+    }
+
+    @Test("a turn given a listening session starts with its words")
+    func turnFromListening() async throws {
+        let question = try await Self.spoken("How many legs does a spider have?")
+        try await LoopbackServer.withServer { server in
+            server.enqueue(sse(["Spiders have eight legs."]))
+            let listening = Listening(sampleRate: 16_000, transcribe: VoicePipelineTests.whisper)
+            try await listening.add(question.samples + [Int16](repeating: 0, count: 16_000))
+            let pipeline = VoicePipeline(transcribe: VoicePipelineTests.transcribe, model: streamingModel(server), speak: VoicePipelineTests.speak)
+            var events: [VoiceTurnEvent] = []
+            for await event in pipeline.run(.listened(listening)) { events.append(event) }
+            guard case .sttEnd(let heard) = events[2] else { Issue.record("no transcript: \(events.map(\.name))"); return }
+            #expect(heard.lowercased().contains("spider"), "\(heard)")
+            #expect(events.map(\.name).contains("tts-audio"))
+        }
+    }
 }
 
 @Suite("A spoken turn", .serialized)
@@ -65,9 +151,19 @@ struct VoicePipelineTests {
 
     static let whisper = WhisperTranscriber.Configuration.locate().map(WhisperTranscriber.init)
 
-    static func transcribe(_ file: URL) async throws -> String {
+    /// As the server hears: speech found first (silence never reaches Whisper), then Whisper.
+    static func transcribe(_ recording: VoicePipeline.Recording) async throws -> String {
+        let audio = switch recording {
+        case .file(let file): try await AudioDecoder().decode(file)
+        case .samples(let samples): samples
+        }
+        let speech = SpeechDetector.speech(in: audio)
+        return speech.samples.isEmpty ? "" : try await whisper(speech)
+    }
+
+    static func whisper(_ audio: PCMAudio) async throws -> String {
         let whisper = try #require(whisper, "faster-whisper is not installed: run scripts/setup")
-        return try await whisper.transcribe(AudioDecoder().decode(file))
+        return try await whisper.transcribe(audio)
     }
 
     @Test("real speech in: transcribed, answered as it streams, each sentence spoken in order")

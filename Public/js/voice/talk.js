@@ -1,4 +1,4 @@
-// Voice chat: hold the button (or the space bar) and speak; the words appear as your message,
+// Voice chat: hold the button (or the space bar) and speak; the words appear as you speak,
 // the answer is written as it comes and spoken sentence by sentence. Each stage that fails can be
 // retried alone: the transcript is sent again without recording, a reply is spoken again without
 // asking again. Speaking over the answer stops it, and the conversation keeps only what was said.
@@ -32,6 +32,7 @@ const html = `
     <button type="button" id="talk-delete" class="secondary" disabled>Delete</button>
   </div>
   <ol class="messages" id="talk-messages" aria-live="polite" aria-label="Conversation"></ol>
+  <p class="heard" id="talk-heard" aria-live="polite"></p>
   <p>State: <span class="state" id="talk-state" role="status" data-state="idle">idle</span>
     <meter id="talk-level" min="0" max="1" value="0" aria-label="Input level"></meter></p>
   <div class="actions">
@@ -46,6 +47,24 @@ const html = `
 </section>`;
 
 /** An object URL for a base64 WAV from the turn's events. */
+/** Float32 blocks at `from` Hz to 16-bit samples at `to` Hz (linear interpolation). */
+function downsampler(from, to) {
+  const step = from / to;
+  let position = 0; // where the next output sample falls, in samples from this block's start
+  return (block) => {
+    const out = new Int16Array(Math.max(0, Math.ceil((block.length - position) / step)));
+    let count = 0;
+    for (; position < block.length && count < out.length; position += step) {
+      const index = Math.floor(position);
+      const after = index + 1 < block.length ? block[index + 1] : block[index];
+      const value = block[index] + (after - block[index]) * (position - index);
+      out[count++] = Math.max(-32768, Math.min(32767, Math.round(value * 32767)));
+    }
+    position = Math.max(0, position - block.length);
+    return out.subarray(0, count);
+  };
+}
+
 function wavURL(base64) {
   const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
   return URL.createObjectURL(new Blob([bytes], { type: "audio/wav" }));
@@ -55,6 +74,7 @@ export default function talkScreen() {
   let recorder = null;
   let stream = null;
   let audioContext = null;
+  let captureModule = null; // the capture worklet, loaded once
   let turn = null; // { controller, reply, spoken[] } of the answer in progress
   let conversation = null; // the id of the conversation the server keeps, once it has one
   const queue = []; // audio waiting to play: {url, index, message}
@@ -157,7 +177,7 @@ export default function talkScreen() {
       }
 
       /** One turn: a recording, or the text of a question; shows and speaks the events. */
-      async function send({ recording, text }) {
+      async function send({ listening, text }) {
         interrupt();
         showError("");
         const controller = new AbortController();
@@ -170,13 +190,8 @@ export default function talkScreen() {
         let failed = null;
         let body;
         let json;
-        if (recording) {
-          body = new FormData();
-          body.append("audio", recording, "question.webm");
-          body.append("conversation_id", conversation ?? "new");
-          if (model) body.append("model", model);
-          if (voice) body.append("voice", voice);
-          if (q("#talk-transcriber").value) body.append("transcriber", q("#talk-transcriber").value);
+        if (listening) {
+          json = { listening_id: listening, conversation_id: conversation ?? "new", model, voice };
           setState("transcribing");
         } else {
           json = { text, conversation_id: conversation ?? "new", model, voice };
@@ -220,7 +235,7 @@ export default function talkScreen() {
           });
         } catch (error) {
           if (isAbort(error)) return;
-          failed = { stage: recording && !question ? "stt" : "llm", message: error.message, retryable: error.status !== 422 };
+          failed = { stage: listening && !question ? "stt" : "llm", message: error.message, retryable: error.status !== 422 };
         }
         if (turn === current && !queue.length && !playing) setState("idle");
         if (current.conversation) listConversations(); // its title is the first question, once heard
@@ -250,13 +265,15 @@ export default function talkScreen() {
         });
       }
 
-      // Recording: hold to talk, with a live level.
+      // Recording: hold to talk, with a live level. The speech goes to the server while it is
+      // spoken (a listening session, a piece every quarter second), so that when the button is
+      // let go only the last piece is left to transcribe; what was heard so far is shown.
       async function startRecording() {
         if (recorder) return;
         interrupt();
         showError("");
         try {
-          stream ??= await navigator.mediaDevices.getUserMedia({ audio: true });
+          stream ??= await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true } });
         } catch (error) {
           const message = error.name === "NotAllowedError"
             ? "The microphone is blocked: allow it for this site in the browser, or type instead."
@@ -264,26 +281,29 @@ export default function talkScreen() {
           return showError(message);
         }
         audioContext ??= new AudioContext();
-        const analyser = audioContext.createAnalyser();
-        audioContext.createMediaStreamSource(stream).connect(analyser);
-        const samples = new Uint8Array(analyser.fftSize);
-        const chunks = [];
-        recorder = new MediaRecorder(stream);
-        recorder.ondataavailable = (event) => chunks.push(event.data);
-        const startedAt = performance.now();
-        recorder.onstop = () => {
-          q("#talk-level").value = 0;
-          const seconds = (performance.now() - startedAt) / 1000;
-          recorder = null;
-          q("#hold").setAttribute("aria-pressed", "false");
-          if (seconds < 0.4) { setState("idle"); return showError("That was too short: hold the button while you speak."); }
-          send({ recording: new Blob(chunks, { type: chunks[0]?.type || "audio/webm" }) });
-        };
-        recorder.start();
+        if (audioContext.state === "suspended") await audioContext.resume();
+        const session = { stopped: false, pieces: Promise.resolve(), pending: [], id: null, failed: null, startedAt: performance.now() };
+        recorder = session;
         q("#hold").setAttribute("aria-pressed", "true");
         setState("listening");
+        const transcriber = q("#talk-transcriber").value || null;
+        session.opened = api("/api/voice/listen", { method: "POST", json: { sample_rate: 16000, transcriber }, signal })
+          .then(({ id }) => { session.id = id; })
+          .catch((error) => { session.failed = error; });
+        await (captureModule ??= audioContext.audioWorklet.addModule(new URL("./capture-worklet.js", import.meta.url)));
+        if (recorder !== session) return;
+        const source = audioContext.createMediaStreamSource(stream);
+        const capture = new AudioWorkletNode(audioContext, "storyvoice-capture");
+        const analyser = audioContext.createAnalyser();
+        source.connect(analyser);
+        source.connect(capture);
+        const toServer = downsampler(audioContext.sampleRate, 16000);
+        capture.port.onmessage = ({ data }) => { if (!session.stopped) session.pending.push(toServer(data)); };
+        session.disconnect = () => { source.disconnect(); capture.port.onmessage = null; capture.disconnect(); };
+        session.timer = setInterval(() => sendPiece(session), 250);
+        const samples = new Uint8Array(analyser.fftSize);
         const meter = () => {
-          if (!recorder) return;
+          if (recorder !== session) return;
           analyser.getByteTimeDomainData(samples);
           let peak = 0;
           for (const sample of samples) peak = Math.max(peak, Math.abs(sample - 128) / 128);
@@ -292,7 +312,51 @@ export default function talkScreen() {
         };
         meter();
       }
-      const stopRecording = () => { if (recorder?.state === "recording") recorder.stop(); };
+
+      /** Sends what was captured since the last piece, after the pieces before it. */
+      function sendPiece(session) {
+        const pieces = session.pending.splice(0);
+        if (!pieces.length) return session.pieces;
+        const length = pieces.reduce((sum, piece) => sum + piece.length, 0);
+        const body = new Int16Array(length);
+        let offset = 0;
+        for (const piece of pieces) { body.set(piece, offset); offset += piece.length; }
+        session.pieces = session.pieces.then(async () => {
+          await session.opened;
+          if (!session.id || session.failed) return;
+          try {
+            const heard = await api(`/api/voice/listen/${session.id}`, { method: "POST", body: body.buffer, signal });
+            if (recorder === session && heard.text) q("#talk-heard").textContent = heard.text;
+          } catch (error) {
+            if (!isAbort(error)) session.failed = error;
+          }
+        });
+        return session.pieces;
+      }
+
+      async function stopRecording() {
+        const session = recorder;
+        if (!session || session.stopped) return;
+        session.stopped = true;
+        recorder = null;
+        clearInterval(session.timer);
+        session.disconnect?.();
+        q("#talk-level").value = 0;
+        q("#hold").setAttribute("aria-pressed", "false");
+        const seconds = (performance.now() - session.startedAt) / 1000;
+        await sendPiece(session);
+        q("#talk-heard").textContent = "";
+        if (seconds < 0.4) {
+          if (session.id) api(`/api/voice/listen/${session.id}`, { method: "DELETE" }).catch(() => {});
+          setState("idle");
+          return showError("That was too short: hold the button while you speak.");
+        }
+        if (session.failed || !session.id) {
+          setState("idle");
+          return showError(`Your speech could not be sent: ${(session.failed ?? {}).message ?? "the server did not answer"}. Try again, or type instead.`);
+        }
+        send({ listening: session.id });
+      }
 
       const hold = q("#hold");
       hold.addEventListener("pointerdown", (event) => { hold.setPointerCapture?.(event.pointerId); startRecording(); }, { signal });

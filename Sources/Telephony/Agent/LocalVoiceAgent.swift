@@ -14,12 +14,12 @@ import VoiceChat
 public final class LocalVoiceAgent: VoiceAgent {
     /// The voice loop's effects: the same three voice chat is given.
     public struct Effects: Sendable {
-        public var transcribe: @Sendable (URL) async throws -> String
+        public var transcribe: @Sendable (VoicePipeline.Recording) async throws -> String
         public var model: any LanguageModel
         /// One sentence as a WAV file's bytes (any rate).
         public var speak: @Sendable (String) async throws -> Data
 
-        public init(transcribe: @escaping @Sendable (URL) async throws -> String, model: any LanguageModel, speak: @escaping @Sendable (String) async throws -> Data) {
+        public init(transcribe: @escaping @Sendable (VoicePipeline.Recording) async throws -> String, model: any LanguageModel, speak: @escaping @Sendable (String) async throws -> Data) {
             self.transcribe = transcribe
             self.model = model
             self.speak = speak
@@ -119,17 +119,9 @@ public final class LocalVoiceAgent: VoiceAgent {
         await turn?.value
     }
 
+    /// The caller's utterance goes to the transcriber in memory, at Whisper's 16 kHz.
     private func reply(to samples: [Int16]) async {
-        let file = directory.appendingPathComponent("call-turn-\(UUID().uuidString).wav")
-        // Whisper reads 16 kHz; resampling here saves ffmpeg the step.
-        do {
-            try WAV.encode(Resampler.resample(PCMAudio(sampleRate: MuLaw.sampleRate, samples: samples), to: 16_000)).write(to: file)
-        } catch {
-            eventInput.yield(.problem("the caller's audio could not be written: \(error)"))
-            return
-        }
-        defer { try? FileManager.default.removeItem(at: file) }
-        await reply(to: .audio(file))
+        await reply(to: .samples(Resampler.resample(PCMAudio(sampleRate: MuLaw.sampleRate, samples: samples), to: 16_000)))
     }
 
     /// One turn: the reply's sentences as μ-law audio of a new item, then `replyDone`. The

@@ -40,7 +40,12 @@ enum CallAgents {
         let model = try await config.models.model(.local, userID: call.$user.id, database: app.db)
         let voice = try await localVoice(like: grant.scenario.voice, narration: narration)
         let effects = LocalVoiceAgent.Effects(
-            transcribe: { file in try await transcriber.transcribe(try await AudioDecoder(maxSeconds: 60).decode(file)) },
+            transcribe: { recording in
+                switch recording {
+                case .samples(let audio): try await transcriber.transcribe(audio)
+                case .file(let file): try await transcriber.transcribe(try await AudioDecoder(maxSeconds: 60).decode(file))
+                }
+            },
             model: model,
             speak: { text in try await narration.preview(voice, text: text) })
         return LocalVoiceAgent(scenario: grant.scenario, effects: effects, logger: app.logger)

@@ -20,7 +20,10 @@ struct VoiceController: Sendable {
         conversations.get(":id", use: conversation)
         conversations.delete(":id", use: deleteConversation)
         conversations.post(":id", "heard", use: heard)
+        voice.post("listen", use: startListening)
+        voice.delete("listen", ":id", use: stopListening)
         let audio = uploads.grouped("voice")
+        audio.on(.POST, "listen", ":id", body: .collect(maxSize: ByteCount(value: Self.maxPieceBytes)), use: hearPiece)
         audio.on(.POST, "transcribe", body: .collect(maxSize: ByteCount(value: config.maxUploadBytes)), use: transcribe)
         audio.on(.POST, "turn", body: .collect(maxSize: ByteCount(value: config.maxUploadBytes)), use: turn)
     }
@@ -36,10 +39,13 @@ struct VoiceController: Sendable {
         var conversationID: String?
         /// Who hears the recording: `local` (default), `openai` or `openai:MODEL`.
         var transcriber: String?
+        /// A listening session (`POST /api/voice/listen`) whose speech is the question.
+        var listeningID: String?
 
         enum CodingKeys: String, CodingKey {
             case text, history, model, voice, transcriber
             case conversationID = "conversation_id"
+            case listeningID = "listening_id"
         }
 
         var chosenConversation: String? { conversationID.flatMap { $0.isEmpty ? nil : $0 } }
@@ -72,6 +78,70 @@ struct VoiceController: Sendable {
         return try Response.json(Transcript(text: text))
     }
 
+    /// A piece of speech is at most ~30 s of 16 kHz audio (pages send a few hundred ms at a time).
+    static let maxPieceBytes = 1 << 20
+
+    struct ListenRequest: Decodable {
+        var sampleRate: Int?
+        var transcriber: String?
+
+        enum CodingKeys: String, CodingKey {
+            case sampleRate = "sample_rate"
+            case transcriber
+        }
+    }
+
+    struct ListeningStarted: Content {
+        var id: UUID
+        var sample_rate: Int
+    }
+
+    struct ListeningHeard: Content {
+        var text: String
+        var seconds: Double
+        var speech_seconds: Double
+        var speaking: Bool
+    }
+
+    /// Starts hearing speech sent in pieces while it is spoken; a turn with `listening_id` then
+    /// waits only for the last piece to be transcribed.
+    @Sendable
+    func startListening(_ request: Request) async throws -> Response {
+        let body = request.body.data?.readableBytes ?? 0 > 0 ? try request.decodeJSON(ListenRequest.self) : ListenRequest()
+        let user = try request.stories(config)
+        let sampleRate = body.sampleRate ?? 16_000
+        let listening = try await VoiceChats(user: user, transcriber: config.transcriber).listening(sampleRate: sampleRate, with: body.transcriber)
+        let id = try await config.listenings.open(listening, owner: user.ownerID)
+        return try Response.json(ListeningStarted(id: id, sample_rate: sampleRate), status: .created)
+    }
+
+    /// The next piece: mono 16-bit little-endian samples at the session's rate, as the body.
+    @Sendable
+    func hearPiece(_ request: Request) async throws -> Response {
+        let id = try request.uuidParameter("id", what: "listening session")
+        let user = try request.stories(config)
+        let listening = try await config.listenings.session(id, owner: user.ownerID)
+        let bytes = request.body.data.map { Array($0.readableBytesView) } ?? []
+        guard bytes.count.isMultiple(of: 2) else {
+            throw APIError.badRequest("Send whole 16-bit samples (an even number of bytes), little-endian, mono.", code: "invalid_body")
+        }
+        let samples = bytes.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }.map(Int16.init(littleEndian:))
+        do {
+            let heard = try await listening.add(samples)
+            return try Response.json(ListeningHeard(text: heard.text, seconds: heard.seconds, speech_seconds: heard.speechSeconds, speaking: heard.speaking))
+        } catch let error as Listening.TooLong {
+            await config.listenings.close(id, owner: user.ownerID)
+            throw APIError(status: .payloadTooLarge, code: "recording_too_long", message: error.description)
+        }
+    }
+
+    @Sendable
+    func stopListening(_ request: Request) async throws -> Response {
+        let id = try request.uuidParameter("id", what: "listening session")
+        await config.listenings.close(id, owner: try request.stories(config).ownerID)
+        return Response(status: .noContent)
+    }
+
     @Sendable
     func reply(_ request: Request) async throws -> Response {
         let body = try request.decodeJSON(TurnRequest.self)
@@ -99,12 +169,18 @@ struct VoiceController: Sendable {
             ? request.decodeJSON(TurnRequest.self)
             : TurnRequest(model: request.query[String.self, at: "model"], voice: request.query[String.self, at: "voice"],
                           conversationID: request.query[String.self, at: "conversation_id"],
-                          transcriber: request.query[String.self, at: "transcriber"]))
+                          transcriber: request.query[String.self, at: "transcriber"],
+                          listeningID: request.query[String.self, at: "listening_id"]))
         do {
             let input: VoicePipeline.Input
             var question: String?
             if let file = recording.file {
                 input = .audio(file)
+            } else if let listening = choices.listeningID.flatMap({ $0.isEmpty ? nil : $0 }) {
+                guard let id = UUID(uuidString: listening) else {
+                    throw APIError(status: .notFound, code: "listening_not_found", message: "No such listening session.")
+                }
+                input = .listened(try await config.listenings.take(id, owner: try request.stories(config).ownerID))
             } else {
                 question = try Self.question(choices.text)
                 input = .text(question ?? "")

@@ -1,38 +1,39 @@
 import Foundation
 
-/// Energy-based turn detection on 8 kHz telephone audio, 20 ms at a time: speech starts after
-/// a few loud frames in a row, and ends after enough quiet ones. The threshold follows the
-/// line's noise floor (the quietest recent level, times a margin), so a hissing line is not
-/// speech and a quiet caller still is.
-struct SpeechDetector: Sendable {
-    struct Settings: Sendable {
+/// Energy-based turn detection, 20 ms at a time (a caller's 8 kHz line, a microphone's 16 kHz):
+/// speech starts after a few loud frames in a row, and ends after enough quiet ones. The
+/// threshold follows the line's noise floor (the quietest recent level, times a margin), so a
+/// hissing line is not speech and a quiet speaker still is. Silence and noise found so never
+/// reach the transcriber, which hears words in them ("you", "Thank you.").
+public struct SpeechDetector: Sendable {
+    public struct Settings: Sendable {
         /// Loud frames in a row that start speech (60 ms).
-        var startFrames = 3
+        public var startFrames = 3
         /// Quiet frames in a row that end it (700 ms: a breath between sentences is shorter).
-        var endFrames = 35
+        public var endFrames = 35
         /// Below this RMS nothing is speech, however quiet the line.
-        var minimumLevel = 400.0
+        public var minimumLevel = 400.0
         /// Speech is this many times louder than the noise floor.
-        var margin = 3.0
+        public var margin = 3.0
         /// Audio kept from before speech was detected, so its first syllable is not lost.
-        var prerollFrames = 10
+        public var prerollFrames = 10
         /// An utterance is cut here and answered (30 s).
-        var maxFrames = 1500
+        public var maxFrames = 1500
         /// Shorter utterances are noise (a cough, a click): 300 ms.
-        var minFrames = 15
+        public var minFrames = 15
 
-        init() {}
+        public init() {}
     }
 
-    enum Event: Equatable {
+    public enum Event: Equatable, Sendable {
         case started
-        /// The utterance's samples, preroll included.
+        /// The utterance's samples, preroll included; empty when it was too short to be words.
         case ended([Int16])
     }
 
-    static let frameSamples = 160
-
-    let settings: Settings
+    public let settings: Settings
+    /// Samples in one 20 ms frame.
+    public let frameSamples: Int
     private var pending: [Int16] = []
     private var preroll: [[Int16]] = []
     private var utterance: [Int16] = []
@@ -42,21 +43,23 @@ struct SpeechDetector: Sendable {
     private var frames = 0
     private var noiseFloor: Double
 
-    init(settings: Settings = Settings()) {
+    /// - Parameter sampleRate: of the samples `add` is given (telephone audio: 8 kHz).
+    public init(sampleRate: Int = 8_000, settings: Settings = Settings()) {
         self.settings = settings
+        frameSamples = max(1, sampleRate / 50)
         noiseFloor = settings.minimumLevel / settings.margin
     }
 
-    var isSpeaking: Bool { speaking }
+    public var isSpeaking: Bool { speaking }
 
     /// Feeds samples (any count); returns what happened, in order.
-    mutating func add(_ samples: [Int16]) -> [Event] {
+    public mutating func add(_ samples: [Int16]) -> [Event] {
         pending += samples
         var events: [Event] = []
         var offset = 0
-        while pending.count - offset >= Self.frameSamples {
-            if let event = frame(Array(pending[offset..<offset + Self.frameSamples])) { events.append(event) }
-            offset += Self.frameSamples
+        while pending.count - offset >= frameSamples {
+            if let event = frame(Array(pending[offset..<offset + frameSamples])) { events.append(event) }
+            offset += frameSamples
         }
         pending.removeFirst(offset)
         return events
@@ -96,5 +99,28 @@ struct SpeechDetector: Sendable {
         utterance = preroll.flatMap { $0 }
         preroll = []
         return .started
+    }
+}
+
+extension SpeechDetector {
+    /// The speech in a whole recording: each utterance the detector finds (an utterance still
+    /// going at the end counts if it is long enough to be words), joined; empty when the
+    /// recording holds only silence or noise.
+    public static func speech(in audio: PCMAudio, settings: Settings = Settings()) -> PCMAudio {
+        var settings = settings
+        settings.maxFrames = .max
+        var detector = SpeechDetector(sampleRate: audio.sampleRate, settings: settings)
+        var speech: [Int16] = []
+        for event in detector.add(audio.samples) {
+            if case .ended(let samples) = event { speech += samples }
+        }
+        speech += detector.unfinished()
+        return PCMAudio(sampleRate: audio.sampleRate, samples: speech)
+    }
+
+    /// The utterance in progress, if it is long enough to be words (the recording ended
+    /// mid-speech, as when a button is let go while still talking).
+    public func unfinished() -> [Int16] {
+        speaking && frames - quietRun >= settings.minFrames ? utterance : []
     }
 }
