@@ -417,7 +417,7 @@ let package = Package(
         .testTarget(
             name: "StoryServerTests",
             dependencies: [
-                "StoryServer", "StoryWorkflows", "Persistence", "Jobs", "DatabaseTestSupport", "TestSupport", "LanguageModels", "VendorHTTP", "Analysis", "Speech", "StoryModel", "Narration", "SpeechEngines",
+                "StoryServer", "StoryWorkflows", "Persistence", "Jobs", "DatabaseTestSupport", "TestSupport", "LanguageModels", "VendorHTTP", "Analysis", "Speech", "StoryModel", "Narration", "SpeechEngines", "Audio",
                 "ChatStories", "ChatWorkflows", "Journeys", "JourneyWorkflows", "Calls", "CallWorkflows", "Telephony", "AppStore", "AppStoreTestSupport",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "FluentKit", package: "fluent-kit"),

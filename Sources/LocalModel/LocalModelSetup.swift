@@ -13,15 +13,18 @@ public struct LocalModelSetup: Sendable, Hashable {
     /// threads sleeping (`OMP_WAIT_POLICY=PASSIVE`, set by the script) two threads beat one on
     /// two cores even with both busy (docs/local-model.md has the figures).
     public var threads: Int
-    /// Slots, each with its own prompt cache: a journey's story and its outline keep their
-    /// prompts read (the client still asks one at a time: `LanguageModelFactory.defaultConcurrency`).
+    /// Slots, each with its own prompt cache (~110 MB each at 4,096 tokens): a talker's or a
+    /// caller's conversation, a journey's story, its outline and a chat story being written each
+    /// keep their prompts read, so a request that stepped aside for a live turn goes on without
+    /// reading its prompt again. The scheduler still runs one request at a time
+    /// (`ModelScheduler`, `LanguageModelFactory.defaultConcurrency`).
     public var parallel: Int
     /// Tokens one request reads at most, prompt and answer together.
     public var contextTokens: Int
 
     public static var defaultThreads: Int { min(4, max(1, ProcessInfo.processInfo.activeProcessorCount)) }
 
-    public init(python: String, script: String, modelFile: String? = nil, threads: Int = defaultThreads, parallel: Int = 2, contextTokens: Int = 4096) {
+    public init(python: String, script: String, modelFile: String? = nil, threads: Int = defaultThreads, parallel: Int = 4, contextTokens: Int = 4096) {
         self.python = python
         self.script = script
         self.modelFile = modelFile

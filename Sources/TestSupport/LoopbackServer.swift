@@ -68,8 +68,9 @@ public struct LoopbackReply: Sendable {
 public final class LoopbackServer: Sendable {
     public typealias Handler = @Sendable (RecordedRequest) async -> LoopbackReply
 
-    public let port: Int
+    public var port: Int { boundPort.withLock { $0 } }
     public var baseURL: String { "http://127.0.0.1:\(port)" }
+    private let boundPort = Mutex(0)
 
     private let state = Mutex(State())
     private let handler: Handler
@@ -83,8 +84,8 @@ public final class LoopbackServer: Sendable {
     }
 
     private init(port: Int, handler: @escaping Handler) {
-        self.port = port
         self.handler = handler
+        boundPort.withLock { $0 = port }
     }
 
     /// Every request received so far, in arrival order.
@@ -100,46 +101,39 @@ public final class LoopbackServer: Sendable {
     }
 
     /// Starts a server, runs `body` with it, and stops it.
+    ///
+    /// Connections are served by a plain channel handler, not `NIOAsyncChannel`: an accepted
+    /// child `NIOAsyncChannel` that is never handed out (the server stopped, or its accept loop
+    /// ended, in the instant between accepting and yielding it) traps when it is freed ("Deinited
+    /// NIOAsyncWriter without calling finish()", signal 4, swift-nio #3481). That killed `make
+    /// test` on loaded machines in the vendor-retry tests, whose clients time out and reconnect.
     public static func withServer<T: Sendable>(
         handler: @escaping Handler = { _ in LoopbackReply(status: 500, json: ["error": ["message": "no reply scripted"]]) },
         _ body: (LoopbackServer) async throws -> T
     ) async throws -> T {
+        let connections = Connections()
+        let server = LoopbackServer(port: 0, handler: handler)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .bind(host: "127.0.0.1", port: 0) { child in
+            .childChannelInitializer { child in
                 child.eventLoop.makeCompletedFuture {
                     try child.pipeline.syncOperations.configureHTTPServerPipeline()
-                    return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: child)
+                    try child.pipeline.syncOperations.addHandler(RequestHandler(server: server, connections: connections))
+                    connections.opened(child)
                 }
             }
-        guard let port = channel.channel.localAddress?.port else {
-            try? await channel.channel.close()
+            .bind(host: "127.0.0.1", port: 0)
+            .get()
+        guard let port = channel.localAddress?.port else {
+            try? await channel.close()
             throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "the loopback server has no port"])
         }
-        let server = LoopbackServer(port: port, handler: handler)
-        // Handlers run on the cooperative pool, as the clients' own timers do: a loaded pool
-        // delays both alike, so a test of a client's timeout stays one (a loopback on threads of
-        // its own answered "slow" replies before a starved client's 0.3 s timer could fire).
-        let serving = Task {
-            try? await channel.executeThenClose { inbound in
-                try await withThrowingDiscardingTaskGroup { group in
-                    for try await connection in inbound {
-                        group.addTask { await server.serve(connection) }
-                    }
-                    // The listening socket is closed: replies still being sent are cut short.
-                    group.cancelAll()
-                }
-            }
-        }
-        // Stopped by closing the listening socket, never by cancelling the loop: a cancelled
-        // loop left connections accepted but not yet read from `inbound`, whose writers NIO traps
-        // on when they are freed unfinished ("Deinited NIOAsyncWriter without calling finish()",
-        // signal 4, swift-nio #3481): seen once in `make test`, and stop 39's CI died of the same
-        // signal with its message lost. Closed, `inbound` hands over every connection it holds,
-        // and each is closed by `serve`.
+        server.boundPort.withLock { $0 = port }
+        // Stopped by closing the listening socket, then every connection: replies still being
+        // sent are cut short, and the handlers' tasks are waited for.
         func stop() async {
-            try? await channel.channel.close()
-            await serving.value
+            try? await channel.close()
+            await connections.closeAll()
         }
         do {
             let result = try await body(server)
@@ -151,46 +145,99 @@ public final class LoopbackServer: Sendable {
         }
     }
 
-    private func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
-        try? await connection.executeThenClose { inbound, outbound in
-            var head: HTTPRequestHead?
-            var body = Data()
-            for try await part in inbound {
-                switch part {
-                case .head(let requestHead):
-                    head = requestHead
-                    body = Data()
-                case .body(let buffer):
-                    body.append(contentsOf: buffer.readableBytesView)
-                case .end:
-                    guard let requestHead = head else { continue }
-                    let request = RecordedRequest(
-                        method: requestHead.method.rawValue, uri: requestHead.uri,
-                        headers: requestHead.headers.map { (name: $0.name, value: $0.value) }, body: body
-                    )
-                    let reply = await answer(request)
-                    if reply.delay > .zero { try? await Task.sleep(for: reply.delay) }
-                    var headers = HTTPHeaders(reply.headers.map { ($0.name, $0.value) })
-                    headers.replaceOrAdd(name: "content-length", value: "\(reply.body.count)")
-                    // One request per connection keeps shutdown simple: nothing idles open.
-                    headers.replaceOrAdd(name: "connection", value: "close")
-                    let status = HTTPResponseStatus(statusCode: reply.status)
-                    try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers)))
-                    do {
-                        for (index, piece) in (reply.pieces ?? [reply.body]).enumerated() {
-                            if index > 0, reply.pieceDelay > .zero { try await Task.sleep(for: reply.pieceDelay) }
-                            await reply.beforePiece?(index)
-                            try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: piece))))
-                        }
-                        try await outbound.write(.end(nil))
-                    } catch {
-                        state.withLock { $0.abandoned += 1 }
-                        throw error
-                    }
-                    return
+    /// The open connections and the tasks answering on them.
+    final class Connections: Sendable {
+        private let state = Mutex((channels: [ObjectIdentifier: any Channel](), tasks: [UUID: Task<Void, Never>](), closed: false))
+
+        func opened(_ channel: any Channel) {
+            let closeNow = state.withLock { state in
+                state.channels[ObjectIdentifier(channel)] = channel
+                return state.closed
+            }
+            if closeNow { channel.close(promise: nil) }
+            channel.closeFuture.whenComplete { _ in
+                _ = self.state.withLock { $0.channels.removeValue(forKey: ObjectIdentifier(channel)) }
+            }
+        }
+
+        func run(_ work: @escaping @Sendable () async -> Void) {
+            let id = UUID()
+            state.withLock { state in
+                state.tasks[id] = Task {
+                    await work()
+                    _ = self.state.withLock { $0.tasks.removeValue(forKey: id) }
                 }
             }
         }
+
+        func closeAll() async {
+            let (channels, tasks) = state.withLock { state in
+                state.closed = true
+                return (Array(state.channels.values), Array(state.tasks.values))
+            }
+            for channel in channels { try? await channel.close() }
+            // Replies still waiting (a delay past a client's timeout) are cut short.
+            for task in tasks { task.cancel() }
+            for task in tasks { await task.value }
+        }
+    }
+
+    /// Collects a request's parts; its reply is made and written by a task of its own.
+    private final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
+        typealias InboundIn = HTTPServerRequestPart
+        typealias OutboundOut = HTTPServerResponsePart
+
+        // Touched only on the channel's event loop.
+        private var head: HTTPRequestHead?
+        private var body = Data()
+        private let server: LoopbackServer
+        private let connections: Connections
+
+        init(server: LoopbackServer, connections: Connections) {
+            self.server = server
+            self.connections = connections
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            switch unwrapInboundIn(data) {
+            case .head(let requestHead):
+                head = requestHead
+                body = Data()
+            case .body(let buffer):
+                body.append(contentsOf: buffer.readableBytesView)
+            case .end:
+                guard let requestHead = head else { return }
+                head = nil
+                let request = RecordedRequest(
+                    method: requestHead.method.rawValue, uri: requestHead.uri,
+                    headers: requestHead.headers.map { (name: $0.name, value: $0.value) }, body: body)
+                let channel = context.channel, server = server
+                connections.run { await server.reply(to: request, on: channel) }
+            }
+        }
+    }
+
+    /// Answers `request` on `channel`, then closes it (one request per connection keeps
+    /// shutdown simple: nothing idles open).
+    private func reply(to request: RecordedRequest, on channel: any Channel) async {
+        let reply = await answer(request)
+        if reply.delay > .zero { try? await Task.sleep(for: reply.delay) }
+        var headers = HTTPHeaders(reply.headers.map { ($0.name, $0.value) })
+        headers.replaceOrAdd(name: "content-length", value: "\(reply.body.count)")
+        headers.replaceOrAdd(name: "connection", value: "close")
+        let status = HTTPResponseStatus(statusCode: reply.status)
+        do {
+            try await channel.writeAndFlush(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))).get()
+            for (index, piece) in (reply.pieces ?? [reply.body]).enumerated() {
+                if index > 0, reply.pieceDelay > .zero { try await Task.sleep(for: reply.pieceDelay) }
+                await reply.beforePiece?(index)
+                try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: piece)))).get()
+            }
+            try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
+        } catch {
+            state.withLock { $0.abandoned += 1 }
+        }
+        try? await channel.close()
     }
 
     private func answer(_ request: RecordedRequest) async -> LoopbackReply {

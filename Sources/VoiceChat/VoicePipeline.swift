@@ -53,6 +53,15 @@ public struct VoicePipeline: Sendable {
         self.contextTokens = contextTokens
     }
 
+    /// Has the model read the conversation so far while the person is still speaking: its
+    /// server keeps what it read, so the turn's prompt then costs only the question. Asked as a
+    /// live turn; nothing is written (one token at most) and a failure is of no consequence.
+    public func prepare(history: [ChatTurn]) async {
+        let request = CompletionRequest(
+            system: instructions, history: trimmed(history, question: ""), user: "", temperature: 0, maxOutputTokens: 1, priority: .live())
+        _ = try? await model.complete(request)
+    }
+
     /// Runs one turn. Cancelling the consumer (the user spoke over the answer, or left) stops
     /// every stage.
     /// - Parameter speaking: false leaves out speech (a client that reads the reply, or speaks

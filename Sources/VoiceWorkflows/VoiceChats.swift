@@ -154,6 +154,15 @@ public struct VoiceChats: Sendable {
             speak: { text in try await narration.preview(assignment, text: text) })
     }
 
+    /// Has the model on this machine read `conversation` (an id, `new` or nil) while its next
+    /// question is being spoken (`VoicePipeline.prepare`).
+    public func prepare(conversation reference: String?) async throws {
+        let conversations = VoiceConversations(user: user)
+        let found = try await conversations.find(reference)
+        let history = if let found { try await conversations.history(of: found) } else { [ChatTurn]() }
+        try await pipeline(model: nil, voice: nil).prepare(history: history)
+    }
+
     /// The voice asked for, or the best one installed that speaks faster than real time.
     func voice(_ id: String?, narration: any NarrationService) async throws -> VoiceAssignment {
         try await CastableVoices.live(id, narration: narration)

@@ -85,15 +85,19 @@ public struct VoiceConversations: Sendable {
         guard let record = found else {
             return (try await repository.create(ownerID: ownerID, title: question.map(Self.title) ?? Self.untitled), [])
         }
+        return (record, try await history(of: record))
+    }
+
+    /// What the model is given of a kept conversation before the next question.
+    public func history(of record: VoiceConversationRecord) async throws -> [ChatTurn] {
         var messages = try await repository.messages(of: try record.requireID())
         // A question left unanswered (its reply failed) is being asked again: not twice.
         if let last = messages.last, last.role == ChatTurn.Role.user.rawValue { messages.removeLast() }
-        let history = messages.compactMap { message -> ChatTurn? in
+        return messages.compactMap { message -> ChatTurn? in
             let text = message.remembered
             guard !text.isEmpty, let role = ChatTurn.Role(rawValue: message.role) else { return nil }
             return ChatTurn(role, text)
         }
-        return (record, history)
     }
 
     /// `events` with the turn kept in `conversation` as it goes; a `conversation` event after

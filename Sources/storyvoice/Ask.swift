@@ -59,7 +59,8 @@ struct Ask: AsyncParsableCommand {
 
     private func stream(_ model: any LanguageModel) async throws {
         let request = CompletionRequest(
-            system: "You are a helpful assistant. Answer briefly and plainly.", user: question, temperature: temperature, maxOutputTokens: maxTokens)
+            system: "You are a helpful assistant. Answer briefly and plainly.", user: question, temperature: temperature, maxOutputTokens: maxTokens,
+            priority: .live())
         do {
             for try await event in model.stream(request) {
                 switch event {

@@ -37,6 +37,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
+        ParentWatch.startIfAsked()
         var config = try ServerConfig.fromEnvironment(publicDirectory: Server.defaultPublicDirectory)
         config.inProcessWorkers = workers
         config.workerConfiguration = lease.workerConfiguration(concurrency: workers)

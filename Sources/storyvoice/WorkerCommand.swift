@@ -27,6 +27,7 @@ struct WorkerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        ParentWatch.startIfAsked()
         // The same Twilio and App Store settings as the server: a scheduled call is placed here.
         let calls = try CallServices.fromEnvironment(ProcessInfo.processInfo.environment)
         let narration = try await LocalNarration.make(dataDirectory: try StoryWorker.dataDirectory())

@@ -302,11 +302,15 @@ def voice_flow(options):
         hold = browser.find("#hold")
         browser.wait_for("the idle state", "return document.querySelector('#talk-state')?.dataset.state === 'idle'")
         started = time.time()
-        # Hold the button for 3.5 s: the fake microphone plays the question meanwhile.
+        # Hold the button while the fake microphone plays the question: what is heard shows up
+        # while it is still held (the speech goes to the server as it is spoken).
         browser.s("POST", "/actions", {"actions": [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": [
             {"type": "pointerMove", "origin": {ELEMENT: hold}, "x": 0, "y": 0},
             {"type": "pointerDown", "button": 0},
-            {"type": "pause", "duration": 3500},
+            {"type": "pause", "duration": 2500}]}]})
+        browser.wait_for("the question heard while the button is held",
+                         "return /capital/i.test(document.querySelector('#talk-heard')?.textContent || '')", timeout=120)
+        browser.s("POST", "/actions", {"actions": [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": [
             {"type": "pointerUp", "button": 0}]}]})
         browser.wait_for("the transcript as the user's message",
                          "return [...document.querySelectorAll('#talk .message.user')].some(m => /capital/i.test(m.textContent))", timeout=180)

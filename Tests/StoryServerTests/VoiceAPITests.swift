@@ -1,5 +1,6 @@
 import Foundation
 import LanguageModels
+import Audio
 import NIOCore
 @testable import StoryServer
 import SpeechEngines
@@ -127,6 +128,59 @@ struct VoiceAPITests {
             let bare = try await app.send(.POST, "/api/voice/turn?model=openai:gpt-4o-mini", token: ada, headers: wav, body: ByteBuffer(bytes: try Self.spoken("Why is the sky blue?")))
             #expect(bare.status == .ok, "\(bare.body.string)")
             #expect(Self.events(bare.body).map(\.name).contains("stt-end"))
+        }
+    }
+
+    @Test("speech sent while it is spoken: heard piece by piece, then a turn takes the session once; only its owner can use it")
+    func listening() async throws {
+        try await withVoiceServer(Self.streaming(["Spiders have eight legs."])) { app, model, ada in
+            let bob = try await app.register("bob@example.com").access_token
+            let started = try await app.send(.POST, "/api/voice/listen", token: ada, json: #"{"sample_rate":16000,"model":"openai:gpt-4o-mini"}"#)
+            #expect(started.status == .created, "\(started.body.string)")
+            let id = try started.content.decode(VoiceController.ListeningStarted.self).id
+            let speech = Resampler.resample(try WAV.decode(Data(Self.spoken("How many legs does a spider have?"))), to: 16_000).samples
+                + [Int16](repeating: 0, count: 16_000)
+            var octets = HTTPHeaders()
+            octets.contentType = .binary
+            for start in stride(from: 0, to: speech.count, by: 4_000) {
+                let piece = Array(speech[start..<min(start + 4_000, speech.count)]).withUnsafeBytes { Array($0) }  // little-endian here
+                let heard = try await app.send(.POST, "/api/voice/listen/\(id)", token: ada, headers: octets, body: ByteBuffer(bytes: piece))
+                #expect(heard.status == .ok, "\(heard.body.string)")
+            }
+            let odd = try await app.send(.POST, "/api/voice/listen/\(id)", token: ada, headers: octets, body: ByteBuffer(bytes: [1, 2, 3]))
+            #expect(odd.status == .badRequest)
+            // Another user finds no such session, to add to or to answer.
+            let intruder = try await app.send(.POST, "/api/voice/listen/\(id)", token: bob, headers: octets, body: ByteBuffer(bytes: [0, 0]))
+            #expect(intruder.status == .notFound)
+            let stolen = try await app.send(.POST, "/api/voice/turn", token: bob, json: #"{"listening_id":"\#(id)","model":"openai:gpt-4o-mini"}"#)
+            #expect(stolen.status == .notFound)
+            #expect(model.requests.isEmpty)
+
+            let turn = try await app.send(.POST, "/api/voice/turn", token: ada, json: #"{"listening_id":"\#(id)","model":"openai:gpt-4o-mini"}"#)
+            #expect(turn.status == .ok, "\(turn.body.string)")
+            let events = Self.events(turn.body)
+            let heard = (events.first { $0.name == "stt-end" }?.data["text"] as? String ?? "").lowercased()
+            #expect(heard.contains("spider"), "\(events.map(\.name)) \(heard)")
+            #expect(events.contains { $0.name == "tts-audio" })
+            let again = try await app.send(.POST, "/api/voice/turn", token: ada, json: #"{"listening_id":"\#(id)","model":"openai:gpt-4o-mini"}"#)
+            #expect(again.status == .notFound, "a session is taken by one turn")
+
+            // Silence only: nothing heard, nothing sent to the model.
+            let quiet = try await app.send(.POST, "/api/voice/listen", token: ada, json: #"{"model":"openai:gpt-4o-mini"}"#)
+            let quietID = try quiet.content.decode(VoiceController.ListeningStarted.self).id
+            _ = try await app.send(.POST, "/api/voice/listen/\(quietID)", token: ada, headers: octets, body: ByteBuffer(bytes: [UInt8](repeating: 0, count: 64_000)))
+            let nothing = Self.events(try await app.send(.POST, "/api/voice/turn", token: ada, json: #"{"listening_id":"\#(quietID)","model":"openai:gpt-4o-mini"}"#).body)
+            #expect(nothing.map(\.name) == ["run-start", "stt-start", "error", "run-end"])
+            #expect(model.requests.count == 1)
+
+            // Over two minutes is refused, and the session is gone.
+            let long = try await app.send(.POST, "/api/voice/listen", token: ada, json: #"{"model":"openai:gpt-4o-mini"}"#)
+            let longID = try long.content.decode(VoiceController.ListeningStarted.self).id
+            var last: HTTPStatus = .ok
+            for _ in 0..<5 where last == .ok {
+                last = try await app.send(.POST, "/api/voice/listen/\(longID)", token: ada, headers: octets, body: ByteBuffer(bytes: [UInt8](repeating: 0, count: 1_000_000))).status
+            }
+            #expect(last == .payloadTooLarge)
         }
     }
 

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Audio
 import Foundation
+import Synchronization
 import NIOCore
 import Testing
 
@@ -149,12 +150,20 @@ final class ServerProcess: @unchecked Sendable {
         environment["STORYVOICE_PUBLIC_DIR"] = nil
         if workingDirectory == nil { environment["STORYVOICE_PUBLIC_DIR"] = CLI.repositoryRoot.appendingPathComponent("Public").path }
         environment.merge(extra) { _, new in new }
+        // It exits when this test process does, however that ends (its stdin's pipe closes).
+        environment["STORYVOICE_EXIT_WITH_STDIN"] = "1"
+        let lifeline = Pipe()
         process.environment = environment
+        process.standardInput = lifeline
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
+        lifelines.withLock { $0.append(lifeline) }
         return process
     }
+
+    /// The write ends of the started processes' stdin pipes, held until this process ends.
+    private static let lifelines = Mutex<[Pipe]>([])
 
     /// Starts `storyvoice worker` on the server's data directory (and so its database).
     func startWorker() throws -> Process {

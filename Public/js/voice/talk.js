@@ -85,7 +85,15 @@ export default function talkScreen() {
       container.replaceChildren(markup(html));
       setTitle("Talk");
       const q = (selector) => $(selector, container);
-      const setState = (state) => { q("#talk-state").textContent = state; q("#talk-state").dataset.state = state; };
+      // Each waiting state says what it waits for, and can be cancelled.
+      const stateText = { listening: "listening…", transcribing: "hearing your last words…", thinking: "writing the answer…" };
+      const setState = (state) => {
+        q("#talk-state").textContent = stateText[state] ?? state;
+        q("#talk-state").dataset.state = state;
+        const stop = q("#talk-stop");
+        stop.disabled = !["transcribing", "thinking", "speaking"].includes(state);
+        stop.textContent = state === "speaking" ? "Stop speaking" : "Cancel";
+      };
       const showError = (text, retry) => {
         q("#talk-error").replaceChildren(text, retry ? el("button", { type: "button", className: "secondary", id: "talk-retry", onclick: retry }, "Retry") : "");
       };
@@ -287,7 +295,8 @@ export default function talkScreen() {
         q("#hold").setAttribute("aria-pressed", "true");
         setState("listening");
         const transcriber = q("#talk-transcriber").value || null;
-        session.opened = api("/api/voice/listen", { method: "POST", json: { sample_rate: 16000, transcriber }, signal })
+        const model = q("#talk-model").value || null;
+        session.opened = api("/api/voice/listen", { method: "POST", json: { sample_rate: 16000, transcriber, model, conversation_id: conversation ?? "new" }, signal })
           .then(({ id }) => { session.id = id; })
           .catch((error) => { session.failed = error; });
         await (captureModule ??= audioContext.audioWorklet.addModule(new URL("./capture-worklet.js", import.meta.url)));

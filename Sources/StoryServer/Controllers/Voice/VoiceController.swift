@@ -84,10 +84,15 @@ struct VoiceController: Sendable {
     struct ListenRequest: Decodable {
         var sampleRate: Int?
         var transcriber: String?
+        /// The turn's conversation and model, when known: the model on this machine reads the
+        /// conversation while the person speaks.
+        var conversationID: String?
+        var model: String?
 
         enum CodingKeys: String, CodingKey {
             case sampleRate = "sample_rate"
-            case transcriber
+            case transcriber, model
+            case conversationID = "conversation_id"
         }
     }
 
@@ -112,6 +117,10 @@ struct VoiceController: Sendable {
         let sampleRate = body.sampleRate ?? 16_000
         let listening = try await VoiceChats(user: user, transcriber: config.transcriber).listening(sampleRate: sampleRate, with: body.transcriber)
         let id = try await config.listenings.open(listening, owner: user.ownerID)
+        if (body.model ?? "").isEmpty || body.model == "local" {
+            let chats = VoiceChats(user: user, transcriber: config.transcriber), reference = body.conversationID
+            Task { try? await chats.prepare(conversation: reference) }
+        }
         return try Response.json(ListeningStarted(id: id, sample_rate: sampleRate), status: .created)
     }
 
