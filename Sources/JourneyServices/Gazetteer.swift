@@ -1,6 +1,7 @@
 import Foundation
 import Journeys
 import ProcessWorkers
+import Synchronization
 
 /// One name of one place in the gazetteer.
 public struct GazetteerEntry: Sendable, Hashable {
@@ -25,6 +26,8 @@ public final class Gazetteer: Sendable {
     /// (country, region) by key ("massachusetts", "ma" → US/MA).
     let regionsByKey: [String: [Region]]
     let regionNames: [Region: String]
+    /// Where every place is, read on the first reverse lookup (`nearest(to:)`).
+    private let locations = Mutex<Locations?>(nil)
 
     struct Region: Hashable, Sendable {
         var country: String
@@ -117,6 +120,115 @@ public final class Gazetteer: Sendable {
                 start = end + 1
             }
             return entries
+        }
+    }
+
+    // MARK: Reverse lookup
+
+    /// The place a point is best told by: the one whose reach holds it most surely, a place's
+    /// reach growing with its people (2 km for a village, up to 25 km for a city). So a point in
+    /// a city's suburb is the city, not the village of 600 a kilometre off; a point farther than
+    /// three reaches from any place has none (nil). `distance`: metres from the place's centre.
+    public func nearest(to coordinate: Coordinate) -> (entry: GazetteerEntry, distance: Double, isWithin: Bool)? {
+        let locations = locations.withLock { cached in
+            if let cached { return cached }
+            let built = Locations(places)
+            cached = built
+            return built
+        }
+        guard let best = locations.best(for: coordinate) else { return nil }
+        let line = places.withUnsafeBytes { raw -> String in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var end = best.offset
+            while end < bytes.count, bytes[end] != 10 { end += 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[best.offset..<end]), as: UTF8.self)
+        }
+        guard let entry = Self.entry(line) else { return nil }
+        let distance = GreatCircle.distance(coordinate, entry.coordinate)
+        let reach = Locations.reach(population: entry.population)
+        guard distance <= 3 * reach else { return nil }
+        return (entry, distance, distance <= reach)
+    }
+
+    /// Each place's own-name line: where it is, its people, and where its line starts, as flat
+    /// arrays (235,000 places, 4 MB), scanned whole for each lookup (a few milliseconds).
+    struct Locations: Sendable {
+        var latitudes: [Float] = []
+        var longitudes: [Float] = []
+        var populations: [Int32] = []
+        var offsets: [Int32] = []
+
+        init(_ places: Data) {
+            places.withUnsafeBytes { raw in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                let count = bytes.count
+                var start = 0
+                var tabs = [Int](repeating: 0, count: 7)
+                while start < count {
+                    var index = start, found = 0
+                    while index < count, bytes[index] != 10 {
+                        if bytes[index] == 9, found < 7 { tabs[found] = index; found += 1 }
+                        index += 1
+                    }
+                    // key \t kind \t name \t country \t region \t population \t lat \t lon
+                    if found == 7, bytes[tabs[0] + 1] == UInt8(ascii: "n"),
+                       let population = Self.number(bytes, tabs[4] + 1, tabs[5]),
+                       let latitude = Self.number(bytes, tabs[5] + 1, tabs[6]), let longitude = Self.number(bytes, tabs[6] + 1, index) {
+                        latitudes.append(Float(latitude))
+                        longitudes.append(Float(longitude))
+                        populations.append(Int32(clamping: Int(population)))
+                        offsets.append(Int32(start))
+                    }
+                    start = index + 1
+                }
+            }
+        }
+
+        /// A decimal number in `bytes[from..<to]` ("-1.25596", "162100").
+        private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Double? {
+            var index = from, negative = false, value = 0.0, scale = 0.0, digits = 0
+            if index < to, bytes[index] == UInt8(ascii: "-") { negative = true; index += 1 }
+            while index < to {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "."), scale == 0 {
+                    scale = 1
+                } else if byte >= 48, byte <= 57 {
+                    value = value * 10 + Double(byte - 48)
+                    if scale > 0 { scale *= 10 }
+                    digits += 1
+                } else {
+                    return nil
+                }
+                index += 1
+            }
+            guard digits > 0 else { return nil }
+            let result = scale > 0 ? value / scale : value
+            return negative ? -result : result
+        }
+
+        /// Metres within which a place of `population` names the points around it.
+        static func reach(population: Int) -> Double {
+            min(25_000, max(2_000, 2_000 * (Double(max(1, population)) / 10_000).squareRoot()))
+        }
+
+        /// The place with the smallest distance over reach (an equirectangular distance: exact
+        /// enough at these ranges, and cheap for 235,000 places).
+        func best(for coordinate: Coordinate) -> (offset: Int, ratio: Double)? {
+            let latitude = Float(coordinate.latitude), longitude = Float(coordinate.longitude)
+            let metresPerDegree: Float = 111_195
+            let shrink = Float(cos(coordinate.latitude * .pi / 180))
+            var best: (index: Int, ratio: Float)?
+            for index in latitudes.indices {
+                let dy = (latitudes[index] - latitude) * metresPerDegree
+                // Quick refusal: farther north or south than any reach.
+                if abs(dy) > 75_000 { continue }
+                var dl = abs(longitudes[index] - longitude)
+                if dl > 180 { dl = 360 - dl }
+                let dx = dl * metresPerDegree * shrink
+                let ratio = (dx * dx + dy * dy).squareRoot() / Float(Self.reach(population: Int(populations[index])))
+                if best.map({ ratio < $0.ratio }) ?? true { best = (index, ratio) }
+            }
+            return best.map { (Int(offsets[$0.index]), Double($0.ratio)) }
         }
     }
 

@@ -16,7 +16,7 @@ public struct GazetteerGeocoder: Geocoder {
     }
 
     public func resolve(_ query: String) throws(JourneyError) -> Place {
-        if let coordinate = Coordinate(text: query) { return Place(name: coordinate.text, coordinate: coordinate) }
+        if let coordinate = Coordinate(text: query) { return Self.named(coordinate, by: gazetteer) }
         let parts = query.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         for (index, part) in parts.enumerated() {
             let candidates = gazetteer.entries(forKey: PlaceName.key(part))
@@ -37,6 +37,16 @@ public struct GazetteerGeocoder: Geocoder {
         throw JourneyError.unknownPlace(query, hint: "the offline gazetteer knows towns of 500 people or more; for streets and addresses set \(JourneyServicesConfiguration.nominatimVariable) to a Nominatim server, or give “latitude,longitude”")
     }
 
+    /// A point given as "lat,lon" (a phone's location), told by the place it is in or near: a
+    /// story must not read "51.75900, -1.24000" aloud. Far from any place, it keeps its
+    /// coordinates as its name (the storyteller then says where it lies: `TripWords`).
+    public static func named(_ coordinate: Coordinate, by gazetteer: Gazetteer) -> Place {
+        guard let (entry, distance, isWithin) = gazetteer.nearest(to: coordinate) else { return Place(name: coordinate.text, coordinate: coordinate) }
+        let name = isWithin ? entry.name : "near \(entry.name)"
+        let away = isWithin ? "" : ", \(TripWords.distance(distance)) \(TripWords.direction(from: entry.coordinate, to: coordinate)) of it"
+        return Place(name: name, coordinate: coordinate, label: "\(coordinate.text): \(entry.name), \(gazetteer.area(of: entry))\(away)")
+    }
+
     /// The most populous, a match on another name counting a tenth of its people: GeoNames lists
     /// stray other names ("Venice" for Dayton, Ohio), yet Köln is still the "Cologne" people mean.
     static func best(_ entries: [GazetteerEntry]) -> GazetteerEntry? {
@@ -44,5 +54,25 @@ public struct GazetteerGeocoder: Geocoder {
         var best: GazetteerEntry?
         for entry in entries where best.map({ weight(entry) > weight($0) }) ?? true { best = entry }
         return best
+    }
+}
+
+/// Another geocoder (Nominatim) whose "lat,lon" places are named by the offline gazetteer when
+/// it is installed: the other geocoder reads coordinates without asking, so they would keep
+/// their numbers as their name.
+public struct CoordinateNamingGeocoder: Geocoder {
+    public let base: any Geocoder
+    public let gazetteer: @Sendable () -> Gazetteer?
+
+    public init(base: any Geocoder, gazetteer: @escaping @Sendable () -> Gazetteer?) {
+        self.base = base
+        self.gazetteer = gazetteer
+    }
+
+    public func place(for query: String) async throws -> Place {
+        if let coordinate = Coordinate(text: query), let gazetteer = gazetteer() {
+            return GazetteerGeocoder.named(coordinate, by: gazetteer)
+        }
+        return try await base.place(for: query)
     }
 }

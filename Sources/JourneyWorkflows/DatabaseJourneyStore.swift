@@ -26,7 +26,7 @@ struct DatabaseJourneyStore: JourneyStore {
         let json = String(decoding: try JSONEncoder().encode(outline), as: UTF8.self)
         try await mustExist(try await repository.update(journeyID, ownerID: ownerID) { record in
             record.outlineJSON = json
-            record.title = outline.title
+            record.title = outline.title.isEmpty ? nil : outline.title
         })
     }
 

@@ -73,7 +73,8 @@ public struct JourneyLibrary: Sendable {
     /// seconds later, waits for neither.
     public func plan(_ request: PlanRequest) async throws -> JourneyPlanView {
         if user.models.factory.local != nil, let model = try? user.models.factory.makeLocalModel() {
-            Task.detached { _ = try? await model.complete(StoryPrompts.warmUp) }
+            let soon = ModelPriority.due(now().addingTimeInterval(PreparedOpenings.dueAfter))
+            Task.detached { _ = try? await model.complete(StoryPrompts.warmUp.with(soon)) }
         }
         return JourneyPlanView(plan: try await routing.plan(from: request.start, to: request.end, mode: request.mode), attribution: routing.attribution)
     }
@@ -95,7 +96,8 @@ public struct JourneyLibrary: Sendable {
         let target = planned.wordsPerMinute
         Task.detached { _ = await VoicePaces.shared.paced(voice, target: target, narration: narration) }
         return await openings.prepare(
-            owner: ownerID, modelSpec: choices.modelText, voice: voice.voice, request: JourneyTeller.openingRequest(plan: planned, style: style),
+            owner: ownerID, modelSpec: choices.modelText, voice: voice.voice,
+            request: JourneyTeller.openingRequest(plan: planned, style: style).with(.due(now().addingTimeInterval(PreparedOpenings.dueAfter))),
             using: model, speak: { text in
                 // At the pace the teller will speak in (measured on the first sentence, not before the model starts).
                 try await narration.preview(await VoicePaces.shared.paced(voice, target: target, narration: narration), text: text)

@@ -22,8 +22,11 @@ public final class JourneyRouting: Sendable {
     public func router() -> any Router { configuration.router() }
 
     public func geocoder() throws(JourneyError) -> any Geocoder {
-        let directory = gazetteerDirectory
-        return try configuration.geocoder { () throws(JourneyError) in try gazetteer.open(directory) }
+        let directory = gazetteerDirectory, gazetteer = gazetteer
+        let geocoder = try configuration.geocoder { () throws(JourneyError) in try gazetteer.open(directory) }
+        guard configuration.geocoder != nil else { return geocoder }
+        // Nominatim reads "lat,lon" without asking; the gazetteer, when installed, names it.
+        return CoordinateNamingGeocoder(base: geocoder) { try? gazetteer.open(directory) }
     }
 
     /// What the places shown must credit: GeoNames when they come from the offline gazetteer.

@@ -76,6 +76,13 @@ struct JourneyTellHandler: JobHandler {
     }
 }
 
+extension ModelScheduler.Snapshot {
+    /// Live turns running or waiting.
+    var liveTurns: Int {
+        (running + waiting).count { $0.urgency == .live }
+    }
+}
+
 /// Builds a journey's teller from what the journey keeps: its plan, style, voice and model,
 /// with the owner's narration (voices their keys unlock) and model access.
 struct JourneyTelling: Sendable {
@@ -101,7 +108,10 @@ struct JourneyTelling: Sendable {
         let user = Stories(database: database, dataDirectory: dataDirectory, narration: narration, models: models, plans: PlanCache(), ownerID: ownerID)
         let voices = try await user.userNarration().narration
         let assignment = VoiceAssignment(voice: record.voice)
-        let model = try await models.model(try ModelAccess.spec(record.model), userID: ownerID, database: database)
+        let spec = try ModelAccess.spec(record.model)
+        let model = try await models.model(spec, userID: ownerID, database: database)
+        // Live turns at the model on this machine hold it before any part (a cloud model has none).
+        let scheduler = spec.provider == .local ? models.factory.localScheduler : nil
         let repository = JourneyRepository(database: database)
         let openings = openings, modelSpec = record.model, voice = record.voice
         return JourneyTeller(
@@ -111,7 +121,11 @@ struct JourneyTelling: Sendable {
                 return try await voices.preview(await VoicePaces.shared.paced(assignment, target: plan.wordsPerMinute, narration: voices), text: text)
             },
             store: DatabaseJourneyStore(repository: repository, dataDirectory: dataDirectory, journeyID: id, ownerID: ownerID),
-            playhead: { (try? await repository.find(id, ownerID: ownerID))?.playheadPart ?? 0 },
+            listener: {
+                guard let record = try? await repository.find(id, ownerID: ownerID) else { return nil }
+                return ListenerPosition(part: record.playheadPart, sentence: record.playheadSentence)
+            },
+            liveTurns: { await scheduler?.snapshot.liveTurns ?? 0 },
             prepared: { request in await openings?.take(owner: ownerID, modelSpec: modelSpec, voice: voice, request: request) })
     }
 }

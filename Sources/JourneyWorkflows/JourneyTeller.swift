@@ -2,6 +2,7 @@ import Audio
 import Foundation
 import Journeys
 import LanguageModels
+import VendorHTTP
 import VoiceChat
 
 /// Writes and voices a journey's story one part at a time: part 1 straight from the trip and
@@ -15,9 +16,14 @@ public struct JourneyTeller: Sendable {
     /// One sentence as a WAV file's bytes.
     public var speak: @Sendable (String) async throws -> Data
     public var store: any JourneyStore
-    /// The part the listener is in (0 when nobody listens, as for `journey tell`): a part being
-    /// heard is not thrown away and written again.
-    public var playhead: @Sendable () async -> Int
+    /// Where the listener is (nil when nobody listens, as for `journey tell`): a part being heard
+    /// is not thrown away and written again, and every request says when its part is due.
+    public var listener: @Sendable () async -> ListenerPosition?
+    /// Live turns (talk, calls) running or waiting at the model: each holds it before a part.
+    public var liveTurns: @Sendable () async -> Int
+    /// How fast the model has been making parts (shared by the journeys of this process).
+    public var speeds: ModelSpeeds
+    public var now: @Sendable () -> Date
     /// Tries per part before it is told from its beat.
     public var maxAttempts: Int
     /// Seconds to wait after failed try `n` (1, 2, …) before the next.
@@ -28,7 +34,8 @@ public struct JourneyTeller: Sendable {
 
     public init(
         plan: JourneyPlan, style: StoryStyle, model: any LanguageModel, speak: @escaping @Sendable (String) async throws -> Data,
-        store: any JourneyStore, playhead: @escaping @Sendable () async -> Int = { 0 },
+        store: any JourneyStore, listener: @escaping @Sendable () async -> ListenerPosition? = { nil },
+        liveTurns: @escaping @Sendable () async -> Int = { 0 }, speeds: ModelSpeeds = .shared, now: @escaping @Sendable () -> Date = { Date() },
         maxAttempts: Int = 3, backoff: @escaping @Sendable (Int) -> Double = { min(30, 2 * pow(3, Double($0 - 1))) },
         prepared: @escaping @Sendable (CompletionRequest) async -> AsyncThrowingStream<CompletionEvent, any Error>? = { _ in nil }
     ) {
@@ -37,7 +44,10 @@ public struct JourneyTeller: Sendable {
         self.model = model
         self.speak = speak
         self.store = store
-        self.playhead = playhead
+        self.listener = listener
+        self.liveTurns = liveTurns
+        self.speeds = speeds
+        self.now = now
         self.maxAttempts = max(1, maxAttempts)
         self.backoff = backoff
         self.prepared = prepared
@@ -58,10 +68,6 @@ public struct JourneyTeller: Sendable {
     public func tell(part number: Int) async throws -> JourneyPart {
         var part = try await store.part(number) ?? JourneyPart(number: number)
         if part.status == .ready { return part }
-        if !part.sentences.isEmpty, await playhead() == number {
-            // Resumed after a restart while the listener was hearing it: keep what they heard.
-            return try await finish(&part, fallback: false)
-        }
         var lastFailure = ""
         while part.attempts < maxAttempts {
             try Task.checkCancellation()
@@ -83,20 +89,25 @@ public struct JourneyTeller: Sendable {
     /// it stopped (what was voiced is kept: the listener may be hearing it already).
     private func write(_ part: inout JourneyPart) async throws -> JourneyPart {
         let number = part.number
+        // One read of the parts kept, for the words, the deadline, the last part's ending and the story's beginning.
+        let kept = try await store.parts()
+        let told = kept.filter { $0.number < number }
+        let stored = try await store.outline()
+        // A part that would be late is told without its planning request, and shorter if need be.
+        let deadline = await deadline(for: number, words: wordsTarget(for: number, told: told), outline: stored, parts: kept)
+        let words = deadline.words
         // The first parts are told from the story so far, the outline written once they are:
         // the listener of a short part 1 would otherwise wait for the outline's JSON too.
-        let outline = number <= toldBeforeOutline ? try await store.outline() : try await outlineIfReadable(for: number)
+        let outline = number <= toldBeforeOutline || !deadline.plansFirst ? stored : try await outlineIfReadable(for: number)
         part.beat = outline?.beats[number] ?? part.beat
-        // One read of the parts kept, for the words, the last part's ending and the story's beginning.
-        let told = try await store.parts().filter { $0.number < number }
-        let words = wordsTarget(for: number, told: told)
         let previous = told.last { $0.number == number - 1 }.map { Self.ending(of: $0.text) }
         let beginning = number == 1 ? nil : told.first { $0.number == 1 }.flatMap { Self.beginning(of: $0.text, unlessIn: previous) }
         let request = number == 1 ? Self.openingRequest(plan: plan, style: style)
             : prompts.part(number, outline: outline, beginning: beginning, previousEnding: previous, words: words)
         // Saying the story's beginning or the last part's ending again is no telling.
         let earlier = [beginning, previous].compactMap { $0 }.joined(separator: " ")
-        let written = try await writeText(&part, request: request, outline: outline, beginning: beginning, words: words, earlier: earlier)
+        let carry = await carryWords(after: number, words: words, parts: kept)
+        let written = try await writeText(&part, request: request, outline: outline, beginning: beginning, words: words, earlier: earlier, carry: carry)
         // What the next part needs of the outline is written once this part is ready, not
         // beside it: two requests at once, with a voice speaking, oversubscribe two cores (the
         // model once fell to 0.8 tokens a second so).
@@ -104,29 +115,36 @@ public struct JourneyTeller: Sendable {
         return written
     }
 
-    /// `earlier`: how the part before ended (the small model sometimes begins by saying it again).
-    private func writeText(_ part: inout JourneyPart, request: CompletionRequest, outline: StoryOutline?, beginning: String?, words: Int, earlier: String) async throws -> JourneyPart {
+    /// `earlier`: how the part before ended (the small model sometimes begins by saying it again);
+    /// `carry`: words to read on into the next part's opening.
+    private func writeText(_ part: inout JourneyPart, request: CompletionRequest, outline: StoryOutline?, beginning: String?, words: Int, earlier: String, carry: Int) async throws -> JourneyPart {
         let number = part.number
         var problem: String?
-        if !part.sentences.isEmpty, await playhead() >= number {
-            // A try that failed part-way while the listener is in the part: go on from its end.
-            problem = try await stream(prompts.continuation(number, outline: outline, beginning: beginning, soFar: Self.ending(of: part.text), words: max(20, words - part.words)), into: &part, words: words, earlier: earlier)
+        if !part.sentences.isEmpty {
+            // Sentences kept already (the part before read on into this one, a try that failed
+            // part-way, a teller that died): voiced, and perhaps being heard: go on from their end.
+            problem = try await stream(prompts.continuation(number, outline: outline, beginning: beginning, soFar: Self.ending(of: part.text), words: max(20, words - part.words)), into: &part, words: words, earlier: earlier, carry: carry)
         } else {
-            try await discardSentences(of: &part)
-            problem = try await stream(request, into: &part, words: words, earlier: earlier)
+            problem = try await stream(request, into: &part, words: words, earlier: earlier, carry: carry)
         }
-        if problem != nil, part.words > 0 {
+        // A part that stopped short (the model on this machine ends an opening at 20–100 words
+        // whatever it is asked) is gone on with once, from where it stopped: a part well short of
+        // its minute leaves the story short of the trip, and the next part's make-up is capped.
+        if part.words > 0, problem != nil || Double(part.words) < Self.fullShare * Double(words) {
             let more = prompts.continuation(number, outline: outline, beginning: beginning, soFar: Self.ending(of: part.text), words: max(20, words - part.words))
-            problem = try await stream(more, into: &part, words: words, earlier: earlier)
+            problem = try await stream(more, into: &part, words: words, earlier: earlier, carry: carry)
             if part.words > 0 { problem = nil }
         } else if problem != nil {
             try await discardSentences(of: &part)
-            problem = try await stream(request, into: &part, words: words, earlier: earlier)
+            problem = try await stream(request, into: &part, words: words, earlier: earlier, carry: carry)
             if part.words > 0, problem.map(Self.isWrongKind) == false { problem = nil }
         }
         if let problem { throw JourneyTellError.offText(part: number, problem) }
         return try await finish(&part, fallback: false)
     }
+
+    /// A part this share of its words or more is long enough; one shorter is gone on with once.
+    static let fullShare = 0.85
 
     /// Parts told before the outline is first written: two, or one in a story of two parts
     /// (whose title would otherwise never be written).
@@ -135,27 +153,38 @@ public struct JourneyTeller: Sendable {
     /// Writes, after part `number`, what the parts after it need: the first outline once the
     /// first parts are told; after that the acts' lines when they are not written yet, then the
     /// next part's beats when this part's window does not hold them. One request after each
-    /// part, while the listener hears it. A failure here is the next part's to retry.
+    /// part, while the listener hears it. A failure here is the next part's to retry. Not when
+    /// the next part would be late for it (`PartDeadline`): the model's time goes to the story,
+    /// and the plan is caught up with once the story is ahead again.
     private func outlineAhead(of number: Int, outline: StoryOutline?) async {
         guard number >= toldBeforeOutline, number < plan.parts else { return }
+        if let kept = try? await store.parts() {
+            let next = await deadline(for: number + 1, words: wordsTarget(for: number + 1, told: kept.filter { $0.number <= number }), outline: outline, parts: kept,
+                                      planningLines: planningLines(for: number + 1, outline: outline, acts: outline?.actSummaries.isEmpty == true))
+            guard next.plansFirst else { return }
+        }
         guard var outline else {
             _ = try? await outlineReady(for: number + 1)
             return
         }
-        if outline.actSummaries.isEmpty, let lines = try? await actLines(outline) {
+        if outline.actSummaries.isEmpty, let lines = try? await actLines(outline, for: number + 1) {
             outline.actSummaries = lines
         }
         guard outline.beatsToWrite(for: number + 1, parts: plan.parts) != nil else { return }
         _ = try? await outlineReady(for: number + 1)
     }
 
-    /// The acts' lines, written and kept (nil when the model's answer cannot be read).
-    private func actLines(_ outline: StoryOutline) async throws -> [String]? {
+    /// The acts' lines, written and kept (nil when the model's answer cannot be read), and the
+    /// title when the story has none yet. Due when part `due` is.
+    private func actLines(_ outline: StoryOutline, for due: Int) async throws -> [String]? {
         let count = StoryArc.acts(parts: plan.parts).count
-        let answer = try await model.complete(prompts.actLines(outline))
+        let answer = try await model.complete(prompts.actLines(outline).with(await priority(for: due)))
         guard let lines = StoryAnswers.actLines(answer.text, count: count) else { return nil }
         guard var stored = try await store.outline() else { return nil }
         stored.actSummaries = lines
+        if stored.title.isEmpty, let json = JSONValue(parsing: answer.text) {
+            stored.title = StoryAnswers.title(in: json, source: stored.beats.values.joined(separator: "\n")) ?? ""
+        }
         try await store.save(stored)
         return lines
     }
@@ -165,20 +194,42 @@ public struct JourneyTeller: Sendable {
     /// story, may run to half as long again): a story that runs long would outlast the trip,
     /// and the next part goes on from wherever this one stops. The answer is read ahead of the
     /// voice (`PartReader`), so the model stops once the text has its words.
-    private func stream(_ request: CompletionRequest, into part: inout JourneyPart, words: Int, earlier: String) async throws -> String? {
+    /// `carry`: words to read on past the part's end into the next part's opening, voiced and
+    /// kept there (when the next part would start late: `PartDeadline.carryWords`).
+    private func stream(_ request: CompletionRequest, into part: inout JourneyPart, words: Int, earlier: String, carry: Int = 0) async throws -> String? {
         let enough = part.number == plan.parts ? words * 3 / 2 : words
         let isOpening = part.number == 1 && request == Self.openingRequest(plan: plan, style: style)
-        let reader = PartReader(prompt: request.user, sentences: part.sentences.map(\.text), enough: enough, earlier: earlier)
+        var next = carry > 0 ? try await store.part(part.number + 1) ?? JourneyPart(number: part.number + 1) : nil
+        // Only into a part not begun: a part with sentences of its own goes on from them.
+        if next?.sentences.isEmpty == false || next?.status == .ready { next = nil }
+        let reader = PartReader(prompt: request.user, sentences: part.sentences.map(\.text), enough: enough, earlier: earlier, carry: next == nil ? 0 : carry)
+        // Asked when the part is due: the model on this machine takes the most urgent request first.
+        let asked = request.with(await priority(for: part.number))
         let answer: @Sendable () async -> AsyncThrowingStream<CompletionEvent, any Error> = { [model, prepared] in
-            (isOpening ? await prepared(request) : nil) ?? model.stream(request)
+            (isOpening ? await prepared(request) : nil) ?? model.stream(asked)
         }
+        let start = now()
+        var first: (at: Date, words: Int)?, last = start
         for try await output in Self.read(answer, with: reader) {
             switch output {
-            case .sentence(let sentence): try await voice(sentence, into: &part)
+            case .sentence(let sentence):
+                try await voice(sentence, into: &part)
+                last = now()
+                if first == nil { first = (last, part.words) }
+            case .carried(let sentence):
+                if var opening = next {
+                    try await voice(sentence, into: &opening)
+                    next = opening
+                }
             case .data: return Self.data
             case .refusal: return Self.refusal
             case .stop: break
             }
+        }
+        // The model's pace as the listener meets it (an opening prepared ahead says nothing of it).
+        if !isOpening, let first,
+           let sample = ModelPace.measured(firstSentence: first.at.timeIntervalSince(start), words: part.words - first.words, seconds: last.timeIntervalSince(first.at)) {
+            await speeds.record(sample, for: modelKey)
         }
         return SpokenProse.problem(with: part.text, targetWords: words)
     }
@@ -197,11 +248,13 @@ public struct JourneyTeller: Sendable {
                 case .text(let piece):
                     for output in reader.add(piece) {
                         yield(output)
-                        if case .sentence = output { continue }
-                        break reading
+                        switch output {
+                        case .sentence, .carried: continue
+                        default: break reading
+                        }
                     }
                 case .finished:
-                    if let rest = reader.finish() { yield(.sentence(rest)) }
+                    if let rest = reader.finish() { yield(rest) }
                 }
             }
         }
@@ -285,7 +338,7 @@ public struct JourneyTeller: Sendable {
             let act = StoryArc.act(ofPart: number, parts: plan.parts)
             let window = number...min(act.parts.upperBound, number + 1)
             let toldParts = StoryPrompts.toldParts(toldTexts.count, before: window)
-            let answer = try await model.complete(prompts.firstOutline(told: toldTexts, beats: window))
+            let answer = try await model.complete(prompts.firstOutline(told: toldTexts, beats: window).with(await priority(for: number)))
             // A line must not copy the story it sums up (the small model did, more often than not).
             let story = toldTexts.joined(separator: "\n")
             guard let answered = StoryAnswers.firstOutline(answer.text, parts: Array(toldParts) + Array(window), source: story) else {
@@ -302,7 +355,7 @@ public struct JourneyTeller: Sendable {
             }
         }
         if let window = outline.beatsToWrite(for: number, parts: plan.parts) {
-            let answer = try await model.complete(prompts.beats(window, outline: outline))
+            let answer = try await model.complete(prompts.beats(window, outline: outline).with(await priority(for: number)))
             guard let beats = StoryAnswers.beats(answer.text, parts: window, source: prompts.unoriginal(beats: window, outline: outline)) else {
                 throw JourneyTellError.unreadableOutline("the beats came back as \(answer.text.prefix(120).debugDescription)")
             }
@@ -326,6 +379,74 @@ public struct JourneyTeller: Sendable {
         }
         return texts
     }
+
+    // MARK: When parts are due
+
+    /// The part the listener is in (0 when nobody listens).
+    func playhead() async -> Int {
+        await listener()?.part ?? 0
+    }
+
+    /// When the listener reaches each part, from what is kept; nil when nobody listens.
+    func schedule(_ parts: [JourneyPart]) async -> ListeningSchedule? {
+        guard let position = await listener(), position.part > 0 else { return nil }
+        let audio = Dictionary(parts.map { ($0.number, PartAudio(isReady: $0.status == .ready, sentenceSeconds: $0.sentences.map(\.durationSeconds))) }) { first, _ in first }
+        return ListeningSchedule(listener: position, parts: audio, partSeconds: plan.storySeconds / Double(max(1, plan.parts)))
+    }
+
+    /// What a request for part `number` (or for the plan it needs) says to the model: due when
+    /// the listener reaches the part (now, for the part they are in), or background work when
+    /// nobody listens. The user's model adds the owner.
+    func priority(for number: Int) async -> ModelPriority {
+        let parts = (try? await store.parts()) ?? []
+        guard let schedule = await schedule(parts) else { return .background }
+        return .due(now().addingTimeInterval(schedule.secondsUntil(part: number)))
+    }
+
+    /// Whether part `number`, of `words` words, will be in time for its listener, and how to
+    /// tell it if not (`PartDeadline`: without its planning request, or as a shorter bridge).
+    func deadline(for number: Int, words: Int, outline: StoryOutline?, parts: [JourneyPart], planningLines: Int? = nil) async -> PartDeadline.Decision {
+        let due = await schedule(parts)?.secondsUntil(part: number)
+        let pace = await speeds.pace(for: modelKey)
+        let lines = planningLines ?? self.planningLines(for: number, outline: outline)
+        return PartDeadline.decide(
+            secondsUntilDue: due, words: words, minimumWords: Self.bridgeWords(words), spokenWordsPerSecond: spokenWordsPerMinute(parts) / 60,
+            pace: pace, planningSeconds: PartDeadline.planningSeconds(lines: lines, pace: pace), waitSeconds: Double(await liveTurns()) * Self.liveTurnSeconds)
+    }
+
+    /// Words to read on past part `number`'s end into the next part's opening: when the next
+    /// part would start after the listener reaches it (`PartDeadline.carryWords`).
+    func carryWords(after number: Int, words: Int, parts: [JourneyPart]) async -> Int {
+        guard number < plan.parts, let schedule = await schedule(parts) else { return 0 }
+        return PartDeadline.carryWords(
+            secondsUntilDue: schedule.secondsUntil(part: number), words: words, spokenWordsPerSecond: spokenWordsPerMinute(parts) / 60,
+            pace: await speeds.pace(for: modelKey), waitSeconds: Double(await liveTurns()) * Self.liveTurnSeconds)
+    }
+
+    /// The lines of plan part `number` waits for: the first outline's (its told parts' and two
+    /// beats), its beats' window, and the acts' lines when `acts` (written ahead, after a part).
+    func planningLines(for number: Int, outline: StoryOutline?, acts: Bool = false) -> Int {
+        guard number > toldBeforeOutline else { return 0 }
+        guard let outline else { return min(3, number - 1) + 2 }
+        let beats = outline.beatsToWrite(for: number, parts: plan.parts)?.count ?? 0
+        return beats + (acts ? StoryArc.acts(parts: plan.parts).count : 0)
+    }
+
+    /// A live turn's hold on the model (a spoken answer of a sentence or three).
+    static let liveTurnSeconds = 10.0
+
+    /// A bridge's fewest words: a third of the part, and at least a few sentences.
+    static func bridgeWords(_ words: Int) -> Int {
+        max(25, words / 3)
+    }
+
+    /// The voice's pace as measured on the last ready part (else the plan's).
+    private func spokenWordsPerMinute(_ parts: [JourneyPart]) -> Double {
+        parts.last { $0.status == .ready && !$0.fallback }.flatMap(Self.pace(of:)) ?? plan.wordsPerMinute
+    }
+
+    /// The model's name among the speeds measured.
+    var modelKey: String { "\(model.provider.rawValue):\(model.model)" }
 
     // MARK: Pace
 
@@ -377,6 +498,15 @@ public struct JourneyTeller: Sendable {
     static func ending(of text: String, words: Int = 60) -> String {
         let all = text.split(separator: " ")
         return all.suffix(words).joined(separator: " ")
+    }
+}
+
+extension CompletionRequest {
+    /// This request, asked with `priority`.
+    func with(_ priority: ModelPriority) -> CompletionRequest {
+        var request = self
+        request.priority = priority
+        return request
     }
 }
 

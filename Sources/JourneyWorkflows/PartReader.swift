@@ -8,6 +8,8 @@ import VoiceChat
 struct PartReader: Sendable {
     enum Output: Sendable, Hashable {
         case sentence(String)
+        /// A sentence past the part's end, read on into the next part's opening (`carry`).
+        case carried(String)
         /// The answer starts as data (`{`, `[`, a code fence), or refuses: nothing more is read.
         case data, refusal
         /// The part has its words, or the model says a sentence a second time over: stop asking.
@@ -16,6 +18,9 @@ struct PartReader: Sendable {
 
     private let prompt: String
     private let enough: Int
+    /// Words to read on past `enough` into the next part (0: stop at the part's end).
+    private let carry: Int
+    private var carriedWords = 0
     /// The sentences the story told just before this part: said again, they are left out.
     private let earlier: Set<String>
     /// The five-word runs of how the part before ended, and of what this part has said.
@@ -31,10 +36,11 @@ struct PartReader: Sendable {
     private var firstOfAnswer = true
 
     /// `sentences`: what the part already holds (a part gone on with); `enough`: its words;
-    /// `earlier`: how the part before it ended.
-    init(prompt: String, sentences: [String], enough: Int, earlier: String = "") {
+    /// `earlier`: how the part before it ended; `carry`: words to read on into the next part.
+    init(prompt: String, sentences: [String], enough: Int, earlier: String = "", carry: Int = 0) {
         self.prompt = prompt
         self.enough = enough
+        self.carry = carry
         self.earlier = Set(SentenceSplitter.sentences(of: earlier).map(SpokenProse.fingerprint))
         self.earlierRuns = Set(SpokenProse.wordRuns(earlier, length: Self.runLength))
         self.heardRuns = Set(sentences.flatMap { SpokenProse.wordRuns($0, length: Self.runLength) })
@@ -76,20 +82,27 @@ struct PartReader: Sendable {
             }
             droppedInARow = 0
             heardRuns.formUnion(runs)
-            outputs.append(.sentence(sentence))
             hasSentences = true
-            words += SpokenProse.speakable(sentence).map(SpokenProse.wordCount) ?? 0
-            if words >= enough { return outputs + [.stop] }
+            let spoken = SpokenProse.speakable(sentence).map(SpokenProse.wordCount) ?? 0
+            if words >= enough {
+                outputs.append(.carried(sentence))
+                carriedWords += spoken
+                if carriedWords >= carry { return outputs + [.stop] }
+                continue
+            }
+            outputs.append(.sentence(sentence))
+            words += spoken
+            if words >= enough, carry == 0 { return outputs + [.stop] }
         }
         return outputs
     }
 
     /// The answer's last piece, when it is a sentence to speak: one without an ending was cut
     /// off by the token limit and is not spoken, unless it is all the part has.
-    mutating func finish() -> String? {
+    mutating func finish() -> Output? {
         guard let written = splitter.finish(), let rest = SpokenProse.withoutLeadingLabel(written), SpokenProse.isComplete(rest) || !hasSentences,
               !SpokenProse.echoes(rest, prompt: prompt), !isEarlier(rest) else { return nil }
-        return rest
+        return words >= enough ? (carriedWords < carry ? .carried(rest) : nil) : .sentence(rest)
     }
 
     static let runLength = 5

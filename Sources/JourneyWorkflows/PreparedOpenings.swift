@@ -19,8 +19,19 @@ public actor PreparedOpenings {
         var owner: UUID
         var model: String
         var voice: String
+        /// The request without its priority: the same opening whenever it is asked.
         var request: CompletionRequest
+
+        init(owner: UUID, model: String, voice: String, request: CompletionRequest) {
+            (self.owner, self.model, self.voice) = (owner, model, voice)
+            self.request = request.with(.background)
+        }
     }
+
+    /// An opening is due this soon after it is asked for: the user reads the plan for a few
+    /// seconds, then presses "Tell me a story" and waits for it (the model on this machine takes
+    /// it before background work, after live turns).
+    public static let dueAfter: TimeInterval = 5
 
     /// Sentences voiced ahead: enough for the first seconds of audio.
     static let voicedSentences = 2

@@ -215,7 +215,7 @@ struct JourneyTell: AsyncParsableCommand {
             if firstAudio == nil { firstAudio = ContinuousClock.now - started }
         }
         let parts = await store.allParts
-        let title = await store.outline()?.title ?? "\(plan.start.name) to \(plan.end.name)"
+        let title = await store.outline().flatMap { $0.title.isEmpty ? nil : $0.title } ?? "\(plan.start.name) to \(plan.end.name)"
         try await JourneyAudiobook(title: title, parts: parts, folder: folder).write(to: URL(fileURLWithPath: output)) { fraction in
             bar.update(fraction: fraction, label: "Writing", detail: output)
         }

@@ -42,6 +42,28 @@ enum InstalledGazetteer {
         #expect(try InstalledGazetteer.geocoder().resolve("51.5,-0.12").coordinate == Coordinate(latitude: 51.5, longitude: -0.12))
     }
 
+    @Test("a place given as coordinates is told by the place it is in, or near, never by its numbers (issue 51)", arguments: [
+        ("51.7520,-1.2577", "Oxford", "51.75200, -1.25770: Oxford, England, United Kingdom"),
+        // 1.3 km from Oxford's centre, in its reach (a city's grows with its people).
+        ("51.759, -1.24", "Oxford", "51.75900, -1.24000: Oxford, England, United Kingdom"),
+        // Farther from a place than its reach, within three.
+        ("57.3,-4.5", "near Drumnadrochit", "57.30000, -4.50000: Drumnadrochit, Scotland, United Kingdom, 4 kilometres south of it"),
+        ("51.80,-1.40", "near Eynsham", "51.80000, -1.40000: Eynsham, England, United Kingdom, 2.8 kilometres north-west of it"),
+    ])
+    func coordinatesAreNamed(query: String, name: String, label: String) throws {
+        let place = try InstalledGazetteer.geocoder().resolve(query)
+        #expect(place.name == name)
+        #expect(place.label == label)
+        #expect(place.coordinate == Coordinate(text: query))
+    }
+
+    @Test("a point far from any place keeps its coordinates, which the storyteller says in words")
+    func farFromAnyPlace() throws {
+        let place = try InstalledGazetteer.geocoder().resolve("0,-30")
+        #expect(place.name == "0.00000, -30.00000" && place.label == nil)
+        #expect(TripWords.spokenName(place) == nil)
+    }
+
     @Test func aNameKnownOnlyElsewhereSaysWhere() throws {
         #expect {
             try InstalledGazetteer.geocoder().resolve("Oxford, Japan")

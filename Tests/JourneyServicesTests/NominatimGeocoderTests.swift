@@ -49,6 +49,18 @@ import VendorHTTP
         }
     }
 
+    @Test("with the gazetteer installed, coordinates are named by it, without asking; names are still Nominatim's")
+    func coordinatesAreNamedOffline() async throws {
+        try await LoopbackServer.withServer(handler: Loopbacks.nominatim) { server in
+            let geocoder = CoordinateNamingGeocoder(base: Loopbacks.geocoder(server)) { try? InstalledGazetteer.shared.get() }
+            let point = try await geocoder.place(for: "51.7520,-1.2577")
+            #expect(point.name == "Oxford" && point.coordinate == Coordinate(latitude: 51.752, longitude: -1.2577))
+            #expect(server.requests.isEmpty)
+            #expect(try await geocoder.place(for: "Oxford, UK").label == "Oxford, Oxfordshire, England, United Kingdom")
+            #expect(server.requests.count == 1)
+        }
+    }
+
     @Test func itsErrorMessageIsPassedOn() async throws {
         try await LoopbackServer.withServer { server in
             server.enqueue(NominatimWire.error(status: 400, message: "Parameter 'q' is too long"))

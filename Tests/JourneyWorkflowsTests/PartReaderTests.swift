@@ -15,7 +15,7 @@ struct PartReaderTests {
             rest = rest.dropFirst(7)
             if outputs.last == .stop { return outputs }
         }
-        if let last = reader.finish() { outputs.append(.sentence(last)) }
+        if let last = reader.finish() { outputs.append(last) }
         return outputs
     }
 

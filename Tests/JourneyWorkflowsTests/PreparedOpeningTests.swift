@@ -47,6 +47,21 @@ import Testing
         }
     }
 
+    @Test("an opening prepared as due soon is the same opening the teller asks for when it is due now")
+    func preparedPriorityIsNoOtherOpening() async throws {
+        let openings = PreparedOpenings()
+        let style = try StoryStyle(.childrens)
+        try await LoopbackServer.withServer(handler: { _ in Teller.streamed(Teller.prose("Dot", sentences: 8)) }) { server in
+            let request = JourneyTeller.openingRequest(plan: Teller.plan(parts: 3), style: style).with(.due(Date().addingTimeInterval(PreparedOpenings.dueAfter)))
+            #expect(await openings.prepare(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: request, using: Teller.model(server), speak: Teller.speak))
+            var teller = teller(server, openings: openings, owner: owner, store: Teller.store(), style: style)
+            teller.listener = { ListenerPosition(part: 1) }
+            let part = try await teller.tell(part: 1)
+            #expect(server.requests.count == 1, "the teller took the prepared answer")
+            #expect(part.status == .ready && part.text.hasPrefix("Then Dot walked"))
+        }
+    }
+
     @Test("a journey started while the opening's first sentence is being voiced waits for that audio instead of voicing it again")
     func aSentenceBeingVoicedIsAwaited() async throws {
         let openings = PreparedOpenings()

@@ -132,20 +132,3 @@ final class Recorder: Sendable {
     func append(_ name: String) { storage.withLock { $0.append(name) } }
     var names: [String] { storage.withLock { $0 } }
 }
-
-/// Holds whoever waits until it is opened.
-actor Gate {
-    private var isOpen = false
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    func wait() async {
-        if isOpen { return }
-        await withCheckedContinuation { waiters.append($0) }
-    }
-
-    func open() {
-        isOpen = true
-        waiters.forEach { $0.resume() }
-        waiters = []
-    }
-}

@@ -92,6 +92,20 @@ public enum SpokenProse {
         return !sharesRun(trimmed, with: source, length: 6)
     }
 
+    /// Whether a story's title is a title: a small model asked for one sometimes wrote the
+    /// story's first sentence instead, cut by the grammar's length limit ("…had a difficult
+    /// morning. He"). Refused: a title that ran to `limit` characters, holds a sentence end with
+    /// words after it, starts in lower case, runs past twelve words, or repeats five words running
+    /// of `source` (the story so far).
+    public static func isTitle(_ title: String, source: String, limit: Int) -> Bool {
+        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let first = trimmed.first(where: { $0.isLetter || $0.isNumber }), !first.isLowercase,
+              trimmed.count < limit - 1, wordCount(trimmed) <= 12 else { return false }
+        // "morning. He": a sentence's end inside it ("Mr. Fox" is an abbreviation's).
+        if trimmed.range(of: #"(\p{Ll}{3,}[.…]|[!?])["”’')\]]*\s+\S"#, options: .regularExpression) != nil { return false }
+        return !sharesRun(trimmed, with: source, length: 5)
+    }
+
     /// Whether `text` has a run of `length` words that `source` has too.
     public static func sharesRun(_ text: String, with source: String, length: Int) -> Bool {
         let sourceRuns = Set(runs(comparableWords(source), length: length))
