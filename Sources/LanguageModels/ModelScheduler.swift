@@ -148,13 +148,28 @@ public actor ModelScheduler {
 
     /// Asks the least urgent running request to step aside when `priority` is of a more urgent
     /// class (live over due over background; requests of one class never push each other out).
+    /// A part due beyond the horizon is looked at again when it comes within it.
     private func preemptIfMoreUrgent(_ priority: ModelPriority) {
+        if case .due(let date) = priority.urgency, rank(priority) == 2 {
+            let wait = date.timeIntervalSince(now()) - dueHorizon
+            Task { [weak self] in
+                try? await Task.sleep(for: .seconds(max(0, wait) + 0.05))
+                await self?.dueCameNear(priority)
+            }
+        }
         guard holders.count >= capacity else { return }
         let rank = self.rank(priority)
         let candidates = holders.values.filter { self.rank($0.priority) > rank && !$0.preemption.isRequested }
         guard let victim = candidates.max(by: { key($0.priority, $0.order) < key($1.priority, $1.order) }) else { return }
         preemptions += 1
         victim.preemption.request()
+    }
+
+    /// A waiting request due beyond the horizon has come within it: it may now make background
+    /// work step aside, as it would had it arrived now.
+    private func dueCameNear(_ priority: ModelPriority) {
+        guard waiters.contains(where: { $0.priority == priority }), rank(priority) == 1 else { return }
+        preemptIfMoreUrgent(priority)
     }
 
     /// 0 live, 1 due within the horizon, 2 everything else.

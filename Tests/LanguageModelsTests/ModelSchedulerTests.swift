@@ -58,6 +58,22 @@ struct ModelSchedulerTests {
         #expect(order.names == ["bob", "ada1", "ada2", "ada3"], "ada was served last, so bob goes next")
     }
 
+    @Test("a part due beyond the horizon makes background work step aside once it comes within it")
+    func dueComesNear() async throws {
+        let scheduler = ModelScheduler(capacity: 1, dueHorizon: 60)
+        let running = try await scheduler.acquire(.background(owner: "ada"))
+        let order = Recorder()
+        let due = queue(scheduler, .due(Date().addingTimeInterval(60.5), owner: "bob"), name: "due", order: order)
+        await waitUntil(scheduler, waiting: 1)
+        // Nothing else arrives: only the clock can bring the part within the horizon.
+        let deadline = Date().addingTimeInterval(120)
+        while !running.preemption.isRequested, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(running.preemption.isRequested)
+        await scheduler.release(running)
+        try await due.value
+        #expect(order.names == ["due"])
+    }
+
     @Test("a request cancelled while it waits leaves the queue and the next one runs")
     func cancelledWaiter() async throws {
         let scheduler = ModelScheduler(capacity: 1)
