@@ -193,7 +193,7 @@ export function followJob(id, onProgress, { signal } = {}) {
  * which stops the work on the server.
  */
 export async function postEvents(path, { json, body, signal } = {}, onEvent) {
-  const response = await request(path, { method: "POST", json, body, signal });
+  const response = await request(path, { method: "POST", json, body, signal, headers: { Accept: "text/event-stream" } });
   if (!response.ok) throw await errorFrom(response);
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let pending = "";
