@@ -92,9 +92,14 @@ public struct ChatConversations: Sendable {
     }
 
     /// What the video of the conversation with `settings` shows, moment by moment.
+    /// Refused (422) when no plan makes a video that long, before a single event is listed.
     public func timeline(_ id: UUID, settings: ChatExportSettings) async throws -> ChatTimeline {
         let conversation = try await conversation(id)
-        return ChatTimeline(conversation: conversation, settings: try ChatError.rules { try settings.validated() })
+        let settings = try ChatError.rules { try settings.validated() }
+        // Kept before today's limits, perhaps: checked again before anything is made of it.
+        try ChatError.rules { try conversation.validate() }
+        try ChatPlan(isPremium: true).allow(videoOf: conversation, settings: settings)
+        return ChatTimeline(conversation: conversation, settings: settings)
     }
 
     func find(_ id: UUID) async throws -> ChatConversationRecord {
@@ -102,8 +107,10 @@ public struct ChatConversations: Sendable {
         return record
     }
 
+    /// What a kept conversation must be: valid, and short enough for some plan to make a video of.
     static func check(_ conversation: ChatConversation) throws {
         try ChatError.rules { try conversation.validate() }
+        try ChatPlan.allow(keeping: conversation)
     }
 }
 
@@ -142,6 +149,10 @@ extension ChatStoryError {
         case .messageTooLong: "message_too_long"
         case .tooManyMessages: "too_many_messages"
         case .titleTooLong: "title_too_long"
+        case .nameTooLong: "name_too_long"
+        case .tooManyCodePoints: "too_many_code_points"
+        case .characterTooComplex: "character_too_complex"
+        case .idTooLong: "id_too_long"
         case .invalidFrameRate: "invalid_fps"
         case .unreadableFile: "unreadable"
         }
