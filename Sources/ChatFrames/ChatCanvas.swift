@@ -122,6 +122,11 @@ final class TextLayout {
 
     var lineCount: Int { Int(pango_layout_get_line_count(layout)) }
 
+    /// Where each line starts, as a UTF-8 offset into the text.
+    var lineStarts: [Int] {
+        (0..<pango_layout_get_line_count(layout)).map { Int(pango_layout_get_line_readonly(layout, $0)?.pointee.start_index ?? 0) }
+    }
+
     func draw(x: Double, y: Double, color: RGBColor, alpha: Double = 1) {
         cairo_move_to(cairo, x, y)
         cairo_set_source_rgba(cairo, color.red, color.green, color.blue, alpha)

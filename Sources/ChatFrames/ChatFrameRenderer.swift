@@ -17,6 +17,7 @@ package final class ChatFrameRenderer {
     private var blockHeights: [Double] = []
     private var blockTops: [Double] = []
     private var bubbleLayouts: [Int: TextLayout] = [:]
+    private var input = InputTextWindow()
     private var scroll = ScrollMotion()
     private var lastFrame: FrameKey?
     private lazy var keyboardImage = KeyboardImage(geometry: geometry, dark: settings.dark)
@@ -195,15 +196,18 @@ package final class ChatFrameRenderer {
         text.draw(x: centerX - size.width / 2, y: geometry.header * 0.36 + diameter / 2 + 6, color: palette.barText)
     }
 
-    private func inputText(_ typing: (message: Int, count: Int)?) -> String? {
+    /// What the input bar shows of the message being typed: its newest lines, laid out.
+    private func inputText(_ typing: (message: Int, count: Int)?) -> (text: String, layout: TextLayout)? {
         guard let typing, typing.count > 0 else { return nil }
-        return String(conversation.messages[typing.message].text.prefix(typing.count))
+        let width = geometry.inputFieldWidth - 2 * geometry.bubblePaddingX
+        return input.visible(message: typing.message, text: conversation.messages[typing.message].text, count: typing.count, lines: geometry.inputMaxLines) {
+            canvas.layout($0, font: geometry.bubbleFont, wrapWidth: width)
+        }
     }
 
     private func inputBarHeight(_ typing: (message: Int, count: Int)?) -> Double {
         let line = geometry.bubbleFont.pixels * 1.25
-        guard let text = inputText(typing) else { return line + 2 * geometry.inputPadding + 2 * 18 }
-        let layout = canvas.layout(text, font: geometry.bubbleFont, wrapWidth: geometry.inputFieldWidth - 2 * geometry.bubblePaddingX)
+        guard let (_, layout) = inputText(typing) else { return line + 2 * geometry.inputPadding + 2 * 18 }
         let lines = min(max(layout.lineCount, 1), geometry.inputMaxLines)
         return Double(lines) * line + 2 * geometry.inputPadding + 2 * 18
     }
@@ -219,8 +223,7 @@ package final class ChatFrameRenderer {
         canvas.roundedRectangle(x: fieldX - 2, y: fieldY - 2, width: fieldWidth + 4, height: fieldHeight + 4, radius: 40, color: palette.secondaryText, alpha: 0.45)
         canvas.roundedRectangle(x: fieldX, y: fieldY, width: fieldWidth, height: fieldHeight, radius: 38, color: palette.background)
         let textX = fieldX + geometry.bubblePaddingX
-        if let text = inputText(typing) {
-            let layout = canvas.layout(text, font: geometry.bubbleFont, wrapWidth: fieldWidth - 2 * geometry.bubblePaddingX)
+        if let (text, layout) = inputText(typing) {
             let size = layout.size
             canvas.clipped(x: fieldX, y: fieldY + geometry.inputPadding - 4, width: fieldWidth, height: fieldHeight - 2 * geometry.inputPadding + 8) {
                 // The newest lines show when the text is longer than the field.

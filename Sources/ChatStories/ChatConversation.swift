@@ -13,6 +13,9 @@ public struct ChatConversation: Sendable, Hashable, Codable {
     public var messages: [ChatMessage]
     public var createdAt: Date?
     public var updatedAt: Date?
+    /// The server's count of writes to the conversation, sent as its `ETag` (not in the JSON):
+    /// an edit sent with `If-Match` applies only to that version.
+    public var version: Int?
 
     public init(
         id: String = UUID().uuidString.lowercased(), title: String, theme: ChatTheme = .imessage,

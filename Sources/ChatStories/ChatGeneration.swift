@@ -85,35 +85,15 @@ public enum ChatGeneratedAnswer {
     /// The conversation in `text`, or the problems that make it unusable.
     public static func conversation(from text: String, for request: ChatGenerationRequest) -> Result<ChatConversation, ChatGenerationError> {
         guard let object = jsonObject(in: text) else { return .failure(.unusableAnswer(["the answer is not JSON"])) }
-        var problems: [String] = []
-        let people = (object["characters"] as? [[String: Any]]) ?? []
-        var characters: [ChatCharacter] = []
-        for person in people {
-            guard let name = (person["name"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty,
-                  !characters.contains(where: { $0.name.lowercased() == name.lowercased() }) else { continue }
-            let isMe = (person["is_me"] as? Bool) ?? false
-            characters.append(ChatCharacter(id: "c\(characters.count + 1)", name: String(name.prefix(40)), color: "", isMe: isMe))
-        }
-        if characters.count < 2 { problems.append("it names \(characters.count) people, not \(request.characters)") }
-        if characters.count > request.characters { characters = Array(characters.prefix(request.characters)) }
-        // Exactly one "me": the first who claims it, else the first person.
-        let me = characters.firstIndex(where: \.isMe) ?? 0
-        for index in characters.indices {
-            characters[index].isMe = index == me
-            characters[index].color = index == me ? "#007AFF" : colors[(index - (index > me ? 1 : 0)) % colors.count]
-        }
+        return conversation(from: ChatAnswerParts(object), for: request)
+    }
 
-        var messages: [ChatMessage] = []
-        var strangers = Set<String>()
-        for entry in (object["messages"] as? [[String: Any]]) ?? [] {
-            guard let text = (entry["text"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { continue }
-            let from = ((entry["from"] as? String) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-            guard let speaker = characters.first(where: { $0.name.lowercased() == from.lowercased() }) else {
-                strangers.insert(from)
-                continue
-            }
-            messages.append(ChatMessage(id: "m\(messages.count + 1)", characterID: speaker.id, text: String(text.prefix(ChatLimits.standard.maxMessageLength))))
-        }
+    /// The conversation the parts make, or the problems that make it unusable.
+    public static func conversation(from parts: ChatAnswerParts, for request: ChatGenerationRequest) -> Result<ChatConversation, ChatGenerationError> {
+        var problems: [String] = []
+        let characters = people(parts, for: request)
+        if characters.count < 2 { problems.append("it names \(characters.count) people, not \(request.characters)") }
+        var (messages, strangers) = lines(parts, of: characters)
         if !strangers.isEmpty { problems.append("messages come from people it did not list (\(strangers.sorted().joined(separator: ", ")))") }
         let wanted = request.length.messages
         if messages.count < wanted.lowerBound { problems.append("it has \(messages.count) messages, not \(wanted.lowerBound)–\(wanted.upperBound)") }
@@ -121,14 +101,62 @@ public enum ChatGeneratedAnswer {
         if Set(messages.map(\.characterID)).count < 2, !messages.isEmpty { problems.append("only one person speaks") }
         guard problems.isEmpty else { return .failure(.unusableAnswer(problems)) }
 
-        let title = ((object["title"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines)).flatMap { $0.isEmpty ? nil : String($0.prefix(80)) }
-        let conversation = ChatConversation(title: title ?? String(request.prompt.prefix(60)), characters: characters, messages: messages)
+        let conversation = ChatConversation(title: title(parts, for: request), characters: characters, messages: messages)
         do {
             try conversation.validate()
         } catch {
             return .failure(.unusableAnswer([error.description]))
         }
         return .success(conversation)
+    }
+
+    /// What the parts written so far show, read as a whole answer would be (the same people,
+    /// ids and colours), without its checks of counts: nil until two people are named.
+    public static func partial(from parts: ChatAnswerParts, for request: ChatGenerationRequest) -> ChatConversation? {
+        let characters = people(parts, for: request)
+        guard characters.count >= 2 else { return nil }
+        let messages = lines(parts, of: characters).messages.prefix(request.length.messages.upperBound)
+        return ChatConversation(id: "", title: title(parts, for: request), characters: characters, messages: Array(messages))
+    }
+
+    /// The people named, each once, at most as many as asked for; exactly one "me" (the first
+    /// who claims it, else the first person).
+    static func people(_ parts: ChatAnswerParts, for request: ChatGenerationRequest) -> [ChatCharacter] {
+        var characters: [ChatCharacter] = []
+        for person in parts.people {
+            guard let name = person.name?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty,
+                  !characters.contains(where: { $0.name.lowercased() == name.lowercased() }) else { continue }
+            characters.append(ChatCharacter(id: "c\(characters.count + 1)", name: String(name.prefix(40)), color: "", isMe: person.isMe ?? false))
+        }
+        if characters.count > request.characters { characters = Array(characters.prefix(request.characters)) }
+        let me = characters.firstIndex(where: \.isMe) ?? 0
+        for index in characters.indices {
+            characters[index].isMe = index == me
+            characters[index].color = index == me ? "#007AFF" : colors[(index - (index > me ? 1 : 0)) % colors.count]
+        }
+        return characters
+    }
+
+    /// The messages sent by `characters` (names match whatever their case), and the names of
+    /// senders who are not among them.
+    static func lines(_ parts: ChatAnswerParts, of characters: [ChatCharacter]) -> (messages: [ChatMessage], strangers: Set<String>) {
+        var messages: [ChatMessage] = []
+        var strangers = Set<String>()
+        for entry in parts.messages {
+            guard let text = entry.text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { continue }
+            let from = (entry.from ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let speaker = characters.first(where: { $0.name.lowercased() == from.lowercased() }) else {
+                strangers.insert(from)
+                continue
+            }
+            messages.append(ChatMessage(id: "m\(messages.count + 1)", characterID: speaker.id, text: String(text.prefix(ChatLimits.standard.maxMessageLength))))
+        }
+        return (messages, strangers)
+    }
+
+    static func title(_ parts: ChatAnswerParts, for request: ChatGenerationRequest) -> String {
+        let title = parts.title?.trimmingCharacters(in: .whitespacesAndNewlines).prefix(80)
+        return title.flatMap { $0.isEmpty ? nil : String($0) } ?? String(request.prompt.prefix(60))
     }
 
     /// The first JSON object in `text`: inside a code fence or words, and, when the answer was

@@ -17,6 +17,14 @@ public enum ChatStoryError: Error, Sendable, Equatable, CustomStringConvertible 
     case messageTooLong(messageIndex: Int, characters: Int, limit: Int)
     case tooManyMessages(Int, limit: Int)
     case titleTooLong(Int, limit: Int)
+    /// A person's name, by their place in the list (1-based).
+    case nameTooLong(person: Int, characters: Int, limit: Int)
+    /// A text (`what`: "Message 3", "The title", "The name of person 2") with more code points
+    /// than its field takes.
+    case tooManyCodePoints(what: String, count: Int, limit: Int)
+    /// A text with one character (grapheme cluster) built of more code points than any takes.
+    case characterTooComplex(what: String, codePoints: Int, limit: Int)
+    case idTooLong(what: String, limit: Int)
     case invalidFrameRate(Int)
     case unreadableFile(String)
 
@@ -50,6 +58,14 @@ public enum ChatStoryError: Error, Sendable, Equatable, CustomStringConvertible 
             "The conversation has \(grouped(count)) messages; it can have at most \(grouped(limit)). Split it into several stories."
         case .titleTooLong(let count, let limit):
             "The title is \(count) characters long; it can be at most \(limit)."
+        case .nameTooLong(let person, let characters, let limit):
+            "The name of person \(person) is \(grouped(characters)) characters long; a name can be at most \(limit)."
+        case .tooManyCodePoints(let what, let count, let limit):
+            "\(what) has \(grouped(count)) code points (each letter, accent and part of an emoji counts); it can have at most \(grouped(limit)). Shorten it."
+        case .characterTooComplex(let what, let codePoints, let limit):
+            "\(what) has a character built of \(grouped(codePoints)) code points (a letter with its accents, or an emoji sequence); a character can have at most \(limit). Remove the extra accents."
+        case .idTooLong(let what, let limit):
+            "\(what) is longer than \(limit) code points; use a shorter id."
         case .invalidFrameRate(let fps):
             "\(fps) frames a second is not offered; choose 30 or 60."
         case .unreadableFile(let reason):

@@ -30,13 +30,26 @@ public struct ChatTimeline: Sendable, Hashable, Codable {
     }
 
     public init(conversation: ChatConversation, settings: ChatExportSettings) {
+        var events: [ChatTimelineEvent] = []
+        let duration = Self.walk(conversation, settings) { events.append($0) }
+        self.init(durationMS: duration, events: events)
+    }
+
+    /// How long the video of `conversation` with `settings` lasts, without listing its events
+    /// (a long chat has one per typed character): what its length is checked by before any
+    /// timeline, frame or sound is made.
+    public static func durationMS(of conversation: ChatConversation, settings: ChatExportSettings) -> Int {
+        walk(conversation, settings) { _ in }
+    }
+
+    /// The timeline's events, each handed to `add` in order; returns the duration.
+    private static func walk(_ conversation: ChatConversation, _ settings: ChatExportSettings, _ record: (ChatTimelineEvent) -> Void) -> Int {
         let characterMS = Int((settings.typingSpeed.secondsPerCharacter * 1000).rounded())
         let pauseMS = Int((settings.typingSpeed.pauseAfterMessage * 1000).rounded())
         let senders = Set(conversation.characters.filter(\.isMe).map(\.id))
-        var events: [ChatTimelineEvent] = []
         var now = Self.introMS
         var keyboardUp = false
-        func add(_ kind: ChatTimelineEvent.Kind) { events.append(ChatTimelineEvent(atMS: now, kind)) }
+        func add(_ kind: ChatTimelineEvent.Kind) { record(ChatTimelineEvent(atMS: now, kind)) }
 
         for (index, message) in conversation.messages.enumerated() {
             if senders.contains(message.characterID) {
@@ -71,7 +84,7 @@ public struct ChatTimeline: Sendable, Hashable, Codable {
             add(.scroll(message: index))
             now += pauseMS
         }
-        self.init(durationMS: now + Self.outroMS, events: events)
+        return now + Self.outroMS
     }
 
     /// The moments sounds play, for the sound track.

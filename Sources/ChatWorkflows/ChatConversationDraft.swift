@@ -4,7 +4,7 @@ import Foundation
 /// A conversation as a client sends it to create or change one: every field may be left out.
 /// Creating, what is left out takes its default (the starter pair of people, the free look);
 /// replacing, it stays as it is, so `{"title": …}` alone renames.
-public struct ChatConversationDraft: Sendable, Decodable, Equatable {
+public struct ChatConversationDraft: Sendable, Codable, Equatable {
     public var title: String?
     public var theme: ChatTheme?
     public var characters: [ChatCharacter]?
@@ -15,6 +15,11 @@ public struct ChatConversationDraft: Sendable, Decodable, Equatable {
         self.theme = theme
         self.characters = characters
         self.messages = messages
+    }
+
+    /// Every field of `conversation` but its id and dates.
+    public init(_ conversation: ChatConversation) {
+        self.init(title: conversation.title, theme: conversation.theme, characters: conversation.characters, messages: conversation.messages)
     }
 
     /// `conversation` with the draft's fields in place of its own.

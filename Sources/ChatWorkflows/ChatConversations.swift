@@ -10,6 +10,9 @@ public struct ChatConversations: Sendable {
     let database: any Database
     let ownerID: UUID
     let dataDirectory: DataDirectory
+    /// The version the client last saw (`If-Match`), when it asks for its edit to apply only to
+    /// that version; nil applies the edit to whatever is latest, merged with others' edits.
+    public var expectedVersion: Int?
 
     public init(database: any Database, dataDirectory: DataDirectory, ownerID: UUID) {
         repository = ChatConversationRepository(database: database)
@@ -44,18 +47,29 @@ public struct ChatConversations: Sendable {
         try ChatDocument.conversation(try await find(id))
     }
 
-    /// Replaces the fields `draft` names; the rest stay. Nothing is written unless the result is valid.
+    /// Replaces the fields `draft` names; the rest stay. Nothing is written unless the result is
+    /// valid. The draft is applied to the latest version atomically, so parallel edits of
+    /// different fields are all kept; with `expectedVersion`, only to that version.
     public func replace(_ id: UUID, with draft: ChatConversationDraft, now: Date = Date()) async throws -> ChatConversation {
-        let record = try await find(id)
-        let conversation = draft.applied(to: try ChatDocument.conversation(record))
-        try Self.check(conversation)
-        record.title = conversation.title
-        record.theme = conversation.theme.rawValue
-        record.document = try ChatDocument.encode(conversation)
-        record.messageCount = conversation.messages.count
-        record.updatedAt = now
-        try await repository.save(record)
-        return try ChatDocument.conversation(record)
+        let saved: ChatConversationRecord?
+        do {
+            saved = try await repository.modify(id, ownerID: ownerID, now: now) { record in
+                if let expectedVersion, record.version != expectedVersion {
+                    throw ChatError(.staleVersion, code: "stale_version",
+                                    "The chat story was changed elsewhere (it is now version \(record.version), not \(expectedVersion)). Reload it and make the change again.")
+                }
+                let conversation = draft.applied(to: try ChatDocument.conversation(record))
+                try Self.check(conversation)
+                record.title = conversation.title
+                record.theme = conversation.theme.rawValue
+                record.document = try ChatDocument.encode(conversation)
+                record.messageCount = conversation.messages.count
+            }
+        } catch is ChatConversationRepository.EditConflict {
+            throw ChatError(.conflict, code: "edit_conflict", "The chat story is being changed by many edits at once; try again.")
+        }
+        guard let saved else { throw ChatError.conversationNotFound }
+        return try ChatDocument.conversation(saved)
     }
 
     public func rename(_ id: UUID, to title: String) async throws -> ChatConversation {
@@ -78,9 +92,14 @@ public struct ChatConversations: Sendable {
     }
 
     /// What the video of the conversation with `settings` shows, moment by moment.
+    /// Refused (422) when no plan makes a video that long, before a single event is listed.
     public func timeline(_ id: UUID, settings: ChatExportSettings) async throws -> ChatTimeline {
         let conversation = try await conversation(id)
-        return ChatTimeline(conversation: conversation, settings: try ChatError.rules { try settings.validated() })
+        let settings = try ChatError.rules { try settings.validated() }
+        // Kept before today's limits, perhaps: checked again before anything is made of it.
+        try ChatError.rules { try conversation.validate() }
+        try ChatPlan(isPremium: true).allow(videoOf: conversation, settings: settings)
+        return ChatTimeline(conversation: conversation, settings: settings)
     }
 
     func find(_ id: UUID) async throws -> ChatConversationRecord {
@@ -88,8 +107,10 @@ public struct ChatConversations: Sendable {
         return record
     }
 
+    /// What a kept conversation must be: valid, and short enough for some plan to make a video of.
     static func check(_ conversation: ChatConversation) throws {
         try ChatError.rules { try conversation.validate() }
+        try ChatPlan.allow(keeping: conversation)
     }
 }
 
@@ -128,6 +149,10 @@ extension ChatStoryError {
         case .messageTooLong: "message_too_long"
         case .tooManyMessages: "too_many_messages"
         case .titleTooLong: "title_too_long"
+        case .nameTooLong: "name_too_long"
+        case .tooManyCodePoints: "too_many_code_points"
+        case .characterTooComplex: "character_too_complex"
+        case .idTooLong: "id_too_long"
         case .invalidFrameRate: "invalid_fps"
         case .unreadableFile: "unreadable"
         }
@@ -153,8 +178,10 @@ enum ChatDocument {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         let body = try decoder.decode(Body.self, from: Data(record.document.utf8))
-        return ChatConversation(
+        var conversation = ChatConversation(
             id: try record.requireID().uuidString.lowercased(), title: record.title, theme: ChatTheme(rawValue: record.theme) ?? .imessage,
             characters: body.characters, messages: body.messages, createdAt: record.createdAt, updatedAt: record.updatedAt)
+        conversation.version = record.version
+        return conversation
     }
 }

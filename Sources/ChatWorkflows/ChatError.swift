@@ -14,6 +14,8 @@ public struct ChatError: Error, Equatable, Sendable, CustomStringConvertible {
         case conflict
         /// A part the server lacks.
         case unavailable
+        /// The client edits a version of the conversation that is no longer the latest (`If-Match`).
+        case staleVersion
     }
 
     public var kind: Kind

@@ -43,6 +43,8 @@ public struct ChatExports: Sendable {
         }
         let at = now()
         let plan = try await plan()
+        // The video's length is what it costs: refused before a frame is drawn.
+        try plan.allow(videoOf: conversation, settings: requested)
         let (record, job) = try await database.transaction { database in
             let entitlements = ChatEntitlements(database: database, ownerID: ownerID)
             let repository = ChatExportRepository(database: database)

@@ -17,8 +17,14 @@ public struct ChatPlan: Sendable, Equatable {
     public static let premiumOffer =
         "Premium gives unlimited exports without the watermark, every look, up to \(ChatLimits.standard.maxCharacters) people and the story generator."
 
+    /// The longest video of each plan: free 3 minutes (what Reels and Shorts take), premium 10
+    /// (TikTok's upload limit). A video is what an export costs: every frame is drawn and encoded.
+    public static let freeMaxVideoSeconds = 180
+    public static let longestVideoSeconds = 600
+
     /// Nil: unlimited.
     public var dailyExportLimit: Int? { isPremium ? nil : Self.freeExportsPerDay }
+    public var maxVideoSeconds: Int { isPremium ? Self.longestVideoSeconds : Self.freeMaxVideoSeconds }
     public var maxCharacters: Int { isPremium ? ChatLimits.standard.maxCharacters : Self.freeMaxCharacters }
     public var themes: [ChatTheme] { ChatTheme.allCases.filter { isPremium || !$0.isPremium } }
     public var watermarkForced: Bool { !isPremium }
@@ -41,6 +47,35 @@ public struct ChatPlan: Sendable, Equatable {
         var settings = requested
         if watermarkForced { settings.watermark = true }
         return settings
+    }
+
+    /// Refuses a video of `conversation` with `settings` longer than the plan's longest, before
+    /// anything is drawn: the length is worked out from the text, without a timeline.
+    public func allow(videoOf conversation: ChatConversation, settings: ChatExportSettings) throws(ChatError) {
+        let duration = ChatTimeline.durationMS(of: conversation, settings: settings)
+        guard duration > maxVideoSeconds * 1000 else { return }
+        let premium = isPremium ? "" : " Premium makes videos of up to \(Self.minutes(Self.longestVideoSeconds * 1000))."
+        throw ChatError(
+            .invalid, code: "video_too_long",
+            "This video would be \(Self.minutes(duration)) long; \(isPremium ? "a video" : "a free account's video") can be at most \(Self.minutes(maxVideoSeconds * 1000)). Choose a faster typing speed, shorten the conversation, or split it into several stories.\(premium)")
+    }
+
+    /// Refuses a conversation that no plan could make into a video: even typed fast, with no
+    /// keyboard and no typing indicator, it would last longer than the longest video.
+    public static func allow(keeping conversation: ChatConversation) throws(ChatError) {
+        let fastest = ChatExportSettings(typingSpeed: .fast, keyboard: false, typingIndicator: false, sounds: false)
+        let duration = ChatTimeline.durationMS(of: conversation, settings: fastest)
+        guard duration > longestVideoSeconds * 1000 else { return }
+        throw ChatError(
+            .invalid, code: "conversation_too_long",
+            "Even typed fast, with no keyboard or typing indicator, this conversation would make a video of \(minutes(duration)); the longest video is \(minutes(longestVideoSeconds * 1000)). Shorten it or split it into several stories.")
+    }
+
+    /// 754,300 ms as "12 min 34 s"; whole minutes as "10 minutes".
+    static func minutes(_ ms: Int) -> String {
+        let seconds = (ms + 999) / 1000
+        if seconds % 60 == 0 { return "\(seconds / 60) minute\(seconds == 60 ? "" : "s")" }
+        return seconds < 60 ? "\(seconds) s" : "\(seconds / 60) min \(seconds % 60) s"
     }
 
     public func allow(characters count: Int) throws(ChatError) {

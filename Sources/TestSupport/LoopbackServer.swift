@@ -81,6 +81,7 @@ public final class LoopbackServer: Sendable {
         var inFlight = 0
         var peakInFlight = 0
         var abandoned = 0
+        var hungUp = 0
     }
 
     private init(port: Int, handler: @escaping Handler) {
@@ -94,6 +95,9 @@ public final class LoopbackServer: Sendable {
     public var peakInFlight: Int { state.withLock { $0.peakInFlight } }
     /// Streamed replies the client hung up on before their end.
     public var abandoned: Int { state.withLock { $0.abandoned } }
+    /// Replies whose client closed the connection before their end, counted as it happens (even
+    /// while `beforePiece` holds the rest back, when `abandoned` cannot see it yet).
+    public var hungUp: Int { state.withLock { $0.hungUp } }
 
     /// Queues replies to send, in order, before falling back to the handler.
     public func enqueue(_ replies: LoopbackReply...) {
@@ -226,6 +230,10 @@ public final class LoopbackServer: Sendable {
         headers.replaceOrAdd(name: "content-length", value: "\(reply.body.count)")
         headers.replaceOrAdd(name: "connection", value: "close")
         let status = HTTPResponseStatus(statusCode: reply.status)
+        let sent = LockedValue(false)
+        channel.closeFuture.whenComplete { _ in
+            if !sent.withLock({ $0 }) { self.state.withLock { $0.hungUp += 1 } }
+        }
         do {
             try await channel.writeAndFlush(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))).get()
             for (index, piece) in (reply.pieces ?? [reply.body]).enumerated() {
@@ -234,6 +242,7 @@ public final class LoopbackServer: Sendable {
                 try await channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(ByteBuffer(bytes: piece)))).get()
             }
             try await channel.writeAndFlush(HTTPServerResponsePart.end(nil)).get()
+            sent.withLock { $0 = true }
         } catch {
             state.withLock { $0.abandoned += 1 }
         }

@@ -42,8 +42,14 @@ public enum VendorWire {
         TokenCount.approximate(prompt.system) + TokenCount.approximate(prompt.user) + (prompt.schema.map { TokenCount.approximate($0.canonicalText) } ?? 0)
     }
 
-    /// A 200 reply carrying `answer` (JSON text for structured requests) in `provider`'s format.
+    /// A 200 reply carrying `answer` (JSON text for structured requests) in `provider`'s format;
+    /// streamed in pieces, as the vendor would, when the request asks for a stream.
     public static func success(_ provider: Provider, answer: String, for request: RecordedRequest, delay: Duration = .zero) -> LoopbackReply {
+        if asksForStream(request) {
+            var reply = streamed(provider, pieces: pieces(of: answer, every: 24))
+            reply.delay = delay
+            return reply
+        }
         let prompt = prompt(of: request, provider: provider)
         let input = prompt.map(inputTokens) ?? 0
         let output = TokenCount.approximate(answer)
@@ -88,6 +94,12 @@ public enum VendorWire {
             ]
         }
         return LoopbackReply(status: 200, json: body, delay: delay)
+    }
+
+    /// Whether `request` asks for its answer as a stream (`"stream": true`, or Gemini's
+    /// `:streamGenerateContent`).
+    public static func asksForStream(_ request: RecordedRequest) -> Bool {
+        request.json?["stream"] == true || request.uri.contains(":streamGenerateContent")
     }
 
     /// An error reply in `provider`'s error shape.

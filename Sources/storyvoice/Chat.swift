@@ -135,7 +135,8 @@ struct ChatGenerate: AsyncParsableCommand {
         FileHandle.standardError.write(Data("Writing a \(length) \(genre) conversation with \(spec)\(spec.provider.isLocal ? " on this machine (this can take a minute)" : "")…\n".utf8))
         let conversation: ChatConversation
         do {
-            conversation = try await ChatGenerator(model: chosen).generate(request)
+            let printer = WrittenMessages()
+            conversation = try await ChatGenerator(model: chosen).generate(request) { await printer.show($0) }
         } catch let error as ChatGenerationError {
             await LocalModels.server?.stop()
             throw UserFacingError(error.description)
@@ -151,5 +152,24 @@ struct ChatGenerate: AsyncParsableCommand {
         }
         let names = conversation.characters.map { $0.name + ($0.isMe ? " (me)" : "") }.joined(separator: ", ")
         print("Wrote \(output): \"\(conversation.title)\", \(conversation.messages.count) messages between \(names). Render it with: storyvoice chat render \(output) -o story.mp4")
+    }
+}
+
+/// Prints each message to standard error as the model writes it.
+private actor WrittenMessages {
+    private var shown = 0
+
+    func show(_ progress: ChatGenerationProgress) {
+        switch progress {
+        case .writing(let conversation):
+            for message in conversation.messages.dropFirst(shown) {
+                let name = conversation.character(message.characterID)?.name ?? "?"
+                FileHandle.standardError.write(Data("  \(name): \(message.text)\n".utf8))
+            }
+            shown = max(shown, conversation.messages.count)
+        case .retrying(let problems):
+            shown = 0
+            FileHandle.standardError.write(Data("That answer cannot be used (\(problems.joined(separator: "; "))); asking again…\n".utf8))
+        }
     }
 }

@@ -8,7 +8,8 @@ the last bubble appears (the indicator and the typed text seen on the way), expo
 (Instagram 1:1, fast typing, 30 fps) with live progress, downloads it and checks it with ffprobe
 (H.264, 1080×1080, 30 fps), watches it in the page, shares it, opens the share link in a browser
 with no session, and ends the link. Then a message too long for the server: the save is refused with the
-server's words at that message, and nothing typed is lost; a third person (the free plan's
+server's words at that message, and nothing typed is lost; another tab's rename meanwhile
+refuses this page's save (If-Match) until the user keeps this page's version; a third person (the free plan's
 limit said on the page, the export refused in the server's words); the generator's refusal for a
 free account; duplicate and delete in the list. Screenshots go to the artifacts folder as chat-*.png.
 
@@ -74,6 +75,15 @@ def server_conversation(browser, app, conversation_id):
     request = urllib.request.Request(f"{app}/api/chat/conversations/{conversation_id}", headers={"Cookie": cookies})
     with urllib.request.urlopen(request, timeout=60) as response:
         return json.loads(response.read())
+
+
+def server_edit(browser, app, conversation_id, fields):
+    """Changes the conversation as another tab would (PUT without If-Match); the reply's status."""
+    cookies = "; ".join(f"{c['name']}={c['value']}" for c in browser.s("GET", "/cookie"))
+    request = urllib.request.Request(f"{app}/api/chat/conversations/{conversation_id}", data=json.dumps(fields).encode(), method="PUT",
+                                     headers={"Cookie": cookies, "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return response.status
 
 
 def chat_flow(options):
@@ -256,6 +266,27 @@ def chat_flow(options):
         browser.click('#chat-messages .message-row:nth-child(4) .delete')
         saved(browser)
         check(len(server_conversation(browser, options.app, conversation_id)["messages"]) == 3, "once the message is deleted the conversation saves again")
+
+        # Another tab renames the story meanwhile: this page's next save names the version it
+        # read (If-Match) and is refused, not written over the other tab's change; "keep this
+        # page's version" then saves it.
+        renamed = server_edit(browser, options.app, conversation_id, {"title": "Renamed in another tab"})
+        check(renamed == 200, "another tab renames the story")
+        original = browser.js("return document.querySelector('#chat-title').value")
+        browser.type("#chat-title", "!")
+        stale = browser.wait_for("the save refused", """
+            const status = document.querySelector('#chat-save');
+            return status.classList.contains('error') && document.querySelector('#chat-save-overwrite') ? status.textContent : null""", timeout=60)
+        check("changed in another tab" in stale and server_conversation(browser, options.app, conversation_id)["title"] == "Renamed in another tab",
+              f"a save over another tab's change is refused and theirs stays ({stale!r})")
+        browser.click("#chat-save-overwrite")
+        saved(browser)
+        title = browser.js("return document.querySelector('#chat-title').value")
+        check(server_conversation(browser, options.app, conversation_id)["title"] == title, "'keep this page's version' saves this page's title")
+        browser.click("#chat-title")
+        browser.keys("\ue010", "\ue003")  # End, Backspace: the title as it was
+        saved(browser)
+        check(server_conversation(browser, options.app, conversation_id)["title"] == original, "the title is back as it was")
 
         # A third person: the page says what the free plan allows, and the export is refused in
         # the server's words; removing them (they wrote nothing) needs no confirmation.

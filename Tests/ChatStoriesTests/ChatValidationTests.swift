@@ -41,7 +41,7 @@ struct ChatValidationTests {
             (conversation { $0.characters[1].avatarEmoji = "ab" }, .invalidAvatar(person: "Alex"), false),
             (conversation { $0.messages[0].characterID = "ghost" }, .unknownCharacter(messageIndex: 0, characterID: "ghost"), false),
             (conversation { $0.messages[0].text = " \n" }, .emptyMessage(messageIndex: 0), false),
-            (conversation { $0.messages[0].text = String(repeating: "a", count: 10_000) }, .messageTooLong(messageIndex: 0, characters: 10_000, limit: 2_000), false),
+            (conversation { $0.messages[0].text = String(repeating: "a", count: 5_000) }, .messageTooLong(messageIndex: 0, characters: 5_000, limit: 2_000), false),
             (conversation { $0.messages = Array(repeating: ChatMessage(characterID: "a", text: "x"), count: 1_001) }, .tooManyMessages(1_001, limit: 1_000), false),
         ]
         for (conversation, expected, export) in cases {
@@ -94,5 +94,49 @@ struct ChatValidationTests {
         #expect((VideoFormat.tiktok.width, VideoFormat.tiktok.height) == (1080, 1920))
         #expect((VideoFormat.youtube.width, VideoFormat.youtube.height) == (1920, 1080))
         #expect(TypingSpeed.slow.pauseAfterMessage == 0.8)
+    }
+
+    /// Limits in the units that cost: code points (what shaping reads), code points in one
+    /// character (shaping one cluster costs their square), then characters; names and ids too.
+    @Test func textIsBoundedInCodePointsAndCharactersBeforeItIsMeasured() {
+        // The message that stalled every user's jobs: one character, 300,001 code points.
+        let zalgo = "a" + String(repeating: "\u{0301}", count: 300_000)
+        #expect(error(conversation { $0.messages[0].text = zalgo }) == .tooManyCodePoints(what: "Message 1", count: 300_001, limit: 8_000))
+        // Within the message's code points, one character may still not hold too many.
+        let heavy = "a" + String(repeating: "\u{0301}", count: 40)
+        #expect(error(conversation { $0.messages[0].text = "ok " + heavy }) == .characterTooComplex(what: "Message 1", codePoints: 41, limit: 32))
+        #expect(error(conversation { $0.messages[0].text = String(repeating: "\u{FE0F}", count: 9_000) }) == .tooManyCodePoints(what: "Message 1", count: 9_000, limit: 8_000))
+        // What people write passes; 2,000 emoji families (5 code points each, 10,000 in all) do not,
+        // but a long message with emoji, flags and accents does.
+        let rich = String(repeating: "Ça va? 👨‍👩‍👧 🇫🇷 👍🏽 e\u{0301} ", count: 60)
+        #expect(rich.count <= 2_000 && error(conversation { $0.messages[0].text = rich }) == nil)
+        #expect(error(conversation { $0.messages[0].text = String(repeating: "👨‍👩‍👧", count: 2_000) }) == .tooManyCodePoints(what: "Message 1", count: 10_000, limit: 8_000))
+        #expect(error(conversation { $0.messages[0].text = String(repeating: "👩🏻‍❤️‍💋‍👨🏼", count: 3) }) == nil, "the longest standard emoji (10 code points)")
+
+        // Names: 500 KB was accepted; now 60 characters, 240 code points.
+        #expect(error(conversation { $0.characters[1].name = String(repeating: "n", count: 500_000) }) == .tooManyCodePoints(what: "The name of person 2", count: 500_000, limit: 240))
+        #expect(error(conversation { $0.characters[1].name = String(repeating: "n", count: 61) }) == .nameTooLong(person: 2, characters: 61, limit: 60))
+        #expect(error(conversation { $0.characters[1].name = String(repeating: "n", count: 60) }) == nil)
+        #expect(error(conversation { $0.title = String(repeating: "t", count: 201) }) == .titleTooLong(201, limit: 200))
+        #expect(error(conversation { $0.title = String(repeating: "\u{0301}", count: 801) }) == .tooManyCodePoints(what: "The title", count: 801, limit: 800))
+        #expect(error(conversation { $0.messages[0].id = String(repeating: "i", count: 101) }) == .idTooLong(what: "The id of message 1", limit: 100))
+        #expect(error(conversation { $0.characters[1].id = String(repeating: "i", count: 101) }) == .idTooLong(what: "The id of Alex", limit: 100))
+
+        let said = ChatStoryError.tooManyCodePoints(what: "Message 1", count: 300_001, limit: 8_000).description
+        #expect(said.hasPrefix("Message 1 has 300,001 code points") && said.contains("at most 8,000"), "\(said)")
+        #expect(ChatStoryError.characterTooComplex(what: "Message 2", codePoints: 41, limit: 32).description.contains("a character can have at most 32"))
+        #expect(ChatStoryError.nameTooLong(person: 2, characters: 61, limit: 60).description == "The name of person 2 is 61 characters long; a name can be at most 60.")
+    }
+
+    @Test func theLengthOfAVideoIsWorkedOutWithoutItsTimeline() {
+        let long = conversation { conversation in
+            conversation.messages = (0..<40).map { ChatMessage(characterID: $0 % 2 == 0 ? "me" : "a", text: String(repeating: "x", count: 100 + $0)) }
+        }
+        for speed in TypingSpeed.allCases {
+            for (keyboard, indicator) in [(true, true), (false, false)] {
+                let settings = ChatExportSettings(typingSpeed: speed, keyboard: keyboard, typingIndicator: indicator)
+                #expect(ChatTimeline.durationMS(of: long, settings: settings) == ChatTimeline(conversation: long, settings: settings).durationMS)
+            }
+        }
     }
 }

@@ -162,3 +162,36 @@ struct YUV420Tests {
         #expect(abs(Int(yuv[10]) - want.v) <= 1 && abs(Int(yuv[11]) - want.v) <= 1, "\(hex): V \(yuv[10]) want \(want.v)")
     }
 }
+
+/// The input bar lays out only the newest lines of what is typed, and they are the lines the
+/// whole typed text has: the same words on the same lines, however the text wraps.
+struct InputTextWindowTests {
+    static func lines(_ layout: TextLayout, of text: String) -> [String] {
+        let bytes = Array(text.utf8)
+        let starts = layout.lineStarts + [bytes.count]
+        return zip(starts, starts.dropFirst()).map { String(decoding: bytes[$0..<$1], as: UTF8.self) }
+    }
+
+    @Test func theNewestLinesAreThoseOfTheWholeTypedText() {
+        let canvas = ChatCanvas(width: 1080, height: 1920)
+        let geometry = ChatGeometry(format: .tiktok)
+        let width = geometry.inputFieldWidth - 2 * geometry.bubblePaddingX
+        let text = "So I went back to the lighthouse at midnight 🔦 and the door was open.\nNobody there. "
+            + "Supercalifragilisticexpialidociousandthensomemorelettersthatneverend! " + String(repeating: "Ça va, Zoë? 👨‍👩‍👧 e\u{0301}tait la\u{0300} ", count: 8)
+            + String(repeating: "a few more short words to wrap ", count: 6)
+        var window = InputTextWindow()
+        for count in 1...text.count {
+            let typed = String(text.prefix(count))
+            let whole = Self.lines(canvas.layout(typed, font: geometry.bubbleFont, wrapWidth: width), of: typed)
+            let (shown, layout) = window.visible(message: 0, text: text, count: count, lines: geometry.inputMaxLines) {
+                canvas.layout($0, font: geometry.bubbleFont, wrapWidth: width)
+            }
+            // Each frame lays out a few lines, not everything typed: linear in the message.
+            #expect(layout.lineCount <= geometry.inputMaxLines + 1, "typed \(count)")
+            let newest = Self.lines(layout, of: shown).suffix(geometry.inputMaxLines)
+            #expect(Array(newest) == Array(whole.suffix(geometry.inputMaxLines)), "typed \(count)")
+            #expect(shown.hasSuffix(newest.joined()) && typed.hasSuffix(shown))
+        }
+        #expect(Self.lines(canvas.layout(text, font: geometry.bubbleFont, wrapWidth: width), of: text).count > 12, "the text wraps over many lines")
+    }
+}

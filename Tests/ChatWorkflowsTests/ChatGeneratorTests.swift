@@ -101,3 +101,66 @@ struct ChatGeneratorTests {
         }
     }
 }
+
+/// The answer streamed: messages are shown while the model is still writing, and a caller that
+/// stops listening stops the model's request.
+struct ChatGeneratorStreamingTests {
+    static let streamingProviders: [Provider] = [.openai, .gemini, .openaiCompatible]
+
+    @Test("each message is shown once written, before the answer ends", arguments: streamingProviders)
+    func messagesArriveBeforeTheAnswerEnds(provider: Provider) async throws {
+        let shown = LockedValue<[ChatConversation]>([])
+        let heldUntilShown = LockedValue<Bool?>(nil)
+        let pieces = VendorWire.pieces(of: ChatGeneratorTests.good, every: 20)
+        try await LoopbackServer.withServer(handler: { _ in
+            var reply = VendorWire.streamed(provider, pieces: pieces, pause: .zero)
+            // The answer's last piece waits until the caller has shown a message (or gives up).
+            let last = (reply.pieces?.count ?? 1) - 1
+            reply.beforePiece = { index in
+                guard index == last else { return }
+                let seen = await eventually(timeout: 60) { shown.withLock { $0.contains { !$0.messages.isEmpty } } }
+                heldUntilShown.withLock { $0 = seen }
+            }
+            return reply
+        }) { server in
+            let conversation = try await ChatGenerator(model: ChatGeneratorTests.model(provider, server: server)).generate(ChatGeneratorTests.request) { progress in
+                if case .writing(let partial) = progress { shown.withLock { $0.append(partial) } }
+            }
+            #expect(heldUntilShown.withLock { $0 } == true, "no message was shown before the answer ended")
+            let partials = shown.withLock { $0 }
+            #expect(partials.map(\.messages.count) == partials.map(\.messages.count).sorted(), "messages are only added")
+            for partial in partials {
+                #expect(Array(conversation.messages.prefix(partial.messages.count)).map(\.text) == partial.messages.map(\.text))
+            }
+            #expect(conversation.messages.count == 5)
+        }
+    }
+
+    @Test("a caller that stops listening hangs up on the model at once")
+    func cancellingStopsTheRequest() async throws {
+        let shown = LockedValue(0)
+        let released = LockedValue(false)
+        let pieces = VendorWire.pieces(of: ChatGeneratorTests.good, every: 20)
+        try await LoopbackServer.withServer(handler: { _ in
+            var reply = VendorWire.streamed(.openai, pieces: pieces, pause: .zero)
+            let last = (reply.pieces?.count ?? 1) - 1
+            // Held until the test has cancelled: the model is still "writing" when it is stopped.
+            reply.beforePiece = { index in if index == last { await eventually(timeout: 60) { released.withLock { $0 } } } }
+            return reply
+        }) { server in
+            let generator = ChatGenerator(model: ChatGeneratorTests.model(.openai, server: server))
+            let writing = Task {
+                try await generator.generate(ChatGeneratorTests.request) { progress in
+                    if case .writing(let partial) = progress, !partial.messages.isEmpty { shown.withLock { $0 += 1 } }
+                }
+            }
+            #expect(await eventually(timeout: 60) { shown.withLock { $0 } > 0 })
+            writing.cancel()
+            await #expect(throws: CancellationError.self) { try await writing.value }
+            released.withLock { $0 = true }
+            // The server's next write finds the connection closed: the request was hung up on.
+            #expect(await eventually(timeout: 60) { server.abandoned == 1 })
+            #expect(server.requests.count == 1, "not asked again")
+        }
+    }
+}

@@ -34,6 +34,10 @@ struct ChatRepositoryTests {
             #expect(try await exports.update(try export.requireID(), ownerID: bob) { $0.status = "failed" } == false)
             #expect(try await exports.share(try export.requireID(), ownerID: bob, token: "t") == nil)
             #expect(try await conversations.delete(id, ownerID: bob) == nil)
+            #expect(try await conversations.modify(id, ownerID: bob) { $0.title = "Bob's" } == nil)
+            let renamed = try await conversations.modify(id, ownerID: ada) { $0.title = "Renamed" }
+            #expect(renamed?.version == 1)
+            #expect(try await conversations.find(id, ownerID: ada)?.title == "Renamed")
 
             #expect(try await conversations.delete(id, ownerID: ada) == ["chat-exports/a/b.mp4"])
             #expect(try await conversations.list(ownerID: ada).isEmpty)

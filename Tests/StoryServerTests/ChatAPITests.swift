@@ -86,11 +86,11 @@ struct ChatAPITests {
             let ada = try await app.register("ada@example.com").access_token
             let id = try await app.createChat(ada)
             let before = try await app.send(.GET, "/api/chat/conversations/\(id)", token: ada).body.string
-            let long = String(repeating: "a", count: 10_000)
+            let long = String(repeating: "a", count: 5_000)
             let cases: [(json: String, code: String, says: String)] = [
                 (#"{"messages":[{"character_id":"ghost","text":"boo"}]}"#, "unknown_character", "\"ghost\", who is not in the conversation"),
                 (#"{"characters":[{"id":"me","name":"Me","color":"blue","is_me":true},{"id":"sam","name":"Sam"}]}"#, "invalid_color", "Use #RRGGBB"),
-                (#"{"messages":[{"character_id":"me","text":"\#(long)"}]}"#, "message_too_long", "10,000 characters long"),
+                (#"{"messages":[{"character_id":"me","text":"\#(long)"}]}"#, "message_too_long", "5,000 characters long"),
                 (#"{"characters":[{"id":"me","name":"Me","is_me":true}]}"#, "too_few_characters", "at least two people"),
             ]
             for (json, code, says) in cases {

@@ -51,26 +51,12 @@ struct ConcurrentEditTests {
             let ada = try await app.register("ada@example.com").access_token
             let story = try await app.analyzedSample(ada, config)
             let seen = try #require(try await app.send(.GET, "/api/stories/\(story)", token: ada).headers.first(name: .eTag))
-            @Sendable func rename(_ name: String, ifMatch: String?) async throws -> TestingHTTPResponse {
-                var headers = HTTPHeaders()
-                if let ifMatch { headers.replaceOrAdd(name: .ifMatch, value: ifMatch) }
-                return try await app.send(.PATCH, "/api/stories/\(story)/characters/c1", token: ada, json: #"{"name":"\#(name)"}"#, headers: headers)
+            try await IfMatchContract.check(seen: seen) { name, ifMatch in
+                try await app.send(.PATCH, "/api/stories/\(story)/characters/c1", token: ada, json: #"{"name":"\#(name)"}"#,
+                                   headers: IfMatchContract.headers(ifMatch: ifMatch))
+            } current: {
+                try await app.analysis(story, ada).analysis?.character(id: "c1")?.name
             }
-            let first = try await rename("First tab", ifMatch: seen)
-            #expect(first.status == .ok)
-            let next = try #require(first.headers.first(name: .eTag))
-            #expect(next != seen)
-
-            // The second tab still holds the old version: refused, and the first tab's name stays.
-            let stale = try await rename("Second tab", ifMatch: seen)
-            #expect(stale.status == .preconditionFailed)
-            #expect(stale.errorCode == "stale_version")
-            #expect(try await app.analysis(story, ada).analysis?.character(id: "c1")?.name == "First tab")
-            // A weak tag never matches (strong comparison); `*` and no header edit the latest.
-            #expect(try await rename("Weak", ifMatch: "W/\(next)").status == .preconditionFailed)
-            #expect(try await rename("Any", ifMatch: "*").status == .ok)
-            #expect(try await rename("Latest", ifMatch: nil).status == .ok)
-            #expect(try await app.analysis(story, ada).analysis?.character(id: "c1")?.name == "Latest")
         }
     }
 }

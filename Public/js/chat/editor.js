@@ -6,7 +6,11 @@
 // failed save keeps everything in the page: the status says why (and a message the server names
 // is marked), "Try again" sends it again, and the next change does too. Leaving the page with
 // changes not saved sends them one last time.
-import { api, isAbort } from "../shared/api.js";
+//
+// Each save names the version this page last read or wrote (If-Match): when another tab or a
+// phone changed the story meanwhile, the server refuses (412) rather than this page silently
+// overwriting their change; the user then reloads it, or keeps this page's version.
+import { api, apiTagged, isAbort } from "../shared/api.js";
 import { $ as find, el, markup } from "../shared/dom.js";
 import { createPhone } from "./phone.js";
 import { createPreview } from "./preview.js";
@@ -107,11 +111,14 @@ export default function editorScreen() {
       const $ = (selector) => find(selector, container);
       let conversation;
       let themes;
+      let etag; // the version this page holds, for If-Match
       try {
-        [conversation, { themes }] = await Promise.all([
-          api(`/api/chat/conversations/${encodeURIComponent(params.id)}`, { signal }),
+        let loaded;
+        [loaded, { themes }] = await Promise.all([
+          apiTagged(`/api/chat/conversations/${encodeURIComponent(params.id)}`, { signal }),
           api("/api/chat/themes", { signal }),
         ]);
+        ({ value: conversation, etag } = loaded);
       } catch (error) {
         if (isAbort(error)) return;
         if (error.status === 404 || error.status === 400) {
@@ -135,11 +142,17 @@ export default function editorScreen() {
       let timer = null;
       let failure = null;
 
-      function saveStatus(text, { error = false, retry = false } = {}) {
+      function saveStatus(text, { error = false, retry = false, stale = false } = {}) {
         const line = $("#chat-save");
         line.classList.toggle("error", error);
         line.replaceChildren(text, retry ? el("button", { type: "button", className: "link", id: "chat-save-retry", onclick: () => save() }, "Try again") : "");
+        if (stale) {
+          line.append(
+            el("button", { type: "button", className: "link", id: "chat-save-reload", onclick: () => location.reload() }, "Reload it"), " or ",
+            el("button", { type: "button", className: "link", id: "chat-save-overwrite", onclick: () => { etag = null; dirty = true; save(); } }, "keep this page's version"));
+        }
       }
+      const ifMatch = () => (etag ? { "If-Match": etag } : {});
 
       const body = () => ({ title: view.conversation.title, theme: view.conversation.theme,
         characters: view.conversation.characters, messages: view.conversation.messages });
@@ -154,9 +167,10 @@ export default function editorScreen() {
         inFlight = (async () => {
           let ok = false;
           try {
-            const kept = await api(`/api/chat/conversations/${view.id}`, { method: "PUT", json: body(), signal });
+            const kept = await apiTagged(`/api/chat/conversations/${view.id}`, { method: "PUT", json: body(), signal, headers: ifMatch() });
             failure = null;
-            view.conversation.updated_at = kept.updated_at;
+            etag = kept.etag;
+            view.conversation.updated_at = kept.value.updated_at;
             ok = true;
           } catch (error) {
             dirty = true; // what the page holds is still to be saved
@@ -172,6 +186,8 @@ export default function editorScreen() {
             saveStatus("Saved");
             messages.markError(null, "");
             people.explain("");
+          } else if (failure.code === "stale_version") {
+            saveStatus("Not saved: this chat story was changed in another tab or window since this page read it. ", { error: true, stale: true });
           } else {
             const reason = failure.status ? people.explain(failure.message) : "the server could not be reached.";
             const generic = failure.generic || !failure.status || failure.status >= 500;
@@ -331,7 +347,7 @@ export default function editorScreen() {
       view.leave = () => {
         clearTimeout(timer);
         // A save in flight is aborted with the screen: send the conversation again.
-        if (dirty || inFlight) api(`/api/chat/conversations/${view.id}`, { method: "PUT", json: body() }).catch(() => {});
+        if (dirty || inFlight) api(`/api/chat/conversations/${view.id}`, { method: "PUT", json: body(), headers: ifMatch() }).catch(() => {});
       };
 
       people.render();

@@ -1,6 +1,12 @@
 // #/chat — the user's chat stories: create (blank, or written from a prompt by a language
 // model: premium), rename, duplicate, delete, open.
-import { api, isAbort } from "../shared/api.js";
+//
+// A story written from a prompt is shown as the model writes it: each message appears in the
+// phone beside the form once complete. "Cancel" hangs up, which stops the model at once and
+// keeps nothing; "Keep what is written" stops it too and keeps the messages shown so far as a
+// chat story of their own (opened in the editor). When the model finishes, the kept story opens.
+import { api, isAbort, postEvents } from "../shared/api.js";
+import { createPhone } from "./phone.js";
 import { $, el, markup, confirmDialog } from "../shared/dom.js";
 import { href } from "../shared/router.js";
 import { when } from "./text.js";
@@ -33,8 +39,11 @@ const html = `
           <option value="anthropic:claude-3-5-haiku-latest">Anthropic Claude Haiku (your key)</option>
           <option value="gemini:gemini-2.0-flash">Gemini 2.0 Flash (your key)</option></select></label>
       </div>
-      <div class="actions"><button type="submit" id="chat-generate-start">Write it</button></div>
+      <div class="actions"><button type="submit" id="chat-generate-start">Write it</button>
+        <button type="button" id="chat-generate-cancel" class="secondary" hidden>Cancel</button>
+        <button type="button" id="chat-generate-keep" class="secondary" hidden>Keep what is written</button></div>
       <p id="chat-generate-status" role="status"></p>
+      <div id="chat-generate-phone" class="generate-phone" hidden></div>
     </form>
   </details>
   <ul id="chat-conversations" class="cards" aria-label="Chat stories"></ul>
@@ -124,30 +133,84 @@ export default function chatListScreen() {
         }
         q("#chat-generate-form").elements.characters.max = entitlement.premium ? 6 : 2;
       }).catch(() => {});
+      // The writing: followed as server-sent events; `stop` ends it (hangs up).
+      let writing = null; // { stop: AbortController, draft: the conversation so far }
+      let phone = null;
+      let palette = null;
+      const generateLine = (text, error = false) => {
+        q("#chat-generate-status").textContent = text;
+        q("#chat-generate-status").classList.toggle("error", error);
+      };
+      function writingControls(on) {
+        q("#chat-generate-start").disabled = on;
+        q("#chat-generate-cancel").hidden = !on;
+        q("#chat-generate-keep").hidden = !on;
+        q("#chat-generate-keep").disabled = true;
+      }
+      async function showDraft(draft) {
+        if (!palette) palette = (await api("/api/chat/themes", { signal })).themes.find((theme) => theme.id === "imessage").light;
+        if (!phone) {
+          phone = createPhone();
+          q("#chat-generate-phone").replaceChildren(phone.root);
+        }
+        q("#chat-generate-phone").hidden = false;
+        phone.show({ conversation: draft, palette, format: "tiktok" });
+        phone.scrollToEnd();
+      }
       q("#chat-generate-form").addEventListener("submit", async (event) => {
         event.preventDefault();
+        if (writing) return;
         const form = event.target;
-        const line = q("#chat-generate-status");
-        const button = q("#chat-generate-start");
-        button.disabled = true;
-        line.classList.remove("error");
-        line.textContent = "Writing… (a model can take a minute)";
+        const stop = new AbortController();
+        writing = { stop, draft: null, ended: false };
+        writingControls(true);
+        q("#chat-generate-phone").hidden = true;
+        generateLine(form.elements.model.value ? "Waiting for the model…" : "Waiting for the model on this machine (it answers people talking to it first)…");
         try {
-          const reply = await api("/api/chat/generate", { method: "POST", signal, json: {
+          await postEvents("/api/chat/generate", { signal: AbortSignal.any([signal, stop.signal]), json: {
             prompt: form.elements.prompt.value, genre: form.elements.genre.value, mood: form.elements.mood.value,
             length: form.elements.length.value, characters: Number(form.elements.characters.value),
-            model: form.elements.model.value || undefined } });
-          // The conversation made (kept by the server), or one to keep.
-          const made = reply.conversation ?? reply;
-          const kept = made.created_at ? made : await api("/api/chat/conversations", { method: "POST", signal,
-            json: { title: made.title, characters: made.characters, messages: made.messages } });
+            model: form.elements.model.value || undefined } }, (name, data) => {
+            if (name === "writing") {
+              writing.draft = data;
+              const count = data.messages.length;
+              generateLine(count ? `Writing… ${count} message${count === 1 ? "" : "s"} so far.` : `Writing… “${data.title}”, with ${data.characters.map((person) => person.name).join(" and ")}.`);
+              q("#chat-generate-keep").disabled = count === 0;
+              showDraft(data).catch(() => {});
+            } else if (name === "retrying") {
+              writing.draft = null;
+              q("#chat-generate-keep").disabled = true;
+              generateLine(`The first answer could not be used (${data.problems.join("; ")}); asking the model again…`);
+            } else if (name === "conversation") {
+              writing.ended = true;
+              location.hash = href(`/chat/${data.id}`);
+            } else if (name === "error") {
+              writing.ended = true;
+              generateLine(data.message, true);
+            }
+          });
+          if (!writing.ended) generateLine("The connection to the server ended before the story was finished; nothing was kept. Try again.", true);
+        } catch (error) {
+          if (signal.aborted) return;
+          if (!isAbort(error)) generateLine(error.message, true);
+          else if (!writing.kept) generateLine("Stopped: nothing was kept.");
+        } finally {
+          writing = null;
+          if (!signal.aborted) writingControls(false);
+        }
+      }, { signal });
+      q("#chat-generate-cancel").addEventListener("click", () => writing?.stop.abort(), { signal });
+      // Stops the model and keeps the messages shown so far as a chat story of their own.
+      q("#chat-generate-keep").addEventListener("click", async () => {
+        const draft = writing?.draft;
+        if (!draft?.messages.length) return;
+        writing.kept = true;
+        writing.stop.abort();
+        try {
+          const kept = await api("/api/chat/conversations", { method: "POST", signal, json: draft });
           location.hash = href(`/chat/${kept.id}`);
         } catch (error) {
-          if (isAbort(error)) return;
-          line.textContent = error.message;
-          line.classList.add("error");
-        } finally {
-          if (!signal.aborted) button.disabled = false;
+          if (!isAbort(error)) generateLine(`Not kept: ${error.message}`, true);
         }
       }, { signal });
 

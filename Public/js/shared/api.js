@@ -67,11 +67,12 @@ async function errorFrom(response) {
  * Sends a request and answers the Response once it is not a 401: on a 401 the session is
  * refreshed (unless another request already refreshed it meanwhile) and the request sent again.
  * Options: method, json (a value sent as JSON), body (FormData, URLSearchParams…), signal
- * (an AbortSignal), auth: false for the sign-in routes (their 401 is an answer, not an expiry).
+ * (an AbortSignal), auth: false for the sign-in routes (their 401 is an answer, not an expiry),
+ * headers (more request headers, e.g. If-Match).
  * Non-2xx answers other than 401 are returned as they are; see `api` and `apiBlob`.
  */
-export async function request(path, { method = "GET", json, body, signal, auth = true } = {}) {
-  const init = { method, credentials: "same-origin", headers: {}, signal };
+export async function request(path, { method = "GET", json, body, signal, auth = true, headers = {} } = {}) {
+  const init = { method, credentials: "same-origin", headers: { ...headers }, signal };
   if (json !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(json);
@@ -96,6 +97,14 @@ export async function api(path, options = {}) {
   if (!response.ok) throw await errorFrom(response);
   if (response.status === 204) return null;
   return response.json().catch(() => null);
+}
+
+/** A JSON request whose version matters too: resolves with { value, etag } (the ETag an edit
+ * names in If-Match), rejects with an APIError. */
+export async function apiTagged(path, options = {}) {
+  const response = await request(path, options);
+  if (!response.ok) throw await errorFrom(response);
+  return { value: await response.json().catch(() => null), etag: response.headers.get("ETag") };
 }
 
 /** A request for a binary body (audio, a download); resolves with a Blob. */
@@ -184,7 +193,7 @@ export function followJob(id, onProgress, { signal } = {}) {
  * which stops the work on the server.
  */
 export async function postEvents(path, { json, body, signal } = {}, onEvent) {
-  const response = await request(path, { method: "POST", json, body, signal });
+  const response = await request(path, { method: "POST", json, body, signal, headers: { Accept: "text/event-stream" } });
   if (!response.ok) throw await errorFrom(response);
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let pending = "";

@@ -17,6 +17,9 @@ public final class ChatConversationRecord: Model, @unchecked Sendable {
     @Field(key: "message_count") public var messageCount: Int
     @Field(key: "created_at") public var createdAt: Date
     @Field(key: "updated_at") public var updatedAt: Date
+    /// Counts the writes: an edit is written only over the version it read
+    /// (`ChatConversationRepository.modify`), and it is the conversation's `ETag`.
+    @Field(key: "version") public var version: Int
 
     public init() {}
 
@@ -29,5 +32,6 @@ public final class ChatConversationRecord: Model, @unchecked Sendable {
         self.messageCount = messageCount
         self.createdAt = now
         self.updatedAt = now
+        self.version = 0
     }
 }

@@ -28,9 +28,36 @@ public struct ChatConversationRepository: Sendable {
             .limit(limit).all()
     }
 
-    /// Writes the record's title, look and document (it must be the owner's, as `find` gives).
-    public func save(_ record: ChatConversationRecord) async throws {
-        try await record.update(on: database)
+    /// Other writes kept winning: `modify` gave up.
+    public struct EditConflict: Error {}
+
+    /// Applies `change` to the owner's conversation and writes its title, look and document
+    /// atomically: only over the version `change` saw; after another write, `change` is applied
+    /// again to the fresh row (see `VersionedRows`). Returns the row as written (its `version`
+    /// the new one), or nil when the owner has no such conversation.
+    public func modify(
+        _ id: UUID, ownerID: UUID, now: Date = Date(), attempts: Int = 20, _ change: (ChatConversationRecord) throws -> Void
+    ) async throws -> ChatConversationRecord? {
+        let sql = try database.requireSQL()
+        return try await VersionedRows.modify(
+            attempts: attempts, conflict: EditConflict(), read: { try await find(id, ownerID: ownerID) }, version: \.version, change: change
+        ) { record, seen in
+            let written = try await sql.update(ChatConversationRecord.schema)
+                .set("title", to: record.title)
+                .set("theme", to: record.theme)
+                .set("document", to: record.document)
+                .set("message_count", to: record.messageCount)
+                .set("updated_at", to: now)
+                .set(SQLIdentifier("version"), to: VersionedRows.nextVersion)
+                .where("id", .equal, id).where("owner_id", .equal, ownerID)
+                .where("version", .equal, seen)
+                .returning("version")
+                .all()
+            guard let version = try written.first?.decode(column: "version", as: Int.self) else { return false }
+            record.version = version
+            record.updatedAt = now
+            return true
+        }
     }
 
     /// Deletes the conversation and its exports; returns the exports' video paths (relative to

@@ -57,3 +57,19 @@ struct CreateChatExports: AsyncMigration {
         try await database.schema(ChatExportRecord.schema).delete()
     }
 }
+
+/// A version counter for each conversation, so parallel edits are applied one after the other
+/// instead of the last write silently winning (`ChatConversationRepository.modify`).
+struct AddChatConversationVersions: AsyncMigration {
+    var name: String { "storyvoice-023-add-chat-conversation-versions" }
+
+    func prepare(on database: any Database) async throws {
+        try await database.schema(ChatConversationRecord.schema)
+            .field("version", .int, .required, .sql(.default(0)))
+            .update()
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(ChatConversationRecord.schema).deleteField("version").update()
+    }
+}

@@ -30,6 +30,7 @@ public enum DatabaseMigrations {
             CreateStoreTransactions(),
             CreateStoreNotifications(),
             CreateCustomScenarios(),
+            AddChatConversationVersions(),
         ]
     }
 }

@@ -42,32 +42,28 @@ public struct StoryRepository: Sendable {
     /// So concurrent edits are serialised, and none is lost. Nil when the story is gone.
     @discardableResult
     public func modify(id: UUID, ownerID: UUID, attempts: Int = 20, _ change: (StoryRecord) throws -> Void) async throws -> StoryRecord? {
-        for _ in 0..<attempts {
-            guard let story = try await find(id: id, ownerID: ownerID) else { return nil }
-            let version = story.version
-            try change(story)
+        let written = try await VersionedRows.modify(
+            attempts: attempts, conflict: EditConflict(), read: { try await find(id: id, ownerID: ownerID) }, version: \.version, change: change
+        ) { story, seen in
             guard let sql = database as? any SQLDatabase else {
                 try await story.save(on: database)
-                return story
+                return true
             }
-            let written = try await sql.update(StoryRecord.schema)
+            return try await !sql.update(StoryRecord.schema)
                 .set("analysis_json", to: story.analysisJSON)
                 .set("cast_json", to: story.castJSON)
                 .set("render_json", to: story.renderJSON)
                 .set("analysis_state", to: story.analysisStateRaw)
                 .set("duration_seconds", to: story.durationSeconds)
                 .set("updated_at", to: Date())
-                .set(SQLIdentifier("version"), to: SQLBinaryExpression(SQLIdentifier("version"), .add, SQLLiteral.numeric("1")))
+                .set(SQLIdentifier("version"), to: VersionedRows.nextVersion)
                 .where("id", .equal, id)
-                .where("version", .equal, version)
+                .where("version", .equal, seen)
                 .returning("version")
-                .all()
-            if !written.isEmpty {
-                return try await find(id: id, ownerID: ownerID)
-            }
-            try await Task.sleep(for: .milliseconds(Int.random(in: 1...10)))
+                .all().isEmpty
         }
-        throw EditConflict()
+        guard written != nil else { return nil }
+        return try await find(id: id, ownerID: ownerID)
     }
 
     /// Deletes the story if the owner has it; returns whether anything was deleted.

@@ -49,20 +49,21 @@ struct ChatConversationsController: Sendable {
     @Sendable
     func create(_ request: Request) async throws -> Response {
         let draft = try request.optionalChatJSON(ChatConversationDraft.self, default: ChatConversationDraft())
-        return try Response.json(try await request.chatConversations(config).create(draft), status: .created)
+        return try Response.chat(try await request.chatConversations(config).create(draft), status: .created)
     }
 
     @Sendable
     func show(_ request: Request) async throws -> Response {
-        try Response.json(try await request.chatConversations(config).conversation(try conversationID(request)))
+        try Response.chat(try await request.chatConversations(config).conversation(try conversationID(request)))
     }
 
-    /// Replaces the fields sent (all of them from the editor; `title` alone renames).
+    /// Replaces the fields sent (all of them from the editor; `title` alone renames), over the
+    /// latest version, or only over the one `If-Match` names.
     @Sendable
     func replace(_ request: Request) async throws -> Response {
         let id = try conversationID(request)
         let draft = try request.decodeChatJSON(ChatConversationDraft.self)
-        return try Response.json(try await request.chatConversations(config).replace(id, with: draft))
+        return try Response.chat(try await request.chatConversations(config).replace(id, with: draft))
     }
 
     @Sendable
@@ -73,7 +74,7 @@ struct ChatConversationsController: Sendable {
 
     @Sendable
     func duplicate(_ request: Request) async throws -> Response {
-        try Response.json(try await request.chatConversations(config).duplicate(try conversationID(request)), status: .created)
+        try Response.chat(try await request.chatConversations(config).duplicate(try conversationID(request)), status: .created)
     }
 
     @Sendable

@@ -3,6 +3,8 @@ import ChatWorkflows
 import Foundation
 import Vapor
 
+extension ChatGenerationEvent: ServerSentEvent {}
+
 /// `/api/chat/…exports…`, `/api/chat/entitlement` and `/api/chat/generate`: videos made as
 /// jobs within the user's plan, downloaded and shared.
 struct ChatExportsController: Sendable {
@@ -41,14 +43,18 @@ struct ChatExportsController: Sendable {
         private enum Key: String, CodingKey { case model }
     }
 
-    /// Writes a conversation from a prompt (premium only) and keeps it: 201 with the conversation.
+    /// Writes a conversation from a prompt (premium only) and keeps it: 201 with the conversation;
+    /// with `Accept: text/event-stream`, the writing as it goes (each message as the model writes
+    /// it), then the conversation kept. Refusals come first, as JSON errors, before any model is
+    /// asked; a client that hangs up stops the model and nothing is kept.
     @Sendable
     func generate(_ request: Request) async throws -> Response {
         let plan = try await request.chatExports(config).plan()
         try plan.allowGenerator()
         let body = try request.decodeChatJSON(GenerateBody.self)
-        let conversation = try await request.chatConversations(config).generate(body.request, model: body.model, models: config.models, plan: plan)
-        return try Response.json(conversation, status: .created)
+        let generation = try await request.chatConversations(config).prepareGeneration(body.request, model: body.model, models: config.models, plan: plan)
+        if request.acceptsEvents { return Response.events(generation.events(), heartbeat: .seconds(1)) }
+        return try Response.chat(try await generation.run(), status: .created)
     }
 
     /// Queues the video: 202 with the export (its `job_id` streams progress at /api/jobs/{id}/events).

@@ -6,7 +6,9 @@ import Vapor
 extension Request {
     /// The chat stories use cases for the signed-in user.
     func chatConversations(_ config: ServerConfig) throws -> ChatConversations {
-        ChatConversations(database: db, dataDirectory: config.dataDirectory, ownerID: try requireUser().id)
+        var conversations = ChatConversations(database: db, dataDirectory: config.dataDirectory, ownerID: try requireUser().id)
+        conversations.expectedVersion = StoryVersionTag.expected(ifMatch: headers[.ifMatch])
+        return conversations
     }
 
     func chatExports(_ config: ServerConfig) throws -> ChatExports {
@@ -76,6 +78,7 @@ extension APIError {
         case .limitReached: .tooManyRequests
         case .conflict: .conflict
         case .unavailable: .serviceUnavailable
+        case .staleVersion: .preconditionFailed
         }
     }
 }
@@ -88,6 +91,13 @@ extension ChatError {
 }
 
 extension Response {
+    /// A conversation as JSON, its version as the `ETag` that `If-Match` names on edits.
+    static func chat(_ conversation: ChatConversation, status: HTTPResponseStatus = .ok) throws -> Response {
+        let response = try Response.json(conversation, status: status)
+        if let version = conversation.version { response.headers.replaceOrAdd(name: .eTag, value: StoryVersionTag.tag(version)) }
+        return response
+    }
+
     /// An MP4 from the data directory, streamed (with `Range` and `ETag` as Vapor's file
     /// responses do), to download (`attachment`) or to watch in place (`inline`).
     static func video(_ file: URL, title: String, disposition: String, for request: Request) async throws -> Response {

@@ -254,25 +254,13 @@ struct VoiceController: Sendable {
         return trimmed
     }
 
-    /// `text/event-stream`: each event as `event: NAME` and its JSON. A client that hangs up
-    /// stops the turn (the stream's consumer goes away, which cancels every stage).
+    /// `text/event-stream`: the turn's events. A client that hangs up stops the turn.
     static func events(_ stream: AsyncStream<VoiceTurnEvent>, after finish: @escaping @Sendable () -> Void = {}) -> Response {
-        var headers = HTTPHeaders()
-        headers.contentType = HTTPMediaType(type: "text", subType: "event-stream")
-        headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
-        headers.replaceOrAdd(name: "X-Accel-Buffering", value: "no")
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let body = Response.Body(managedAsyncStream: { writer in
-            defer { finish() }
-            for await event in stream {
-                let data = try encoder.encode(event)
-                try await writer.write(.buffer(ByteBuffer(string: "event: \(event.name)\ndata: \(String(decoding: data, as: UTF8.self))\n\n")))
-            }
-        })
-        return Response(status: .ok, headers: headers, body: body)
+        Response.events(stream, after: finish)
     }
 }
+
+extension VoiceTurnEvent: ServerSentEvent {}
 
 /// The recording a request carries, written to a temporary file for ffmpeg, and the turn's
 /// choices when they came as form fields beside it.
