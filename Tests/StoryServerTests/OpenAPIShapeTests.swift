@@ -145,6 +145,12 @@ struct OpenAPIShapeTests {
             var wav = HTTPHeaders()
             wav.contentType = HTTPMediaType(type: "audio", subType: "wav")
             try await walk.call(.POST, "/api/voice/transcribe", token: token, headers: wav, body: ByteBuffer(bytes: [1, 2, 3]), expect: .serviceUnavailable)
+            try await walk.call(.POST, "/api/voice/listen", token: token, json: #"{"sample_rate":16000}"#, expect: .serviceUnavailable)
+            try await walk.call(.POST, "/api/voice/listen", token: token, json: #"{"sample_rate":5}"#, expect: .unprocessableEntity)
+            var octets = HTTPHeaders()
+            octets.contentType = .binary
+            try await walk.call(.POST, "/api/voice/listen/\(nobody)", token: token, headers: octets, body: ByteBuffer(bytes: [0, 0]), expect: .notFound)
+            try await walk.call(.DELETE, "/api/voice/listen/\(nobody)", token: token, expect: .noContent)
 
             // Stories: paste, upload, list, read, rename.
             let pasted = try await walk.call(.POST, "/api/stories", token: token,
