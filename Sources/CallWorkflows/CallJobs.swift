@@ -19,12 +19,12 @@ public enum CallJobs {
 
     /// Adds the calls' handlers to `registry`.
     public static func register(in registry: inout JobHandlerRegistry, services: CallServices) {
-        registry.register(scheduled) { job, context in
+        registry.register(scheduled, lane: .quick, timeLimit: .seconds(300)) { job, context in
             let payload: SchedulePayload = try job.decodePayload()
             try await ScheduledCalls(database: context.queue.database, services: services).place(scheduleID: payload.schedule_id)
             return nil
         }
-        registry.register(storeNotification) { job, context in
+        registry.register(storeNotification, lane: .quick, timeLimit: .seconds(300)) { job, context in
             let payload: NotificationPayload = try job.decodePayload()
             try await StoreNotifications(database: context.queue.database, services: services)
                 .process(notificationID: payload.notification_id, ownerID: job.ownerID)

@@ -15,7 +15,8 @@ public enum ChatJobs {
 
     /// Adds the chat jobs' handlers to `registry`. `ffmpegPath` nil looks ffmpeg up on PATH.
     public static func register(in registry: inout JobHandlerRegistry, dataDirectory: DataDirectory, ffmpegPath: String? = nil) {
-        registry.register(export, ChatExportHandler(dataDirectory: dataDirectory, ffmpegPath: ffmpegPath))
+        // A video is at most ten minutes (the plans' limits): half an hour is far past any export.
+        registry.register(export, ChatExportHandler(dataDirectory: dataDirectory, ffmpegPath: ffmpegPath), timeLimit: .seconds(1800))
     }
 
     /// Where an export's video goes, relative to the data directory.

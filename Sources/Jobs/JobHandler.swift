@@ -32,30 +32,64 @@ public struct JobContext: Sendable {
     }
 }
 
-/// Handlers by job kind. Workers claim only the kinds they have handlers for.
+/// Which workers run a kind of job: whoever waits on it should not wait behind longer work.
+public enum JobLane: String, Sendable, CaseIterable {
+    /// A listener is waiting on it (a journey's next part): workers of their own.
+    case live
+    /// Short, and someone is looking at the page (an analysis, a call to place): never behind
+    /// an hour-long render or a video.
+    case quick
+    /// Renders and exports.
+    case long
+}
+
+/// Handlers by job kind, with each kind's lane and time limit. Workers claim only the kinds
+/// they have handlers for.
 public struct JobHandlerRegistry: Sendable {
-    private var handlers: [String: any JobHandler] = [:]
+    private struct Entry: Sendable {
+        var handler: any JobHandler
+        var lane: JobLane
+        var timeLimit: Duration?
+    }
+
+    private var entries: [String: Entry] = [:]
 
     public init() {}
 
-    public mutating func register(_ kind: String, _ handler: any JobHandler) {
-        handlers[kind] = handler
+    /// - Parameter timeLimit: a run that takes longer is stopped and fails for good, saying so.
+    public mutating func register(_ kind: String, _ handler: any JobHandler, lane: JobLane = .long, timeLimit: Duration? = nil) {
+        entries[kind] = Entry(handler: handler, lane: lane, timeLimit: timeLimit)
     }
 
-    public mutating func register(_ kind: String, _ body: @escaping @Sendable (ClaimedJob, JobContext) async throws -> String?) {
-        handlers[kind] = ClosureJobHandler(body)
+    public mutating func register(
+        _ kind: String, lane: JobLane = .long, timeLimit: Duration? = nil, _ body: @escaping @Sendable (ClaimedJob, JobContext) async throws -> String?
+    ) {
+        register(kind, ClosureJobHandler(body), lane: lane, timeLimit: timeLimit)
     }
 
     public func handler(for kind: String) -> (any JobHandler)? {
-        handlers[kind]
+        entries[kind]?.handler
     }
 
-    public var kinds: [String] { handlers.keys.sorted() }
+    public func timeLimit(for kind: String) -> Duration? {
+        entries[kind]?.timeLimit
+    }
+
+    public func lane(of kind: String) -> JobLane? {
+        entries[kind]?.lane
+    }
+
+    public var kinds: [String] { entries.keys.sorted() }
 
     /// The handlers of the kinds `include` keeps.
     public func filter(_ include: (String) -> Bool) -> JobHandlerRegistry {
         var kept = JobHandlerRegistry()
-        kept.handlers = handlers.filter { include($0.key) }
+        kept.entries = entries.filter { include($0.key) }
         return kept
+    }
+
+    /// The handlers of one lane.
+    public func lane(_ lane: JobLane) -> JobHandlerRegistry {
+        filter { entries[$0]?.lane == lane }
     }
 }

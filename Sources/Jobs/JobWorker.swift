@@ -99,6 +99,26 @@ public struct JobWorker: Sendable {
         case finished(String?)
         case failed(any Error)
         case leaseLost
+        case overTime(Duration)
+    }
+
+    /// A worker for each lane that has kinds in `registry`, with `concurrency` loops (lanes
+    /// not named get one): a short job never waits behind a long one, and a listener's behind
+    /// neither.
+    public static func lanes(
+        queue: JobQueue, registry: JobHandlerRegistry, configuration: Configuration, concurrency: [JobLane: Int],
+        logger: Logger = Logger(label: "storyvoice.worker")
+    ) -> [JobWorker] {
+        JobLane.allCases.compactMap { lane in
+            let kinds = registry.lane(lane)
+            let workers = concurrency[lane] ?? 1
+            guard !kinds.kinds.isEmpty, workers > 0 else { return nil }
+            var configured = configuration
+            configured.workerID += lane == .long ? "" : "-\(lane.rawValue)"
+            configured.concurrency = workers
+            if lane == .live { configured.pollInterval = min(configured.pollInterval, .milliseconds(250)) }
+            return JobWorker(queue: queue, registry: kinds, configuration: configured, logger: logger)
+        }
     }
 
     /// Extends the lease every `heartbeatInterval` and looks for a cancellation in between.
@@ -143,6 +163,12 @@ public struct JobWorker: Sendable {
                 }
             }
             group.addTask { await watch(job, log: log) }
+            if let limit = registry.timeLimit(for: job.kind) {
+                group.addTask {
+                    do { try await Task.sleep(for: limit) } catch { return nil }
+                    return .overTime(limit)
+                }
+            }
             // The heartbeat yields nil when cancelled; wait for the handler's outcome then.
             for await outcome in group {
                 if let outcome {
@@ -166,6 +192,10 @@ public struct JobWorker: Sendable {
                 log.warning("job attempt failed: \(error); now \(status.rawValue)")
             case .leaseLost:
                 log.warning("job lease lost: cancelled, or another worker has it")
+            case .overTime(let limit):
+                let minutes = Int((limit.timeInterval / 60).rounded(.up))
+                _ = try await queue.fail(job.lease, error: "It took longer than the \(minutes) minutes a job of this kind may take, and was stopped.", retryable: false)
+                log.warning("job stopped after its time limit")
             }
         } catch JobError.leaseLost {
             log.warning("job lease lost before its result was recorded")

@@ -23,11 +23,16 @@ public enum Worker {
         do {
             try await ConcurrentMigration.run { try await database.migrate() }
             logger.info("worker using \(location.redactedDescription)")
-            let worker = JobWorker(
-                queue: JobQueue(database: database.database), registry: registry,
-                configuration: configuration, logger: logger
-            )
-            let task = Task { await worker.run() }
+            // The lanes the server has: `configuration.concurrency` long jobs at once, beside
+            // two live and one quick.
+            let workers = JobWorker.lanes(
+                queue: JobQueue(database: database.database), registry: registry, configuration: configuration,
+                concurrency: [.long: configuration.concurrency, .live: 2, .quick: 1], logger: logger)
+            let task = Task {
+                await withTaskGroup(of: Void.self) { group in
+                    for worker in workers { group.addTask { await worker.run() } }
+                }
+            }
             let signals = SignalCancellation(signals: [SIGINT, SIGTERM]) { task.cancel() }
             await task.value
             signals.stop()

@@ -24,8 +24,9 @@ public enum JourneyJobs {
         in registry: inout JobHandlerRegistry, dataDirectory: DataDirectory, narration: any NarrationService, models: ModelAccess,
         buffer: BufferPolicy = BufferPolicy(), openings: PreparedOpenings? = nil
     ) {
-        registry.register(tell, JourneyTellHandler(dataDirectory: dataDirectory, narration: narration, models: models, buffer: buffer, openings: openings))
-        registry.register(export, JourneyExportHandler(dataDirectory: dataDirectory))
+        // A listener waits on the teller: it has workers of its own.
+        registry.register(tell, JourneyTellHandler(dataDirectory: dataDirectory, narration: narration, models: models, buffer: buffer, openings: openings), lane: .live)
+        registry.register(export, JourneyExportHandler(dataDirectory: dataDirectory), timeLimit: .seconds(1800))
     }
 
     /// A journey's folder, relative to the data directory.

@@ -63,10 +63,12 @@ public struct ServerConfig: Sendable {
     public var jobHandlers = JobHandlerRegistry()
     /// Workers run inside the server (0 when `storyvoice worker` processes do the work).
     public var inProcessWorkers: Int = 1
-    /// Kinds of jobs a listener is waiting on, run by `liveWorkers` workers of their own (which
-    /// look for work every 0.25 s) beside the `inProcessWorkers`: a journey's teller.
-    public var liveJobKinds: Set<String> = [JourneyJobs.tell]
+    /// Workers per lane beside the `inProcessWorkers` of long jobs: a listener's next part
+    /// (`JobLane.live`, looked for every 0.25 s) and short jobs someone is looking at
+    /// (`JobLane.quick`: an analysis never waits behind a video). Lanes are given where each
+    /// kind is registered.
     public var liveWorkers: Int = 2
+    public var quickWorkers: Int = 1
     public var workerConfiguration = JobWorker.Configuration()
     /// How often server-sent job events look for changes.
     public var jobEventPollInterval: Duration = .milliseconds(250)

@@ -141,23 +141,9 @@ final class InProcessWorkers: LifecycleHandler, @unchecked Sendable {
     private func start(_ application: Application) {
         guard task == nil else { return }
         let registry = config.effectiveJobHandlers
-        var workers: [JobWorker] = []
-        // Jobs someone is waiting to hear (a journey's next part) get workers of their own, so
-        // an hour-long audiobook render never holds up the next minute of a trip.
-        let live = registry.filter { config.liveJobKinds.contains($0) }
-        let rest = registry.filter { !config.liveJobKinds.contains($0) }
-        if !rest.kinds.isEmpty {
-            var configuration = config.workerConfiguration
-            configuration.concurrency = config.inProcessWorkers
-            workers.append(JobWorker(queue: JobQueue(database: application.db), registry: rest, configuration: configuration, logger: application.logger))
-        }
-        if !live.kinds.isEmpty {
-            var configuration = config.workerConfiguration
-            configuration.workerID += "-live"
-            configuration.concurrency = config.liveWorkers
-            configuration.pollInterval = min(configuration.pollInterval, .milliseconds(250))
-            workers.append(JobWorker(queue: JobQueue(database: application.db), registry: live, configuration: configuration, logger: application.logger))
-        }
+        let workers = JobWorker.lanes(
+            queue: JobQueue(database: application.db), registry: registry, configuration: config.workerConfiguration,
+            concurrency: [.long: config.inProcessWorkers, .live: config.liveWorkers, .quick: config.quickWorkers], logger: application.logger)
         task = Task {
             await withTaskGroup(of: Void.self) { group in
                 for worker in workers { group.addTask { await worker.run() } }

@@ -60,6 +60,63 @@ struct JobCancellationTests {
         }
     }
 
+    @Test("one user's ten long exports do not hold up another's analysis: it runs in its own lane at once", arguments: Backend.available)
+    func lanes(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database, _ in
+            let ada = try await makeOwner(database)
+            let bob = try await makeOwner(database, email: "bob@example.com")
+            let queue = JobQueue(database: database.database)
+            let exportsRunning = Counter(), analysed = Counter()
+            var registry = JobHandlerRegistry()
+            registry.register("export") { _, _ in
+                _ = exportsRunning.next()
+                try await Task.sleep(for: .seconds(3600))
+                return nil
+            }
+            registry.register("analyze", lane: .quick) { _, _ in
+                _ = analysed.next()
+                return nil
+            }
+            for _ in 0..<10 { try await queue.enqueue(kind: "export", ownerID: ada) }
+            let analysis = try await queue.enqueue(kind: "analyze", ownerID: bob).requireID()
+            let configuration = JobWorker.Configuration(
+                workerID: "w", leaseDuration: .seconds(120), heartbeatInterval: .seconds(60), pollInterval: .milliseconds(20))
+            let workers = JobWorker.lanes(queue: queue, registry: registry, configuration: configuration, concurrency: [.long: 1, .quick: 1])
+            #expect(workers.count == 2)
+            let running = Task { await withTaskGroup(of: Void.self) { group in for worker in workers { group.addTask { await worker.run() } } } }
+            #expect(try await eventually { try await queue.job(id: analysis)?.status == .succeeded })
+            #expect(exportsRunning.current == 1, "the long lane took one export; the analysis did not wait for it")
+            #expect(analysed.current == 1)
+            running.cancel()
+            await running.value
+        }
+    }
+
+    @Test("a job that runs past its kind's time limit is stopped and fails, saying so", arguments: Backend.available)
+    func timeLimit(_ backend: Backend) async throws {
+        try await withDatabase(backend) { database, _ in
+            let owner = try await makeOwner(database)
+            let queue = JobQueue(database: database.database)
+            let id = try await queue.enqueue(kind: "video", ownerID: owner).requireID()
+            let stopped = Counter()
+            var registry = JobHandlerRegistry()
+            registry.register("video", timeLimit: .milliseconds(200)) { _, _ in
+                do { try await Task.sleep(for: .seconds(3600)) } catch { _ = stopped.next(); throw error }
+                return nil
+            }
+            let configuration = JobWorker.Configuration(
+                workerID: "w", leaseDuration: .seconds(120), heartbeatInterval: .seconds(60), pollInterval: .milliseconds(20))
+            let running = Task { await JobWorker(queue: queue, registry: registry, configuration: configuration).run() }
+            #expect(try await eventually { try await queue.job(id: id)?.status == .failed })
+            #expect(stopped.current == 1)
+            let record = try #require(try await queue.job(id: id))
+            #expect(record.lastError?.contains("longer than") == true, "\(record.lastError ?? "")")
+            #expect(record.attempts == 1, "not retried")
+            running.cancel()
+            await running.value
+        }
+    }
+
     @Test("claims go to the user with the fewest running jobs, then the oldest", arguments: Backend.available)
     func fairClaims(_ backend: Backend) async throws {
         try await withDatabase(backend) { database, _ in

@@ -31,9 +31,11 @@ public enum StoryJobs {
     /// Handlers for every story job.
     public static func registry(dataDirectory: DataDirectory, narration: any NarrationService, models: ModelAccess) -> JobHandlerRegistry {
         var registry = JobHandlerRegistry()
-        registry.register(analyze, AnalyzeHandler(dataDirectory: dataDirectory, narration: narration, models: models))
+        // Someone looks at an analysing story: it never waits behind a render. A whole novel
+        // analysed by a model takes hours on this machine's; offline, a second.
+        registry.register(analyze, AnalyzeHandler(dataDirectory: dataDirectory, narration: narration, models: models), lane: .quick, timeLimit: .seconds(6 * 3600))
         registry.register(render, RenderHandler(dataDirectory: dataDirectory, narration: narration, models: models))
-        registry.register(suggestVoices, SuggestVoicesHandler(dataDirectory: dataDirectory, narration: narration, models: models))
+        registry.register(suggestVoices, SuggestVoicesHandler(dataDirectory: dataDirectory, narration: narration, models: models), lane: .quick, timeLimit: .seconds(3600))
         return registry
     }
 
