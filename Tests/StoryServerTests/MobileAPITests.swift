@@ -19,53 +19,7 @@ import VendorHTTP
 /// own structs (`MobileClient`), calls placed through a loopback Twilio, purchases signed by a
 /// test CA that carries Apple's OIDs.
 @Suite("Mobile calls API", .serialized)
-struct MobileAPITests {
-    static let mobile: HTTPHeaders = ["X-App-Type": "mobile", "User-Agent": "Speech-Assistant-Mobile-iOS/1.0"]
-
-    /// A server whose Twilio is `wire` (on `twilio`) and whose App Store trusts `ca`.
-    func withCallsServer(
-        _ backend: Backend = .sqlite, workers: Int = 0, twilio: Bool = true,
-        _ body: (Application, ServerConfig, TwilioWire, AppStoreTestCA) async throws -> Void
-    ) async throws {
-        let wire = TwilioWire()
-        let ca = try AppStoreTestCA.make()
-        try await LoopbackServer.withServer(handler: wire.handler) { server in
-            try await withServer(backend, adjust: { config in
-                config.inProcessWorkers = workers
-                config.workerConfiguration.pollInterval = .milliseconds(50)
-                config.calls = CallServices(
-                    twilio: twilio ? TwilioClient(configuration: TwilioConfiguration(
-                        accountSID: wire.accountSID, authToken: Secret(wire.authToken), fromNumber: try! PhoneNumber("+15005550006"),
-                        publicBaseURL: "https://calls.example.com", apiBaseURL: server.baseURL), timeout: loopbackTimeout) : nil,
-                    appStore: try! ca.verifier())
-            }) { app, config, _ in
-                try await body(app, config, wire, ca)
-            }
-        }
-    }
-
-    func decode<T: Decodable>(_ type: T.Type, _ response: TestingHTTPResponse) throws -> T {
-        try JSONDecoder().decode(T.self, from: Data(buffer: response.body))
-    }
-
-    func registerMobile(_ app: Application, _ email: String) async throws -> String {
-        let response = try await app.send(.POST, "/auth/register", json: #"{"email":"\#(email)","password":"correct horse battery"}"#, headers: Self.mobile)
-        #expect(response.status == .ok)
-        return try decode(MobileClient.AuthResponse.self, response).access_token
-    }
-
-    /// Twilio's status callback for `sid`, signed as Twilio signs it.
-    func callback(_ app: Application, _ config: ServerConfig, _ wire: TwilioWire, sid: String, status: String, duration: Int?, signature: String? = nil) async throws -> TestingHTTPResponse {
-        var fields = [("AccountSid", wire.accountSID), ("CallSid", sid), ("CallStatus", status), ("To", "+14155550100"), ("From", "+15005550006")]
-        if let duration { fields.append(("CallDuration", String(duration))) }
-        let signed = TwilioSignature.sign(
-            url: "https://calls.example.com/call-end-webhook", parameters: fields.map { (name: $0.0, value: $0.1) }, authToken: wire.authToken)
-        let body = fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" }.joined(separator: "&")
-        var headers: HTTPHeaders = ["X-Twilio-Signature": signature ?? signed]
-        headers.contentType = .urlEncodedForm
-        return try await app.send(.POST, "/call-end-webhook", headers: headers, body: ByteBuffer(string: body))
-    }
-
+struct MobileAPITests: CallsAPITesting {
     @Test("a trial account: usage, permission, pricing, scenarios, three calls through Twilio, then 402 with what to buy", arguments: Backend.available)
     func trialToPaymentRequired(_ backend: Backend) async throws {
         try await withCallsServer(backend) { app, config, wire, _ in
