@@ -64,6 +64,24 @@ extension CallsAPITesting {
         return try decode(MobileClient.AuthResponse.self, response).access_token
     }
 
+    /// The app's own `makeCall(phoneNumber:scenario:)` ("Make a Call"), step for step: it asks
+    /// check-call-permission first and compares the status with its own word.
+    func appMakeCall(_ app: Application, token: String, phoneNumber: String, scenario: String) async throws -> MobileClient.CallResponse {
+        var headers = Self.mobile
+        headers.bearerAuthorization = BearerAuthorization(token: token)
+        let permission = try decode(MobileClient.CallPermission.self, try await app.send(.POST, "/mobile/check-call-permission", headers: headers))
+        if !permission.can_make_call {
+            if permission.status == "trial_calls_exhausted" { throw MobileClient.CallError.trialExhausted }
+            throw MobileClient.CallError.permissionDenied(permission.details.message ?? "Cannot make call")
+        }
+        let response = try await app.send(
+            .POST, "/mobile/make-call", json: #"{"phone_number":"\#(phoneNumber)","scenario":"\#(scenario)"}"#, headers: headers)
+        if response.status == .paymentRequired {
+            throw MobileClient.CallError.paymentRequired(try decode(MobileClient.PaymentRequiredError.self, response))
+        }
+        return try decode(MobileClient.CallResponse.self, response)
+    }
+
     /// Twilio's status callback for `sid`, signed as Twilio signs it.
     func callback(_ app: Application, _ config: ServerConfig, _ wire: TwilioWire, sid: String, status: String, duration: Int?, signature: String? = nil) async throws -> TestingHTTPResponse {
         var fields = [("AccountSid", wire.accountSID), ("CallSid", sid), ("CallStatus", status), ("To", "+14155550100"), ("From", "+15005550006")]
