@@ -100,6 +100,50 @@ struct MobileAPITests: CallsAPITesting {
         }
     }
 
+    @Test("placing a call voices the scenario's opening while the phone rings, and keeps it for the local agent")
+    func openingVoicedWhileRinging() async throws {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-double-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let narration = try NarrationDouble(cacheDirectory: cache)
+        try await withCallsServer(adjust: { $0.narration = narration }) { app, config, _, _ in
+            let token = try await registerMobile(app, "ringer@example.com")
+            let scenario = try #require(ScenarioCatalog.scenario(id: "birthday_wishes"))
+            let voice = try await CallAgents.localVoice(like: scenario.voice, narration: narration)
+            let key = CallOpenings.Key(scenario: scenario, voice: voice.voice)
+            #expect(await config.callOpenings.ready(key) == nil)
+            let call = try await app.send(.POST, "/mobile/make-call", token: token, json: #"{"phone_number":"+14155550100","scenario":"birthday_wishes"}"#)
+            #expect(call.status == .ok)
+            var kept: CallOpening?
+            for _ in 0..<6_000 where kept == nil {
+                kept = await config.callOpenings.ready(key)
+                if kept == nil { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(kept?.text == scenario.opening)
+            #expect(kept?.sentences.allSatisfy { !$0.mulaw.isEmpty } == true)
+        }
+    }
+
+    @Test("a server that warms the openings voices every built-in scenario's once it runs")
+    func openingsWarmedAtStart() async throws {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-double-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let narration = try NarrationDouble(cacheDirectory: cache)
+        try await withCallsServer(adjust: { $0.narration = narration; $0.warmsCallOpenings = true }) { app, config, _, _ in
+            #expect(try await app.send(.GET, "/health").status == .ok)  // booted
+            var keys: [CallOpenings.Key] = []
+            for scenario in ScenarioCatalog.all {
+                keys.append(CallOpenings.Key(scenario: scenario, voice: try await CallAgents.localVoice(like: scenario.voice, narration: narration).voice))
+            }
+            var missing = keys.count
+            for _ in 0..<6_000 where missing > 0 {
+                missing = 0
+                for key in keys where await config.callOpenings.ready(key) == nil { missing += 1 }
+                if missing > 0 { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(missing == 0)
+        }
+    }
+
     @Test("a status callback with a bad signature changes nothing")
     func forgedCallback() async throws {
         try await withCallsServer { app, config, wire, _ in
