@@ -35,14 +35,18 @@ public struct CallScenarios: Sendable {
     public func create(_ draft: CustomScenarioDraft, for userID: UUID) async throws -> CallScenario {
         let checked: CallScenario
         do { checked = try draft.scenario(id: "pending") } catch { throw CallError.invalid(error) }
-        guard try await CallRepository(database: database).customScenarios(of: userID).count < Self.customLimit else {
-            throw CallError(.conflict, code: "too_many_scenarios", "You have \(Self.customLimit) scenarios of your own; delete one to make another.")
-        }
         let record = CustomScenarioRecord(
             userID: userID, name: checked.name, description: checked.description, icon: checked.icon,
             prompt: draft.prompt.trimmingCharacters(in: .whitespacesAndNewlines), voice: checked.voice.rawValue,
             temperature: checked.temperature, now: now())
-        try await record.create(on: database)
+        // Counted and inserted under the user's lock, so creations at once cannot all pass the
+        // count before any of them is kept.
+        try await UserLock(database: database).serialized(userID, scope: "custom_scenarios") { database in
+            guard try await CallRepository(database: database).customScenarioCount(of: userID) < Self.customLimit else {
+                throw CallError(.conflict, code: "too_many_scenarios", "You have \(Self.customLimit) scenarios of your own; delete one to make another.")
+            }
+            try await record.create(on: database)
+        }
         return try Self.scenario(record)
     }
 

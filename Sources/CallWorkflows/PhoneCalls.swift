@@ -68,34 +68,46 @@ public struct PhoneCalls: Sendable {
     }
 
     func requirePermission(_ userID: UUID) async throws {
-        let permission = try await accounts.permission(of: userID)
+        try Self.require(try await accounts.ledger(of: userID), at: services.now())
+    }
+
+    /// Refuses with the 402 the app shows when `ledger` leaves nothing to call with at `time`.
+    static func require(_ ledger: CallLedger, at time: Date) throws {
+        let permission = ledger.allowance(at: time).permission(trialEndsAt: ledger.trialEndsAt)
         guard permission.canMakeCall else {
             throw CallError(.paymentRequired, code: permission.status.rawValue, permission.details.message,
-                            payment: PaymentRequired(permission: permission, now: services.now()))
+                            payment: PaymentRequired(permission: permission, now: time))
         }
     }
 
-    /// Records the call, then replays the ledger with it: if it was not paid for (another
-    /// request took the last call in between), it is removed and refused.
+    /// Records the call, charged at once: the plan is read and the call inserted under the
+    /// user's lock for calls, so requests at once, on any server process, take turns, and each
+    /// sees the calls the earlier ones recorded. The call is stamped no earlier than any call
+    /// already recorded, so replaying the ledger charges it last and never moves an earlier
+    /// call's charge (a call stamped before another but recorded after it was once found paid
+    /// for by the later call's allowance, and both went through).
     private func reserve(
         userID: UUID, number: String, scenarioID: String, channel: String, token: String, counted: Bool = true
     ) async throws -> PhoneCallRecord {
-        let now = services.now()
-        let limit = try await accounts.ledger(of: userID).allowance(at: now).durationLimit
-        let record = PhoneCallRecord(
-            userID: userID, phoneNumber: number, scenarioID: scenarioID, channel: channel, durationLimit: limit,
-            streamTokenHash: Self.hash(token), now: now)
-        record.counts = counted
-        try await record.create(on: database)
-        guard counted else { return record }
-        let ledger = try await accounts.ledger(of: userID)
-        if ledger.charges().first(where: { $0.call.id == record.id })?.charge == .unpaid {
-            try await record.delete(on: database)
-            try await requirePermission(userID)
-            throw CallError(.conflict, code: "call_in_progress", "Another call was being placed at the same moment; try again.")
+        // The account first (its trial may start now), outside the lock: the lock's transaction
+        // uses one connection only.
+        _ = try await CallRepository(database: database).account(for: userID, appType: "mobile_consumer", now: services.now())
+        let now = services.now
+        return try await UserLock(database: database).serialized(userID, scope: Self.lockScope) { database in
+            let ledger = try await CallAccounts(database: database, now: now).ledger(of: userID)
+            let stamp = max(now(), ledger.calls.last?.placedAt ?? .distantPast)
+            if counted { try Self.require(ledger, at: stamp) }
+            let record = PhoneCallRecord(
+                userID: userID, phoneNumber: number, scenarioID: scenarioID, channel: channel,
+                durationLimit: ledger.allowance(at: stamp).durationLimit, streamTokenHash: Self.hash(token), now: stamp)
+            record.counts = counted
+            try await record.create(on: database)
+            return record
         }
-        return record
     }
+
+    /// The `UserLock` scope of placing calls.
+    static let lockScope = "calls"
 
     private func giveBack(_ record: PhoneCallRecord, status: String, message: String?) async throws {
         record.status = status

@@ -8,6 +8,7 @@ import Jobs
 import LanguageModels
 import Persistence
 import StoryWorkflows
+import Telephony
 import VoiceWorkflows
 
 /// Everything `configure(_:_:)` needs. `fromEnvironment` reads the documented variables;
@@ -92,6 +93,12 @@ public struct ServerConfig: Sendable {
     /// The AI phone calls' Twilio account and App Store verification (`CallServices.fromEnvironment`);
     /// unset parts answer 503 saying what to configure.
     public var calls = CallServices()
+    /// Calls' opening words voiced ahead, per scenario and local voice (in `call-openings/` of
+    /// the data directory), so the local agent speaks as the call is answered.
+    public var callOpenings: CallOpenings
+    /// Voice the built-in scenarios' openings in the background once the server runs
+    /// (`STORYVOICE_CALL_OPENINGS_AHEAD=0` turns it off; off unless read from the environment).
+    public var warmsCallOpenings = false
     /// `/test/*` development endpoints exist only when this is set (`STORYVOICE_ENV=development`).
     public var developmentMode = false
     /// Requests per client address and minute (`RateLimits.fromEnvironment`).
@@ -108,6 +115,7 @@ public struct ServerConfig: Sendable {
         self.database = database
         self.secret = secret
         self.publicDirectory = publicDirectory
+        self.callOpenings = CallOpenings(directory: dataDirectory.url.appendingPathComponent("call-openings", isDirectory: true))
         self.models = ModelAccess.make(environment: environment, secret: secret, dataDirectory: dataDirectory)
         self.journeyRouting = JourneyRouting(
             configuration: JourneyServicesConfiguration(), gazetteerDirectory: Gazetteer.defaultDirectory(environment: environment))
@@ -164,6 +172,7 @@ public struct ServerConfig: Sendable {
         config.journeyRouting = try JourneyRouting.fromEnvironment(environment)
         config.calls = try CallServices.fromEnvironment(environment)
         config.developmentMode = environment["STORYVOICE_ENV"] == "development"
+        config.warmsCallOpenings = environment["STORYVOICE_CALL_OPENINGS_AHEAD"] != "0"
         config.rateLimits = RateLimits.fromEnvironment(environment)
         config.corsOrigins = (environment["STORYVOICE_CORS_ORIGINS"] ?? "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

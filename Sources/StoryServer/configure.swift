@@ -48,8 +48,9 @@ public func configure(_ app: Application, _ config: ServerConfig) async throws {
     app.middleware.use(MethodNotAllowedMiddleware(routes: app.routes))
 
     if config.inProcessWorkers > 0, !config.effectiveJobHandlers.kinds.isEmpty {
-        app.lifecycle.use(InProcessWorkers(config: config))
+        app.lifecycle.use(InProcessWorkers.lifecycle(config: config))
     }
+    if config.warmsCallOpenings { app.lifecycle.use(CallAgents.openingsWarmup(config: config)) }
 }
 
 func routes(_ app: Application, _ config: ServerConfig) throws {
@@ -104,26 +105,25 @@ func health(_ request: Request, _ config: ServerConfig) async throws -> Response
                              status: healthy ? .ok : .serviceUnavailable)
 }
 
-/// Runs job workers inside the server process: started after boot, cancelled and awaited at
-/// shutdown so running jobs are released for the next start to resume.
+/// Work that runs while the server runs: started after boot, cancelled and awaited at shutdown.
 ///
 /// Vapor boots synchronously (`app.boot()`, as its testers do) or asynchronously (`execute`),
-/// and calls only the matching callbacks, so both variants start the workers.
-final class InProcessWorkers: LifecycleHandler, @unchecked Sendable {
-    private let config: ServerConfig
+/// and calls only the matching callbacks, so both variants start it.
+final class LifecycleTask: LifecycleHandler, @unchecked Sendable {
+    private let start: @Sendable (Application) -> Task<Void, Never>
     // Touched only from Vapor's lifecycle callbacks, which run one at a time.
     private var task: Task<Void, Never>?
 
-    init(config: ServerConfig) {
-        self.config = config
+    init(_ start: @escaping @Sendable (Application) -> Task<Void, Never>) {
+        self.start = start
     }
 
     func didBoot(_ application: Application) throws {
-        start(application)
+        begin(application)
     }
 
     func didBootAsync(_ application: Application) async throws {
-        start(application)
+        begin(application)
     }
 
     func shutdownAsync(_ application: Application) async {
@@ -133,20 +133,31 @@ final class InProcessWorkers: LifecycleHandler, @unchecked Sendable {
     }
 
     func shutdown(_ application: Application) {
-        // Synchronous shutdown cannot await; the cancelled workers release their jobs on their own.
+        // Synchronous shutdown cannot await; the cancelled work ends on its own (workers
+        // release their jobs).
         task?.cancel()
         task = nil
     }
 
-    private func start(_ application: Application) {
+    private func begin(_ application: Application) {
         guard task == nil else { return }
-        let registry = config.effectiveJobHandlers
-        let workers = JobWorker.lanes(
-            queue: JobQueue(database: application.db), registry: registry, configuration: config.workerConfiguration,
-            concurrency: [.long: config.inProcessWorkers, .live: config.liveWorkers, .quick: config.quickWorkers], logger: application.logger)
-        task = Task {
-            await withTaskGroup(of: Void.self) { group in
-                for worker in workers { group.addTask { await worker.run() } }
+        task = start(application)
+    }
+}
+
+/// Job workers inside the server process: started after boot, cancelled and awaited at
+/// shutdown so running jobs are released for the next start to resume.
+enum InProcessWorkers {
+    static func lifecycle(config: ServerConfig) -> LifecycleTask {
+        LifecycleTask { application in
+            let registry = config.effectiveJobHandlers
+            let workers = JobWorker.lanes(
+                queue: JobQueue(database: application.db), registry: registry, configuration: config.workerConfiguration,
+                concurrency: [.long: config.inProcessWorkers, .live: config.liveWorkers, .quick: config.quickWorkers], logger: application.logger)
+            return Task {
+                await withTaskGroup(of: Void.self) { group in
+                    for worker in workers { group.addTask { await worker.run() } }
+                }
             }
         }
     }

@@ -84,8 +84,8 @@ private func at(_ days: Double) -> Date { start.addingTimeInterval(days * day) }
     @Test func usageStatsCountsAndDurations() {
         let calls = [LedgerCall(placedAt: at(0.1), durationSeconds: 45), LedgerCall(placedAt: at(0.2), durationSeconds: 20, counts: false)]
         let stats = CallLedger(trialStartedAt: start, purchases: [], calls: calls).usageStats(at: at(0.3))
-        #expect(stats.callsMadeTotal == 1)
-        #expect(stats.trialCallsUsed == 1)
+        #expect(stats.callsMadeTotal == 2)
+        #expect(stats.trialCallsUsed == 1 && stats.callsMadeThisWeek == 1)
         #expect(stats.totalCallDurationThisWeek == 45)
         #expect(stats.subscriptionTier == nil)
         #expect(stats.isTrialActive)

@@ -41,6 +41,8 @@ struct MigrationTests {
                 "storyvoice-020-create-store-transactions",
                 "storyvoice-021-create-store-notifications",
                 "storyvoice-022-create-custom-scenarios",
+                "storyvoice-023-add-chat-conversation-versions",
+                "storyvoice-024-create-user-locks",
             ])
             #expect(DatabaseMigrations.all.map(\.name) == names)
         }

@@ -19,53 +19,7 @@ import VendorHTTP
 /// own structs (`MobileClient`), calls placed through a loopback Twilio, purchases signed by a
 /// test CA that carries Apple's OIDs.
 @Suite("Mobile calls API", .serialized)
-struct MobileAPITests {
-    static let mobile: HTTPHeaders = ["X-App-Type": "mobile", "User-Agent": "Speech-Assistant-Mobile-iOS/1.0"]
-
-    /// A server whose Twilio is `wire` (on `twilio`) and whose App Store trusts `ca`.
-    func withCallsServer(
-        _ backend: Backend = .sqlite, workers: Int = 0, twilio: Bool = true,
-        _ body: (Application, ServerConfig, TwilioWire, AppStoreTestCA) async throws -> Void
-    ) async throws {
-        let wire = TwilioWire()
-        let ca = try AppStoreTestCA.make()
-        try await LoopbackServer.withServer(handler: wire.handler) { server in
-            try await withServer(backend, adjust: { config in
-                config.inProcessWorkers = workers
-                config.workerConfiguration.pollInterval = .milliseconds(50)
-                config.calls = CallServices(
-                    twilio: twilio ? TwilioClient(configuration: TwilioConfiguration(
-                        accountSID: wire.accountSID, authToken: Secret(wire.authToken), fromNumber: try! PhoneNumber("+15005550006"),
-                        publicBaseURL: "https://calls.example.com", apiBaseURL: server.baseURL), timeout: loopbackTimeout) : nil,
-                    appStore: try! ca.verifier())
-            }) { app, config, _ in
-                try await body(app, config, wire, ca)
-            }
-        }
-    }
-
-    func decode<T: Decodable>(_ type: T.Type, _ response: TestingHTTPResponse) throws -> T {
-        try JSONDecoder().decode(T.self, from: Data(buffer: response.body))
-    }
-
-    func registerMobile(_ app: Application, _ email: String) async throws -> String {
-        let response = try await app.send(.POST, "/auth/register", json: #"{"email":"\#(email)","password":"correct horse battery"}"#, headers: Self.mobile)
-        #expect(response.status == .ok)
-        return try decode(MobileClient.AuthResponse.self, response).access_token
-    }
-
-    /// Twilio's status callback for `sid`, signed as Twilio signs it.
-    func callback(_ app: Application, _ config: ServerConfig, _ wire: TwilioWire, sid: String, status: String, duration: Int?, signature: String? = nil) async throws -> TestingHTTPResponse {
-        var fields = [("AccountSid", wire.accountSID), ("CallSid", sid), ("CallStatus", status), ("To", "+14155550100"), ("From", "+15005550006")]
-        if let duration { fields.append(("CallDuration", String(duration))) }
-        let signed = TwilioSignature.sign(
-            url: "https://calls.example.com/call-end-webhook", parameters: fields.map { (name: $0.0, value: $0.1) }, authToken: wire.authToken)
-        let body = fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" }.joined(separator: "&")
-        var headers: HTTPHeaders = ["X-Twilio-Signature": signature ?? signed]
-        headers.contentType = .urlEncodedForm
-        return try await app.send(.POST, "/call-end-webhook", headers: headers, body: ByteBuffer(string: body))
-    }
-
+struct MobileAPITests: CallsAPITesting {
     @Test("a trial account: usage, permission, pricing, scenarios, three calls through Twilio, then 402 with what to buy", arguments: Backend.available)
     func trialToPaymentRequired(_ backend: Backend) async throws {
         try await withCallsServer(backend) { app, config, wire, _ in
@@ -84,11 +38,10 @@ struct MobileAPITests {
             #expect(scenarios.count == 23 && scenarios.first?.id == "default" && scenarios.first?.category == "Entertainment")
             #expect(scenarios.first { $0.id == "yacht_party" }?.is_family_friendly == false)
 
+            // The app's own makeCall, which asks check-call-permission first.
             var sids: [String] = []
             for scenario in ["default", "comedian", "birthday_wishes"] {
-                let response = try await app.send(.POST, "/mobile/make-call", json: #"{"phone_number":"+14155550100","scenario":"\#(scenario)"}"#, headers: headers)
-                #expect(response.status == .ok, "\(response.body.string)")
-                let call = try decode(MobileClient.CallResponse.self, response)
+                let call = try await appMakeCall(app, token: token, phoneNumber: "+14155550100", scenario: scenario)
                 #expect(call.status == "initiated" && call.duration_limit == 60)
                 sids.append(call.call_sid)
             }
@@ -99,10 +52,19 @@ struct MobileAPITests {
             #expect(placed.twiml.contains(#"<Stream url="wss://calls.example.com/media-stream">"#))
             #expect(placed.twiml.contains(#"<Parameter name="call_token""#) && placed.twiml.contains(#"<Parameter name="scenario" value="default"/>"#))
 
+            // At the trial's end the app's code finds the status it compares with, and shows its
+            // upgrade alert (a generic error on any other word: issue 49).
+            do {
+                _ = try await appMakeCall(app, token: token, phoneNumber: "+14155550100", scenario: "default")
+                Issue.record("a fourth trial call was placed")
+            } catch MobileClient.CallError.trialExhausted {
+            } catch {
+                Issue.record("the app would show \(error), not its upgrade alert")
+            }
             let refused = try await app.send(.POST, "/mobile/make-call", json: #"{"phone_number":"+14155550100","scenario":"default"}"#, headers: headers)
             #expect(refused.status == .paymentRequired)
             let payment = try decode(MobileClient.PaymentRequiredError.self, refused)
-            #expect(payment.detail.error == "trial_exhausted")
+            #expect(payment.detail.error == "trial_calls_exhausted")
             #expect(payment.detail.upgrade_options?.map(\.product_id) == ["speech_assistant_basic_weekly", "speech_assistant_premium_monthly"])
             #expect(wire.calls.count == 3)
 
@@ -111,7 +73,9 @@ struct MobileAPITests {
             #expect(try await callback(app, config, wire, sid: sids[1], status: "no-answer", duration: 0).status == .ok)
             let after = try decode(MobileClient.UsageStats.self, try await app.send(.GET, "/mobile/usage-stats", headers: headers))
             #expect(after.total_call_duration_this_week == 45)
-            #expect(after.trial_calls_remaining == 1 && after.calls_made_total == 2)
+            // The call never answered is given back, and still counted among the calls made, as
+            // the history lists it.
+            #expect(after.trial_calls_remaining == 1 && after.calls_made_this_week == 2 && after.calls_made_total == 3)
 
             let history = try decode(MobileClient.CallHistoryResponse.self, try await app.send(.GET, "/mobile/call-history?limit=2", headers: headers))
             #expect(history.total_calls == 3 && history.call_history.count == 2)
@@ -133,6 +97,50 @@ struct MobileAPITests {
             #expect(statuses.filter { $0 == .ok }.count == 1, "\(statuses)")
             #expect(wire.calls.count == 3)
             #expect(try decode(MobileClient.UsageStats.self, try await app.send(.GET, "/mobile/usage-stats", token: token)).trial_calls_used == 3)
+        }
+    }
+
+    @Test("placing a call voices the scenario's opening while the phone rings, and keeps it for the local agent")
+    func openingVoicedWhileRinging() async throws {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-double-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let narration = try NarrationDouble(cacheDirectory: cache)
+        try await withCallsServer(adjust: { $0.narration = narration }) { app, config, _, _ in
+            let token = try await registerMobile(app, "ringer@example.com")
+            let scenario = try #require(ScenarioCatalog.scenario(id: "birthday_wishes"))
+            let voice = try await CallAgents.localVoice(like: scenario.voice, narration: narration)
+            let key = CallOpenings.Key(scenario: scenario, voice: voice.voice)
+            #expect(await config.callOpenings.ready(key) == nil)
+            let call = try await app.send(.POST, "/mobile/make-call", token: token, json: #"{"phone_number":"+14155550100","scenario":"birthday_wishes"}"#)
+            #expect(call.status == .ok)
+            var kept: CallOpening?
+            for _ in 0..<6_000 where kept == nil {
+                kept = await config.callOpenings.ready(key)
+                if kept == nil { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(kept?.text == scenario.opening)
+            #expect(kept?.sentences.allSatisfy { !$0.mulaw.isEmpty } == true)
+        }
+    }
+
+    @Test("a server that warms the openings voices every built-in scenario's once it runs")
+    func openingsWarmedAtStart() async throws {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-double-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let narration = try NarrationDouble(cacheDirectory: cache)
+        try await withCallsServer(adjust: { $0.narration = narration; $0.warmsCallOpenings = true }) { app, config, _, _ in
+            #expect(try await app.send(.GET, "/health").status == .ok)  // booted
+            var keys: [CallOpenings.Key] = []
+            for scenario in ScenarioCatalog.all {
+                keys.append(CallOpenings.Key(scenario: scenario, voice: try await CallAgents.localVoice(like: scenario.voice, narration: narration).voice))
+            }
+            var missing = keys.count
+            for _ in 0..<6_000 where missing > 0 {
+                missing = 0
+                for key in keys where await config.callOpenings.ready(key) == nil { missing += 1 }
+                if missing > 0 { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(missing == 0)
         }
     }
 

@@ -105,6 +105,14 @@ enum MobileClient {
         let upgrade_recommended: Bool
     }
 
+    /// The app's errors of a call ("Error Handling"): `trialExhausted` is the one its screen
+    /// answers with the upgrade alert.
+    enum CallError: Error {
+        case trialExhausted
+        case permissionDenied(String)
+        case paymentRequired(PaymentRequiredError)
+    }
+
     struct PaymentRequiredError: Codable {
         let detail: PaymentDetail
     }

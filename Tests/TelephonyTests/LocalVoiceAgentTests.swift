@@ -32,7 +32,13 @@ struct LocalVoiceAgentTests {
         var seconds: Double
     }
 
-    static func conversation(_ body: @escaping @Sendable (Bridge, LockedValue<[JSONValue]>, LockedValue<[Heard]>) async throws -> Void) async throws {
+    /// The voice `speak` stands for, as openings are kept by voice.
+    static let voice = "test:voice"
+
+    static func conversation(
+        openings: CallOpenings? = nil, authorize: @escaping @Sendable (MediaStreamStart) async -> MediaStreamGrant? = Fixtures.grants(),
+        _ body: @escaping @Sendable (Bridge, LockedValue<[JSONValue]>, LockedValue<[Heard]>) async throws -> Void
+    ) async throws {
         let prompts = LockedValue<[JSONValue]>([])
         let heard = LockedValue<[Heard]>([])
         try await LoopbackServer.withServer(handler: { request in
@@ -46,7 +52,7 @@ struct LocalVoiceAgentTests {
                     return "Tell me a joke."
                 },
                 model: model(server), speak: speak)
-            try await Bridge.serve(makeAgent: LocalVoiceAgent.factory(effects)) { bridge in
+            try await Bridge.serve(authorize: authorize, makeAgent: LocalVoiceAgent.factory(effects, openings: openings, voice: voice)) { bridge in
                 try await body(bridge, prompts, heard)
             }
         }

@@ -7,6 +7,9 @@
 // listening, speaking, ended, failed), data-frames-played / -received / -sent (20 ms frames),
 // data-marks-echoed, data-end-reason (hangup, limit, agent, refused, failed, unreachable, left).
 // User Timing: storyvoice:call-connected, storyvoice:call-first-audio, storyvoice:call-ended.
+//
+// The call's time counts from the agent's first words, as the server counts it (its limit runs
+// from the first audio it sends): the timer shows 0:00 while the agent has not spoken.
 import { isAbort } from "../shared/api.js";
 import { el, markup, formatDuration } from "../shared/dom.js";
 import { upgradeList, upgradeWhere } from "./common.js";
@@ -18,6 +21,10 @@ import { encode } from "./mulaw.js";
 
 const TICK_MS = 25; // marks are echoed, the timer and the meter drawn, this often
 const CONNECT_SECONDS = 30; // a socket not open by then is given up (a proxy that holds it, a blocked address)
+// The server's wait for the agent's first words (MediaStreamSession.firstAudioWait); it ends a
+// call whose agent stays silent that long, and gives it back.
+const FIRST_WORDS_SECONDS = 180;
+const SILENT_AGENT = "The agent never spoke, so the call was ended and not counted. Try again in a moment.";
 
 const html = `
 <section id="calls-browser" class="card calls-browser" aria-labelledby="calls-browser-title">
@@ -74,8 +81,9 @@ export function browserCall({ signal, scenario, onEnded }) {
     const chosen = scenario();
     if (!chosen) return;
     showError();
+    // startedAt: the socket opened; heardAt: the agent's first words came, and the limit's clock started.
     const current = { ended: false, stream: null, context: null, speaker: null, client: null, stopCapture: null, timer: null,
-      startedAt: 0, limit: 60, heardAgent: false, marksEchoed: 0, scenario: chosen };
+      startedAt: 0, heardAt: 0, limit: 60, heardAgent: false, marksEchoed: 0, scenario: chosen };
     call = current;
     Object.assign(panel.dataset, { framesPlayed: "0", framesReceived: "0", framesSent: "0", marksEchoed: "0" });
     delete panel.dataset.endReason;
@@ -132,6 +140,7 @@ export function browserCall({ signal, scenario, onEnded }) {
         current.speaker.play(bytes);
         if (!current.heardAgent) {
           current.heardAgent = true;
+          current.heardAt = performance.now();
           performance.mark("storyvoice:call-first-audio");
         }
       },
@@ -158,7 +167,7 @@ export function browserCall({ signal, scenario, onEnded }) {
     if (current.ended) return;
     const { speaker, client } = current;
     speaker.tick();
-    const elapsed = (performance.now() - current.startedAt) / 1000;
+    const elapsed = secondsInCall(current);
     q("#calls-call-timer").textContent = formatDuration(Math.min(elapsed, current.limit));
     q("#calls-call-progress").style.inlineSize = `${Math.min(100, (elapsed / current.limit) * 100)}%`;
     q("#calls-call-meter").style.inlineSize = `${Math.round(speaker.level() * 100)}%`;
@@ -166,18 +175,27 @@ export function browserCall({ signal, scenario, onEnded }) {
       framesSent: String(client.framesSent), marksEchoed: String(current.marksEchoed) });
     if (speaker.speaking) setState("speaking", `${current.scenario.name} is speaking…`);
     else if (current.heardAgent) setState("listening", "Your turn: talk, the agent is listening.");
-    // The server ends the call at the limit; this only catches a server that never does.
+    // The server ends the call at the limit, and one whose agent never speaks; these only
+    // catch a server that never does.
     if (elapsed > current.limit + 10) end("limit");
+    if (!current.heardAt && (performance.now() - current.startedAt) / 1000 > FIRST_WORDS_SECONDS + 10) end("failed", SILENT_AGENT);
+  }
+
+  /** Seconds of the call's limit used: from the agent's first words, as the server counts. */
+  function secondsInCall(current) {
+    return current.heardAt ? (performance.now() - current.heardAt) / 1000 : 0;
   }
 
   /** The socket closed: by us (a hang-up, already handled) or by the server. */
   function closed(current, code, reason) {
     if (current.ended || call !== current) return;
-    const elapsed = current.startedAt ? (performance.now() - current.startedAt) / 1000 : 0;
     if (!current.startedAt) {
       return end("unreachable", `The call service could not be reached (the connection closed with code ${code}). Try again in a moment.`);
     }
-    if (code === 1000 && elapsed >= current.limit - 3) return end("limit");
+    if (code === 1000 && current.heardAt && secondsInCall(current) >= current.limit - 3) return end("limit");
+    if ((code === 1000 || code === 1001) && !current.heardAgent) {
+      return end("failed", SILENT_AGENT);
+    }
     switch (code) {
       case 1000: return end("agent");
       case 1001: return end("agent");

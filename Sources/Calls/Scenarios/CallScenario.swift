@@ -1,3 +1,6 @@
+import Crypto
+import Foundation
+
 /// What the AI plays on a call: who it is (the system prompt), how it sounds (voice and
 /// sampling temperature), and how the app lists it.
 public struct CallScenario: Codable, Hashable, Sendable, Identifiable {
@@ -18,10 +21,14 @@ public struct CallScenario: Codable, Hashable, Sendable, Identifiable {
     public var temperature: Double
     /// The system prompt the voice agent plays: the character, the call's shape, the rules.
     public var instructions: String
+    /// The agent's first words, written with the scenario (the built-in ones), so that a call
+    /// opens at once without asking the model; nil: the model writes them (once, and they are
+    /// kept: docs/calls.md, "The agent speaks first").
+    public var opening: String?
 
     public init(
         id: String, name: String, description: String, icon: String, category: Category,
-        isFamilyFriendly: Bool, voice: RealtimeVoice, temperature: Double, instructions: String
+        isFamilyFriendly: Bool, voice: RealtimeVoice, temperature: Double, instructions: String, opening: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -32,5 +39,13 @@ public struct CallScenario: Codable, Hashable, Sendable, Identifiable {
         self.voice = voice
         self.temperature = temperature
         self.instructions = instructions
+        self.opening = opening
+    }
+
+    /// Names what the agent would open the call with: its character and its written opening.
+    /// A change to either (an edited custom scenario) names another opening.
+    public var fingerprint: String {
+        let hashed = SHA256.hash(data: Data([id, instructions, opening ?? ""].joined(separator: "\u{0}").utf8))
+        return hashed.prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 }

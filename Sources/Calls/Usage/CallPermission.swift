@@ -7,7 +7,9 @@ public struct CallPermission: Codable, Equatable, Sendable {
         case basicCallAvailable = "basic_call_available"
         case premiumCallAvailable = "premium_call_available"
         case addonCallAvailable = "addon_call_available"
-        case trialExhausted = "trial_exhausted"
+        /// The guide's status list says `trial_exhausted`; its app compares with this word, and
+        /// shows its upgrade alert only on it (issue 49).
+        case trialExhausted = "trial_calls_exhausted"
         case weeklyLimitReached = "weekly_limit_reached"
         case monthlyLimitReached = "monthly_limit_reached"
         case upgradeRequired = "upgrade_required"

@@ -61,7 +61,8 @@ extension CallLedger {
         let weekStart = Self.cycleStart(anchor: anchor, period: CallPlan.basic.cycle, at: now)
         let monthStart = Self.cycleStart(anchor: anchor, period: CallPlan.premium.cycle, at: now)
         let dayStart = Self.cycleStart(anchor: Date(timeIntervalSince1970: 0), period: CallPlan.day, at: now)
-        let counted = calls.filter { $0.counts && $0.placedAt <= now }
+        let placed = calls.filter { $0.placedAt <= now }
+        let counted = placed.filter(\.counts)
         func made(since start: Date) -> [LedgerCall] { counted.filter { $0.placedAt >= start } }
         func seconds(_ calls: [LedgerCall]) -> Int { calls.reduce(0) { $0 + ($1.durationSeconds ?? 0) } }
         let isSubscribed = allowance.subscription != nil
@@ -72,7 +73,10 @@ extension CallLedger {
             callsMadeToday: made(since: dayStart).count,
             callsMadeThisWeek: made(since: weekStart).count,
             callsMadeThisMonth: made(since: monthStart).count,
-            callsMadeTotal: counted.count,
+            // Every call placed, as the call history lists and counts them (`total_calls`); the
+            // day, week and month counts are what the plan charged (the app shows them as
+            // "2/5"), so a call given back is in the total and not in those.
+            callsMadeTotal: placed.count,
             isSubscribed: isSubscribed,
             subscriptionTier: allowance.subscription?.plan.tierName,
             upgradeRecommended: allowance.upgradeRecommended,

@@ -119,6 +119,10 @@ public struct CallRepository: Sendable {
         try await CustomScenarioRecord.query(on: database).filter(\.$user.$id == userID).sort(\.$createdAt).all()
     }
 
+    public func customScenarioCount(of userID: UUID) async throws -> Int {
+        try await CustomScenarioRecord.query(on: database).filter(\.$user.$id == userID).count()
+    }
+
     public func customScenario(id: UUID, of userID: UUID) async throws -> CustomScenarioRecord? {
         try await CustomScenarioRecord.query(on: database).filter(\.$id == id).filter(\.$user.$id == userID).first()
     }

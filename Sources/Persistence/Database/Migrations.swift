@@ -31,6 +31,7 @@ public enum DatabaseMigrations {
             CreateStoreNotifications(),
             CreateCustomScenarios(),
             AddChatConversationVersions(),
+            CreateUserLocks(),
         ]
     }
 }

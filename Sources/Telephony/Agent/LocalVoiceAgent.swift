@@ -10,7 +10,9 @@ import VoiceChat
 /// turns found by `SpeechDetector`, then the voice loop shared with voice chat
 /// (`VoicePipeline`: transcribe → model → each sentence spoken as soon as it is written), each
 /// sentence's WAV resampled to 8 kHz μ-law. The caller speaking during a reply cancels it.
-/// It greets the caller first, as the one who placed the call would.
+/// It greets the caller first, as the one who placed the call would: with the scenario's
+/// opening made ahead (`CallOpenings`) when there is one, at once; else the model writes the
+/// greeting live, and the greeting heard whole is handed to `keepOpening` for the next call.
 public final class LocalVoiceAgent: VoiceAgent {
     /// The voice loop's effects: the same three voice chat is given.
     public struct Effects: Sendable {
@@ -50,17 +52,26 @@ public final class LocalVoiceAgent: VoiceAgent {
     private let directory: URL
     private let logger: Logger
     private let loop = Mutex<Task<Void, Never>?>(nil)
+    private let opening: CallOpening?
+    private let keepOpening: (@Sendable (CallOpening) async -> Void)?
 
-    /// - Parameter listenBufferFrames: caller frames waiting to be examined; beyond it the
-    ///   oldest are dropped (20 ms each; examining one takes microseconds, so this only fills
-    ///   when the machine stalls).
+    /// - Parameters:
+    ///   - opening: the first words, made ahead; nil: the model writes them now.
+    ///   - keepOpening: given the greeting the model wrote live, once the agent has said it whole.
+    ///   - listenBufferFrames: caller frames waiting to be examined; beyond it the oldest are
+    ///     dropped (20 ms each; examining one takes microseconds, so this only fills when the
+    ///     machine stalls).
     public init(
-        scenario: CallScenario, effects: Effects, temporaryDirectory: URL = FileManager.default.temporaryDirectory,
+        scenario: CallScenario, effects: Effects, opening: CallOpening? = nil,
+        keepOpening: (@Sendable (CallOpening) async -> Void)? = nil,
+        temporaryDirectory: URL = FileManager.default.temporaryDirectory,
         listenBufferFrames: Int = 250, logger: Logger = Logger(label: "storyvoice.local-call")
     ) {
         pipeline = VoicePipeline(
             transcribe: effects.transcribe, model: effects.model, speak: effects.speak,
-            instructions: scenario.instructions + "\n\n" + Self.phoneInstructions, maxReplyTokens: 160)
+            instructions: Self.instructions(for: scenario), maxReplyTokens: Self.maxReplyTokens)
+        self.opening = opening.flatMap { $0.sentences.isEmpty ? nil : $0 }
+        self.keepOpening = keepOpening
         directory = temporaryDirectory
         self.logger = logger
         // Reply audio is bounded by the turn itself (a few sentences), so the events need no
@@ -69,9 +80,44 @@ public final class LocalVoiceAgent: VoiceAgent {
         (heard, heardInput) = AsyncStream.makeStream(of: [UInt8].self, bufferingPolicy: .bufferingNewest(listenBufferFrames))
     }
 
-    /// A factory for `MediaStreamHooks.makeAgent`.
-    public static func factory(_ effects: Effects, temporaryDirectory: URL = FileManager.default.temporaryDirectory) -> @Sendable (MediaStreamGrant) async throws -> any VoiceAgent {
-        { grant in LocalVoiceAgent(scenario: grant.scenario, effects: effects, temporaryDirectory: temporaryDirectory) }
+    static let maxReplyTokens = 160
+
+    /// The system prompt of a call's turns: the scenario's, and how a phone call is spoken.
+    static func instructions(for scenario: CallScenario) -> String {
+        scenario.instructions + "\n\n" + phoneInstructions
+    }
+
+    /// The greeting `model` writes for `scenario`, as the agent would ask for it on a call, but
+    /// ahead of any call (a scenario just made): `priority` says who waits on it.
+    public static func writeOpening(for scenario: CallScenario, model: any LanguageModel, priority: ModelPriority) async throws -> String {
+        let request = CompletionRequest(
+            system: instructions(for: scenario), user: greetingCue, temperature: 0.7, maxOutputTokens: maxReplyTokens, priority: priority)
+        return try await model.complete(request).text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The agent for a call of `scenario` spoken in `voice` (the voice `effects.speak` speaks
+    /// in), opening with what `openings` has ready for them; the greeting it writes live is
+    /// kept there.
+    public static func make(
+        scenario: CallScenario, effects: Effects, openings: CallOpenings, voice: String,
+        temporaryDirectory: URL = FileManager.default.temporaryDirectory, logger: Logger = Logger(label: "storyvoice.local-call")
+    ) async -> LocalVoiceAgent {
+        let key = CallOpenings.Key(scenario: scenario, voice: voice)
+        return LocalVoiceAgent(
+            scenario: scenario, effects: effects, opening: await openings.forCall(key, of: scenario, speak: effects.speak),
+            keepOpening: { await openings.keep($0, for: key) }, temporaryDirectory: temporaryDirectory, logger: logger)
+    }
+
+    /// A factory for `MediaStreamHooks.makeAgent`; with `openings`, calls open with what it has
+    /// ready (in `voice`) and keep what the model writes.
+    public static func factory(
+        _ effects: Effects, openings: CallOpenings? = nil, voice: String = "",
+        temporaryDirectory: URL = FileManager.default.temporaryDirectory
+    ) -> @Sendable (MediaStreamGrant) async throws -> any VoiceAgent {
+        { grant in
+            guard let openings else { return LocalVoiceAgent(scenario: grant.scenario, effects: effects, temporaryDirectory: temporaryDirectory) }
+            return await make(scenario: grant.scenario, effects: effects, openings: openings, voice: voice, temporaryDirectory: temporaryDirectory)
+        }
     }
 
     public func start() async throws {
@@ -99,7 +145,9 @@ public final class LocalVoiceAgent: VoiceAgent {
     /// cancels the turn in progress. Turns run one at a time.
     private func listenLoop() async {
         var detector = SpeechDetector()
-        var turn: Task<Void, Never>? = Task { await self.reply(to: .text(Self.greetingCue)) }
+        var turn: Task<Void, Never>? = Task {
+            if let opening = self.opening { await self.say(opening) } else { await self.reply(to: .text(Self.greetingCue)) }
+        }
         for await frame in heard {
             for event in detector.add(MuLaw.decode(frame)) {
                 switch event {
@@ -124,12 +172,33 @@ public final class LocalVoiceAgent: VoiceAgent {
         await reply(to: .samples(Resampler.resample(PCMAudio(sampleRate: MuLaw.sampleRate, samples: samples), to: 16_000)))
     }
 
+    /// The opening made ahead, as the greeting turn: each sentence recorded where it begins
+    /// (so a cut keeps only what was heard) and played at once.
+    private func say(_ opening: CallOpening) async {
+        let itemID = Self.newItemID()
+        var offsetMilliseconds = 0
+        for sentence in opening.sentences {
+            if Task.isCancelled { return }
+            await conversation.begin(itemID: itemID, question: Self.greetingCue, sentence: sentence.text, at: offsetMilliseconds)
+            offsetMilliseconds += sentence.mulaw.count / 8
+            eventInput.yield(.audio(itemID: itemID, mulaw: [UInt8](sentence.mulaw)))
+        }
+        eventInput.yield(.replyDone)
+    }
+
+    static func newItemID() -> String { "local_\(UUID().uuidString.prefix(8))" }
+
     /// One turn: the reply's sentences as μ-law audio of a new item, then `replyDone`. The
     /// history keeps the question and the reply (cut to what was heard if it is truncated).
+    /// The greeting the model wrote, said whole with no failure, is kept for the next call.
     private func reply(to input: VoicePipeline.Input) async {
-        let itemID = "local_\(UUID().uuidString.prefix(8))"
+        let itemID = Self.newItemID()
         var question: String?
         if case .text(let cue) = input { question = cue }
+        let greeting = question == Self.greetingCue ? keepOpening : nil
+        var said: [CallOpening.Sentence] = []
+        var sentence = ""
+        var failed = false
         var offsetMilliseconds = 0
         let history = await conversation.history
         for await event in pipeline.run(input, history: history) {
@@ -138,6 +207,7 @@ public final class LocalVoiceAgent: VoiceAgent {
             case .sttEnd(let text):
                 question = text
             case .ttsStart(_, let text):
+                sentence = text
                 await conversation.begin(itemID: itemID, question: question ?? "", sentence: text, at: offsetMilliseconds)
             case .ttsAudio(_, let wav):
                 guard let audio = try? WAV.decode(wav) else {
@@ -147,16 +217,20 @@ public final class LocalVoiceAgent: VoiceAgent {
                 let mulaw = MuLaw.encode(audio)
                 offsetMilliseconds += mulaw.count / 8
                 eventInput.yield(.audio(itemID: itemID, mulaw: mulaw))
+                if greeting != nil { said.append(.init(text: sentence, mulaw: Data(mulaw))) }
             case .error(let stage, let message, _, _):
                 // The pipeline's spoken failure is worded for the voice-chat page ("Press
                 // retry"); on a call the agent stays silent and the caller can simply go on.
                 logger.warning("local call turn failed at \(stage.rawValue): \(message)")
                 eventInput.yield(.problem("\(stage.rawValue): \(message)"))
+                failed = true
             default:
                 break
             }
         }
-        if !Task.isCancelled { eventInput.yield(.replyDone) }
+        guard !Task.isCancelled else { return }
+        eventInput.yield(.replyDone)
+        if let greeting, !failed, !said.isEmpty { await greeting(CallOpening(sentences: said)) }
     }
 }
 

@@ -48,7 +48,56 @@ enum CallAgents {
             },
             model: model,
             speak: { text in try await narration.preview(voice, text: text) })
-        return LocalVoiceAgent(scenario: grant.scenario, effects: effects, logger: app.logger)
+        return await LocalVoiceAgent.make(scenario: grant.scenario, effects: effects, openings: config.callOpenings, voice: voice.voice, logger: app.logger)
+    }
+
+    /// Makes the opening of `scenario` ahead of its call, in the background, for the agent on
+    /// this machine (the Realtime API speaks its own): when a call is placed (the phone rings
+    /// meanwhile), and when a scenario of one's own is made or changed. The scenario's written
+    /// words are only voiced; a custom scenario's are written by the model first, as background
+    /// work of `userID`'s. Failures are left for the call, which writes the greeting live.
+    static func prepareOpening(of scenario: CallScenario, for userID: UUID, app: Application, config: ServerConfig) {
+        let database = app.db, logger = app.logger
+        Task.detached { await makeOpening(of: scenario, for: userID, database: database, config: config, logger: logger) }
+    }
+
+    /// Voices the built-in scenarios' openings once the server runs, one after another in the
+    /// background, so that the first call of each opens at once too. They are kept on disk, so
+    /// this costs once per installation and voice; a restart finds them made. Off in tests
+    /// (`ServerConfig.warmsCallOpenings`).
+    static func openingsWarmup(config: ServerConfig) -> LifecycleTask {
+        LifecycleTask { application in
+            let database = application.db, logger = application.logger
+            return Task.detached(priority: .background) {
+                for scenario in ScenarioCatalog.all where !Task.isCancelled {
+                    await makeOpening(of: scenario, for: nil, database: database, config: config, logger: logger)
+                }
+            }
+        }
+    }
+
+    /// Makes and keeps the opening of `scenario` if the local agent would play it and none is
+    /// kept yet (see `prepareOpening`).
+    static func makeOpening(of scenario: CallScenario, for userID: UUID?, database: any Database, config: ServerConfig, logger: Logger) async {
+        guard config.calls.realtime == nil, let narration = config.narration else { return }
+        let openings = config.callOpenings
+        do {
+            let voice = try await localVoice(like: scenario.voice, narration: narration)
+            let key = CallOpenings.Key(scenario: scenario, voice: voice.voice)
+            guard await openings.ready(key) == nil else { return }
+            let write: @Sendable () async throws -> String
+            if let words = scenario.opening {
+                write = { words }
+            } else if let userID {
+                let model = try await config.models.model(.local, userID: userID, database: database)
+                write = { try await LocalVoiceAgent.writeOpening(for: scenario, model: model, priority: .background(owner: userID.uuidString)) }
+            } else {
+                return
+            }
+            _ = try await openings.opening(key, write: write, speak: { text in try await narration.preview(voice, text: text) })
+        } catch {
+            logger.notice("a call's opening was not made ahead: \(error)", metadata: ["scenario": "\(scenario.id)"])
+        }
     }
 
     /// The best live voice of the scenario voice's gender (any live voice if none is).

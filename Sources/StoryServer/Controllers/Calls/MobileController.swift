@@ -57,14 +57,18 @@ struct MobileController: Sendable {
 
     @Sendable func createScenario(_ request: Request) async throws -> Response {
         let body = try request.decodeJSON(CustomScenarioBody.self)
-        let scenario = try await request.callScenarios(config).create(body.draft, for: try request.requireUser().id)
+        let userID = try request.requireUser().id
+        let scenario = try await request.callScenarios(config).create(body.draft, for: userID)
+        CallAgents.prepareOpening(of: scenario, for: userID, app: request.application, config: config)
         return try Response.json(ScenarioView(scenario), status: .created)
     }
 
     @Sendable func updateScenario(_ request: Request) async throws -> Response {
         let body = try request.decodeJSON(CustomScenarioBody.self)
-        let id = request.parameters.get("id") ?? ""
-        return try Response.json(ScenarioView(try await request.callScenarios(config).update(id: id, with: body.draft, for: try request.requireUser().id)))
+        let id = request.parameters.get("id") ?? "", userID = try request.requireUser().id
+        let scenario = try await request.callScenarios(config).update(id: id, with: body.draft, for: userID)
+        CallAgents.prepareOpening(of: scenario, for: userID, app: request.application, config: config)
+        return try Response.json(ScenarioView(scenario))
     }
 
     @Sendable func deleteScenario(_ request: Request) async throws -> Response {
@@ -120,9 +124,16 @@ struct MobileController: Sendable {
 
     @Sendable func makeCall(_ request: Request) async throws -> Response {
         let body = try request.decodeJSON(MakeCallBody.self)
-        let answer = try await request.phoneCalls(config).makeCall(
-            userID: try request.requireUser().id, phoneNumber: body.phone_number, scenarioID: body.scenario ?? "default")
+        let userID = try request.requireUser().id, scenario = body.scenario ?? "default"
+        let answer = try await request.phoneCalls(config).makeCall(userID: userID, phoneNumber: body.phone_number, scenarioID: scenario)
+        await prepareOpening(of: scenario, for: userID, request)
         return try Response.json(answer)
+    }
+
+    /// The call's opening voiced while the phone rings (or the browser's socket opens).
+    private func prepareOpening(of scenarioID: String, for userID: UUID, _ request: Request) async {
+        guard let scenario = try? await request.callScenarios(config).scenario(id: scenarioID, for: userID) else { return }
+        CallAgents.prepareOpening(of: scenario, for: userID, app: request.application, config: config)
     }
 
     @Sendable func scheduleCall(_ request: Request) async throws -> Response {
@@ -218,7 +229,9 @@ struct MobileController: Sendable {
 
     @Sendable func browserCall(_ request: Request) async throws -> Response {
         let body = try request.decodeJSON(BrowserCallBody.self)
-        let ticket = try await request.phoneCalls(config).startBrowserCall(userID: try request.requireUser().id, scenarioID: body.scenario ?? "default")
+        let userID = try request.requireUser().id, scenario = body.scenario ?? "default"
+        let ticket = try await request.phoneCalls(config).startBrowserCall(userID: userID, scenarioID: scenario)
+        await prepareOpening(of: scenario, for: userID, request)
         return try Response.json(ticket, status: .created)
     }
 
