@@ -93,6 +93,14 @@ public final class JSONLinesWorker: @unchecked Sendable {
         queue.async { [process, input] in Self.end(process, input: input, grace: grace) }
     }
 
+    /// Kills the process now, not after the request in flight (`stop` waits its turn on the
+    /// worker's queue): the blocked read then ends and `exchange` throws `Died`. For a request
+    /// whose caller was cancelled: a long synthesis stops at once instead of running to its end.
+    public func interrupt() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+    }
+
     private static func end(_ process: Process, input: FileHandle, grace: DispatchTimeInterval) {
         try? input.close()
         guard process.isRunning else { return }

@@ -73,6 +73,11 @@ final class SpeechWorker: Sendable {
         worker.stop()
     }
 
+    /// Kills the process at once, mid-request if need be (its request then fails as `died`).
+    func interrupt() {
+        worker.interrupt()
+    }
+
     func errorTail() -> String {
         worker.errorTail()
     }
@@ -106,4 +111,16 @@ struct KokoroRequest: SpeechWorkerRequest {
     var voice: String
     var speed: Double
     var lang: String
+}
+
+/// One synthesis request as `scripts/hibari-worker.py` reads it: `speed` 0.5–2.0, `pitch` in
+/// semitones (the model's F0 scaled), `formant` the spectral envelope's stretch (0.75–1.3),
+/// `seed` the noise component's, so a line renders the same each time.
+struct HibariRequest: SpeechWorkerRequest {
+    var id: Int
+    var text: String
+    var speed: Double
+    var pitch: Double
+    var formant: Double
+    var seed: Int
 }

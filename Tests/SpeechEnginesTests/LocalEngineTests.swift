@@ -131,8 +131,9 @@ import Testing
         let nowhere = ExecutableLocator(searchPath: [FileManager.default.temporaryDirectory.appendingPathComponent("no-such-dir-\(UUID())").path])
         let noProject = PiperEngine.Configuration(projectDirectory: URL(fileURLWithPath: nowhere.searchPath[0]))
         let noKokoro = KokoroEngine.Configuration(projectDirectory: URL(fileURLWithPath: nowhere.searchPath[0]), environment: [:])
-        for engine in LocalEngines.all(locator: nowhere, piper: noProject, kokoro: noKokoro)
-            + LocalEngines.all(locator: nowhere, piper: nil, kokoro: nil).prefix(2) {
+        let noHibari = HibariEngine.Configuration(projectDirectory: URL(fileURLWithPath: nowhere.searchPath[0]))
+        for engine in LocalEngines.all(locator: nowhere, piper: noProject, kokoro: noKokoro, hibari: noHibari)
+            + LocalEngines.all(locator: nowhere, piper: nil, kokoro: nil, hibari: nil).prefix(3) {
             let info = await engine.info()
             #expect(!info.installed)
             #expect(info.installHint?.contains("scripts/setup") == true)
@@ -182,9 +183,10 @@ import Testing
     @Test func catalogueListsEveryLocalEngineWithGenders() async throws {
         try #require(Installed.espeak && Installed.flite && Installed.festival, "local engines are not installed; run scripts/setup")
         let catalog = await VoiceCatalog.load(from: LocalEngines.all(
-            piper: Installed.piperConfiguration(poolSize: 1), kokoro: KokoroEngine.Configuration(projectDirectory: Installed.projectDirectory)))
-        #expect(catalog.engines.map(\.id) == ["piper", "kokoro", "festival", "flite", "espeak-ng"])
-        #expect(catalog.engines.allSatisfy { $0.installed || ["piper", "kokoro"].contains($0.id) })
+            piper: Installed.piperConfiguration(poolSize: 1), kokoro: KokoroEngine.Configuration(projectDirectory: Installed.projectDirectory),
+            hibari: HibariEngine.Configuration(projectDirectory: Installed.projectDirectory, poolSize: 1)))
+        #expect(catalog.engines.map(\.id) == ["piper", "hibari", "kokoro", "festival", "flite", "espeak-ng"])
+        #expect(catalog.engines.allSatisfy { $0.installed || ["piper", "hibari", "kokoro"].contains($0.id) })
         #expect(catalog.engines[0].installed == Installed.piper)
         #expect(catalog.failures.isEmpty)
 
@@ -211,17 +213,19 @@ import Testing
         #expect(festival.family == catalog.voice(id: "flite:slt")?.family)
         #expect(festival.family != catalog.voice(id: "flite:rms")?.family)
 
-        // Casting on the real catalogue gives the narrator the best voice: Piper's Joe when
-        // installed, else festival's HTS voice. (Kokoro, slower than real time, is cast only for
-        // users who prefer the best voices: StoryWorkflows' CastableVoices leaves it out.)
+        // Casting on the real catalogue gives the narrator the best voice: a neural one when
+        // installed (hibari's Heart, then Piper's Joe, first by id among equals), else festival's
+        // HTS voice. (Kokoro, slower than real time, is rationed by StoryWorkflows' time budget.)
         let realTime = catalog.voices.filter { $0.engine != KokoroEngine.id }
+        let neural = realTime.filter { $0.quality >= VoiceQuality.neural.rawValue }
         let cast = CastingDirector().cast(
             StoryAnalysis(title: "T", characters: [Character(id: "c1", name: "A", gender: .male)], chapters: [], segments: []),
             voices: realTime)
-        #expect(cast.narrator.voice == (Installed.piper ? "piper:en_US-joe-medium" : festival.id))
+        #expect(cast.narrator.voice == (neural.map(\.id).min() ?? festival.id))
+        #expect(!Installed.piper || neural.contains { $0.id == "piper:en_US-joe-medium" })
         let withoutPiper = CastingDirector().cast(
             StoryAnalysis(title: "T", characters: [Character(id: "c1", name: "A", gender: .male)], chapters: [], segments: []),
-            voices: realTime.filter { $0.engine != "piper" })
+            voices: realTime.filter { $0.quality < VoiceQuality.neural.rawValue })
         #expect(withoutPiper.narrator.voice == festival.id)
     }
 
