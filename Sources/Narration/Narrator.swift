@@ -233,6 +233,9 @@ public struct Narrator: Sendable {
     static func renderOne(
         _ job: RenderJob, cached: Bool, renderer: LineRenderer, cache: SegmentCache, verifier: Verification?, logger: Logger
     ) async throws -> Verification.Finished {
+        // A cancelled render starts no more lines (engines that run a process per line would
+        // otherwise go on through the whole book).
+        try Task.checkCancellation()
         var rendered: LineRenderer.Rendered
         if cached {
             let record = cache.record(for: job.key)

@@ -32,11 +32,14 @@ public struct Voice: Codable, Sendable, Hashable, Identifiable {
     /// local engines ignore it). A line's cache key includes the delivery only when this is set,
     /// so an edited personality re-renders only lines whose audio it can change.
     public var readsDelivery: Bool
+    /// The pitch shifts (semitones) casting may give this voice, when narrower than its usual
+    /// range: a voice already moved from its model's own (hibari's variants) has less room left.
+    public var pitchShifts: ClosedRange<Double>?
 
     public init(
         id: String, engine: String, engineVoice: String, displayName: String, gender: Gender,
         age: AgeRange = .adult, accent: String? = nil, pitch: Double = 0, quality: Int = 1, style: [String] = [],
-        speaker: String? = nil, costPer1000Characters: Double = 0, readsDelivery: Bool = false
+        speaker: String? = nil, costPer1000Characters: Double = 0, readsDelivery: Bool = false, pitchShifts: ClosedRange<Double>? = nil
     ) {
         self.id = id
         self.engine = engine
@@ -51,6 +54,7 @@ public struct Voice: Codable, Sendable, Hashable, Identifiable {
         self.speaker = speaker
         self.costPer1000Characters = costPer1000Characters
         self.readsDelivery = readsDelivery
+        self.pitchShifts = pitchShifts
     }
 
     /// Decodes catalogues and cast files written before a field existed: a missing
@@ -71,7 +75,8 @@ public struct Voice: Codable, Sendable, Hashable, Identifiable {
             style: try container.decodeIfPresent([String].self, forKey: .style) ?? [],
             speaker: try container.decodeIfPresent(String.self, forKey: .speaker),
             costPer1000Characters: try container.decodeIfPresent(Double.self, forKey: .costPer1000Characters) ?? 0,
-            readsDelivery: try container.decodeIfPresent(Bool.self, forKey: .readsDelivery) ?? false
+            readsDelivery: try container.decodeIfPresent(Bool.self, forKey: .readsDelivery) ?? false,
+            pitchShifts: try container.decodeIfPresent(ClosedRange<Double>.self, forKey: .pitchShifts)
         )
     }
 

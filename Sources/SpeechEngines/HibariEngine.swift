@@ -78,7 +78,8 @@ public final class HibariEngine: SpeechSynthesizer {
         Variant(name: "heart-young", display: "Hibari Heart (young)", semitones: 7.5, formant: 1.05, tempo: 1.04, age: .teen, pitch: 8.0,
                 style: ["light", "young"]),
     ]
-    /// Pitch moves beyond these (variant and casting together) leave the range measured to sound right.
+    /// Pitch moves beyond these (variant and casting together) leave the range measured to sound
+    /// right; each voice tells casting how much of it is left (`Voice.pitchShifts`).
     static let semitoneLimits = -6.0...9.0
 
     public let configuration: Configuration?
@@ -115,7 +116,8 @@ public final class HibariEngine: SpeechSynthesizer {
             Voice(
                 id: "\(id):\(variant.name)", engine: id, engineVoice: variant.name, displayName: variant.display, gender: .female,
                 age: variant.age, accent: "en-US", pitch: variant.pitch, quality: VoiceQuality.neural.rawValue, style: variant.style,
-                speaker: "hibari:\(modelVoice)")
+                speaker: "hibari:\(modelVoice)",
+                pitchShifts: (semitoneLimits.lowerBound - variant.semitones)...(semitoneLimits.upperBound - variant.semitones))
         }
     }
 

@@ -7,6 +7,10 @@ import Speech
 ///
 /// A worker that dies mid-request (crash, out of memory, killed) is replaced and the request
 /// is retried once on the new worker; a second death is reported as an engine failure.
+///
+/// Cancelling a request stops its work at once: the worker busy with it is killed (a Kokoro line
+/// can take half a minute) and the request throws `CancellationError`; the slot is free again
+/// and the next request starts a fresh worker.
 actor SpeechWorkerPool {
     let launch: SpeechWorker.Launch
     let size: Int
@@ -35,14 +39,28 @@ actor SpeechWorkerPool {
         nextRequestID += 1
         request.id = nextRequestID
         var worker = try await acquire()
+        if Task.isCancelled {
+            release(worker)
+            throw CancellationError()
+        }
         for attempt in 1...2 {
             do {
-                let samples = try await worker.synthesize(request)
+                let busyWorker = worker
+                let samples = try await withTaskCancellationHandler {
+                    try await busyWorker.synthesize(request)
+                } onCancel: {
+                    busyWorker.interrupt()
+                }
                 release(worker)
                 return (samples, worker.sampleRate)
             } catch let SpeechWorker.Failure.died(reason) {
                 busy[worker.processID] = nil
                 worker.stop()
+                guard !Task.isCancelled else {
+                    // Killed because its caller gave up: not a crash, and not worth a retry.
+                    slotFreed()
+                    throw CancellationError()
+                }
                 restarts += 1
                 guard attempt == 1 else {
                     slotFreed()
@@ -93,6 +111,11 @@ actor SpeechWorkerPool {
 
     private func acquire() async throws -> SpeechWorker {
         while true {
+            if Task.isCancelled {
+                // A free slot this request will not use goes to the next in line.
+                if started < size, !waiters.isEmpty { waiters.removeFirst().resume(returning: nil) }
+                throw CancellationError()
+            }
             if let worker = idle.popLast() {
                 if worker.isRunning {
                     busy[worker.processID] = worker

@@ -214,13 +214,13 @@ public struct Stories: Sendable {
         return data
     }
 
-    /// How long an export would render with the fastest voices and with the best, and which
-    /// of the two the user has chosen.
+    /// How long an export would render with the fastest voices, with the user's own time budget
+    /// (when they chose one) and with the best, and which the user has chosen.
     public func renderEstimates(_ story: StoryRecord) async throws -> (chosen: CastingPreference, estimates: [RenderEstimate]) {
         let chosen = try await SettingsRepository(database: database, box: models.box).narrationDefaults(userID: ownerID).voices
         var estimates: [RenderEstimate] = []
-        // Both plans come from the plan cache (the chosen one is the player's own).
-        for preference in CastingPreference.allCases {
+        // The plans come from the plan cache (the chosen one is the player's own).
+        for preference in [.fastest] + (chosen.kind == .hours ? [chosen] : []) + [.best] {
             let (pipeline, plan) = try await self.plan(story, preference: preference)
             estimates.append(RenderEstimate(preference: preference, lines: pipeline.markingCached(plan.lines)))
         }

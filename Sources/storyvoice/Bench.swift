@@ -15,7 +15,7 @@ import Glibc
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure narration speed and memory.",
-        subcommands: [Overhead.self, Novel.self, Lines.self, Segments.self])
+        subcommands: [Overhead.self, Novel.self, Lines.self, Segments.self, Speeds.self])
 
     struct Overhead: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -27,7 +27,7 @@ struct Bench: AsyncParsableCommand {
             let document = try input.load()
             let analysis = StoryAnalyzer().analyze(document)
             let catalog = await VoiceCatalog.load(from: Engines.available())
-            let cast = CastingDirector().cast(analysis, voices: CastableVoices.automatic(catalog.voices))
+            let cast = CastableVoices.cast(analysis, voices: CastableVoices.automatic(catalog.voices), preference: .fastest)
             let utterances = NarrationPlanner().plan(text: document.text, analysis: analysis, cast: cast)
 
             // Reference: every line synthesized by its engine, one after another, nothing else.
@@ -70,7 +70,7 @@ struct Bench: AsyncParsableCommand {
             let analysis = StoryAnalyzer().analyze(document)
             let analyzed = clock.now - started
             let catalog = await VoiceCatalog.load(from: [EspeakEngine()])
-            let cast = CastingDirector().cast(analysis, voices: CastableVoices.automatic(catalog.voices))
+            let cast = CastableVoices.cast(analysis, voices: CastableVoices.automatic(catalog.voices), preference: .fastest)
             let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-bench-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: scratch) }

@@ -40,9 +40,12 @@ struct Narrate: AsyncParsableCommand {
     var cloudVoices = false
 
     @Option(help: ArgumentHelp(
-        "Which voices automatic casting prefers: fastest (voices that render faster than they play) or best (neural voices such as Kokoro wherever the cast allows; slower than real time on a small machine).",
-        valueName: "fastest|best"))
+        "How long you will wait for the book to render: fastest (at least ten times faster than it plays), hours:N (ready in about N hours) or best (the best voices for every role, however long). Every choice casts neural voices where there are some; the slow best ones (Kokoro) go to the roles that speak most, as far as the time allows.",
+        valueName: "fastest|hours:N|best"))
     var voices: CastingPreference = .fastest
+
+    @Flag(help: "Cast the story, print each engine's lines and how long rendering would take here, and stop before rendering.")
+    var estimate = false
 
     @Option(help: ArgumentHelp(
         "Ask a language model to suggest each character's voice: openai:MODEL, anthropic:MODEL or gemini:MODEL.",
@@ -104,6 +107,10 @@ struct Narrate: AsyncParsableCommand {
             print(String(format: "This cast uses cloud voices: about $%.2f at list prices for this story.", cost))
         }
         print("\(request.document.title): \(plan.analysis.chapters.count) chapter(s), \(plan.speakingCharacters) speaking character(s); cast written to \(plan.castFile.path)")
+        if estimate {
+            print(Self.estimateSummary(plan, preference: voices))
+            return
+        }
         let bar = ProgressBar()
         let started = ContinuousClock.now
         let output = request.output
@@ -119,6 +126,24 @@ struct Narrate: AsyncParsableCommand {
             print(String(format: "Verification: %d line(s), WER mean %.2f, median %.2f, p90 %.2f; %.0f%% above %.2f; %d re-synthesized (%d improved), %.1f s of checking",
                          d.count, d.mean, d.median, d.p90, d.shareAbove * 100, report.threshold, report.retried, report.improved, report.seconds))
         }
+    }
+
+    /// Lines per engine (characters' and the narrator's), the story's length and the render
+    /// time the cast's engines take here, as casting under a time budget reckons them.
+    static func estimateSummary(_ plan: AudiobookNarration.Plan, preference: CastingPreference) -> String {
+        let casting = RenderEstimate.casting()
+        var lines: [String: (narrator: Int, characters: Int)] = [:]
+        for segment in plan.analysis.segments {
+            let voice = plan.cast.assignment(for: segment.speaker).voice
+            let engine = String(voice.prefix { $0 != ":" })
+            if segment.speaker.flatMap({ plan.cast.characters[$0] }) == nil { lines[engine, default: (0, 0)].narrator += 1 } else { lines[engine, default: (0, 0)].characters += 1 }
+        }
+        let audio = casting.audioSeconds(plan.analysis), render = casting.renderSeconds(plan.cast, plan.analysis)
+        var out = "Voices \(preference): \(Format.duration(audio)) of speech, about \(Format.duration(render)) to render here (\(String(format: "%.1f", audio / max(render, 0.001)))× real time)"
+        for (engine, count) in lines.sorted(by: { $0.key < $1.key }) {
+            out += "\n  \(engine): \(count.characters) character line(s), \(count.narrator) narrator line(s)"
+        }
+        return out
     }
 
     private static func show(_ progress: NarrationProgress, on bar: ProgressBar, since started: ContinuousClock.Instant, output: URL) {

@@ -565,7 +565,7 @@ def main_flow(options):
         browser.js("document.querySelector('#export-format').focus()")
         estimate = browser.wait_for("the export estimate", """
             const text = document.querySelector('#export-estimate').textContent;
-            return (text.includes('the fastest voices') && text.includes('the best voices')) || text.includes('Every line is rendered') ? text : null;""", timeout=60)
+            return (text.includes('Fastest, about') && text.includes('Best, about')) || text.includes('Every line is rendered') ? text : null;""", timeout=60)
         check(True, f"the export estimate is shown: {estimate!r}")
         # Export an M4B in the background with live progress, then download it and ask ffprobe.
         browser.js("document.querySelector('#export').scrollIntoView()")

@@ -71,6 +71,37 @@ import Testing
         #expect(await engine.workerProcessIDs().idle.first == worker)
     }
 
+    /// A cancelled line stops its work at once: the worker busy with it is killed rather than
+    /// left to finish (a whole book's export waits on that), and the next line starts a new one.
+    @Test func cancellingALineKillsItsWorkerAndTheNextLineStillSpeaks() async throws {
+        let engine = HibariEngine(configuration: Self.configuration)
+        try #require(engine.isInstalled, "hibari is not installed; run scripts/setup")
+        defer { Task { await engine.shutdown() } }
+        let heart = try #require(try await engine.voices().first)
+        _ = try await engine.synthesize("Ready.", voice: heart, settings: SpeechSettings())
+        // About ten minutes of speech: tens of seconds of work even at hibari's speed.
+        let long = Array(repeating: "The morning was cold and grey, and a hard wind came in from the sea along the coast road.", count: 120)
+            .joined(separator: " ")
+        let line = Task { try await engine.synthesize(long, voice: heart, settings: SpeechSettings()) }
+        var busy: Int32?
+        for _ in 0..<3000 where busy == nil {
+            busy = await engine.workerProcessIDs().busy.first
+            if busy == nil { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        let worker = try #require(busy, "the line never reached a worker")
+        line.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await line.value }
+        // Killed, not finishing the line in the background.
+        var alive = true
+        for _ in 0..<500 where alive {
+            alive = KokoroEngineTests.isAlive(worker)
+            if alive { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(!alive, "worker \(worker) still runs the cancelled line")
+        #expect(await engine.workerProcessIDs().busy.isEmpty)
+        #expect(try await engine.synthesize("Yes.", voice: heart, settings: SpeechSettings()).durationSeconds > 0.2)
+    }
+
     @Test func withoutTheVenvItIsNotInstalledAndSaysHow() async throws {
         let engine = HibariEngine(configuration: .init(projectDirectory: URL(fileURLWithPath: "/nonexistent"), poolSize: 1))
         #expect(!engine.isInstalled)

@@ -67,6 +67,12 @@ struct SettingsTests {
             #expect(try await app.send(.GET, "/api/settings", token: ada).body.string.contains(#""voices":"best""#))
             #expect(try await app.send(.GET, "/api/settings", token: bob).body.string.contains(#""voices":"fastest""#))
 
+            let hours = try await app.send(.PUT, "/api/settings", token: ada, json: #"{"narration": {"voices": "hours:2.5"}}"#)
+            #expect(hours.status == .ok, "\(hours.body.string)")
+            #expect(try await app.send(.GET, "/api/settings", token: ada).body.string.contains(#""voices":"hours:2.5""#))
+            let tooLong = try await app.send(.PUT, "/api/settings", token: ada, json: #"{"narration": {"voices": "hours:500"}}"#)
+            #expect(tooLong.status == .unprocessableEntity)
+            _ = try await app.send(.PUT, "/api/settings", token: ada, json: #"{"narration": {"voices": "best"}}"#)
             let unknown = try await app.send(.PUT, "/api/settings", token: ada, json: #"{"narration": {"voices": "loudest"}}"#)
             #expect(unknown.status == .unprocessableEntity)
             #expect(unknown.errorCode == "invalid_narration")
@@ -74,7 +80,7 @@ struct SettingsTests {
         }
     }
 
-    @Test("automatic casting keeps to real-time voices unless the best are preferred")
+    @Test("automatic casting keeps to free voices; slow ones are left to the time budget")
     func castableVoices() {
         let voices = [
             Voice(id: "kokoro:kumo", engine: "kokoro", engineVoice: "kumo", displayName: "Kumo", gender: .male, quality: 4),
@@ -82,9 +88,8 @@ struct SettingsTests {
             Voice(id: "openai:tts-1:alloy", engine: "openai", engineVoice: "alloy", displayName: "Alloy", gender: .female, quality: 4,
                   costPer1000Characters: 0.015),
         ]
-        #expect(CastableVoices.automatic(voices).map(\.id) == ["piper:joe"])
-        #expect(CastableVoices.automatic(voices, preference: .best).map(\.id) == ["kokoro:kumo", "piper:joe"])
-        #expect(CastableVoices.automatic(voices, includingPaid: true, preference: .best).count == 3)
+        #expect(CastableVoices.automatic(voices).map(\.id) == ["kokoro:kumo", "piper:joe"])
+        #expect(CastableVoices.automatic(voices, includingPaid: true).count == 3)
         #expect(!CastableVoices.rendersInRealTime(engine: "kokoro") && CastableVoices.rendersInRealTime(engine: "piper"))
     }
 

@@ -15,10 +15,11 @@ const html = `
       <label>Volume <input name="volume" type="range" min="0" max="2" step="0.05"><output name="volume-out"></output></label>
     </fieldset>
     <fieldset id="voices-choice">
-      <legend>Voices for new casts</legend>
-      <label><input type="radio" name="voices" value="fastest"> Fastest: voices that render faster than they play, so playback never waits</label>
-      <label><input type="radio" name="voices" value="best"> Best: neural voices (Kokoro) for as many characters as possible; slower than real time on this machine, so lines take longer to be ready</label>
-      <p class="hint">Roles you gave a voice by hand keep it.</p>
+      <legend>Voices: how long you will wait for a book</legend>
+      <label><input type="radio" name="voices" value="fastest"> Fastest: a book renders at least ten times faster than it plays; the best (slowest) voices only for the roles that fit in that</label>
+      <label><input type="radio" name="voices" value="hours"> Ready in about <input name="hours" type="number" min="0.25" max="72" step="0.25" value="2" size="4"> hours: the best voices for the roles that speak most, as many as fit</label>
+      <label><input type="radio" name="voices" value="best"> Best: the best voices (Kokoro) for every role, however long it takes (hours for a novel on this machine)</label>
+      <p class="hint">Every choice gives each role a natural (neural) voice where there is one. A story's Export shows how long each choice takes for it. Roles you gave a voice by hand keep it.</p>
     </fieldset>
     <fieldset id="keys">
       <legend>Provider API keys</legend>
@@ -42,7 +43,9 @@ export default function settingsScreen() {
           form.elements[name].value = settings.narration[name];
           form.elements[`${name}-out`].value = `${Number(settings.narration[name]).toFixed(2)}×`;
         }
-        form.elements.voices.value = settings.narration.voices ?? "fastest";
+        const voices = settings.narration.voices ?? "fastest";
+        form.elements.voices.value = voices.startsWith("hours:") ? "hours" : voices;
+        if (voices.startsWith("hours:")) form.elements.hours.value = voices.slice("hours:".length);
         const keys = $("#keys", container);
         keys.querySelectorAll("label").forEach((label) => label.remove());
         for (const [id, name] of Object.entries(providers)) {
@@ -63,7 +66,8 @@ export default function settingsScreen() {
         const body = {
           narration: {
             ...Object.fromEntries(["rate", "pitch", "volume"].map((name) => [name, Number(form.elements[name].value)])),
-            voices: form.elements.voices.value,
+            voices: form.elements.voices.value === "hours"
+              ? `hours:${Math.min(72, Math.max(0.25, Number(form.elements.hours.value) || 2))}` : form.elements.voices.value,
           },
           api_keys: {},
         };

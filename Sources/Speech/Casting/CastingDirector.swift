@@ -25,15 +25,54 @@ public struct CastingDirector: Sendable {
     public static let minimumPitchSeparation = 3.0
     /// Pitch shifts casting will use; beyond these the local engines sound unnatural or clamp.
     static let pitchLimits = -4.5...8.0
+
+    /// The shifts `voice` takes: its own limits where it has them, within casting's.
+    static func pitchLimits(for voice: Voice) -> ClosedRange<Double> {
+        guard let own = voice.pitchShifts else { return pitchLimits }
+        let lower = max(own.lowerBound, pitchLimits.lowerBound)
+        return lower...max(lower, min(own.upperBound, pitchLimits.upperBound))
+    }
     /// What one quality tier is worth in a voice's fit. For `best`, three tiers (formant to
     /// neural) come close to a gender mismatch (8) without outweighing it.
     let qualityWeight: Double
     /// Whether each character first gets the best free neural voice of their gender, if any.
     let neuralFirst: Bool
+    /// Whether a character is cast only from neural voices whenever the catalogue has one of their
+    /// gender (formant and diphone voices then speak only where a user picks them).
+    let neuralOnly: Bool
+    /// Engines whose voices only `slowRoles` may have: the slow, best ones a time budget rations.
+    let slowEngines: Set<String>
+    /// Role ids (`narratorRole` for the narrator) allowed the voices of `slowEngines`.
+    let slowRoles: Set<String>
 
+    /// The narrator's id among `slowRoles`.
+    public static let narratorRole = ""
+    /// What a voice of a slow engine is worth to a role allowed one: the reason it is slow.
+    static let slowVoiceBonus = 2.0
+
+    /// The plain cast: every voice open to every role, quality one consideration among others.
+    /// `.best` (any other choice is cast by `BudgetedCasting`) gives neural voices first.
     public init(preference: CastingPreference = .fastest) {
         qualityWeight = preference == .best ? 2.5 : 1.2
         neuralFirst = preference == .best
+        neuralOnly = false
+        slowEngines = []
+        slowRoles = []
+    }
+
+    /// Neural voices for every role that can have one of their gender; the voices of
+    /// `slowEngines` only for `slowRoles`, who prefer them.
+    public init(neuralOnly: Bool, slowEngines: Set<String>, slowRoles: Set<String>) {
+        qualityWeight = 2.5
+        neuralFirst = true
+        self.neuralOnly = neuralOnly
+        self.slowEngines = slowEngines
+        self.slowRoles = slowRoles
+    }
+
+    /// The voices `role` may be cast with.
+    private func open(_ pool: [Voice], to role: String) -> [Voice] {
+        slowEngines.isEmpty || slowRoles.contains(role) ? pool : pool.filter { !slowEngines.contains($0.engine) }
     }
 
     /// Deterministic. `overrides` (an edited cast file) always win for the ids they name.
@@ -43,7 +82,7 @@ public struct CastingDirector: Sendable {
         let byID = Dictionary(uniqueKeysWithValues: pool.map { ($0.id, $0) })
         let presence = SpeakingPresence(analysis)
 
-        let narrator = overrides.map { named($0.narrator, "Narrator") } ?? narratorAssignment(pool)
+        let narrator = overrides.map { named($0.narrator, "Narrator") } ?? narratorAssignment(open(pool, to: Self.narratorRole))
         let narratorPerformance = Performance(voiceID: narrator.voice, voice: byID[narrator.voice], pitch: narrator.pitch)
 
         var assignments: [String: VoiceAssignment] = [:]
@@ -79,12 +118,15 @@ public struct CastingDirector: Sendable {
                 }
             let usedElsewhere = Set(castOrder.compactMap { performances[$0]?.voiceID })
             let lines = presence.lines[character.id] ?? 0
-            let neural = neuralFirst ? pool.filter { $0.quality >= VoiceQuality.neural.rawValue } : []
+            let open = open(pool, to: character.id)
+            let neural = neuralFirst ? open.filter { $0.quality >= VoiceQuality.neural.rawValue } : []
+            // Neural only: when a neural voice of their gender exists, the rest are not considered.
+            let fallback = neuralOnly && neural.contains { fitsGender($0, character) } ? neural : open
             // Preferring the best: a free neural voice of the character's gender, else one shared
             // and moved in pitch (still told apart), before any other engine.
             let (performance, rate) = freeChoice(for: character, pool: neural, rivals: rivals, lines: lines, usedElsewhere: usedElsewhere)
                 ?? shared(for: character, pool: neural.filter { fitsGender($0, character) }, rivals: rivals).map { ($0.performance, $0.rate) }
-                ?? choose(for: character, pool: pool, rivals: rivals, lines: lines, usedElsewhere: usedElsewhere)
+                ?? choose(for: character, pool: fallback, rivals: rivals, lines: lines, usedElsewhere: usedElsewhere)
             performances[character.id] = performance
             assignments[character.id] = VoiceAssignment(
                 voice: performance.voiceID, rate: Self.rounded(rate), pitch: Self.rounded(performance.pitch), volume: 1, name: character.name,
@@ -94,11 +136,14 @@ public struct CastingDirector: Sendable {
         return Cast(narrator: narrator, characters: assignments)
     }
 
-    /// The best voice for the narrator: highest quality, then plain (unmarked) accent, then
-    /// adult, then id.
+    /// The best voice for the narrator: highest quality, then a slow engine's (when open to the
+    /// narrator), then plain (unmarked) accent, then adult, then id.
     private func narratorAssignment(_ pool: [Voice]) -> VoiceAssignment {
         let best = pool.min { a, b in
             if a.quality != b.quality { return a.quality > b.quality }
+            // A slow engine's voice is in the pool only when the narrator may have it: the best.
+            let (sa, sb) = (slowEngines.contains(a.engine), slowEngines.contains(b.engine))
+            if sa != sb { return sa }
             let (ma, mb) = (AccentCatalog.isMarked(a.accent), AccentCatalog.isMarked(b.accent))
             if ma != mb { return !ma }
             if (a.age == .adult) != (b.age == .adult) { return a.age == .adult }
@@ -121,7 +166,7 @@ public struct CastingDirector: Sendable {
         // More characters in one chapter than voices times distinguishable pitches: the least-bad choice.
         let voice = pool[0]
         let delivery = ageDelivery(for: character, voice: voice)
-        return (Performance(voiceID: voice.id, voice: voice, pitch: delivery.pitch.clamped(to: Self.pitchLimits)), delivery.rate)
+        return (Performance(voiceID: voice.id, voice: voice, pitch: delivery.pitch.clamped(to: Self.pitchLimits(for: voice))), delivery.rate)
     }
 
     /// The best voice of `pool` that rivals in these chapters already use, moved in pitch far
@@ -135,7 +180,7 @@ public struct CastingDirector: Sendable {
             let delivery = ageDelivery(for: character, voice: voice)
             let uses = rivals.map(\.performance).filter { $0.family == voice.family }.map(\.heardPitch)
             guard let pitch = offsets.map({ (delivery.pitch + $0) }).first(where: { pitch in
-                Self.pitchLimits.contains(pitch) && uses.allSatisfy { abs($0 - (voice.pitch + pitch)) >= Self.minimumPitchSeparation }
+                Self.pitchLimits(for: voice).contains(pitch) && uses.allSatisfy { abs($0 - (voice.pitch + pitch)) >= Self.minimumPitchSeparation }
             }) else { continue }
             let performance = Performance(voiceID: voice.id, voice: voice, pitch: pitch)
             let score = suitability(of: voice, for: character, accent: wantedAccent, temperament: temperament) + distinctness(performance, rivals: rivals)
@@ -161,7 +206,7 @@ public struct CastingDirector: Sendable {
         var best: (score: Double, performance: Performance, rate: Double)?
         for voice in pool where !takenIDs.contains(voice.id) {
             let delivery = ageDelivery(for: character, voice: voice)
-            let performance = Performance(voiceID: voice.id, voice: voice, pitch: delivery.pitch.clamped(to: Self.pitchLimits))
+            let performance = Performance(voiceID: voice.id, voice: voice, pitch: delivery.pitch.clamped(to: Self.pitchLimits(for: voice)))
             // Another voice of a speaker already heard here, at nearly the same pitch, is the same voice to a listener.
             if rivals.contains(where: { performance.isConfusable(with: $0.performance) }) { continue }
             // Another voice of a speaker heard here (at a safe pitch distance) costs in
@@ -265,6 +310,7 @@ public struct CastingDirector: Sendable {
         // Personality to style ranks below accent: it chooses among voices that already fit.
         score += 2 * temperament.affinity(style: voice.style)
         score += qualityWeight * Double(voice.quality - 1)
+        if slowEngines.contains(voice.engine) { score += Self.slowVoiceBonus }
         return score
     }
 

@@ -91,7 +91,7 @@ struct AccountController: Sendable {
             if let voices = change.voices {
                 guard let preference = CastingPreference(rawValue: voices) else {
                     throw APIError(status: .unprocessableEntity, code: "invalid_narration",
-                                   message: "Narration voices must be 'fastest' or 'best'.")
+                                   message: "Narration voices must be 'fastest', 'best' or 'hours:N' (ready in about N hours, N from 0.25 to 72).")
                 }
                 defaults.voices = preference
             }

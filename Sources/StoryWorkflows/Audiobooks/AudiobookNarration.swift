@@ -72,16 +72,19 @@ public struct AudiobookNarration: Sendable {
         var overrides = request.castFile
         var modelSummary: String?
         // Paid voices are cast only when asked for; a cast file may still name them.
-        let castable = CastableVoices.automatic(catalog.voices, includingPaid: request.includePaidVoices, preference: request.preference)
-        let director = CastingDirector(preference: request.preference)
+        let castable = CastableVoices.automatic(catalog.voices, includingPaid: request.includePaidVoices)
+        func cast(_ overrides: Cast?) -> Cast {
+            CastableVoices.cast(analysis, voices: castable, preference: request.preference, narrator: overrides?.narrator,
+                                characters: overrides?.characters ?? [:])
+        }
         if let modelCasting = request.modelCasting {
             let suggested = try await modelCasting.suggest(
                 analysis: analysis, title: request.document.title, voices: castable, overrides: overrides,
-                narrator: director.cast(analysis, voices: castable).narrator)
+                narrator: cast(nil).narrator)
             overrides = suggested.cast
             modelSummary = suggested.summary
         }
-        let cast = director.cast(analysis, voices: castable, overrides: overrides)
+        let cast = cast(overrides)
         let castFile = request.output.deletingPathExtension().appendingPathExtension("cast.json")
         try CastFile.write(cast, to: castFile)
         return Plan(

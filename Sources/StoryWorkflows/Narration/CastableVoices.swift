@@ -5,12 +5,20 @@ import StoryModel
 /// The one rule for which voices automatic casting (and a model's suggestions) may use: free
 /// voices, and paid cloud voices only when the user asks for them (`narrate --cloud-voices`).
 /// A paid voice a user picks by hand is always theirs to pick. Voices slower than real time
-/// (Kokoro, about half real time on one core) are cast only when the user prefers the best.
+/// (Kokoro) are rationed by the user's time budget (`cast`).
 public enum CastableVoices {
-    public static func automatic(_ voices: [Voice], includingPaid: Bool = false, preference: CastingPreference = .fastest) -> [Voice] {
-        voices.filter { voice in
-            (includingPaid || voice.costPer1000Characters == 0) && (preference == .best || rendersInRealTime(engine: voice.engine))
-        }
+    public static func automatic(_ voices: [Voice], includingPaid: Bool = false) -> [Voice] {
+        voices.filter { voice in includingPaid || voice.costPer1000Characters == 0 }
+    }
+
+    /// The automatic cast for `preference` (neural voices for every role that can have one, the
+    /// slow ones for the roles that speak most within the time it allows), keeping the user's
+    /// choices (`narrator`, `characters`).
+    public static func cast(
+        _ analysis: StoryAnalysis, voices: [Voice], preference: CastingPreference,
+        narrator: VoiceAssignment? = nil, characters: [String: VoiceAssignment] = [:]
+    ) -> Cast {
+        RenderEstimate.casting().cast(analysis, voices: voices, preference: preference, narrator: narrator, characters: characters)
     }
 
     /// Whether an engine's voices render faster than they play here (what live speech needs),

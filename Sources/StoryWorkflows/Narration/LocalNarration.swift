@@ -57,11 +57,11 @@ public struct LocalNarration: NarrationService {
         }
     }
 
-    /// Automatic casting keeps to free voices (and to fast ones unless the user prefers the
-    /// best); a paid voice is used only where the user chose it.
+    /// Automatic casting keeps to free voices, neural where it can, the slow ones within the
+    /// user's time budget; a paid voice is used only where the user chose it.
     public func cast(_ analysis: StoryAnalysis, overrides: CastOverrides) async -> Cast {
-        CastingDirector(preference: preference).stableCast(
-            analysis, voices: CastableVoices.automatic(catalog.voices, preference: preference), narrator: overrides.narrator, characters: overrides.characters)
+        CastableVoices.cast(
+            analysis, voices: CastableVoices.automatic(catalog.voices), preference: preference, narrator: overrides.narrator, characters: overrides.characters)
     }
 
     public func plan(_ document: StoryDocument, analysis: StoryAnalysis, cast: Cast) -> [PlannedUtterance] {
@@ -107,10 +107,14 @@ public struct LocalNarration: NarrationService {
         progress: @escaping @Sendable (RenderProgress) -> Void
     ) async throws -> RenderOutcome {
         let narrator = Narrator(catalog: catalog, cache: cache)
+        let timeLeft = timeLeft(document, analysis: analysis, cast: cast)
+        let started = ContinuousClock.now
         let result = try await narrator.narrate(document: document, analysis: analysis, cast: cast, to: output, options: options) { update in
             switch update.phase {
             case .synthesizing:
-                progress(RenderProgress(fraction: 0.9 * update.fraction, message: "Rendering line \(update.completed) of \(update.total)"))
+                let left = timeLeft.seconds(finished: update.synthesized, since: started)
+                progress(RenderProgress(fraction: 0.9 * update.fraction,
+                                        message: "Rendering line \(update.completed) of \(update.total) · \(TimeLeft.said(left))"))
             case .assembling:
                 progress(RenderProgress(fraction: 0.9, message: "Assembling the book"))
             case .encoding:
@@ -122,6 +126,16 @@ public struct LocalNarration: NarrationService {
         }
         return RenderOutcome(durationSeconds: result.durationSeconds, synthesized: result.synthesized, cacheHits: result.cacheHits,
                              timingMap: result.timingMap)
+    }
+
+    /// The time-left clock for rendering `cast`: each line still to render (identical lines in
+    /// one voice once, as `Narrator` renders them), in order, at its engine's speed here.
+    private func timeLeft(_ document: StoryDocument, analysis: StoryAnalysis, cast: Cast) -> TimeLeft {
+        var seen = Set<String>()
+        let lines = markingCached(plan(document, analysis: analysis, cast: cast)).filter { line in
+            !line.cached && seen.insert("\(line.voice.voice)|\(line.voice.rate)|\(line.voice.pitch)|\(line.spokenText)").inserted
+        }
+        return TimeLeft(lineSeconds: lines.map { RenderEstimate.renderSeconds($0) })
     }
 
     public func preview(_ assignment: VoiceAssignment, text: String) async throws -> Data {

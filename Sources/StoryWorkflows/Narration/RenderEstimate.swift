@@ -1,13 +1,16 @@
 import Foundation
+import Speech
 import SpeechEngines
 import StoryModel
 
 /// How long rendering a story's lines not yet in the cache will take on this machine, for one
 /// choice of voices: the spoken length of each line over its engine's speed here.
 ///
-/// Speeds are the × real time measured on one core of the 2-core reference machine (idle,
-/// docs/voices.md); engines that run one process per line (or a worker per core) use every
-/// core, Kokoro's single worker gains about 60 % per extra thread. An estimate, said as one.
+/// Speeds are text rendered per second (in seconds of speech at 15 characters a second) per
+/// core, measured on this 2-core machine with `storyvoice bench speeds` on The Gambler's lines
+/// while other builds ran (docs/voices.md): engines that run one process per line (or a worker
+/// per core) use every core, Kokoro's single worker gains about 60 % per extra thread. An
+/// estimate, said as one.
 public struct RenderEstimate: Sendable, Equatable {
     public var preference: CastingPreference
     public var lines: Int
@@ -20,9 +23,9 @@ public struct RenderEstimate: Sendable, Equatable {
     public var linesByEngine: [String: Int]
 
     /// × real time on one core, by engine; cloud engines (network-bound) use `cloudRealTime`.
-    /// Below 1, an engine is slower than real time: `CastableVoices` keeps it for "best".
+    /// Below 1, an engine is slower than real time: a time budget rations it (`casting`).
     static let realTime: [String: Double] = [
-        "espeak-ng": 284, "flite": 78, "festival": 22, PiperEngine.id: 4.4, KokoroEngine.id: 0.5,
+        "espeak-ng": 219, "flite": 39, "festival": 8.7, PiperEngine.id: 6.4, HibariEngine.id: 35, KokoroEngine.id: 0.54,
     ]
     static let cloudRealTime = 5.0
     /// Engines that render with one worker whatever the cores (threads inside it).
@@ -36,16 +39,24 @@ public struct RenderEstimate: Sendable, Equatable {
         cachedLines = lines.filter(\.cached).count
         var audio = 0.0, render = 0.0, byEngine: [String: Int] = [:]
         for line in lines {
-            let engine = Self.engine(of: line.voice.voice)
-            byEngine[engine, default: 0] += 1
+            byEngine[Self.engine(of: line.voice.voice), default: 0] += 1
             guard !line.cached else { continue }
-            let seconds = Double(line.spokenText.unicodeScalars.count) / Self.charactersPerSecond / max(line.voice.rate, 0.25)
-            audio += seconds
-            render += seconds / Self.throughput(of: engine, cores: cores)
+            audio += Self.speechSeconds(line)
+            render += Self.renderSeconds(line, cores: cores)
         }
         audioSeconds = audio
         renderSeconds = render
         linesByEngine = byEngine
+    }
+
+    /// Seconds of speech in `line`, reckoned from its text.
+    static func speechSeconds(_ line: PlannedUtterance) -> Double {
+        Double(line.spokenText.unicodeScalars.count) / Self.charactersPerSecond / max(line.voice.rate, 0.25)
+    }
+
+    /// Seconds of wall time rendering `line` takes here.
+    public static func renderSeconds(_ line: PlannedUtterance, cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Double {
+        speechSeconds(line) / throughput(of: engine(of: line.voice.voice), cores: cores)
     }
 
     /// Seconds of speech rendered per second here by `engine` with `cores` cores.
@@ -53,6 +64,15 @@ public struct RenderEstimate: Sendable, Equatable {
         let oneCore = realTime[engine] ?? cloudRealTime
         let cores = Double(max(1, cores))
         return oneCore * (singleWorker.contains(engine) ? 1 + 0.6 * (cores - 1) : cores)
+    }
+
+    /// Casting under a time budget with these speeds: the engines slower than real time on one
+    /// core are the ones a budget rations.
+    public static func casting(cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> BudgetedCasting {
+        BudgetedCasting(
+            speeds: Dictionary(uniqueKeysWithValues: realTime.keys.map { ($0, throughput(of: $0, cores: cores)) }),
+            defaultSpeed: throughput(of: "", cores: cores),
+            slowEngines: Set(realTime.filter { $0.value < 1 }.keys))
     }
 
     /// "espeak-ng:en-gb+f3" → "espeak-ng".

@@ -27,8 +27,13 @@ const html = `
     <h3 id="export-title" class="visually-hidden">Export</h3>
     <div class="actions">
       <label>Export as <select id="export-format"><option value="m4b">M4B audiobook</option><option value="mp3">MP3</option></select></label>
+      <label>Voices <select id="export-voices">
+        <option value="fastest">Fastest</option><option value="hours">Ready in about…</option><option value="best">Best</option>
+      </select></label>
+      <label id="export-hours-label" hidden><input id="export-hours" type="number" min="0.25" max="72" step="0.25" value="2" size="4"> hours</label>
       <button type="button" id="export-start" class="secondary">Export</button>
       <label id="export-progress-label" hidden>Export <progress id="export-bar" max="1" value="0"></progress></label>
+      <button type="button" id="export-cancel" class="secondary" hidden>Cancel export</button>
       <span id="export-download-row"></span>
     </div>
     <p role="status" id="export-status" class="hint"></p>
