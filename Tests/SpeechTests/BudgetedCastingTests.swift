@@ -130,6 +130,25 @@ import Testing
         #expect(Self.engine(fallback.characters["hero"]!) != "espeak-ng")
     }
 
+    /// When every fast neural voice of a woman's gender is taken in her chapter, she gets a slow
+    /// neural voice (a few lines cost little) before a formant one, and never a man's voice.
+    @Test func aRoleWithNoFastNeuralVoiceLeftGetsASlowOneBeforeAFormantOne() {
+        let heart = Voice(id: "hibari:heart", engine: "hibari", engineVoice: "heart", displayName: "Heart", gender: .female, accent: "en-US",
+                          pitch: 1.2, quality: VoiceQuality.neural.rawValue, speaker: "hibari:heart", pitchShifts: -0.5...0.5)
+        let voices = Fixtures.catalogue + Fixtures.piper + [heart] + Self.kokoro
+        let analysis = Self.book([
+            (Character(id: "hero", name: "Hero", gender: .male, lines: 60), [0], 20_000),
+            (Character(id: "ann", name: "Ann", gender: .female, lines: 10), [0], 1_500),
+            (Character(id: "bea", name: "Bea", gender: .female, lines: 8), [0], 1_400),
+        ], chapters: 1)
+        let cast = Self.casting.cast(analysis, voices: voices, preference: .fastest)
+        #expect(cast.narrator.voice == "hibari:heart")
+        #expect(Self.engine(cast.characters["ann"]!) == "kokoro" && Self.engine(cast.characters["bea"]!) == "kokoro",
+                "\(cast.characters.mapValues(\.voice))")
+        #expect(Self.engine(cast.characters["hero"]!) == "piper", "the hero's Kokoro lines would not fit in a tenth of the listening time")
+        #expect(Self.casting.renderSeconds(cast, analysis) <= Self.casting.audioSeconds(analysis) / CastingPreference.fastestSpeedup)
+    }
+
     @Test func theChoiceReadsAndWritesAsAString() throws {
         #expect(CastingPreference(rawValue: "hours:2")?.renderBudget(audioSeconds: 100) == 7200)
         #expect(CastingPreference(rawValue: "hours:2.5")?.rawValue == "hours:2.5")

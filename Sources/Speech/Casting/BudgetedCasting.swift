@@ -38,7 +38,15 @@ public struct BudgetedCasting: Sendable {
         }
         var allowed: Set<String> = []
         var best = cast(slowRoles: [])
-        for role in roles.prefix(maximumSlowRoles) {
+        // Roles left without a neural voice (every fast one of their gender taken in their
+        // chapters) are offered the slow ones first: a few lines cost little, and a formant
+        // voice among neural ones stands out most. Then the rest, most spoken first.
+        let quality = Dictionary(voices.map { ($0.id, $0.quality) }, uniquingKeysWith: max)
+        let needy = roles.filter { role in
+            let assignment = role == CastingDirector.narratorRole ? best.narrator : best.characters[role]
+            return assignment.map { (quality[$0.voice] ?? 0) < VoiceQuality.neural.rawValue } ?? false
+        }
+        for role in needy + roles.filter({ !needy.contains($0) }).prefix(maximumSlowRoles) {
             let trial = cast(slowRoles: allowed.union([role]))
             // Only a role that now has a slow voice counts; the rest of the cast may move around it.
             guard trial != best, renderSeconds(trial, analysis) <= budget else { continue }

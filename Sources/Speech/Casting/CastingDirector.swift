@@ -120,13 +120,14 @@ public struct CastingDirector: Sendable {
             let lines = presence.lines[character.id] ?? 0
             let open = open(pool, to: character.id)
             let neural = neuralFirst ? open.filter { $0.quality >= VoiceQuality.neural.rawValue } : []
-            // Neural only: when a neural voice of their gender exists, the rest are not considered.
-            let fallback = neuralOnly && neural.contains { fitsGender($0, character) } ? neural : open
             // Preferring the best: a free neural voice of the character's gender, else one shared
-            // and moved in pitch (still told apart), before any other engine.
+            // and moved in pitch (still told apart), before any other engine. Neural only: then
+            // any voice of their gender (a woman keeps a woman's voice when every neural one is
+            // taken in her chapters), before the usual choice.
             let (performance, rate) = freeChoice(for: character, pool: neural, rivals: rivals, lines: lines, usedElsewhere: usedElsewhere)
                 ?? shared(for: character, pool: neural.filter { fitsGender($0, character) }, rivals: rivals).map { ($0.performance, $0.rate) }
-                ?? choose(for: character, pool: fallback, rivals: rivals, lines: lines, usedElsewhere: usedElsewhere)
+                ?? (neuralOnly ? freeChoice(for: character, pool: open, rivals: rivals, lines: lines, usedElsewhere: usedElsewhere) : nil)
+                ?? choose(for: character, pool: open, rivals: rivals, lines: lines, usedElsewhere: usedElsewhere)
             performances[character.id] = performance
             assignments[character.id] = VoiceAssignment(
                 voice: performance.voiceID, rate: Self.rounded(rate), pitch: Self.rounded(performance.pitch), volume: 1, name: character.name,
@@ -300,6 +301,9 @@ public struct CastingDirector: Sendable {
         case (.elderly, .elderly): score += 1.5
         case (.unknown, .elderly), (.adult, .elderly): score -= 1.5
         case (.child, .elderly), (.teen, .elderly): score -= 3
+        // A child's or girl's voice for a grandmother is as wrong as the other way round.
+        case (.elderly, .child), (.elderly, .teen): score -= 3
+        case (.adult, .child): score -= 1.5
         default: break
         }
         if let accent {

@@ -21,10 +21,12 @@ public enum CastableVoices {
         RenderEstimate.casting().cast(analysis, voices: voices, preference: preference, narrator: narrator, characters: characters)
     }
 
-    /// Whether an engine's voices render faster than they play here (what live speech needs),
-    /// by the speeds measured for estimates; engines not measured (cloud voices) are taken to.
+    /// Whether an engine's voices render faster than they play here with room to spare (what
+    /// live speech needs: twice real time on one core, so other work on the machine does not
+    /// make a listener wait), by the speeds measured for estimates; engines not measured (cloud
+    /// voices) are taken to.
     public static func rendersInRealTime(engine: String) -> Bool {
-        (RenderEstimate.realTime[engine] ?? RenderEstimate.cloudRealTime) >= 1
+        (RenderEstimate.realTime[engine] ?? RenderEstimate.cloudRealTime) >= RenderEstimate.slowBelow
     }
 
     /// The voice asked for (checked to be installed), or the best one installed that speaks

@@ -23,11 +23,16 @@ public struct RenderEstimate: Sendable, Equatable {
     public var linesByEngine: [String: Int]
 
     /// × real time on one core, by engine; cloud engines (network-bound) use `cloudRealTime`.
-    /// Below 1, an engine is slower than real time: a time budget rations it (`casting`).
+    /// Measured with the machine otherwise quiet (load average 1–5); other builds running
+    /// alongside halve them (docs/voices.md).
+    /// Below `slowBelow`, an engine cannot voice a book quickly: a time budget rations it.
     static let realTime: [String: Double] = [
-        "espeak-ng": 219, "flite": 39, "festival": 8.7, PiperEngine.id: 6.4, HibariEngine.id: 35, KokoroEngine.id: 0.54,
+        "espeak-ng": 299, "flite": 40, "festival": 12, PiperEngine.id: 11.8, HibariEngine.id: 59, KokoroEngine.id: 1.03,
     ]
     static let cloudRealTime = 5.0
+    /// Engines slower than this on one core (Kokoro, about 1×: real time only with the machine
+    /// to itself) are rationed by a time budget and never speak live.
+    static let slowBelow = 2.0
     /// Engines that render with one worker whatever the cores (threads inside it).
     static let singleWorker: Set<String> = [KokoroEngine.id]
     /// Narration runs at about 15 characters of text a second (~175 words a minute).
@@ -66,13 +71,13 @@ public struct RenderEstimate: Sendable, Equatable {
         return oneCore * (singleWorker.contains(engine) ? 1 + 0.6 * (cores - 1) : cores)
     }
 
-    /// Casting under a time budget with these speeds: the engines slower than real time on one
-    /// core are the ones a budget rations.
+    /// Casting under a time budget with these speeds: the engines below `slowBelow` are the ones
+    /// a budget rations.
     public static func casting(cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> BudgetedCasting {
         BudgetedCasting(
             speeds: Dictionary(uniqueKeysWithValues: realTime.keys.map { ($0, throughput(of: $0, cores: cores)) }),
             defaultSpeed: throughput(of: "", cores: cores),
-            slowEngines: Set(realTime.filter { $0.value < 1 }.keys))
+            slowEngines: Set(realTime.filter { $0.value < slowBelow }.keys))
     }
 
     /// "espeak-ng:en-gb+f3" → "espeak-ng".
