@@ -18,6 +18,10 @@ Protocol (Piper's; one request at a time; stdin and stdout are the only channel)
                      (a smaller factor is a longer vocal tract: a larger, darker-sounding
                      speaker), the pitch left alone
             seed     the noise component's seed, so the same request gives the same audio
+            "text" may hold [[...]] blocks of exact IPA (espeak-ng's, as the lexicon gives Piper
+            and Kokoro): each is spoken as those phonemes, turned into hibari's alphabet (misaki's:
+            eɪ → A, aɪ → I, oʊ → O, tʃ → ʧ, ...) and handed over as hibari's own inline form
+            [word](/phonemes/)
   response  one JSON header line on stdout, then exactly "bytes" bytes of raw audio:
             {"id": 7, "sample_rate": 24000, "bytes": 48000}
             followed by mono signed 16-bit little-endian PCM; or, on failure, a header alone:
@@ -38,9 +42,26 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 
 VOICE = "heart"
+PHONEME_BLOCK = re.compile(r"\[\[(.*?)\]\]", re.S)
+# espeak-ng's IPA to misaki's alphabet (Kokoro's, which hibari reads): diphthongs and affricates
+# are one symbol there, r-coloured vowels two.
+IPA_TO_MISAKI = [("eɪ", "A"), ("aɪ", "I"), ("aʊ", "W"), ("oʊ", "O"), ("ɔɪ", "Y"), ("əʊ", "Q"), ("tʃ", "ʧ"), ("dʒ", "ʤ"),
+                 ("ɝ", "ɜɹ"), ("r", "ɹ"), ("g", "ɡ"), ("ɫ", "l")]
+
+
+def with_phonemes(text, vocabulary):
+    """[[IPA]] blocks as hibari's inline [word](/phonemes/), symbols it lacks dropped."""
+    def block(match):
+        phonemes = match.group(1)
+        for ipa, misaki in IPA_TO_MISAKI:
+            phonemes = phonemes.replace(ipa, misaki)
+        phonemes = "".join(symbol for symbol in phonemes if symbol in vocabulary and symbol != "/")
+        return f"[word](/{phonemes}/)" if phonemes.strip() else " "
+    return PHONEME_BLOCK.sub(block, text)
 
 
 def warp(spectrum, factor):
@@ -89,7 +110,7 @@ def main() -> int:
     def speak(text, speed, pitch, formant, seed):
         rng = np.random.default_rng(seed)
         parts = []
-        for phonemes in tts.phonemize(text):
+        for phonemes in tts.phonemize(with_phonemes(text, tts.vocab)):
             ids = tts.ids(phonemes)
             if len(ids) < 3:
                 continue

@@ -59,7 +59,7 @@ public struct PronunciationLexicon: Codable, Sendable, Hashable {
     /// Kokoro's worker does the same.
     /// flite, festival and the cloud engines would read the brackets aloud, so they get the
     /// respelling. (Ids as `EspeakEngine` and `PiperEngine` name themselves.)
-    public static let phonemeEngines: [String: PhonemeNotation] = ["espeak-ng": .espeakMnemonics, "piper": .ipa, "kokoro": .ipa]
+    public static let phonemeEngines: [String: PhonemeNotation] = ["espeak-ng": .espeakMnemonics, "piper": .ipa, "kokoro": .ipa, "hibari": .ipa]
 
     /// A lexicon of respellings only.
     public init(_ respellings: [String: String] = [:]) {

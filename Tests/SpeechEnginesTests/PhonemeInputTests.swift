@@ -14,7 +14,7 @@ import Testing
     ])
 
     @Test func theEnginesThatReadPhonemesAreTheOnesTheLexiconNames() {
-        #expect(PronunciationLexicon.phonemeEngines.keys.sorted() == [EspeakEngine().engineID, PiperEngine.id, KokoroEngine.id].sorted())
+        #expect(PronunciationLexicon.phonemeEngines.keys.sorted() == [EspeakEngine().engineID, PiperEngine.id, KokoroEngine.id, HibariEngine.id].sorted())
     }
 
     @Test func espeakSpeaksThePhonemesNotTheBracketsOrTheWord() async throws {
@@ -65,6 +65,27 @@ import Testing
         // On its own, the phonemes are shorter than Piper's reading of the five-syllable spelling.
         let word = try await seconds("Featherstonehaugh")
         #expect(try await seconds(Self.lexicon.apply(to: "Featherstonehaugh", engine: engine.engineID)) < word * 0.9)
+    }
+
+    /// hibari reads the lexicon's IPA (Piper's) turned into its own alphabet, inline.
+    @Test func hibariSpeaksThePhonemesNotTheBracketsOrTheWord() async throws {
+        let engine = HibariEngine(configuration: .init(projectDirectory: Installed.projectDirectory, poolSize: 1))
+        try #require(engine.isInstalled, "hibari is not installed; run scripts/setup")
+        defer { Task { await engine.shutdown() } }
+        let voice = try #require(HibariEngine.catalogue.first)
+        func audio(_ text: String) async throws -> PCMAudio {
+            try await engine.synthesize(text, voice: voice, settings: SpeechSettings())
+        }
+        let given = Self.lexicon.apply(to: "Mr Featherstonehaugh, said Vera.", engine: HibariEngine.id)
+        #expect(given == "Mr [[fˈænʃɔː]], said Vera.")
+        // hibari is deterministic (a fixed noise seed): the block is not its reading of the word,
+        // nor the IPA read as text, and lasts about as long as the word spelled "Fanshaw".
+        let phonemes = try await audio(given)
+        #expect(phonemes.samples != (try await audio("Mr Featherstonehaugh, said Vera.")).samples)
+        let respelled = try await audio("Mr Fanshaw, said Vera.").durationSeconds
+        let literal = try await audio("Mr fˈænʃɔː, said Vera.").durationSeconds
+        #expect(abs(phonemes.durationSeconds - respelled) / respelled < 0.2, "\(phonemes.durationSeconds) s against \(respelled) s")
+        #expect(phonemes.durationSeconds < literal, "\(phonemes.durationSeconds) s against \(literal) s read as text")
     }
 
     @Test func enginesWithoutPhonemeInputGetTheRespelling() {

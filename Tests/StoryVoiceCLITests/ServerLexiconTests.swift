@@ -52,7 +52,7 @@ import Testing
         let engines = Dictionary(uniqueKeysWithValues: try await server.get("/api/voices", token: token, as: Voices.self).voices.map { ($0.id, $0.engine) })
         let narrator = try #require(after.first { $0.speaker == nil && withWord.contains($0.index) })
         let engine = try #require(engines[narrator.voice])
-        let phonemes = ["espeak-ng": "n'Vt@l", "piper": "nˈʌtəl"]
+        let phonemes = ["espeak-ng": "n'Vt@l", "piper": "nˈʌtəl", "hibari": "nˈʌtəl", "kokoro": "nˈʌtəl"]
         try #require(phonemes[engine] != nil, "the narrator speaks with \(engine), which reads no phonemes")
         let text = "Nuttel = Nuttle | \(engine) [[\(phonemes[engine]!)]]"
         let body = try JSONEncoder().encode(["text": text])
