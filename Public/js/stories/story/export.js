@@ -45,7 +45,8 @@ export function exportPart(view) {
       }
       line.replaceChildren("Rendering what is not ready yet takes: " + estimates.map((entry) =>
         `${choiceName(entry.voices)}, about ${approximately(entry.seconds)}${entry.voices === chosen ? " (your choice)" : ""}`).join(" · ")
-        + ". Faster choices give the best (slowest) voices to fewer roles. Also in ", el("a", { href: "#/account" }, "Settings"), ".");
+        + " (with this machine to itself; other work on it slows an export, and the time left shown while it runs follows that)."
+        + " Faster choices give the best (slowest) voices to fewer roles. Also in ", el("a", { href: "#/account" }, "Settings"), ".");
     } catch (error) {
       if (!isAbort(error)) line.textContent = "";
     }
