@@ -29,7 +29,7 @@ public struct BudgetedCasting: Sendable {
         narrator: VoiceAssignment? = nil, characters: [String: VoiceAssignment] = [:]
     ) -> Cast {
         func cast(slowRoles: Set<String>) -> Cast {
-            CastingDirector(neuralOnly: true, slowEngines: slowEngines, slowRoles: slowRoles)
+            CastingDirector(keepsGender: true, slowEngines: slowEngines, slowRoles: slowRoles)
                 .stableCast(analysis, voices: voices, narrator: narrator, characters: characters)
         }
         let roles = Self.rolesBySpeech(analysis)

@@ -37,9 +37,10 @@ public struct CastingDirector: Sendable {
     let qualityWeight: Double
     /// Whether each character first gets the best free neural voice of their gender, if any.
     let neuralFirst: Bool
-    /// Whether a character is cast only from neural voices whenever the catalogue has one of their
-    /// gender (formant and diphone voices then speak only where a user picks them).
-    let neuralOnly: Bool
+    /// Whether a character no neural voice of their gender is left for (in their chapters) gets
+    /// another voice of their gender, free there, before the usual choice (which may prefer a
+    /// neural voice of the other gender).
+    let keepsGender: Bool
     /// Engines whose voices only `slowRoles` may have: the slow, best ones a time budget rations.
     let slowEngines: Set<String>
     /// Role ids (`narratorRole` for the narrator) allowed the voices of `slowEngines`.
@@ -55,17 +56,18 @@ public struct CastingDirector: Sendable {
     public init(preference: CastingPreference = .fastest) {
         qualityWeight = preference == .best ? 2.5 : 1.2
         neuralFirst = preference == .best
-        neuralOnly = false
+        keepsGender = false
         slowEngines = []
         slowRoles = []
     }
 
-    /// Neural voices for every role that can have one of their gender; the voices of
+    /// Neural voices first for every role (a free one of their gender, else one shared and moved
+    /// in pitch), then with `keepsGender` any free voice of their gender; the voices of
     /// `slowEngines` only for `slowRoles`, who prefer them.
-    public init(neuralOnly: Bool, slowEngines: Set<String>, slowRoles: Set<String>) {
+    public init(keepsGender: Bool, slowEngines: Set<String>, slowRoles: Set<String>) {
         qualityWeight = 2.5
         neuralFirst = true
-        self.neuralOnly = neuralOnly
+        self.keepsGender = keepsGender
         self.slowEngines = slowEngines
         self.slowRoles = slowRoles
     }
@@ -121,12 +123,12 @@ public struct CastingDirector: Sendable {
             let open = open(pool, to: character.id)
             let neural = neuralFirst ? open.filter { $0.quality >= VoiceQuality.neural.rawValue } : []
             // Preferring the best: a free neural voice of the character's gender, else one shared
-            // and moved in pitch (still told apart), before any other engine. Neural only: then
-            // any voice of their gender (a woman keeps a woman's voice when every neural one is
-            // taken in her chapters), before the usual choice.
+            // and moved in pitch (still told apart), before any other engine. Keeping genders:
+            // then any voice of their gender (a woman keeps a woman's voice when every neural one
+            // is taken in her chapters), before the usual choice.
             let (performance, rate) = freeChoice(for: character, pool: neural, rivals: rivals, lines: lines, usedElsewhere: usedElsewhere)
                 ?? shared(for: character, pool: neural.filter { fitsGender($0, character) }, rivals: rivals).map { ($0.performance, $0.rate) }
-                ?? (neuralOnly ? freeChoice(for: character, pool: open, rivals: rivals, lines: lines, usedElsewhere: usedElsewhere) : nil)
+                ?? (keepsGender ? freeChoice(for: character, pool: open, rivals: rivals, lines: lines, usedElsewhere: usedElsewhere) : nil)
                 ?? choose(for: character, pool: open, rivals: rivals, lines: lines, usedElsewhere: usedElsewhere)
             performances[character.id] = performance
             assignments[character.id] = VoiceAssignment(
