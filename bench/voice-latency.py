@@ -113,13 +113,14 @@ def measure(events):
 
 
 class Load:
-    """Other users on the same server: a journey listened to in real time, chat stories written."""
+    """Other users on the same server: a journey listened to in real time, chat stories written
+    (unless `chat` is false: the journey alone)."""
 
-    def __init__(self, base, binary, env):
+    def __init__(self, base, binary, env, chat=True):
         self.base, self.binary, self.env = base, binary, env
         self.stop = threading.Event()
         self.waits, self.chats, self.failures = [], [], []
-        self.threads = [threading.Thread(target=self.journey, daemon=True), threading.Thread(target=self.chat, daemon=True)]
+        self.threads = [threading.Thread(target=self.journey, daemon=True)] + ([threading.Thread(target=self.chat, daemon=True)] if chat else [])
 
     def start(self):
         for thread in self.threads: thread.start()

@@ -52,6 +52,12 @@ public struct SpeechDetector: Sendable {
 
     public var isSpeaking: Bool { speaking }
 
+    /// Quiet frames at the end of the utterance in progress (0 when none is): a pause.
+    public var trailingQuietFrames: Int { speaking ? quietRun : 0 }
+
+    /// Quiet frames at the end of the last utterance that ended (its wait for the end).
+    public private(set) var endedTrailingQuietFrames = 0
+
     /// Feeds samples (any count); returns what happened, in order.
     public mutating func add(_ samples: [Int16]) -> [Event] {
         pending += samples
@@ -83,6 +89,7 @@ public struct SpeechDetector: Sendable {
             quietRun = loud ? 0 : quietRun + 1
             guard quietRun >= settings.endFrames || frames >= settings.maxFrames else { return nil }
             let voiced = frames - quietRun
+            endedTrailingQuietFrames = quietRun
             speaking = false
             quietRun = 0
             let samples = utterance

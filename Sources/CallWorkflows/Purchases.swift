@@ -23,8 +23,9 @@ public struct Purchases: Sendable {
     /// What a purchase request carries (`/mobile/purchase-subscription` and the legacy
     /// `/mobile/upgrade-subscription`).
     public struct Request: Sendable {
-        /// The StoreKit 2 transaction's `jwsRepresentation`, or its transaction id when the App
-        /// Store Server API is configured to look it up.
+        /// The StoreKit 2 transaction's `jwsRepresentation`; or, when the App Store Server API is
+        /// configured to look it up, its transaction id or the base64 app receipt (what the
+        /// app as written sends: `AppStore.receiptData()`).
         public var receiptData: String
         public var isSandbox: Bool
         /// A product id or a legacy tier name (`mobile_weekly`).
@@ -51,7 +52,7 @@ public struct Purchases: Sendable {
             let ids = CallProduct.allCases.map(\.rawValue).joined(separator: ", ")
             throw CallError(.invalid, code: "unknown_product", "\"\(request.product)\" is not a product of this app; use one of \(ids).")
         }
-        let transaction = try await verifiedTransaction(request.receiptData)
+        let transaction = try await verifiedTransaction(request.receiptData, product: product)
         guard let bought = transaction.productId.flatMap(CallProduct.init(productID:)) else {
             throw CallError(.invalid, code: "unknown_product", "The transaction is for \(transaction.productId ?? "no product"), which this app does not sell.")
         }
@@ -78,9 +79,11 @@ public struct Purchases: Sendable {
         return Outcome(message: message, product: bought, usage: ledger.usageStats(at: now), allowance: ledger.allowance(at: now), isNew: isNew)
     }
 
-    /// The transaction the app sent: its JWS verified offline, or (for a bare transaction id)
-    /// fetched from the App Store Server API and verified the same way.
-    func verifiedTransaction(_ receipt: String) async throws -> SignedTransaction {
+    /// The transaction the app sent: its JWS verified offline; or fetched from the App Store
+    /// Server API and verified the same way, for a bare transaction id or an app receipt (the
+    /// latest purchase of `product` in it: the receipt only names it, Apple's answer is what
+    /// is trusted, as Apple's own App Store Server Library does).
+    func verifiedTransaction(_ receipt: String, product: CallProduct) async throws -> SignedTransaction {
         guard let verifier = services.appStore else {
             throw CallError(.unavailable, code: "app_store_not_configured",
                             "Purchases cannot be verified on this server: set APP_STORE_BUNDLE_ID (and the App Store Server API key to look transactions up).")
@@ -91,17 +94,29 @@ public struct Purchases: Sendable {
                 return try await verifier.verifyTransaction(trimmed)
             }
             if !trimmed.isEmpty, trimmed.allSatisfy(\.isNumber) {
-                guard let server = services.appStoreServer else {
-                    throw CallError(.unavailable, code: "app_store_api_not_configured",
-                                    "A transaction id can only be looked up with the App Store Server API key (APP_STORE_ISSUER_ID, APP_STORE_KEY_ID, APP_STORE_PRIVATE_KEY); send the transaction's jwsRepresentation instead.")
+                return try await appStoreServer(for: "A transaction id").verifiedTransaction(id: trimmed, verifier: verifier)
+            }
+            if let appReceipt = try? AppReceipt(base64: trimmed) {
+                guard let id = appReceipt.latestPurchase(of: product.rawValue)?.transactionID else {
+                    throw CallError(.invalid, code: "purchase_not_in_receipt",
+                                    "The app receipt holds no purchase of \(product.rawValue): send it once the purchase has completed (or restore purchases in the app).")
                 }
-                return try await server.verifiedTransaction(id: trimmed, verifier: verifier)
+                return try await appStoreServer(for: "An app receipt").verifiedTransaction(id: id, verifier: verifier)
             }
         } catch let error as AppStoreError {
             throw Self.callError(error)
         }
         throw CallError(.invalid, code: "unsupported_receipt",
-                        "receipt_data must be the StoreKit 2 transaction's jwsRepresentation (or its transaction id); a legacy app receipt cannot be verified.")
+                        "receipt_data must be the StoreKit 2 transaction's jwsRepresentation, its transaction id, or the base64 app receipt; this is none of them.")
+    }
+
+    /// The App Store Server API, which `what` needs to be looked up.
+    private func appStoreServer(for what: String) throws -> AppStoreServerClient {
+        guard let server = services.appStoreServer else {
+            throw CallError(.unavailable, code: "app_store_api_not_configured",
+                            "\(what) can only be looked up with the App Store Server API key (APP_STORE_ISSUER_ID, APP_STORE_KEY_ID, APP_STORE_PRIVATE_KEY); send the transaction's jwsRepresentation instead.")
+        }
+        return server
     }
 
     static func callError(_ error: AppStoreError) -> CallError {

@@ -54,12 +54,13 @@ public struct ChatConversations: Sendable {
         let saved: ChatConversationRecord?
         do {
             saved = try await repository.modify(id, ownerID: ownerID, now: now) { record in
+                // What is wrong with the edit itself is said first: reloading would not mend it.
+                let conversation = draft.applied(to: try ChatDocument.conversation(record))
+                try Self.check(conversation)
                 if let expectedVersion, record.version != expectedVersion {
                     throw ChatError(.staleVersion, code: "stale_version",
                                     "The chat story was changed elsewhere (it is now version \(record.version), not \(expectedVersion)). Reload it and make the change again.")
                 }
-                let conversation = draft.applied(to: try ChatDocument.conversation(record))
-                try Self.check(conversation)
                 record.title = conversation.title
                 record.theme = conversation.theme.rawValue
                 record.document = try ChatDocument.encode(conversation)

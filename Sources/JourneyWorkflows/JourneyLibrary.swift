@@ -87,6 +87,7 @@ public struct JourneyLibrary: Sendable {
     /// (a guess never spends a user's paid tokens), no `openings` (the journeys are told in
     /// another process), or the same opening already on its way.
     public func prepare(_ request: StartRequest, openings: PreparedOpenings?) async throws -> Bool {
+        try JourneyPlanner.checkLengths(start: request.start, end: request.end)
         let choices = try await choices(request)
         let (style, voice, narration, model) = (choices.style, choices.voice, choices.narration, choices.model)
         guard model.provider.isLocal, let openings else { return false }
@@ -130,6 +131,7 @@ public struct JourneyLibrary: Sendable {
     /// Plans the trip, checks the style, the voice and the model, keeps the journey and starts
     /// telling it.
     public func start(_ request: StartRequest) async throws -> JourneyView {
+        try JourneyPlanner.checkLengths(start: request.start, end: request.end)
         let choices = try await choices(request)
         let (style, voice, modelText) = (choices.style, choices.voice, choices.modelText)
         let planned = try await plan(PlanRequest(start: request.start, end: request.end, mode: request.mode))

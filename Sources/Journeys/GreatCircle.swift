@@ -38,15 +38,34 @@ public enum GreatCircle {
 
 extension Coordinate {
     /// "51.7520,-1.2577" or "51.7520, -1.2577" (latitude first, as people and phones write it);
-    /// nil for anything else, or for numbers off the globe.
+    /// nil for anything else, or for numbers off the globe. Only plain decimals are numbers here:
+    /// `Double("0x10")` is 16 and `Double("1e1")` is 10, which nobody means by a place.
     public init?(text: String) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == 2,
-              let latitude = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-              let longitude = Double(parts[1].trimmingCharacters(in: .whitespaces))
+              let latitude = Self.decimal(parts[0].trimmingCharacters(in: .whitespaces)),
+              let longitude = Self.decimal(parts[1].trimmingCharacters(in: .whitespaces))
         else { return nil }
         self.init(latitude: latitude, longitude: longitude)
         guard isValid else { return nil }
+    }
+
+    /// An optional sign, digits, and an optional decimal point with digits after it (".5" and
+    /// "5." too); at most 32 characters, so a long run of digits is refused before it is read.
+    static func decimal(_ text: String) -> Double? {
+        let bytes = Array(text.utf8.prefix(33))
+        guard !bytes.isEmpty, bytes.count <= 32 else { return nil }
+        var digits = 0, points = 0
+        for (index, byte) in bytes.enumerated() {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
+            case UInt8(ascii: "."): points += 1
+            case UInt8(ascii: "+"), UInt8(ascii: "-"): if index != 0 { return nil }
+            default: return nil
+            }
+        }
+        guard digits > 0, points <= 1 else { return nil }
+        return Double(text)
     }
 
     /// "51.75200, -1.25770": latitude first, five decimals (about a metre).

@@ -5,6 +5,8 @@ public struct JourneyError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable, Codable {
         /// Nothing is called that (or the words after the comma name no country or region known).
         case unknownPlace = "unknown_place"
+        /// A place given in more than ``PlaceName/maximumLength`` characters.
+        case placeTooLong = "place_too_long"
         /// The start and the destination are the same place.
         case samePlace = "same_place"
         /// The trip takes longer than ``JourneyPlanner/maximumDuration``.
@@ -48,6 +50,10 @@ public struct JourneyError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public static func unknownPlace(_ query: String, hint: String? = nil) -> JourneyError {
         JourneyError(.unknownPlace, "No place called “\(query)” was found\(hint.map { " — \($0)" } ?? " — check the spelling, add the country (“Oxford, UK”), or give “latitude,longitude”").")
+    }
+
+    public static var placeTooLong: JourneyError {
+        JourneyError(.placeTooLong, "A place can be at most \(PlaceName.maximumLength) characters — give a town's name (“Oxford, UK”), an address, or “latitude,longitude”.")
     }
 
     public static func samePlace(_ start: Place, _ end: Place) -> JourneyError {

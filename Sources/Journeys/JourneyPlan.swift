@@ -103,11 +103,20 @@ public enum JourneyPlanner {
     /// Places closer than this are the same place: a trip of a few steps has no story.
     public static let samePlaceMeters: Double = 50
 
+    /// Refuses a place over ``PlaceName/maximumLength`` characters, naming its field: done before
+    /// any work on the text, since reading a long one through is the cost being refused.
+    public static func checkLengths(start: String, end: String) throws(JourneyError) {
+        for (text, field) in [(start, "start"), (end, "end")] where PlaceName.isTooLong(text) {
+            throw JourneyError.placeTooLong.about(field)
+        }
+    }
+
     /// Finds both places, refuses the same place twice, routes, and plans.
     public static func plan(
         from startQuery: String, to endQuery: String, mode: TravelMode,
         geocoder: any Geocoder, router: any Router, wordsPerMinute: Double = defaultWordsPerMinute
     ) async throws -> JourneyPlan {
+        try checkLengths(start: startQuery, end: endQuery)
         let startText = startQuery.trimmingCharacters(in: .whitespacesAndNewlines)
         let endText = endQuery.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !startText.isEmpty, !endText.isEmpty else {

@@ -6,6 +6,21 @@ import Foundation
 /// `scripts/gazetteer.py` (`key`) computes the same keys for the installed gazetteer, which is
 /// sorted by them; the two must change together (and the gazetteer's format number with them).
 public enum PlaceName {
+    /// The most characters (Unicode scalars, as JSON Schema's `maxLength` counts them) a place
+    /// may be given in: a town with its region and country, or an address with its postcode,
+    /// fits with room to spare. Checked before anything looks the place up (a 900 KB name once
+    /// took seconds of the gazetteer's time, and every other request waited behind it).
+    public static let maximumLength = 200
+
+    /// Whether `text` is over ``maximumLength`` characters, decided without reading a long text
+    /// through: a scalar is one to four UTF-8 bytes.
+    public static func isTooLong(_ text: String) -> Bool {
+        let bytes = text.utf8.count
+        if bytes <= maximumLength { return false }
+        if bytes > maximumLength * 4 { return true }
+        return text.unicodeScalars.count > maximumLength
+    }
+
     /// Letters that do not decompose into a base letter and a mark.
     static let special: [Unicode.Scalar: String] = [
         "ß": "ss", "æ": "ae", "ø": "o", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i", "ħ": "h", "ŧ": "t",

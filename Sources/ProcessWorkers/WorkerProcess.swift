@@ -38,7 +38,7 @@ struct WorkerProcess {
         }
         process.standardInput = stdin
         process.standardOutput = stdout
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-\(label)-\(UUID().uuidString).log")
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent(WorkerLogs.name(label: label))
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let logHandle = FileHandle(forWritingAtPath: log.path)
         process.standardError = logHandle ?? FileHandle.nullDevice
@@ -51,5 +51,60 @@ struct WorkerProcess {
             throw error
         }
         return WorkerProcess(process: process, input: stdin.fileHandleForWriting, output: stdout.fileHandleForReading, logPath: log.path)
+    }
+}
+
+/// Workers' standard error logs, in the temporary directory. A worker's owner removes its log
+/// when the worker goes; a StoryVoice killed with SIGKILL (or a power cut) never does, so each
+/// log is named after the process that started it (`storyvoice-piper-pid4242-<uuid>.log`) and
+/// a server or worker that starts sweeps the logs of processes that are gone.
+public enum WorkerLogs {
+    static func name(label: String, owner: Int32 = getpid()) -> String {
+        "storyvoice-\(label)-pid\(owner)-\(UUID().uuidString).log"
+    }
+
+    /// Whose log `name` is: `.process(pid)`, `.unnamed` for a log from before logs were named
+    /// after their owner, nil for a file that is no worker's log.
+    enum Owner: Equatable {
+        case process(Int32)
+        case unnamed
+    }
+
+    static func owner(ofLog name: String) -> Owner? {
+        guard name.hasPrefix("storyvoice-"), name.hasSuffix(".log") else { return nil }
+        let stem = name.dropFirst("storyvoice-".count).dropLast(".log".count)
+        guard stem.count > 37, UUID(uuidString: String(stem.suffix(36))) != nil, stem.dropLast(36).hasSuffix("-") else { return nil }
+        let rest = stem.dropLast(37)
+        if let range = rest.range(of: "-pid", options: .backwards), let pid = Int32(rest[range.upperBound...]), pid > 0 {
+            return .process(pid)
+        }
+        return rest.isEmpty ? nil : .unnamed
+    }
+
+    /// Removes the logs in `directory` whose process is gone, and unnamed ones last written more
+    /// than `unnamedAge` seconds ago (their owner cannot be asked; a day is past any crash
+    /// worth reading about). Returns the bytes freed.
+    @discardableResult
+    public static func sweep(in directory: URL = FileManager.default.temporaryDirectory, unnamedAge: TimeInterval = 86_400) -> Int64 {
+        let keys: [URLResourceKey] = [.contentModificationDateKey, .fileSizeKey, .isRegularFileKey]
+        guard let entries = try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys) else { return 0 }
+        var freed: Int64 = 0
+        for entry in entries {
+            guard let owner = owner(ofLog: entry.lastPathComponent),
+                  let values = try? entry.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else { continue }
+            switch owner {
+            case .process(let pid):
+                guard !isRunning(pid) else { continue }
+            case .unnamed:
+                guard Date().timeIntervalSince(values.contentModificationDate ?? .distantPast) >= unnamedAge else { continue }
+            }
+            if (try? FileManager.default.removeItem(at: entry)) != nil { freed += Int64(values.fileSize ?? 0) }
+        }
+        return freed
+    }
+
+    /// Whether a process `pid` exists (one we may not signal exists too).
+    static func isRunning(_ pid: Int32) -> Bool {
+        kill(pid, 0) == 0 || errno == EPERM
     }
 }

@@ -103,6 +103,9 @@ public struct ServerConfig: Sendable {
     public var developmentMode = false
     /// Requests per client address and minute (`RateLimits.fromEnvironment`).
     public var rateLimits = RateLimits()
+    /// How long a connection may wait to send its request, a body or a media-stream frame
+    /// (`ConnectionLimits.fromEnvironment`).
+    public var connectionLimits = ConnectionLimits()
     /// Origins whose pages may call the API from another site (`STORYVOICE_CORS_ORIGINS`,
     /// comma-separated); empty allows none (the web app is served from the same origin).
     public var corsOrigins: [String] = []
@@ -174,6 +177,7 @@ public struct ServerConfig: Sendable {
         config.developmentMode = environment["STORYVOICE_ENV"] == "development"
         config.warmsCallOpenings = environment["STORYVOICE_CALL_OPENINGS_AHEAD"] != "0"
         config.rateLimits = RateLimits.fromEnvironment(environment)
+        config.connectionLimits = ConnectionLimits.fromEnvironment(environment)
         config.corsOrigins = (environment["STORYVOICE_CORS_ORIGINS"] ?? "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         config.secureCookies = environment["STORYVOICE_SECURE_COOKIES"] == "1"

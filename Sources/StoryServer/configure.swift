@@ -42,6 +42,9 @@ public func configure(_ app: Application, _ config: ServerConfig) async throws {
         app.middleware.use(RateLimitMiddleware(limits: config.rateLimits, trustForwardedFor: config.trustForwardedFor))
     }
     app.routes.defaultMaxBodySize = ByteCount(value: config.maxJSONBodyBytes)
+    // Every connection gets time limits: a request head, a body, the wait for the next request.
+    let limits = config.connectionLimits
+    app.servers.use { app in LimitedHTTPServer(inner: app.http.server.shared, limits: limits, logger: app.logger) }
 
     try routes(app, config)
     // Last in the chain, so it sees every route registered above.
@@ -80,7 +83,7 @@ func routes(_ app: Application, _ config: ServerConfig) throws {
     JourneysController(config: config).register(routes: api)
     MobileController(config: config).register(signedIn: json.grouped(signedIn), open: json)
     if config.developmentMode { DevelopmentController(config: config).register(signedIn: json.grouped(signedIn)) }
-    MediaStreamController(hooks: CallAgents.hooks(app: app, config: config)).register(routes: app)
+    MediaStreamController(hooks: CallAgents.hooks(app: app, config: config), limits: config.connectionLimits).register(routes: app)
 }
 
 struct HealthResponse: Content {

@@ -6,8 +6,8 @@ import Foundation
 /// speech and drops silence and noise (which never reach the transcriber); while the person
 /// speaks, the speech so far is transcribed again each time enough more has come (`heard`, for
 /// the page to show), and a long monologue's finished utterances are transcribed once and kept
-/// (`committed`). `finish` returns the words: the kept ones and the rest, reusing the last pass
-/// when nothing was said after it.
+/// (`committed`); a pause starts a pass at once. `finish` returns the words: the kept ones and
+/// the rest, reusing the last pass when only quiet came after it.
 public actor Listening {
     public struct Heard: Sendable, Equatable {
         /// The words heard so far (the last pass; may still change).
@@ -69,15 +69,34 @@ public actor Listening {
         }
         if !detector.isSpeaking, seconds(ended.count) >= commitAfter {
             commitEnded()
-        } else if passing == nil, seconds(pendingSpeech.count - (lastPass?.samples ?? 0)) >= passEvery {
+        } else if passing == nil, passEvery.isFinite, voicedEnd > (lastPass?.samples ?? 0),
+                  seconds(voicedEnd - (lastPass?.samples ?? 0)) >= passEvery || pausing {
             startPass()
         }
         return heard
     }
 
+    /// Where the last loud frame of the pending speech ends: what follows is the quiet the
+    /// detector waits through before it calls the utterance over.
+    private var voicedEnd: Int {
+        let quiet = detector.isSpeaking ? detector.trailingQuietFrames : (ended.isEmpty ? 0 : detector.endedTrailingQuietFrames)
+        return max(0, pendingSpeech.count - quiet * detector.frameSamples)
+    }
+
+    /// The speaker has paused (a quarter second of quiet, or the utterance ended): a pass now
+    /// is likely the last, and `finish` reuses it when nothing but quiet came after.
+    private var pausing: Bool {
+        !detector.isSpeaking || detector.trailingQuietFrames * detector.frameSamples >= sampleRate / 4
+    }
+
     public var heard: Heard {
         Heard(text: (committed + [lastPass?.text ?? ""]).filter { !$0.isEmpty }.joined(separator: " "),
               seconds: seconds(received), speechSeconds: seconds(keptSamples + pendingSpeech.count), speaking: detector.isSpeaking)
+    }
+
+    /// Returns once the pass in flight, if any, is done (what `finish` waits for first).
+    public func settle() async {
+        await passing?.value
     }
 
     /// The words of everything sent: "" when it held no speech. Throws what the transcriber threw.
@@ -86,7 +105,7 @@ public actor Listening {
         if let failure { throw failure }
         let speech = pendingSpeech
         var words = committed
-        if let lastPass, lastPass.samples == speech.count {
+        if let lastPass, lastPass.samples >= voicedEnd {
             words.append(lastPass.text)
         } else if !speech.isEmpty {
             words.append(try await transcribe(PCMAudio(sampleRate: sampleRate, samples: speech)))

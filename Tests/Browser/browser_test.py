@@ -15,7 +15,8 @@ the time from pressing play to the first audio, and saves screenshots. chat_flow
 story, previews and plays it, exports a short video, downloads it (ffprobe) and shares it.
 journey_flow.py plans a short walk, hears its story start while it is written, sees part 2 become
 ready, downloads it and finds it in the history. calls_flow.py creates a call scenario, sees "Call a
-phone" refused without Twilio, talks to the agent in the browser and finds the call in the history.
+phone" refused without Twilio, hears the agent greet and answer a spoken question in the browser and
+finds the call in the history.
 novel_flow.py then opens a
 generated 300k-character novel: how soon its page is usable, its chapters, player bar and lines.
 book_flow.py uploads a real novel (../shared/eval/pdnc-dev beside the repository) and an EPUB it

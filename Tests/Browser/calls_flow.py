@@ -5,17 +5,21 @@ built-in scenarios grouped by category (the family-friendly filter hides the oth
 custom scenario with a voice found through the filter chips (an abusive prompt is refused first,
 in the server's words, with everything typed kept), tries "Call a phone" (this server has no
 Twilio account: its 503 message shows and the in-browser call is offered), then makes one call
-in the browser: the fake microphone (a silent WAV) streams over the Media Streams protocol, and
-the test waits until the page has played the agent's greeting (`data-frames-played` on the call
-panel; the voice loop on this machine is slow: up to minutes) and echoed its marks, hangs up, and
-finds the call in the history as "In the browser" with one trial call fewer. Checks the controls'
-accessible names and that the page fits a phone-sized screen. Prints the time from pressing Call
-to the first audio. Screenshots go to the artifacts folder as calls-*.png.
+in the browser to the storyteller: the fake microphone streams over the Media Streams protocol a
+WAV of silence, then a question spoken by espeak-ng, then silence. The test waits until the page
+has played the agent's greeting whole (`data-frames-played` on the call panel) and echoed its
+marks, the question being still to come; then until the agent's answer arrives after it (more
+frames than the greeting's) and plays (the voice loop on this machine, on a loaded machine, can
+take long), hangs up, and finds the call in the history as "In the browser" with one trial call
+fewer. Checks the controls' accessible names and that the page fits a phone-sized screen. Prints
+the time from pressing Call to the first audio and to the answer. Screenshots go to the artifacts
+folder as calls-*.png.
 
 Run alone: python3 Tests/Browser/calls_flow.py --app URL --driver URL --artifacts DIR
 """
 import argparse
 import os
+import subprocess
 import time
 import uuid
 import wave
@@ -27,18 +31,40 @@ ABUSIVE = "Call them and threaten to kill them unless they pay you money right n
 FRIENDLY = "You are a cheerful pirate captain who calls to tell a short tall tale of the sea."
 
 
-def silent_wav(path, seconds=2):
-    """The fake microphone's input: silence, so the agent is never interrupted."""
+QUESTION = "In a forest, please. Tell me about a clever fox."
+# The microphone is silent this long before the question: the storyteller's greeting (about ten
+# seconds, made ahead) plays whole first.
+BEFORE_QUESTION = 22
+# And after it, longer than a call: Chrome plays the file in a loop, and the question asked again
+# would cut the answer.
+AFTER_QUESTION = 75
+
+
+def question_wav(path):
+    """The fake microphone's input: silence, the question spoken by espeak-ng, silence."""
+    spoken = path + ".question.wav"
+    subprocess.run(["espeak-ng", "-w", spoken, QUESTION], check=True)
+    with wave.open(spoken) as source:
+        rate, width, channels, speech = source.getframerate(), source.getsampwidth(), source.getnchannels(), source.readframes(source.getnframes())
+    os.remove(spoken)
+    silence = lambda seconds: b"\0" * (rate * width * channels * seconds)
     with wave.open(path, "wb") as file:
-        file.setnchannels(1)
-        file.setsampwidth(2)
-        file.setframerate(16000)
-        file.writeframes(b"\0\0" * 16000 * seconds)
+        file.setnchannels(channels)
+        file.setsampwidth(width)
+        file.setframerate(rate)
+        file.writeframes(silence(BEFORE_QUESTION) + speech + silence(AFTER_QUESTION))
+
+
+ENDED = """
+    const panel = document.querySelector('#calls-call');
+    if (['ended', 'failed'].includes(panel.dataset.state)) return 'ended: ' + document.querySelector('#calls-call-status').textContent
+        + ' ' + document.querySelector('#calls-call-error').textContent;"""
 
 
 def call_and_listen(browser):
-    """Presses Call and waits until the page has played the agent's first words (the state and
-    counters of the call panel), or the call ended first (a string saying how)."""
+    """Presses Call and waits until the page has played the agent's greeting whole (the state and
+    counters of the call panel), then until its answer to the question has arrived and played;
+    returns the panel's counters after each, or the call's end first (a string saying how)."""
     browser.click("#calls-call-button")
     pressed = time.time()
     state = browser.wait_for("the call connected", """
@@ -46,21 +72,30 @@ def call_and_listen(browser):
         if (panel.dataset.state === 'failed') return 'failed: ' + document.querySelector('#calls-call-error').textContent;
         return ['ringing', 'speaking', 'listening'].includes(panel.dataset.state) ? panel.dataset.state : null""", timeout=120)
     check(not state.startswith("failed"), f"the call connects over the media stream ({state})")
-    heard = browser.wait_for("the agent's audio played", """
-        const panel = document.querySelector('#calls-call');
-        if (['ended', 'failed'].includes(panel.dataset.state)) return 'ended: ' + document.querySelector('#calls-call-status').textContent
-            + ' ' + document.querySelector('#calls-call-error').textContent;
-        return Number(panel.dataset.framesPlayed) >= 25 && Number(panel.dataset.marksEchoed) >= 1 ? { ...panel.dataset,
-            status: document.querySelector('#calls-call-status').textContent, timer: document.querySelector('#calls-call-timer').textContent } : null""",
-                             timeout=LONG_WAIT)
-    return heard, pressed
+    # The greeting played whole: the page is listening with every frame it received played.
+    greeting = browser.wait_for("the agent's greeting played", ENDED + """
+        const played = Number(panel.dataset.framesPlayed);
+        return panel.dataset.state === 'listening' && played >= 25 && played === Number(panel.dataset.framesReceived)
+            && Number(panel.dataset.marksEchoed) >= 1 ? { ...panel.dataset, status: document.querySelector('#calls-call-status').textContent,
+                timer: document.querySelector('#calls-call-timer').textContent } : null""", timeout=LONG_WAIT)
+    if isinstance(greeting, str):
+        return greeting, None, pressed
+    greeted = greeting["played_at"] = time.time()
+    # The answer: audio after the greeting's (on a call the agent says nothing else: a failed
+    # turn is silent), played for a second at least.
+    answer = browser.wait_for("the agent's answer to the question played", ENDED + f"""
+        return Number(panel.dataset.framesPlayed) >= {int(greeting['framesPlayed']) + 50}
+            ? {{ ...panel.dataset, timer: document.querySelector('#calls-call-timer').textContent }} : null""", timeout=LONG_WAIT)
+    if isinstance(answer, dict):
+        answer["after_greeting"] = time.time() - greeted
+    return greeting, answer, pressed
 
 
 def calls_flow(options):
-    quiet = os.path.join(os.path.abspath(options.artifacts), "calls-silence.wav")
-    silent_wav(quiet)
+    microphone = os.path.join(os.path.abspath(options.artifacts), "calls-question.wav")
+    question_wav(microphone)
     browser = Browser(options.driver, options.artifacts, extra_args=[
-        "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", f"--use-file-for-fake-audio-capture={quiet}"])
+        "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", f"--use-file-for-fake-audio-capture={microphone}"])
     try:
         browser.go(options.app + "/")
         register(browser, f"caller-{uuid.uuid4().hex[:8]}@example.com")
@@ -150,19 +185,26 @@ def calls_flow(options):
         unnamed = [browser.js("return arguments[0].outerHTML.slice(0, 100)", node) for node in names
                    if not (browser.label(node[ELEMENT]) or "").strip()]
         check(len(names) > 30 and not unnamed, f"all {len(names)} controls on the Calls screen have accessible names {unnamed}")
-        heard, pressed = call_and_listen(browser)
+        heard, answer, pressed = call_and_listen(browser)
         calls_made = 1
-        if isinstance(heard, str) and "time limit" in heard:
+        if isinstance(answer or heard, str) and "time limit" in (answer or heard):
             # The voice loop's first reply on a cold server (the model evaluating the scenario's
             # prompt for the first time) can outlast a trial call's 60 s; the prompt is then cached.
-            print(f"  note: the call reached its time limit before the agent spoke ({heard.strip()!r}); calling once more")
-            heard, pressed = call_and_listen(browser)
+            print(f"  note: the call reached its time limit before the agent answered ({(answer or heard).strip()!r}); calling once more")
+            heard, answer, pressed = call_and_listen(browser)
             calls_made = 2
-        check(isinstance(heard, dict), f"the agent's greeting plays in the page ({heard if isinstance(heard, str) else ''})")
-        print(f"  first agent audio played {time.time() - pressed:.1f} s after pressing Call (test-side clock)")
+        check(isinstance(heard, dict), f"the agent's greeting plays whole in the page ({heard if isinstance(heard, str) else ''})")
         check(int(heard["framesSent"]) > 50, f"the microphone streams 20 ms frames ({heard['framesSent']} sent), "
-              f"{heard['framesPlayed']} frames of the agent played, {heard['marksEchoed']} mark(s) echoed; status {heard['status']!r} at {heard['timer']}")
+              f"{heard['framesPlayed']} frames of the greeting played, {heard['marksEchoed']} mark(s) echoed; status {heard['status']!r} at {heard['timer']}")
+        print(f"  the greeting played whole {heard['played_at'] - pressed:.1f} s after pressing Call (test-side clock)")
         browser.screenshot("calls-2-in-call")
+        check(isinstance(answer, dict), f"the agent answers the spoken question aloud ({answer if isinstance(answer, str) else ''})")
+        print(f"  the answer played {time.time() - pressed:.1f} s after pressing Call, {answer['after_greeting']:.1f} s after the greeting "
+              f"(the question starts {BEFORE_QUESTION} s into the microphone's file; test-side clock)")
+        check(int(answer["framesReceived"]) > int(heard["framesReceived"]) and answer["state"] in ("speaking", "listening"),
+              f"the answer's audio arrived after the greeting's ({int(answer['framesReceived']) - int(heard['framesReceived'])} frames), "
+              f"the call still up at {answer['timer']}")
+        browser.screenshot("calls-3-answered")
         browser.click("#calls-call-button")
         ended = browser.wait_for("the call ended", """
             const panel = document.querySelector('#calls-call');
@@ -190,7 +232,7 @@ def calls_flow(options):
         width, viewport = browser.js("return [document.scrollingElement.scrollWidth, innerWidth]")
         check(width <= viewport and not overflow, f"the Calls screen fits a {viewport}px-wide phone screen ({width}px wide) {overflow}")
         browser.js("document.querySelector('#calls-browser').scrollIntoView()")
-        browser.screenshot("calls-3-phone")
+        browser.screenshot("calls-4-phone")
         check_page_errors(browser)
     except Exception:
         try:

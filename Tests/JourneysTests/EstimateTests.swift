@@ -47,7 +47,17 @@ import Testing
         #expect(Coordinate(text: " 51.752 , -1.2577 ") == Coordinate(latitude: 51.752, longitude: -1.2577))
     }
 
-    @Test(arguments: ["Oxford, UK", "91,0", "0,181", "51.7", "1,2,3", "", ",", "nan,0"])
+    @Test func plainDecimalsWithSignsAndBarePointsAreRead() {
+        #expect(Coordinate(text: "+51.5,-1") == Coordinate(latitude: 51.5, longitude: -1))
+        #expect(Coordinate(text: ".5, 5.") == Coordinate(latitude: 0.5, longitude: 5))
+    }
+
+    /// Swift's `Double(_:)` reads hexadecimal and exponents ("0x10" is 16): not what a person
+    /// means by a place, so not a coordinate (issue 46: "0x10,0x10" was accepted).
+    @Test(arguments: [
+        "Oxford, UK", "91,0", "0,181", "51.7", "1,2,3", "", ",", "nan,0", "0x10,0x10", "1e1,2", "inf,0", "0x1p4,0", "5,-", "1.2.3,4",
+        "--5,5", "5+,5", String(repeating: "1", count: 40) + ",0",
+    ])
     func otherTextIsNoCoordinate(text: String) {
         #expect(Coordinate(text: text) == nil)
     }

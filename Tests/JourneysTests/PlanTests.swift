@@ -96,3 +96,51 @@ import Testing
         #expect(Duration.seconds(seconds).spokenLength == text)
     }
 }
+
+/// A place's length is checked before anything looks it up (issue 46: a 900 KB name took
+/// seconds of the gazetteer's time while every other request waited).
+@Suite struct PlaceLengthTests {
+    /// Names every place it is asked for Oxford or Cambridge, and remembers what it was asked.
+    final class RecordingGeocoder: Geocoder, @unchecked Sendable {
+        private let lock = NSLock()
+        private var asked: [String] = []
+        var queries: [String] { lock.withLock { asked } }
+
+        func place(for query: String) async throws -> Place {
+            lock.withLock { asked.append(query) }
+            return query.hasPrefix("C") ? Place(name: "Cambridge", latitude: 52.2, longitude: 0.11667) : Place(name: "Oxford", latitude: 51.75222, longitude: -1.25596)
+        }
+    }
+
+    struct StraightRouter: Router {
+        func route(from start: Place, to end: Place, mode: TravelMode) async throws -> Route {
+            Route(distanceMeters: 1000, durationSeconds: 600, line: [start.coordinate, end.coordinate], source: .router)
+        }
+    }
+
+    /// The long texts are built in the test: as arguments they would be printed whole.
+    @Test(arguments: ["201 ASCII characters as the start", "900 KB as the end", "201 letters with their accents as marks as the end"])
+    func aPlaceOverTheLimitIsRefusedUnasked(_ what: String) async {
+        let (start, end, field) = switch what {
+        case "201 ASCII characters as the start": (String(repeating: "Oxford, ", count: 25) + "X", "Cambridge", "start")
+        case "900 KB as the end": ("Oxford", String(repeating: "Qx, é", count: 150_000), "end")
+        default: ("Oxford", String(repeating: "a\u{301}", count: 201), "end")
+        }
+        let geocoder = RecordingGeocoder()
+        await #expect(throws: JourneyError.placeTooLong.about(field)) {
+            try await JourneyPlanner.plan(from: start, to: end, mode: .driving, geocoder: geocoder, router: StraightRouter())
+        }
+        #expect(geocoder.queries.isEmpty, "the geocoder was asked for \(geocoder.queries.map(\.count)) characters")
+        #expect(JourneyError.placeTooLong.message.contains("at most 200 characters"))
+    }
+
+    @Test func twoHundredCharactersAreAPlace() async throws {
+        let geocoder = RecordingGeocoder()
+        // 200 characters of 390 bytes: the limit counts characters, not bytes.
+        let name = "Cambridge " + String(repeating: "é", count: 190)
+        #expect(name.unicodeScalars.count == PlaceName.maximumLength)
+        let plan = try await JourneyPlanner.plan(from: "Oxford", to: name, mode: .driving, geocoder: geocoder, router: StraightRouter())
+        #expect(plan.end.name == "Cambridge")
+        #expect(geocoder.queries.count == 2)
+    }
+}

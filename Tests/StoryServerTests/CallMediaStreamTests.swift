@@ -107,6 +107,8 @@ struct CallMediaStreamTests {
         try await realtime.serve { realtime in
             try await LoopbackServer.withServer(handler: wire.handler) { twilioServer in
                 try await withServer(adjust: { config in
+                    // The test's caller is silent after the greeting, where Twilio sends 50 frames a second.
+                    config.connectionLimits.mediaStreamIdle = .seconds(600)
                     config.calls = CallServices(
                         twilio: TwilioClient(configuration: TwilioConfiguration(
                             accountSID: wire.accountSID, authToken: Secret(wire.authToken), fromNumber: try! PhoneNumber("+15005550006"),

@@ -126,6 +126,43 @@ struct HostileBodyTests {
             #expect(try await app.send(.GET, "/health").status == .ok)
         }
     }
+
+    /// Issue 46: refusals quoted what was sent, so 900 KB in a voice id, a model or a phone
+    /// number came back as a 900 KB (or, with `detail`, 1.8 MB) error. Every string field of
+    /// every JSON endpoint, made 900 KB long: never a 5xx, never a reply that repeats it.
+    @Test("a 900 KB string in any field is refused or taken without being sent back")
+    func hugeStringsAreNotRepeated() async throws {
+        try await withNarrationServer { app, config, _ in
+            let token = try await app.register("ada@example.com").access_token
+            let story = try await app.analyzedSample(token, config)
+            let analysis = try #require(try await app.analysis(story, token).analysis)
+            let character = try #require(analysis.characters.first { $0.lines > 0 }).id
+            let other = try #require(analysis.characters.first { $0.id != character }).id
+            var endpoints = EndpointErrorTests.jsonEndpoints(story: story, character: character, other: other)
+                .filter { $0.1 != "/api/stories" }  // a story's text is hers to send, and it is kept
+            endpoints += [
+                (.POST, "/api/voice/speak", #""text":"Hello.","voice":"test:alto""#),
+                (.POST, "/api/voice/reply", #""text":"Hello.","model":"openai:gpt-4o-mini""#),
+                (.POST, "/mobile/make-call", #""phone_number":"+14155550100","scenario":"storyteller""#),
+                (.POST, "/mobile/schedule-call", #""phone_number":"+14155550100","scheduled_time":"2030-01-01T10:00:00Z""#),
+                (.POST, "/api/calls/browser", #""scenario":"storyteller""#),
+                (.POST, "/mobile/purchase-subscription", #""receipt_data":"a.b.c","product_id":"premium_monthly""#),
+            ]
+            let huge = String(repeating: "Qx, é", count: 170_000)
+            var tried = 0
+            for (method, path, fields) in endpoints {
+                let values = fields.matches(of: /"([a-z_]+)":"([^"]*)"/)
+                for value in values {
+                    let body = fields.replacingOccurrences(of: String(value.output.0), with: "\"\(value.output.1)\":\"\(huge)\"")
+                    let reply = try await app.send(method, path, token: token, json: "{\(body)}")
+                    #expect(reply.status.code < 500, "\(method) \(path) \(value.output.1): \(reply.status)")
+                    #expect(reply.body.readableBytes < 4_096, "\(method) \(path) \(value.output.1): \(reply.status), \(reply.body.readableBytes) bytes")
+                    tried += 1
+                }
+            }
+            #expect(tried > 25)
+        }
+    }
 }
 
 @Suite("Health and headers")

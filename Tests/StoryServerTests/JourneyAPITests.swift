@@ -139,10 +139,47 @@ struct JourneyAPITests {
         }
     }
 
+    /// Issue 46: a 900 KB place name took ~3 s to refuse, and eight at once held up everyone.
+    /// It is now refused before anything reads it: the geocoder (a loopback Nominatim that
+    /// counts what it is asked) never hears of it, whichever route it is sent to.
+    @Test("a place over 200 characters is refused with the limit named, and no geocoder is asked for it")
+    func overlongPlacesAreRefusedUnread() async throws {
+        try await LoopbackServer.withServer(handler: { _ in LoopbackReply(status: 200, json: .array([])) }) { nominatim in
+            let routing = try JourneyRouting.fromEnvironment(["STORYVOICE_NOMINATIM_URL": nominatim.baseURL])
+            try await withServer(adjust: { $0.journeyRouting = routing }) { app, _, _ in
+                let ada = try await app.register("ada@example.com").access_token
+                let huge = String(repeating: "Qx, é", count: 170_000)
+                let justOver = String(repeating: "Oxford, ", count: 25) + "X"
+                let bodies = [
+                    #"{"start":"\#(huge)","end":"Cambridge, UK"}"#, #"{"start":"Cambridge, UK","end":"\#(justOver)"}"#,
+                ]
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for path in ["/api/journeys/plan", "/api/journeys/prepare", "/api/journeys"] {
+                        for (index, body) in bodies.enumerated() {
+                            group.addTask {
+                                let reply = try await app.send(.POST, path, token: ada, json: body)
+                                #expect(reply.status == .unprocessableEntity && reply.errorCode == "place_too_long", "\(path): \(reply.status)")
+                                #expect(reply.errorMessage?.contains("at most 200 characters") == true, "\(path)")
+                                #expect(reply.json?["error"]?["field"]?.stringValue == (index == 0 ? "start" : "end"))
+                                #expect(reply.body.readableBytes < 1_000, "the refusal does not repeat the name")
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+                #expect(nominatim.requests.isEmpty, "the geocoder was asked \(nominatim.requests.count) times")
+                // A name within the limit is looked up as before.
+                let unknown = try await app.send(.POST, "/api/journeys/plan", token: ada, json: #"{"start":"Qwxzzy Vrrbnk","end":"Cambridge, UK"}"#)
+                #expect(unknown.errorCode == "unknown_place", "\(unknown.body.string)")
+                #expect(nominatim.requests.isEmpty == false)
+            }
+        }
+    }
+
     @Test("JourneyError codes become their statuses in one place")
     func statuses() {
         let expected: [JourneyError.Kind: HTTPResponseStatus] = [
-            .unknownPlace: .unprocessableEntity, .samePlace: .unprocessableEntity, .tooLong: .unprocessableEntity,
+            .unknownPlace: .unprocessableEntity, .placeTooLong: .unprocessableEntity, .samePlace: .unprocessableEntity, .tooLong: .unprocessableEntity,
             .noRoute: .unprocessableEntity, .noRoad: .unprocessableEntity, .invalidStyle: .unprocessableEntity,
             .invalidRequest: .badRequest, .serviceUnavailable: .serviceUnavailable, .gazetteerMissing: .serviceUnavailable,
             .serviceTimeout: .gatewayTimeout,

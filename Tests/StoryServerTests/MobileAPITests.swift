@@ -219,6 +219,66 @@ struct MobileAPITests: CallsAPITesting {
         }
     }
 
+    /// The purchase as the app's code makes it (issue 49): the base64 app receipt, read for the
+    /// transaction, which the loopback App Store Server API answers for, signed.
+    @Test("a purchase with the app's base64 receipt completes: the latest period in it is looked up with the App Store Server API", arguments: Backend.available)
+    func purchaseWithAppReceipt(_ backend: Backend) async throws {
+        let apiKey = AppStoreFixtures.apiKey()
+        let credentials = try AppStoreAPICredentials(issuerID: "57246542-96fe-1a63-e053-0824d011072a", keyID: "2X9R4HXF34",
+                                                     bundleID: AppStoreFixtures.bundleID, privateKey: Secret(apiKey.pem))
+        let key = AppStoreWire.Key(issuerID: credentials.issuerID, keyID: credentials.keyID, bundleID: credentials.bundleID, publicKey: apiKey.publicKey)
+        // What Apple knows, signed by the server's test CA once it exists.
+        let known = LockedValue<[String: String]>([:])
+        try await LoopbackServer.withServer(handler: { request in
+            await AppStoreWire.handler(key: key, transactions: known.withLock { $0 })(request)
+        }) { apple in
+            try await withCallsServer(backend, adjust: { config in
+                config.calls.appStoreServer = try! AppStoreServerClient(
+                    credentials: credentials, baseURL: apple.baseURL,
+                    transport: VendorTransport(key: nil, timeout: loopbackTimeout, limiter: ConcurrencyLimiter(limit: 4)))
+            }) { app, _, _, ca in
+                let day: TimeInterval = 86_400
+                let first = AppStoreFixtures.transaction(id: "2000000000000201", productID: AppStoreFixtures.basicWeekly, purchased: Date().addingTimeInterval(-8 * day))
+                let renewal = AppStoreFixtures.transaction(id: "2000000000000202", originalID: "2000000000000201", productID: AppStoreFixtures.basicWeekly,
+                                                           purchased: Date().addingTimeInterval(-60))
+                known.withLock { $0 = [first.transactionId!: try! ca.sign(first), renewal.transactionId!: try! ca.sign(renewal)] }
+                func record(_ transaction: SignedTransaction) -> AppReceipt.Purchase {
+                    AppReceipt.Purchase(productID: transaction.productId, transactionID: transaction.transactionId,
+                                        originalTransactionID: transaction.originalTransactionId, purchaseDate: transaction.purchaseDate)
+                }
+                // As Apple writes receipts: BER, indefinite lengths; the renewal listed first.
+                let receipt = try ca.appReceipt(AppReceipt(bundleID: AppStoreFixtures.bundleID, purchases: [record(renewal), record(first)]), form: .berIndefinite)
+                func purchase(_ receipt: String, product: String = AppStoreFixtures.basicWeekly, token: String) async throws -> TestingHTTPResponse {
+                    let body = String(decoding: try JSONEncoder().encode(MobileClient.PurchaseRequest(receipt_data: receipt, is_sandbox: true, product_id: product)), as: UTF8.self)
+                    return try await app.send(.POST, "/mobile/purchase-subscription", token: token, json: body)
+                }
+
+                let token = try await registerMobile(app, "receipt-buyer@example.com")
+                let bought = try await purchase(receipt, token: token)
+                #expect(bought.status == .ok, "\(bought.body.string)")
+                let result = try decode(MobileClient.PurchaseResponse.self, bought)
+                #expect(result.success && result.usage_stats.subscription_tier == "mobile_basic" && result.usage_stats.is_subscribed)
+                #expect(apple.requests.map(\.uri) == ["/inApps/v1/transactions/2000000000000202"])
+                let status = try decode(MobileClient.SubscriptionStatus.self, try await app.send(.GET, "/mobile/subscription-status", token: token))
+                #expect(status.subscription_status == "active" && status.app_store_transaction_id == "2000000000000202")
+                #expect(try decode(MobileClient.PurchaseResponse.self, try await purchase(receipt, token: token)).message.contains("already"))
+
+                // Another product than the receipt holds; a transaction Apple does not know;
+                // another account's receipt; text that is no receipt.
+                let noPremium = try await purchase(receipt, product: AppStoreFixtures.premiumMonthly, token: token)
+                #expect(noPremium.status == .badRequest && noPremium.json?["error"]?["code"]?.stringValue == "purchase_not_in_receipt")
+                #expect(try decode(MobileClient.PurchaseError.self, noPremium).detail.contains(AppStoreFixtures.premiumMonthly))
+                let unknown = try ca.appReceipt(AppReceipt(bundleID: AppStoreFixtures.bundleID, purchases: [
+                    AppReceipt.Purchase(productID: AppStoreFixtures.basicWeekly, transactionID: "2000000000000999", purchaseDate: Date())]))
+                #expect(try await purchase(unknown, token: token).json?["error"]?["code"]?.stringValue == "transaction_not_found")
+                let other = try await registerMobile(app, "receipt-other@example.com")
+                #expect(try await purchase(receipt, token: other).status == .forbidden)
+                let garbage = try await purchase(Data("not a receipt".utf8).base64EncodedString(), token: token)
+                #expect(garbage.status == .badRequest && garbage.json?["error"]?["code"]?.stringValue == "unsupported_receipt")
+            }
+        }
+    }
+
     @Test("an App Store refund notification, applied by the job, takes the plan away; a retry is answered and not applied twice")
     func refundNotification() async throws {
         try await withCallsServer(workers: 1) { app, _, _, ca in

@@ -124,6 +124,14 @@ enum MobileClient {
         let timestamp: String?
     }
 
+    /// What the app's `purchaseSubscription(productID:transaction:)` sends: the base64 app
+    /// receipt (`AppStore.receiptData()`), not the transaction's JWS.
+    struct PurchaseRequest: Codable {
+        let receipt_data: String
+        let is_sandbox: Bool
+        let product_id: String
+    }
+
     struct PurchaseResponse: Codable {
         let success: Bool
         let message: String

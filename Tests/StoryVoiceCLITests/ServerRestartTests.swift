@@ -109,13 +109,16 @@ final class ServerProcess: @unchecked Sendable {
     /// Where the server is started from: the checkout (as `make run` does), or elsewhere, with
     /// no `STORYVOICE_PUBLIC_DIR`, to prove the web app travels with the binary.
     let workingDirectory: URL?
+    /// The server's limit on open files (`prlimit --nofile`), when a test needs one.
+    let fileLimit: Int?
     private var process: Process?
 
     /// Ports below Linux's ephemeral range (32768–60999), so an outgoing connection elsewhere in
     /// the test process can never hold the port the server wants.
     init(port: Int = Int.random(in: 20_000..<32_000), dataDirectory: URL, environment: [String: String] = ["STORYVOICE_ENGINES": "espeak-ng"], workers: Int = 1,
-         workingDirectory: URL? = nil) {
+         workingDirectory: URL? = nil, fileLimit: Int? = nil) {
         self.port = port
+        self.fileLimit = fileLimit
         self.workingDirectory = workingDirectory
         self.dataDirectory = dataDirectory
         self.environment = environment
@@ -129,7 +132,7 @@ final class ServerProcess: @unchecked Sendable {
         let process = try Self.launch(
             ["serve", "--port", "\(port)", "--lease-seconds", "3", "--workers", "\(workers)",
              "--welcome-story", workingDirectory == nil ? "examples/the-open-window.txt" : CLI.repositoryRoot.path + "/examples/the-open-window.txt"],
-            dataDirectory: dataDirectory, environment: environment, workingDirectory: workingDirectory)
+            dataDirectory: dataDirectory, environment: environment, workingDirectory: workingDirectory, fileLimit: fileLimit)
         self.process = process
         try await waitUntil("the server answers /health") {
             guard process.isRunning else { throw ServerExited(status: process.terminationStatus) }
@@ -139,11 +142,16 @@ final class ServerProcess: @unchecked Sendable {
 
     /// `storyvoice ARGUMENTS` on `dataDirectory`, as a user starts it from the repository.
     static func launch(
-        _ arguments: [String], dataDirectory: URL, environment extra: [String: String], workingDirectory: URL? = nil
+        _ arguments: [String], dataDirectory: URL, environment extra: [String: String], workingDirectory: URL? = nil, fileLimit: Int? = nil
     ) throws -> Process {
         let process = Process()
         process.executableURL = CLI.executable
         process.arguments = arguments
+        if let fileLimit {
+            // prlimit sets the limit on itself and then execs the server (same process id).
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+            process.arguments = ["--nofile=\(fileLimit):\(fileLimit)", CLI.executable.path] + arguments
+        }
         process.currentDirectoryURL = workingDirectory ?? CLI.repositoryRoot
         var environment = ProcessInfo.processInfo.environment
         environment["STORYVOICE_DATA_DIR"] = dataDirectory.path

@@ -56,10 +56,12 @@ struct Bridge {
     /// `startTimeout` is generous by default: on a loaded machine (the whole suite on two cores)
     /// a session's task can wait many seconds for a thread, and the production 15 s would close
     /// a socket whose `start` is already waiting to be read. The timeout's own test passes 300 ms.
+    /// So is `idleLimit`: the test client sends frames only when told to, where Twilio sends 50
+    /// a second.
     static func serve<T: Sendable>(
         authorize: @escaping @Sendable (MediaStreamStart) async -> MediaStreamGrant? = Fixtures.grants(),
         makeAgent: @escaping @Sendable (MediaStreamGrant) async throws -> any VoiceAgent,
-        startTimeout: Duration = .seconds(loopbackTimeout),
+        startTimeout: Duration = .seconds(loopbackTimeout), idleLimit: Duration = .seconds(loopbackTimeout),
         _ body: (Bridge) async throws -> T
     ) async throws -> T {
         let registry = MediaStreamRegistry()
@@ -74,7 +76,7 @@ struct Bridge {
             ended: { _, summary in log.ended.withLock { $0.append(summary) } })
         return try await WebSocketLoopback.withServer(accept: { socket, _ in
             let session = MediaStreamSession(
-                socket: TextSocket(socket), hooks: hooks, registry: registry, startTimeout: startTimeout,
+                socket: TextSocket(socket), hooks: hooks, registry: registry, startTimeout: startTimeout, idleLimit: idleLimit,
                 observe: { event in log.events.withLock { $0.append(event) } })
             Task { await session.run() }
         }) { server in
@@ -85,10 +87,10 @@ struct Bridge {
     /// Bridged to the Realtime API on `wire`.
     static func bridged<T: Sendable>(
         to wire: RealtimeWire, authorize: @escaping @Sendable (MediaStreamStart) async -> MediaStreamGrant? = Fixtures.grants(),
-        _ body: (Bridge) async throws -> T
+        idleLimit: Duration = .seconds(loopbackTimeout), _ body: (Bridge) async throws -> T
     ) async throws -> T {
         let configuration = RealtimeAgent.Configuration(apiKey: Fixtures.key, baseURL: wire.baseURL, model: "gpt-realtime-test")
-        return try await serve(authorize: authorize, makeAgent: RealtimeAgent.factory(configuration), body)
+        return try await serve(authorize: authorize, makeAgent: RealtimeAgent.factory(configuration), idleLimit: idleLimit, body)
     }
 }
 

@@ -37,6 +37,7 @@ struct LocalVoiceAgentTests {
 
     static func conversation(
         openings: CallOpenings? = nil, authorize: @escaping @Sendable (MediaStreamStart) async -> MediaStreamGrant? = Fixtures.grants(),
+        words: @escaping @Sendable (_ call: Int) -> String = { _ in "Tell me a joke." },
         _ body: @escaping @Sendable (Bridge, LockedValue<[JSONValue]>, LockedValue<[Heard]>) async throws -> Void
     ) async throws {
         let prompts = LockedValue<[JSONValue]>([])
@@ -48,8 +49,8 @@ struct LocalVoiceAgentTests {
             let effects = LocalVoiceAgent.Effects(
                 transcribe: { recording in
                     guard case .samples(let audio) = recording else { throw CancellationError() }
-                    heard.withLock { $0.append(Heard(sampleRate: audio.sampleRate, seconds: audio.durationSeconds)) }
-                    return "Tell me a joke."
+                    let call = heard.withLock { $0.append(Heard(sampleRate: audio.sampleRate, seconds: audio.durationSeconds)); return $0.count }
+                    return words(call)
                 },
                 model: model(server), speak: speak)
             try await Bridge.serve(authorize: authorize, makeAgent: LocalVoiceAgent.factory(effects, openings: openings, voice: voice)) { bridge in
@@ -74,13 +75,38 @@ struct LocalVoiceAgentTests {
 
             try await client.sendAudio(callerSpeech(seconds: 1) + [UInt8](repeating: MuLaw.silence, count: 8000))
             #expect(await eventually { client.frames.count == 250 })
-            let spoken = try #require(heard.withLock { $0.first })
-            #expect(spoken.sampleRate == 16_000)
+            // The utterance as it ended (the transcriber may have heard part of it before).
+            let spoken = try #require(heard.withLock { $0.last })
+            #expect(heard.withLock { $0.allSatisfy { $0.sampleRate == 16_000 } })
             #expect(spoken.seconds >= 1 && spoken.seconds < 2)
             let second = try #require(prompts.withLock { $0.count == 2 ? $0[1] : nil })
             let messages = second["messages"]?.arrayValue ?? []
             #expect(messages.last?["content"]?.stringValue == "Tell me a joke.")
             #expect(messages.contains { $0["role"]?.stringValue == "assistant" && $0["content"]?.stringValue?.contains("best joke") == true })
+            await client.stop()
+            #expect(await eventually { bridge.log.endedSummaries.count == 1 })
+        }
+    }
+
+    @Test("the caller is heard while speaking: the transcriber is asked before they stop, and the turn is answered with what was heard")
+    func heardWhileSpeaking() async throws {
+        try await Self.conversation(words: { "Question number \($0)." }) { bridge, prompts, heard in
+            let client = try await MediaStreamClient.connect(to: bridge.url, options: .init(parameters: ["call_token": "token-comedian"], playbackSpeed: 16))
+            #expect(await eventually { client.frames.count == 150 && bridge.log.marksPlayed == 3 })
+            // Three seconds of speech and no pause yet: the caller has not stopped.
+            try await client.sendAudio(callerSpeech(seconds: 3))
+            #expect(await eventually { !heard.withLock { $0.isEmpty } })
+            let pass = try #require(heard.withLock { $0.first })
+            #expect(pass.sampleRate == 16_000 && pass.seconds < 3.5)
+            #expect(prompts.withLock { $0.count } == 1)
+
+            try await client.sendAudio([UInt8](repeating: MuLaw.silence, count: 8000))
+            #expect(await eventually { client.frames.count == 250 && prompts.withLock { $0.count } == 2 })
+            // The turn's question is the same listening's last words: after its passes.
+            let calls = heard.withLock { $0.count }
+            #expect(calls >= 2)
+            let messages = prompts.withLock { $0[1] }["messages"]?.arrayValue ?? []
+            #expect(messages.last?["content"]?.stringValue == "Question number \(calls).")
             await client.stop()
             #expect(await eventually { bridge.log.endedSummaries.count == 1 })
         }

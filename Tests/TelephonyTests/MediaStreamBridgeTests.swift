@@ -127,6 +127,41 @@ struct MediaStreamBridgeTests {
         }
     }
 
+    /// Issue 46: a caller that went quiet (a socket left open, a client that stopped) held the
+    /// session and its agent until the plan's limit, where Twilio sends 50 frames a second.
+    @Test("a caller that sends nothing for the idle limit is ended, the agent released, and no call ended through Twilio")
+    func idleCaller() async throws {
+        let wire = RealtimeWire()
+        try await wire.serve { wire in
+            try await Bridge.bridged(to: wire, idleLimit: .milliseconds(500)) { bridge in
+                let client = try await MediaStreamClient.connect(to: bridge.url, options: .init(parameters: ["call_token": "token-comedian"]))
+                #expect(await eventually { bridge.log.endedSummaries.count == 1 && client.isClosed })
+                #expect(await eventually { wire.connections.first?.isClosed == true })
+                #expect(bridge.log.endedSummaries.first?.reason == .idle)
+                #expect(bridge.log.limitCalls.isEmpty, "the plan's limit was not reached")
+            }
+        }
+    }
+
+    @Test("a caller who keeps sending is not idle, however long the call")
+    func talkingCallerIsNotIdle() async throws {
+        let wire = RealtimeWire()
+        try await wire.serve { wire in
+            try await Bridge.bridged(to: wire, idleLimit: .seconds(2)) { bridge in
+                let client = try await MediaStreamClient.connect(to: bridge.url, options: .init(parameters: ["call_token": "token-comedian"]))
+                // Three idle limits' worth of frames, each 50 ms after the last (the limit counts
+                // arrivals on the socket's event loop, so a busy session does not look idle).
+                for _ in 0..<120 {
+                    try await client.sendAudio([UInt8](repeating: 0xFF, count: 160))
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+                #expect(bridge.log.endedSummaries.isEmpty && !client.isClosed)
+                await client.stop()
+                #expect(await eventually { bridge.log.endedSummaries.first?.reason == .stopped })
+            }
+        }
+    }
+
     @Test("two calls at once stay separate: each its own agent, scenario, audio and end")
     func twoCalls() async throws {
         let wire = RealtimeWire()

@@ -7,6 +7,10 @@ public struct PhoneNumber: Hashable, Sendable, Codable, CustomStringConvertible 
     public let e164: String
 
     public init(_ text: String) throws(CallsError) {
+        // Room for the 15 digits and what people type between them; more is refused unread.
+        guard text.utf8.count <= 64 else {
+            throw .invalidPhoneNumber("That is not a phone number: write it in international form (+ then 8 to 15 digits, e.g. +14155550100).")
+        }
         let kept = text.trimmingCharacters(in: .whitespacesAndNewlines)
             .filter { !" -.()\u{00A0}".contains($0) }
         guard kept.first == "+" else {

@@ -23,6 +23,9 @@ public struct StoryStyle: Sendable, Hashable, Codable {
         if kind == .custom, text == nil {
             throw JourneyError(.invalidStyle, "Describe the story you want (for example “a cosy mystery on a night train”), or choose one of the styles.")
         }
+        if let text, text.utf8.count > Self.maxDescriptionLength * 32 {
+            throw JourneyError(.invalidStyle, "The style description is far longer than \(Self.maxDescriptionLength) characters; keep it to \(Self.maxDescriptionLength).")
+        }
         if let text, text.count > Self.maxDescriptionLength {
             throw JourneyError(.invalidStyle, "The style description is \(text.count) characters; keep it to \(Self.maxDescriptionLength).")
         }
@@ -32,8 +35,10 @@ public struct StoryStyle: Sendable, Hashable, Codable {
 
     /// The style named by `id` (`noir`, `childrens`, …).
     public init(id: String, description: String? = nil) throws(JourneyError) {
-        guard let kind = Kind(rawValue: id.trimmingCharacters(in: .whitespaces).lowercased()) else {
-            throw JourneyError(.invalidStyle, "There is no story style called “\(id)”: choose \(Kind.allCases.map(\.rawValue).joined(separator: ", ")).")
+        // A style's name is a word: anything long is refused before it is read (or repeated back).
+        guard id.utf8.count <= 40, let kind = Kind(rawValue: id.trimmingCharacters(in: .whitespaces).lowercased()) else {
+            let named = id.utf8.count <= 40 ? " called “\(id)”" : " with so long a name"
+            throw JourneyError(.invalidStyle, "There is no story style\(named): choose \(Kind.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         try self.init(kind, description: description)
     }

@@ -60,7 +60,8 @@ struct AuthController: Sendable {
     @Sendable
     func register(_ request: Request) async throws -> Response {
         let body = try request.decodeJSON(RegisterRequest.self)
-        let email = UserRepository.normalize(email: body.email)
+        // An address has at most 254 characters: a far longer one is refused (as "") unread.
+        let email = body.email.utf8.count <= 1_024 ? UserRepository.normalize(email: body.email) : ""
         try Self.validate(email: email, password: body.password)
         try await limit(addressLimiter, clientAddress(of: request), what: "sign-in and registration attempts from your address")
         let hash = try await hashPassword(body.password, on: request)

@@ -16,7 +16,8 @@ struct JSONErrorMiddleware: AsyncMiddleware {
     }
 
     private func response(for error: any Error, request: Request) -> Response {
-        let (status, code, message, headers) = describe(error, request: request)
+        let (status, code, described, headers) = describe(error, request: request)
+        let message = Self.bounded(described)
         let response = Response(status: status, headers: headers)
         do {
             var body = ErrorBody(error: .init(code: code, message: message, field: (error as? JourneyError)?.field))
@@ -55,6 +56,18 @@ struct JSONErrorMiddleware: AsyncMiddleware {
             request.logger.report(error: error)
             return (.internalServerError, "internal", "Something went wrong on the server; it has been logged. Try again.", [:])
         }
+    }
+
+    /// Messages may quote what was sent ("“…” is not a phone number"); a megabyte sent is not a
+    /// megabyte (or two, with `detail`) answered. Cut by Unicode scalars: one character can be
+    /// a letter and 300,000 accents.
+    static let maxMessageScalars = 1_000
+
+    static func bounded(_ message: String) -> String {
+        guard message.utf8.count > maxMessageScalars else { return message }
+        let scalars = message.unicodeScalars
+        guard scalars.count > maxMessageScalars else { return message }
+        return String(String.UnicodeScalarView(scalars.prefix(maxMessageScalars - 100))) + "… (shortened)"
     }
 
     /// The calls product's paths, whose client decodes `detail`.

@@ -10,6 +10,7 @@ public struct VoiceChoice: Decodable, Sendable {
     public static let rates = 0.5...2.0
     public static let pitches = -12.0...12.0
     public static let volumes = 0.0...2.0
+    public static let maxIDLength = 200
 
     public init(voice: String, rate: Double? = nil, pitch: Double? = nil, volume: Double? = nil) {
         self.voice = voice
@@ -19,6 +20,10 @@ public struct VoiceChoice: Decodable, Sendable {
     }
 
     public func validated(against narration: any NarrationService) async throws -> VoiceAssignment {
+        // Voice ids are short ("piper:en_US-joe-medium"): a long one is refused unread and unrepeated.
+        guard voice.utf8.count <= Self.maxIDLength else {
+            throw StoryError(.invalid, code: "unknown_voice", "A voice id is at most \(Self.maxIDLength) characters; pick one from GET /api/voices.")
+        }
         guard await narration.voices().contains(where: { $0.id == voice }) else {
             throw StoryError(.invalid, code: "unknown_voice", "No installed voice is called '\(voice)'; pick one from GET /api/voices.")
         }

@@ -36,6 +36,10 @@ public struct ModelAccess: Sendable {
     /// `openai:gpt-4o-mini` and the like; a base URL inside the spec (`…@URL`) is refused, so
     /// users cannot point the server at arbitrary hosts.
     public static func spec(_ text: String) throws -> ModelSpec {
+        // "openai:gpt-4o-mini": a spec of kilobytes is refused before it is parsed or repeated.
+        guard text.utf8.count <= 200 else {
+            throw StoryError(.invalid, code: "invalid_model", "A model is named in at most 200 characters (local, openai:MODEL, anthropic:MODEL, gemini:MODEL).")
+        }
         let spec: ModelSpec
         do {
             spec = try ModelSpec(parsing: text)

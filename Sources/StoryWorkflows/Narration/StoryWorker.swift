@@ -1,4 +1,5 @@
 import Foundation
+import ProcessWorkers
 import LanguageModels
 import Jobs
 import Narration
@@ -19,7 +20,8 @@ public enum StoryWorker {
     /// another process sharing the directory may own). Returns the bytes freed.
     @discardableResult
     public static func sweepLeftovers(dataDirectory: URL) -> Int64 {
-        Leftovers.sweep(dataDirectory: dataDirectory)
+        // And the logs of workers whose StoryVoice was killed.
+        Leftovers.sweep(dataDirectory: dataDirectory) + WorkerLogs.sweep()
     }
 
     /// Runs `configuration.concurrency` job loops until SIGINT or SIGTERM; running jobs are

@@ -7,9 +7,11 @@ import Synchronization
 import VoiceChat
 
 /// A call's voice agent on this machine, for when no OpenAI key is configured: the caller's
-/// turns found by `SpeechDetector`, then the voice loop shared with voice chat
-/// (`VoicePipeline`: transcribe → model → each sentence spoken as soon as it is written), each
-/// sentence's WAV resampled to 8 kHz μ-law. The caller speaking during a reply cancels it.
+/// turns found by `SpeechDetector`, each heard while it is spoken (`Listening`: passes of the
+/// transcriber as the caller speaks, so that when they stop little is left to transcribe), then
+/// the voice loop shared with voice chat (`VoicePipeline`: model → each sentence spoken as soon
+/// as it is written), each sentence's WAV resampled to 8 kHz μ-law. The caller speaking during
+/// a reply cancels it.
 /// It greets the caller first, as the one who placed the call would: with the scenario's
 /// opening made ahead (`CallOpenings`) when there is one, at once; else the model writes the
 /// greeting live, and the greeting heard whole is handed to `keepOpening` for the next call.
@@ -49,7 +51,6 @@ public final class LocalVoiceAgent: VoiceAgent {
     private let heardInput: AsyncStream<[UInt8]>.Continuation
     private let pipeline: VoicePipeline
     private let conversation = LocalConversation()
-    private let directory: URL
     private let logger: Logger
     private let loop = Mutex<Task<Void, Never>?>(nil)
     private let opening: CallOpening?
@@ -64,7 +65,6 @@ public final class LocalVoiceAgent: VoiceAgent {
     public init(
         scenario: CallScenario, effects: Effects, opening: CallOpening? = nil,
         keepOpening: (@Sendable (CallOpening) async -> Void)? = nil,
-        temporaryDirectory: URL = FileManager.default.temporaryDirectory,
         listenBufferFrames: Int = 250, logger: Logger = Logger(label: "storyvoice.local-call")
     ) {
         pipeline = VoicePipeline(
@@ -72,7 +72,6 @@ public final class LocalVoiceAgent: VoiceAgent {
             instructions: Self.instructions(for: scenario), maxReplyTokens: Self.maxReplyTokens)
         self.opening = opening.flatMap { $0.sentences.isEmpty ? nil : $0 }
         self.keepOpening = keepOpening
-        directory = temporaryDirectory
         self.logger = logger
         // Reply audio is bounded by the turn itself (a few sentences), so the events need no
         // dropping; the bound is only a backstop.
@@ -99,24 +98,22 @@ public final class LocalVoiceAgent: VoiceAgent {
     /// in), opening with what `openings` has ready for them; the greeting it writes live is
     /// kept there.
     public static func make(
-        scenario: CallScenario, effects: Effects, openings: CallOpenings, voice: String,
-        temporaryDirectory: URL = FileManager.default.temporaryDirectory, logger: Logger = Logger(label: "storyvoice.local-call")
+        scenario: CallScenario, effects: Effects, openings: CallOpenings, voice: String, logger: Logger = Logger(label: "storyvoice.local-call")
     ) async -> LocalVoiceAgent {
         let key = CallOpenings.Key(scenario: scenario, voice: voice)
         return LocalVoiceAgent(
             scenario: scenario, effects: effects, opening: await openings.forCall(key, of: scenario, speak: effects.speak),
-            keepOpening: { await openings.keep($0, for: key) }, temporaryDirectory: temporaryDirectory, logger: logger)
+            keepOpening: { await openings.keep($0, for: key) }, logger: logger)
     }
 
     /// A factory for `MediaStreamHooks.makeAgent`; with `openings`, calls open with what it has
     /// ready (in `voice`) and keep what the model writes.
     public static func factory(
-        _ effects: Effects, openings: CallOpenings? = nil, voice: String = "",
-        temporaryDirectory: URL = FileManager.default.temporaryDirectory
+        _ effects: Effects, openings: CallOpenings? = nil, voice: String = ""
     ) -> @Sendable (MediaStreamGrant) async throws -> any VoiceAgent {
         { grant in
-            guard let openings else { return LocalVoiceAgent(scenario: grant.scenario, effects: effects, temporaryDirectory: temporaryDirectory) }
-            return await make(scenario: grant.scenario, effects: effects, openings: openings, voice: voice, temporaryDirectory: temporaryDirectory)
+            guard let openings else { return LocalVoiceAgent(scenario: grant.scenario, effects: effects) }
+            return await make(scenario: grant.scenario, effects: effects, openings: openings, voice: voice)
         }
     }
 
@@ -141,25 +138,39 @@ public final class LocalVoiceAgent: VoiceAgent {
         eventInput.finish()
     }
 
-    /// Greets, then listens: each utterance that ends starts a turn; speech that starts
-    /// cancels the turn in progress. Turns run one at a time.
+    /// Greets, then listens: speech that starts cancels the turn in progress and is heard from
+    /// then on (with the moment before it, so its first syllable is not lost); when it ends, it
+    /// starts a turn. Turns run one at a time.
     private func listenLoop() async {
         var detector = SpeechDetector()
+        let before = (detector.settings.prerollFrames + detector.settings.startFrames) * detector.frameSamples
+        var recent: [Int16] = []
+        var listening: Listening?
         var turn: Task<Void, Never>? = Task {
             if let opening = self.opening { await self.say(opening) } else { await self.reply(to: .text(Self.greetingCue)) }
         }
         for await frame in heard {
-            for event in detector.add(MuLaw.decode(frame)) {
+            let samples = MuLaw.decode(frame)
+            if let listening {
+                _ = try? await listening.add(samples)
+            } else {
+                recent = Array((recent + samples).suffix(before))
+            }
+            for event in detector.add(samples) {
                 switch event {
                 case .started:
                     turn?.cancel()
                     eventInput.yield(.speechStarted)
-                case .ended(let samples) where !samples.isEmpty:
+                    let ears = self.listening()
+                    _ = try? await ears.add(recent)
+                    recent = []
+                    listening = ears
+                case .ended(let samples):
+                    defer { listening = nil }
+                    guard !samples.isEmpty, let listening else { break }  // too short to be words
                     turn?.cancel()
                     await turn?.value
-                    turn = Task { await self.reply(to: samples) }
-                case .ended:
-                    break  // too short to be words
+                    turn = Task { await self.reply(to: .listened(listening)) }
                 }
             }
         }
@@ -167,9 +178,15 @@ public final class LocalVoiceAgent: VoiceAgent {
         await turn?.value
     }
 
-    /// The caller's utterance goes to the transcriber in memory, at Whisper's 16 kHz.
-    private func reply(to samples: [Int16]) async {
-        await reply(to: .samples(Resampler.resample(PCMAudio(sampleRate: MuLaw.sampleRate, samples: samples), to: 16_000)))
+    /// Hears the caller's line (8 kHz, where its speech detector works best); each pass goes to
+    /// the transcriber in memory, at Whisper's 16 kHz. Resampling a pass whole, rather than the
+    /// line frame by frame, keeps the 20 ms frames' edges out of the audio.
+    private func listening() -> Listening {
+        let transcribe = pipeline.transcribe
+        // An utterance is cut at 30 s (`SpeechDetector.Settings.maxFrames`); the limit is a backstop.
+        return Listening(sampleRate: MuLaw.sampleRate, maxSeconds: 60) { speech in
+            try await transcribe(.samples(Resampler.resample(speech, to: 16_000)))
+        }
     }
 
     /// The opening made ahead, as the greeting turn: each sentence recorded where it begins

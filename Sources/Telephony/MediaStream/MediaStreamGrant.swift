@@ -30,6 +30,8 @@ public struct MediaStreamSummary: Sendable, Hashable {
         case agentClosed
         /// The voice agent could not be started.
         case agentFailed
+        /// The caller sent nothing for the session's idle limit.
+        case idle
     }
 
     public var callID: String

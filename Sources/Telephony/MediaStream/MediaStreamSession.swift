@@ -11,7 +11,9 @@ import Synchronization
 /// - when the agent hears the caller start speaking over a reply, that reply is cut: `clear`
 ///   to Twilio, and the agent is told how much was heard;
 /// - at the grant's limit (from `start`; a browser's from the agent's first audio)
-///   `limitReached` runs once and the session ends.
+///   `limitReached` runs once and the session ends;
+/// - a caller that sends no frame for `idleLimit` is gone: Twilio and the web app send 50 a
+///   second while the call lasts, silence included.
 /// Whatever ends it (`stop`, the socket closing, the agent going, the limit), the agent is
 /// closed, the socket is closed, the session leaves the registry and `ended` runs once.
 ///
@@ -32,16 +34,20 @@ public struct MediaStreamSession: Sendable {
     let observe: @Sendable (Event) -> Void
     let logger: Logger
     let startTimeout: Duration
+    let idleLimit: Duration
 
-    /// - Parameter startTimeout: a socket that has not sent `start` by then is closed, so an
-    ///   unauthenticated connection cannot hold a session open.
+    /// - Parameters:
+    ///   - startTimeout: a socket that has not sent `start` by then is closed, so an
+    ///     unauthenticated connection cannot hold a session open.
+    ///   - idleLimit: a call whose caller sends nothing for this long is ended.
     public init(
         socket: TextSocket, hooks: MediaStreamHooks, registry: MediaStreamRegistry,
         logger: Logger = Logger(label: "storyvoice.media-stream"), startTimeout: Duration = .seconds(15),
-        observe: @escaping @Sendable (Event) -> Void = { _ in }
+        idleLimit: Duration = .seconds(30), observe: @escaping @Sendable (Event) -> Void = { _ in }
     ) {
         self.socket = socket
         self.startTimeout = startTimeout
+        self.idleLimit = idleLimit
         self.hooks = hooks
         self.registry = registry
         self.logger = logger
@@ -104,6 +110,7 @@ public struct MediaStreamSession: Sendable {
             let (firstAudio, firstAudioHeard) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
             group.addTask { await speak(agent, playback, streamSid: start.streamSid, ending, log, firstAudio: firstAudioHeard) }
             group.addTask { await enforceLimit(grant, start, from: startedAt, ending, firstAudio: firstAudio) }
+            group.addTask { await endWhenIdle(since: .now, ending, log) }
             while let text = await frames.next() {
                 switch MediaStreamInbound.decode(text) {
                 case .media(_, let track, _, _, let payload):
@@ -181,6 +188,19 @@ public struct MediaStreamSession: Sendable {
         guard ending.record(.limitReached) else { return }
         if !start.callSid.isEmpty { await hooks.limitReached(grant, start.callSid) }
         await socket.close()
+    }
+
+    /// Ends the call once the caller has sent nothing for `idleLimit` (counted from `since`,
+    /// when the call was connected, at the earliest: the agent may take a while to start).
+    private func endWhenIdle(since connected: ContinuousClock.Instant, _ ending: Ending, _ log: Logger) async {
+        func last() -> ContinuousClock.Instant { max(connected, socket.lastReceived) }
+        while (try? await Task.sleep(until: last() + idleLimit, clock: .continuous)) != nil {
+            guard ContinuousClock.now - last() >= idleLimit else { continue }
+            guard ending.record(.idle) else { return }
+            log.notice("the caller sent nothing for \(idleLimit): the call is ended")
+            await socket.close(.goingAway)
+            return
+        }
     }
 
     /// Whether `signal` yields before `wait` runs out.

@@ -16,6 +16,7 @@ public final class TextSocket: Sendable {
     public let frames: AsyncStream<String>
     private let input: AsyncStream<String>.Continuation
     private let droppedCount = DropCounter()
+    private let lastFrame = LastFrame()
 
     /// Call on the socket's event loop before it reads (in the upgrade callback), so no frame
     /// arrives before the handler is set.
@@ -24,11 +25,12 @@ public final class TextSocket: Sendable {
         let (frames, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingOldest(bufferLimit))
         self.frames = frames
         input = continuation
-        let dropped = droppedCount
+        let dropped = droppedCount, lastFrame = lastFrame
         socket.onText { _, text in
+            lastFrame.instant.withLock { $0 = .now }
             if case .dropped = continuation.yield(text) { dropped.count.withLock { $0 += 1 } }
         }
-        socket.onBinary { _, _ in }
+        socket.onBinary { _, _ in lastFrame.instant.withLock { $0 = .now } }
         socket.onClose.whenComplete { _ in continuation.finish() }
     }
 
@@ -46,6 +48,10 @@ public final class TextSocket: Sendable {
             }.whenFailure { error in opened.resume(throwing: error) }
         }
     }
+
+    /// When the peer's last message arrived (or the socket opened): read on the socket's event
+    /// loop, so a reader that falls behind does not make the peer look quiet.
+    public var lastReceived: ContinuousClock.Instant { lastFrame.instant.withLock { $0 } }
 
     /// Frames dropped because the reader fell `bufferLimit` behind.
     public var dropped: Int { droppedCount.count.withLock { $0 } }
@@ -77,6 +83,10 @@ public final class TextSocket: Sendable {
 
 private final class DropCounter: Sendable {
     let count = Mutex(0)
+}
+
+private final class LastFrame: Sendable {
+    let instant = Mutex(ContinuousClock.now)
 }
 
 /// A continuation resumed once, whichever of the upgrade or the failure comes first.

@@ -27,7 +27,7 @@ extension APIError {
     /// service is missing, down (503) or slow (504).
     static func status(for kind: JourneyError.Kind) -> HTTPResponseStatus {
         switch kind {
-        case .unknownPlace, .samePlace, .tooLong, .noRoute, .noRoad, .invalidStyle: .unprocessableEntity
+        case .unknownPlace, .placeTooLong, .samePlace, .tooLong, .noRoute, .noRoad, .invalidStyle: .unprocessableEntity
         case .invalidRequest: .badRequest
         case .serviceUnavailable, .gazetteerMissing: .serviceUnavailable
         case .serviceTimeout: .gatewayTimeout
