@@ -33,7 +33,9 @@ public enum DatabaseLocation: Sendable, Hashable {
             // than the pool's timeout fails with a 500, so the wait is longer than the default
             // 10 s: on a loaded machine, six simultaneous exports once gave 500s to the three
             // that queued last, most likely at this timeout.
-            return .sqlite(SQLiteConfiguration(storage: .file(path: path)), connectionPoolTimeout: .seconds(30), sqlLogLevel: .trace)
+            let sqlite = DatabaseConfigurationFactory.sqlite(
+                SQLiteConfiguration(storage: .file(path: path)), connectionPoolTimeout: .seconds(30), sqlLogLevel: .trace)
+            return DatabaseConfigurationFactory { SQLiteThreadPoolConfiguration(base: sqlite.make()) }
         case .postgres(let url):
             do {
                 return try .postgres(url: url, maxConnectionsPerEventLoop: 4, sqlLogLevel: .trace)
