@@ -318,4 +318,77 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.speakers == ["Margaret"])
         #expect(!passage.analysis.characters.contains { $0.name.contains("Howards") || $0.aliases.contains("Howards") })
     }
+
+    @Test("A place the gazetteer knows is no character, though a turn names it as it would a person: 'Oh! dear, Kingston--are you?'")
+    func gazetteerPlacesAreNoCharacters() {
+        let kingston = AnalyzedPassage("""
+        "I am very much obliged to you for the carriage," resumed Miss Bates.
+
+        He cut her short with,
+
+        "I am going to Kingston. Can I do any thing for you?"
+
+        "Oh! dear, Kingston--are you?--Mrs. Cole was saying the other day she wanted something from Kingston."
+
+        "Mrs. Cole has servants to send. Can I do any thing for you?"
+
+        "No, I thank you. But do come in."
+        """)
+        // The line after "Kingston--are you?" had gone to Kingston, as the one it calls.
+        #expect(!kingston.speakers.contains("Kingston"))
+        #expect(!kingston.analysis.characters.contains { $0.name.contains("Kingston") })
+        let petersburg = AnalyzedPassage("""
+        "I am very much obliged to you for the letter," resumed Polina.
+
+        He cut her short with,
+
+        "I am going to St. Petersburg. Can I do any thing for you?"
+
+        "Oh! dear, St. Petersburg--are you?--the General was saying the other day he wanted something from St. Petersburg."
+
+        "The General has servants to send. Can I do any thing for you?"
+
+        "No, I thank you. But do come in."
+        """)
+        // "St." is a saint's title, not a person's: "St. Petersburg" is the gazetteer's "saint petersburg".
+        #expect(!petersburg.analysis.characters.contains { $0.name.contains("Petersburg") })
+        #expect(petersburg.speakers.allSatisfy { $0 == "Polina" })
+    }
+
+    @Test("A place's name the story uses as a person's stays a person: 'said Chester'")
+    func placeNamedPersonStays() {
+        let passage = AnalyzedPassage("""
+        "I am very much obliged to you for the carriage," resumed Miss Bates.
+
+        Chester came in. He cut her short with,
+
+        "I am going to town. Can I do any thing for you?"
+
+        "Oh! dear, Chester--are you?--Mrs. Cole was saying the other day she wanted something from town."
+
+        "Mrs. Cole has servants to send," said Chester. "Can I do any thing for you?"
+
+        "No, I thank you. But do come in."
+        """)
+        #expect(passage.speakers == ["Miss Bates", "Chester", "Miss Bates", "Chester", "Chester", "Miss Bates"])
+    }
+
+    @Test("A group speaks as a group: 'cried the crowd' has no gender, and a 'he' is never 'the men'")
+    func groupsAreNoPerson() {
+        let passage = AnalyzedPassage("""
+        Oliver was led out into the yard, where a great crowd had gathered.
+
+        "Hang him!" cried the crowd.
+
+        "Let him go!" shouted the men at the gate.
+
+        Then the old man stood up. "He is only a child," said the old man.
+
+        The men laughed at that. "And what is that to us?" he asked.
+        """)
+        #expect(passage.speakers == ["the crowd", "the men at the gate", "the old man", "the old man"])
+        // The unmarked "he" guess is for one person; a crowd is none.
+        #expect(passage.character(named: "the crowd")?.gender == .unknown)
+        #expect(passage.character(named: "the men at the gate")?.gender == .male)
+    }
 }

@@ -20,6 +20,9 @@ struct Entity: Sendable {
     /// A role the narration brought in with an indefinite ("a stout man"): someone new, never
     /// joined to a person named before (`RoleMerging.joinDefiniteDescriptions`).
     var introduced = false
+    /// A role of many people ("the crowd", "the men"): no he or she is one of them, and nothing
+    /// but its noun gives it a gender (`Lexicon.isGroup`).
+    var isGroup = false
     /// The first form key in order: a role's description key ("the old gentleman").
     var firstForm: String? { formCounts.keys.min() }
 

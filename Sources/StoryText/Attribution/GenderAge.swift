@@ -204,8 +204,9 @@ struct GenderAgeInference {
     /// woman's role ("-ess", "-woman", "-maid", "Mrs.") and leaves a man's unmarked, and the
     /// fiction it reads calls the unmarked "he" ("the drummer", "the Dodo"). A guess, held
     /// weakly, for the cast only: who a "he said" can be is decided on evidence alone.
-    static func unmarked(_ estimate: Estimate, kind: Entity.Kind) -> Estimate {
-        guard estimate.gender == .unknown, kind != .narrator else { return estimate }
+    /// A group ("the crowd") is no one person and keeps no gender.
+    static func unmarked(_ estimate: Estimate, of entity: Entity) -> Estimate {
+        guard estimate.gender == .unknown, entity.kind != .narrator, !entity.isGroup else { return estimate }
         var guessed = estimate
         guessed.gender = .male
         guessed.genderConfidence = 0.35
@@ -233,6 +234,8 @@ struct GenderAgeInference {
             ? (pronouns.female > pronouns.male ? .female : .male) : .unknown
         if entity.kind == .role, entity.roleGender != .unknown {
             gender = entity.roleGender; confidence = 0.85
+        } else if entity.isGroup {
+            // A crowd's "he" is one of its members ("the crowd parted; he stepped out").
         } else if female != male, max(female, male) >= 2 * min(female, male) {
             gender = female > male ? .female : .male
             confidence = 0.95

@@ -129,6 +129,26 @@ enum Lexicon {
         "cousin": .unknown,
     ]
 
+    /// Nouns of many people ("said the crowd", "cried the voices"): such a role speaks as a group.
+    static let groupNouns: Set<String> = [
+        "crowd", "people", "company", "audience", "mob", "multitude", "throng", "assembly", "chorus", "board", "council",
+        "committee", "jury", "congregation", "family", "party", "crew", "populace", "spectators", "bystanders", "onlookers",
+        "men", "women", "children", "gentlemen", "ladies", "folk", "folks", "voices", "members", "guests", "servants",
+    ]
+
+    /// Whether a role's key ("the crowd", "the two old men", "the voices in the rear") names a group:
+    /// its head noun (the last word before a qualifier "in/of/at ...") is a group noun or a plural
+    /// of a role noun ("the housemaids", "the sailors").
+    static func isGroup(roleKey: String) -> Bool {
+        let words = roleKey.split(separator: " ").map(String.init)
+        let qualifier = words.dropFirst().firstIndex { ["in", "of", "at", "on", "from", "with", "by"].contains($0) } ?? words.endIndex
+        guard let head = words[..<qualifier].last, head != "the" else { return false }
+        if groupNouns.contains(head) { return true }
+        guard head.hasSuffix("s"), !head.hasSuffix("ss"), !head.hasSuffix("us"), !head.hasSuffix("is"), head.count > 3 else { return false }
+        let singular = String(head.dropLast())
+        return roleNouns[singular] != nil || (head.hasSuffix("es") && roleNouns[String(head.dropLast(2))] != nil)
+    }
+
     /// Words that never head a role in a tag ("said the other", "said the latter").
     static let notRoles: Set<String> = ["other", "latter", "former", "same", "one", "first", "last", "word", "words", "thing", "way", "few", "many", "several", "most", "both", "others", "rest"]
 

@@ -52,15 +52,21 @@ struct NameMentionFinder {
         return String(surface.dropLast(2))
     }
 
+    /// Titles a place's name takes ("St. Petersburg", "Saint-Etienne"); any other title makes a person.
+    static let placeTitles: Set<String> = ["st", "saint"]
+
     /// Name words, and those of them that are also common words ("Rose", "Hall", "May"): those
-    /// count as names only inside a sentence, never at its start ("Rose from her chair").
-    func nameWords() -> (names: Set<String>, wordLike: Set<String>) {
+    /// count as names only inside a sentence, never at its start ("Rose from her chair"). `personal`:
+    /// words the text uses as only a person's name is used (after a person's title or a given name,
+    /// beside a speech verb, called in a quote).
+    func nameWords() -> (names: Set<String>, wordLike: Set<String>, personal: Set<String>) {
         var capitalisedInside: [String: Int] = [:]
         var lowercase: [String: Int] = [:]
         var tagged: Set<String> = []
         // Uses that only a name has: after a title ("Miss Rose") or beside a speech verb inside
         // a sentence ("said Rose"); two of them make a name of a word that is also a common word.
         var evidence: [String: Int] = [:]
+        var personal: Set<String> = [], called: [String: Int] = [:]
         for (index, token) in tokens.enumerated() where token.isWord && token.isCapitalized && token.quote < 0 {
             // Next to a speech verb ("said Anne", "Anne said") a capitalised word is a name.
             let before = index > 0 ? tokens[index - 1].lower : "", after = index + 1 < tokens.count ? tokens[index + 1].lower : ""
@@ -70,14 +76,18 @@ struct NameMentionFinder {
             // "Harvey Stone": a capitalised word after a given name is a surname.
             let surname = index > 0 && tokens[index - 1].isCapitalized && FirstNames.isGivenName(before)
             if titled || surname || Lexicon.speechVerbs.contains(before) { evidence[token.lower, default: 0] += 1 }
+            let placeTitle = Self.placeTitles.contains(before) || before == "." && index > 1 && Self.placeTitles.contains(tokens[index - 2].lower)
+            if (titled && !placeTitle) || surname { personal.insert(token.lower) }
         }
         // "Did she say any more, Anny dear?": a capitalised word called with an endearment is a name;
         // "Look out now, Five!": one called alone is evidence of one, as a title is.
         for index in tokens.indices.dropFirst().dropLast() where tokens[index].isCapitalized && tokens[index].quote >= 0 {
             guard tokens[index - 1].lower == ",", !tokens[index].sentenceInitial else { continue }
             if Lexicon.endearments.contains(tokens[index + 1].lower) { tagged.insert(tokens[index].lower) }
-            if ["!", "?"].contains(tokens[index + 1].lower) { evidence[tokens[index].lower, default: 0] += 1 }
+            if ["!", "?"].contains(tokens[index + 1].lower) { evidence[tokens[index].lower, default: 0] += 1; called[tokens[index].lower, default: 0] += 1 }
         }
+        // Called twice: once may be a question about the place ("For Tibby, Oxford?").
+        personal.formUnion(tagged.union(called.filter { $0.value >= 2 }.keys))
         for token in tokens where token.isWord {
             if token.isCapitalized {
                 if token.lower.count > 1, token.end - token.start == token.lower.unicodeScalars.count,
@@ -101,11 +111,13 @@ struct NameMentionFinder {
             guard !FirstNames.isGivenName(word), let (next, together) = followers[word]?.max(by: { $0.value < $1.value }), together >= 2, together * 3 >= count * 2 else { return false }
             return Lexicon.notNames.contains(next) || lowercase[next, default: 0] * 4 > capitalisedInside[next, default: 0]
         }
+        // "Bath", "Kingston", "Vienna": a place's name the text never uses as a person's is no name word.
+        func isPlace(_ word: String) -> Bool { PlaceNames.contains(word) && !FirstNames.isGivenName(word) && !personal.contains(word) }
         var result: Set<String> = [], wordLike: Set<String> = []
         // Once is enough for a word after a title or a given name ("introduced him as Robert Prentiss").
         for (word, count) in capitalisedInside where count >= 2 || tagged.contains(word) || FirstNames.isGivenName(word) || evidence[word] != nil {
             guard word.count > 1, !Lexicon.notNames.contains(word), Lexicon.honorifics[word] == nil else { continue }
-            guard !isPlacePart(word, count: count) else { continue }
+            guard !isPlacePart(word, count: count), !isPlace(word) else { continue }
             guard let first = word.unicodeScalars.first, first.properties.isAlphabetic else { continue }
             // Beside a speech verb ("said Seven") a word written in lower case now and then is still a name.
             if lowercase[word, default: 0] * (tagged.contains(word) ? 2 : 4) <= count { result.insert(word) }
@@ -114,10 +126,22 @@ struct NameMentionFinder {
         // Known given names count even when they only open sentences ("Anne flushed.").
         for token in tokens where token.isWord && token.isCapitalized && token.sentenceInitial && lowercase[token.lower] == nil {
             guard token.lower.count > 1, !Lexicon.notNames.contains(token.lower), Lexicon.honorifics[token.lower] == nil,
-                  !Lexicon.speechVerbs.contains(token.lower), !isPlacePart(token.lower, count: capitalisedInside[token.lower, default: 0]) else { continue }
+                  !Lexicon.speechVerbs.contains(token.lower), !isPlacePart(token.lower, count: capitalisedInside[token.lower, default: 0]),
+                  !isPlace(token.lower) else { continue }
             if FirstNames.isGivenName(token.lower) || tagged.contains(token.lower) { result.insert(token.lower) }
         }
-        return (result, wordLike)
+        return (result, wordLike, personal)
+    }
+
+    /// "St. Petersburg", "Nova Scotia", "San Sebastian": a mention with no person's title whose words
+    /// make a place's name, none of them used as a person's, and the first no given name unless a
+    /// saint's title leads ("St. Louis"; then the text must never call or tag a "St." someone).
+    static func isPlace(title: String?, words: [String], personal: Set<String>) -> Bool {
+        guard let first = words.first, !words.contains(where: personal.contains) else { return false }
+        let name = words.joined(separator: " ")
+        guard let title else { return !FirstNames.isGivenName(first) && PlaceNames.contains(name) }
+        guard placeTitles.contains(title), !personal.contains("st"), !personal.contains("saint") else { return false }
+        return PlaceNames.contains("saint " + name) || PlaceNames.contains("st " + name)
     }
 
     /// Name words the text joins with "and" ("Martha and Potapitch") more often than it writes
@@ -158,7 +182,7 @@ struct NameMentionFinder {
     }
 
     func find() -> [NameMention] {
-        let (nameWords, wordLike) = nameWords()
+        let (nameWords, wordLike, personal) = nameWords()
         let coordinated = coordinatedPairs(nameWords)
         var mentions: [NameMention] = []
         var i = 0
@@ -218,7 +242,7 @@ struct NameMentionFinder {
             }
             var surface = withoutPossessive(text.string(tokens[i].start..<tokens[end - 1].end), tokens[end - 1])
             surface = surface.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }).joined(separator: " ")
-            if isFamilyPlural(first: i, words: words, nameWords: nameWords) { i = end; continue }
+            if isFamilyPlural(first: i, words: words, nameWords: nameWords) || Self.isPlace(title: title, words: words, personal: personal) { i = end; continue }
             mentions.append(NameMention(firstToken: i, endToken: end, title: title, words: words, surface: surface, inQuote: token.quote >= 0, isRoleTitle: false))
             i = end
         }

@@ -185,10 +185,13 @@ struct SpeakerAttributor {
                 return target
             }
         }
-        // "the child" says nothing of gender; the pronouns the narration uses for it do.
-        let gender = gender == .unknown ? pronounGender(ofRole: words.map(String.init)) : gender
+        // "the child" says nothing of gender; the pronouns the narration uses for it do. A group's
+        // "he" or "she" is one of its members, so a crowd stays of no gender.
+        let isGroup = Lexicon.isGroup(roleKey: key)
+        let gender = gender == .unknown && !isGroup ? pronounGender(ofRole: words.map(String.init)) : gender
         var entity = Entity(kind: .role, firstPosition: position)
         entity.roleGender = gender
+        entity.isGroup = isGroup
         entity.add(formKey: key, display: display, title: nil, count: 1, position: position)
         entities.append(entity)
         genders.append(gender)
@@ -836,10 +839,12 @@ struct SpeakerAttributor {
             }
             return resolveRole(key: key, display: display, gender: gender, written: written, position: position)
         case .pronoun(let gender):
-            if let introduced = introducedRole(gender, quote: q), case .role(let key, let display, let roleGender, let written) = introduced {
+            // A he or she is one person, never a group the scene brought in ("The men laughed").
+            if let introduced = introducedRole(gender, quote: q), case .role(let key, let display, let roleGender, let written) = introduced,
+               !Lexicon.isGroup(roleKey: key) {
                 return resolveRole(key: key, display: display, gender: roleGender, written: written, position: position)
             }
-            if case .role(let key, let display, let roleGender, let written)? = sceneNewcomer(gender, quote: q) {
+            if case .role(let key, let display, let roleGender, let written)? = sceneNewcomer(gender, quote: q), !Lexicon.isGroup(roleKey: key) {
                 return resolveRole(key: key, display: display, gender: roleGender, written: written, position: position)
             }
             return resolvePronoun(gender, quote: q, position: position, speakers: speakers)
@@ -1221,7 +1226,7 @@ struct SpeakerAttributor {
         while k < quotes.count, quotes[k].paragraph == paragraph { excluded.formUnion(vocatives[k]); k += 1 }
         var score: [Int: Double] = [:]
         func eligible(_ c: Int) -> Bool {
-            c >= 0 && genders[c] == gender && isPerson(c) && entities[c].kind != .narrator && !excluded.contains(c)
+            c >= 0 && genders[c] == gender && isPerson(c) && entities[c].kind != .narrator && !entities[c].isGroup && !excluded.contains(c)
         }
         var e = lowerBound(narrationEvents, position) - 1
         var rank = 0

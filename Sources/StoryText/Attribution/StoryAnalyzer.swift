@@ -50,7 +50,7 @@ public struct StoryAnalyzer: Sendable {
                                 attributions: &attributions, quotes: quotes, vocatives: attributor.vocatives,
                                 narrationMentions: narrationMentions)
         }
-        let castEstimates = zip(entityEstimates, entities).map { GenderAgeInference.unmarked($0, kind: $1.kind) }
+        let castEstimates = zip(entityEstimates, entities).map { GenderAgeInference.unmarked($0, of: $1) }
         return CastAssembler.assemble(
             document: document, text: text, quotes: quotes, attributions: attributions,
             entities: entities, estimates: castEstimates)
