@@ -98,7 +98,7 @@ enum Lexicon {
         "with", "from", "as", "after", "before", "upon", "mr", "mrs", "miss", "ms", "dr", "sir", "madam", "madame",
         "poor", "dear", "good", "let", "come", "go", "why", "very", "perhaps", "indeed", "ay", "aye", "nay", "hush",
         "look", "see", "thank", "thanks", "please", "pray", "alas", "amen", "hello", "goodbye", "good-bye", "ha",
-        "mamma", "papa", "mama", "mother", "father", "grandmother", "grandfather", "majesty", "highness", "excellency",
+        "mamma", "papa", "mama", "mother", "father", "grandmother", "grandfather", "grandmamma", "grandmama", "grandpapa", "majesty", "highness", "excellency",
         "ladyship", "lordship", "monsieur", "mademoiselle", "mlle", "mme", "m", "de", "von", "van", "le", "la",
         "street", "road", "lane", "square", "house", "hall", "park", "abbey", "castle", "church", "court", "hill",
         "america", "england", "london", "paris", "france", "europe", "bible", "gutenberg", "project", "ebook",
