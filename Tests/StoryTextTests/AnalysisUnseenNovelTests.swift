@@ -391,4 +391,34 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.character(named: "the crowd")?.gender == .unknown)
         #expect(passage.character(named: "the men at the gate")?.gender == .male)
     }
+
+    @Test("A name only ever called inside speech is no one present to answer: 'How do you do, Prascovia?' is answered by Polina; 'Grandmamma' is a kin word")
+    func calledOnlyNameIsNoSpeaker() {
+        let passage = AnalyzedPassage("""
+        The grandmother looked at Polina from head to foot.
+
+        "How do you do, Prascovia? What are you doing here?" said the grandmother.
+
+        "Nothing, Grandmamma," Polina replied.
+
+        "I could almost have liked you, Prascovia," said the grandmother, "for you are a nice girl."
+
+        "Thank you, Grandmamma. You are very kind."
+        """)
+        // The last line had gone to "Prascovia", the name the turn before it calls.
+        #expect(passage.speakers == ["the grandmother", "Polina", "the grandmother", "the grandmother", "Polina"])
+        #expect(!passage.analysis.characters.contains { ["Prascovia", "Grandmamma"].contains($0.name) })
+    }
+
+    @Test("A name summoned with '!' answers though the narration never writes it: 'Pat! Pat! Where are you?'")
+    func summonedNameAnswers() {
+        let passage = AnalyzedPassage("""
+        The Rabbit stood at the window.
+
+        "Pat! Pat! Where are you?" said the Rabbit.
+
+        "Sure then I'm here! Digging for apples, yer honour!"
+        """)
+        #expect(passage.speakers == ["Rabbit", "Pat"])
+    }
 }

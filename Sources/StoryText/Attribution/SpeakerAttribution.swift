@@ -52,6 +52,8 @@ struct SpeakerAttributor {
     private var narrationCounts: [Int]
     /// Entities addressed by vocatives inside each quote.
     private(set) var vocatives: [[Int]]
+    /// Entities some quote summons with "!" right after the name ("Pat! Pat! Where are you?").
+    private var summoned: Set<Int> = []
     /// Entities that may speak untagged (see `isPerson`).
     var personFlags: [Bool] = []
     /// Who has been given a line so far, while the tag pass runs.
@@ -129,7 +131,7 @@ struct SpeakerAttributor {
         self.narrationEvents = events
         self.narrationEventTokens = eventTokens
         self.narrationCounts = counts
-        var vocatives = Array(repeating: [Int](), count: quotes.count)
+        var vocatives = Array(repeating: [Int](), count: quotes.count), summoned: Set<Int> = []
         for (index, mention) in mentions.enumerated() where mention.inQuote && mentionEntity[index] >= 0 {
             let before = mention.firstToken > 0 ? tokens[mention.firstToken - 1] : nil
             let after = mention.endToken < tokens.count ? tokens[mention.endToken] : nil
@@ -140,9 +142,11 @@ struct SpeakerAttributor {
                 || Lexicon.endearments.contains(after!.lower)
             if q >= 0, openerBefore && closerAfter && (before == nil || before!.lower != "." || after?.lower == ",") {
                 vocatives[q].append(mentionEntity[index])
+                if after?.lower == "!" { summoned.insert(mentionEntity[index]) }
             }
         }
         self.vocatives = vocatives
+        self.summoned = summoned
         for (index, entity) in entities.enumerated() {
             for key in entity.formCounts.keys where entity.kind == .role || key.hasPrefix("the ") { roleEntity[key] = index }
         }
@@ -1580,11 +1584,16 @@ struct SpeakerAttributor {
             for i in known.indices where known[i] < 0 {
                 var chosen = -1
                 var evidence = AttributionEvidence.turnTaking
-                // The last name a turn calls out is the one who answers it.
-                if i > 0, known[i - 1] >= 0, let target = addressedInOrder[i - 1].last(where: { $0 != known[i - 1] && !addressed[i].contains($0) }) {
+                // The last name a turn calls out is the one who answers it, if the story shows that
+                // person anywhere but in what others say, or summons them ("Pat! Where are you?"):
+                // "How do you do, Prascovia?" is Polina's full name, used by her grandmother only.
+                func present(_ e: Int) -> Bool {
+                    e < narrationCounts.count && narrationCounts[e] > 0 || entities[e].kind == .narrator || fixed.contains(e) || summoned.contains(e)
+                }
+                if i > 0, known[i - 1] >= 0, let target = addressedInOrder[i - 1].last(where: { $0 != known[i - 1] && !addressed[i].contains($0) }), present(target) {
                     chosen = target; evidence = .addressee
                 } else if i + 1 < known.count, fixed[i + 1] >= 0,
-                          let target = addressed[i + 1].sorted().first(where: { $0 != fixed[i + 1] && !addressed[i].contains($0) }) {
+                          let target = addressed[i + 1].sorted().first(where: { $0 != fixed[i + 1] && !addressed[i].contains($0) }), present(target) {
                     // The reply names the person it answers: the speaker of this turn.
                     chosen = target; evidence = .addressee
                 } else {
