@@ -371,6 +371,15 @@ struct AnalysisUnseenNovelTests {
         "No, I thank you. But do come in."
         """)
         #expect(passage.speakers == ["Miss Bates", "Chester", "Miss Bates", "Chester", "Chester", "Miss Bates"])
+        // A town's name before a surname is a given name there: "Sydney Carton", not "Carton".
+        let carton = AnalyzedPassage("""
+        Then Sydney Carton looked at the fire, and Sydney Carton was silent for a long time.
+
+        "You are tired," said Lucie.
+
+        "I am always tired," replied Carton.
+        """)
+        #expect(carton.speakers == ["Lucie", "Sydney Carton"])
     }
 
     @Test("A group speaks as a group: 'cried the crowd' has no gender, and a 'he' is never 'the men'")

@@ -111,6 +111,14 @@ struct NameMentionFinder {
             guard !FirstNames.isGivenName(word), let (next, together) = followers[word]?.max(by: { $0.value < $1.value }), together >= 2, together * 3 >= count * 2 else { return false }
             return Lexicon.notNames.contains(next) || lowercase[next, default: 0] * 4 > capitalisedInside[next, default: 0]
         }
+        // "Sydney Carton": a place's name written before a surname (a word written capitalised only,
+        // no place, the two together no place either: "Nova Scotia") is a given name there.
+        for (word, nexts) in followers where PlaceNames.contains(word) {
+            if nexts.keys.contains(where: { next in
+                lowercase[next, default: 0] * 4 <= capitalisedInside[next, default: 0] && !Lexicon.notNames.contains(next)
+                    && !PlaceNames.contains(next) && !PlaceNames.contains(word + " " + next)
+            }) { personal.insert(word) }
+        }
         // "Bath", "Kingston", "Vienna": a place's name the text never uses as a person's is no name word.
         func isPlace(_ word: String) -> Bool { PlaceNames.contains(word) && !FirstNames.isGivenName(word) && !personal.contains(word) }
         var result: Set<String> = [], wordLike: Set<String> = []
