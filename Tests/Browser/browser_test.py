@@ -92,6 +92,10 @@ class Browser:
             except RuntimeError as error:
                 if time.time() > deadline or not any(word in str(error) for word in self.RETRYABLE):
                     raise
+                if "click intercepted" in str(error):
+                    # Covered where WebDriver scrolled it (under a sticky heading of a scrolled
+                    # list): bring it to the middle of its scroller, as a person would.
+                    self.js("document.querySelector(arguments[0])?.scrollIntoView({block: 'center'})", css)
             time.sleep(0.2)
 
     def click(self, css, timeout=30):
