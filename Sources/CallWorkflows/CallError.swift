@@ -47,5 +47,5 @@ public struct CallError: Error, Equatable, Sendable, CustomStringConvertible {
 
     static let twilioNotConfigured = CallError(
         .unavailable, code: "telephony_not_configured",
-        "Phone calls are not set up on this server: set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_PHONE_NUMBER and STORYVOICE_PUBLIC_URL. Until then, try the scenario in the browser from the web app's Calls page. Nothing was counted.")
+        "Phone calls are not available on this server yet. Until they are, try the scenario in the browser from the web app's Calls page. Nothing was counted.")
 }

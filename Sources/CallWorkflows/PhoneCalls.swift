@@ -48,7 +48,8 @@ public struct PhoneCalls: Sendable {
         } catch {
             try await giveBack(record, status: "failed", message: error.message)
             if error.isAboutTheNumber { throw CallError(.invalid, code: "invalid_phone_number", "Twilio cannot call \(number): \(error.message)") }
-            throw CallError(.upstream, code: "telephony_failed", "The call could not be placed: \(error.message) Nothing was counted.")
+            logger.error("Twilio did not place a call", metadata: ["error": "\(error.message)", "status": "\(error.status.map(String.init) ?? "-")"])
+            throw CallError(.upstream, code: "telephony_failed", "The call could not be placed: \(error.messageForCaller) Nothing was counted.")
         }
         record.callSID = call.sid
         try await record.save(on: database)

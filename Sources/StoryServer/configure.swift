@@ -1,3 +1,4 @@
+import CallWorkflows
 import Fluent
 import Foundation
 import Jobs
@@ -13,6 +14,10 @@ public func configure(_ app: Application, _ config: ServerConfig) async throws {
     // Unfinished renders of a server or worker that was killed (not those being written now).
     let freed = StoryWorker.sweepLeftovers(dataDirectory: config.dataDirectory.url)
     if freed > 0 { app.logger.notice("Removed \(freed / 1_000_000) MB left by interrupted exports.") }
+    // Said to the operator, who can mend it; the app's users are told only that calls are unavailable.
+    if config.calls.twilio == nil {
+        app.logger.notice("Phone calls are off: set TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_PHONE_NUMBER and STORYVOICE_PUBLIC_URL to place them (browser calls work without).")
+    }
 
     // Database: SQLite in the data directory, or PostgreSQL from DATABASE_URL.
     app.databases.use(try config.database.configurationFactory(), as: config.database.databaseID, isDefault: true)

@@ -61,6 +61,17 @@ public struct TwilioError: Error, Sendable, Equatable {
         guard let code else { return false }
         return [21211, 21214, 21215, 21216, 21217, 21219, 21401, 21407, 21408, 21421, 21610, 13223, 13224].contains(code)
     }
+
+    /// Whether Twilio refused this server's account (its credentials or permissions): the
+    /// operator's to mend, so the caller is not shown the details.
+    public var isAboutTheAccount: Bool {
+        status == 401 || status == 403 || code == 20003 || code == 20005
+    }
+
+    /// What the person placing the call is told.
+    public var messageForCaller: String {
+        isAboutTheAccount ? "The phone service refused this server's account; the server's operator can see why in its log." : message
+    }
 }
 
 /// Twilio's REST API for the calls we place: create one (`POST …/Calls.json`) and end one
