@@ -63,7 +63,8 @@ struct CallConcurrencyTests: CallsAPITesting {
     @Test("ten make-call and schedule-call requests at once, at every plan boundary, on two servers: never more calls placed than paid for",
           arguments: Backend.available)
     func noFreeCallByARace(_ backend: Backend) async throws {
-        let rounds = 50, requests = 10
+        // 50 rounds in `make test`; STORYVOICE_CALL_RACE_ROUNDS=500 for the long run.
+        let rounds = Int(ProcessInfo.processInfo.environment["STORYVOICE_CALL_RACE_ROUNDS"] ?? "") ?? 50, requests = 10
         // A user a round, all from one address.
         try await withCallsServer(backend, workers: 2, adjust: { $0.hashingRequestsPerAddress = 1_000 }) { app, config, wire, _ in
             try await withPeer(config) { peer in
