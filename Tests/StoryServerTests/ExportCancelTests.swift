@@ -18,9 +18,10 @@ import Testing
 
         // A short first line, then seven different paragraphs of one long sentence each (the
         // planner keeps a sentence whole, and renders identical lines once): seconds of work
-        // each, even for hibari. When the short line is done, two long ones are in flight.
+        // each, even for hibari (long enough that none ends between the first line and the cancel
+        // on a loaded machine). When the short line is done, two long ones are in flight.
         let paragraphs = ["It was the first day."] + (2...8).map { day in
-            "On day \(day) the morning was cold and grey, " + Array(repeating: "and a hard wind came in from the sea along the coast road", count: 14)
+            "On day \(day) the morning was cold and grey, " + Array(repeating: "and a hard wind came in from the sea along the coast road", count: 40)
                 .joined(separator: ", ") + "."
         }
         let document = StoryDocument(title: "Wind", text: paragraphs.joined(separator: "\n\n"))
