@@ -112,6 +112,9 @@ final class ServerProcess: @unchecked Sendable {
     /// The server's limit on open files (`prlimit --nofile`), when a test needs one.
     let fileLimit: Int?
     private var process: Process?
+    /// The server's standard output and error, shown when a wait times out (a test that fails
+    /// says whether the server died and what it said last); removed when the server is killed.
+    private let log = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-server-\(UUID().uuidString).log")
 
     /// Ports below Linux's ephemeral range (32768–60999), so an outgoing connection elsewhere in
     /// the test process can never hold the port the server wants.
@@ -132,7 +135,7 @@ final class ServerProcess: @unchecked Sendable {
         let process = try Self.launch(
             ["serve", "--port", "\(port)", "--lease-seconds", "3", "--workers", "\(workers)",
              "--welcome-story", workingDirectory == nil ? "examples/the-open-window.txt" : CLI.repositoryRoot.path + "/examples/the-open-window.txt"],
-            dataDirectory: dataDirectory, environment: environment, workingDirectory: workingDirectory, fileLimit: fileLimit)
+            dataDirectory: dataDirectory, environment: environment, workingDirectory: workingDirectory, fileLimit: fileLimit, log: log)
         self.process = process
         try await waitUntil("the server answers /health") {
             guard process.isRunning else { throw ServerExited(status: process.terminationStatus) }
@@ -142,7 +145,8 @@ final class ServerProcess: @unchecked Sendable {
 
     /// `storyvoice ARGUMENTS` on `dataDirectory`, as a user starts it from the repository.
     static func launch(
-        _ arguments: [String], dataDirectory: URL, environment extra: [String: String], workingDirectory: URL? = nil, fileLimit: Int? = nil
+        _ arguments: [String], dataDirectory: URL, environment extra: [String: String], workingDirectory: URL? = nil, fileLimit: Int? = nil,
+        log: URL? = nil
     ) throws -> Process {
         let process = Process()
         process.executableURL = CLI.executable
@@ -165,6 +169,10 @@ final class ServerProcess: @unchecked Sendable {
         process.standardInput = lifeline
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        if let log, FileManager.default.createFile(atPath: log.path, contents: nil), let handle = try? FileHandle(forWritingTo: log) {
+            process.standardOutput = handle
+            process.standardError = handle
+        }
         try process.run()
         lifelines.withLock { $0.append(lifeline) }
         return process
@@ -183,6 +191,7 @@ final class ServerProcess: @unchecked Sendable {
         guard let process else { return }
         Self.stop(process)
         self.process = nil
+        try? FileManager.default.removeItem(at: log)
     }
 
     static func stop(_ process: Process) {
@@ -240,7 +249,18 @@ final class ServerProcess: @unchecked Sendable {
             if try await condition() { return }
             try await Task.sleep(for: .milliseconds(100))
         }
-        throw TimedOut(what: what)
+        throw TimedOut(what: what, server: serverState())
+    }
+
+    /// Whether the server still runs, and the end of what it wrote.
+    private func serverState() -> String {
+        let state = switch process {
+        case .some(let process) where process.isRunning: "running"
+        case .some(let process): "exited with status \(process.terminationStatus)"
+        case .none: "not started"
+        }
+        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return "server \(state); its last output:\n" + output.suffix(3_000)
     }
 
     /// One request over AsyncHTTPClient with a deadline: a server that stops answering fails
@@ -262,5 +282,9 @@ final class ServerProcess: @unchecked Sendable {
 
     struct ServerExited: Error { var status: Int32 }
     struct UnexpectedStatus: Error { var path: String; var status: Int; var body: String }
-    struct TimedOut: Error { var what: String }
+    struct TimedOut: Error, CustomStringConvertible {
+        var what: String
+        var server = ""
+        var description: String { "timed out waiting until \(what); \(server)" }
+    }
 }
