@@ -161,7 +161,6 @@ public final class LocalVoiceAgent: VoiceAgent {
                 case .started:
                     turn?.cancel()
                     eventInput.yield(.speechStarted)
-                    prepareForTurn()
                     let ears = self.listening()
                     _ = try? await ears.add(recent)
                     recent = []
@@ -177,16 +176,6 @@ public final class LocalVoiceAgent: VoiceAgent {
         }
         turn?.cancel()
         await turn?.value
-    }
-
-    /// Has the model read the call so far while the caller speaks (`VoicePipeline.prepare`):
-    /// with other work on the model (a journey being told), the slot that held this call's
-    /// conversation may have been given to that work since the last reply, and reading it
-    /// again would otherwise be part of the caller's wait.
-    private func prepareForTurn() {
-        Task { [pipeline, conversation] in
-            await pipeline.prepare(history: await conversation.history)
-        }
     }
 
     /// Hears the caller's line (8 kHz, where its speech detector works best); each pass goes to
