@@ -7,16 +7,38 @@ public struct PartSentence: Sendable, Hashable, Codable {
     /// The WAV's file name, in the journey's folder.
     public var file: String
     public var durationSeconds: Double
+    /// The journey's spoken title (`JourneyAnnouncement`), before part 1's story: heard, not
+    /// part of the story's text.
+    public var isAnnouncement: Bool
 
-    public init(text: String, file: String, durationSeconds: Double) {
+    public init(text: String, file: String, durationSeconds: Double, isAnnouncement: Bool = false) {
         self.text = text
         self.file = file
         self.durationSeconds = durationSeconds
+        self.isAnnouncement = isAnnouncement
     }
 
     private enum CodingKeys: String, CodingKey {
         case text, file
         case durationSeconds = "duration_s"
+        case isAnnouncement = "announcement"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        text = try container.decode(String.self, forKey: .text)
+        file = try container.decode(String.self, forKey: .file)
+        durationSeconds = try container.decode(Double.self, forKey: .durationSeconds)
+        // Sentences kept before there were announcements have no such key.
+        isAnnouncement = try container.decodeIfPresent(Bool.self, forKey: .isAnnouncement) ?? false
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(text, forKey: .text)
+        try container.encode(file, forKey: .file)
+        try container.encode(durationSeconds, forKey: .durationSeconds)
+        if isAnnouncement { try container.encode(true, forKey: .isAnnouncement) }
     }
 }
 
@@ -43,7 +65,9 @@ public struct JourneyPart: Sendable, Hashable {
         self.attempts = attempts
     }
 
-    public var text: String { sentences.map(\.text).joined(separator: " ") }
+    /// The story's sentences: all but the announcement.
+    public var storySentences: [PartSentence] { sentences.filter { !$0.isAnnouncement } }
+    public var text: String { storySentences.map(\.text).joined(separator: " ") }
     public var durationSeconds: Double { sentences.reduce(0) { $0 + $1.durationSeconds } }
     public var words: Int { SpokenProse.wordCount(text) }
 }

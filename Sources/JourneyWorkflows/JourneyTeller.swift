@@ -68,6 +68,7 @@ public struct JourneyTeller: Sendable {
     public func tell(part number: Int) async throws -> JourneyPart {
         var part = try await store.part(number) ?? JourneyPart(number: number)
         if part.status == .ready { return part }
+        if number == 1, part.sentences.isEmpty { try await announce(into: &part) }
         var lastFailure = ""
         while part.attempts < maxAttempts {
             try Task.checkCancellation()
@@ -120,7 +121,7 @@ public struct JourneyTeller: Sendable {
     private func writeText(_ part: inout JourneyPart, request: CompletionRequest, outline: StoryOutline?, beginning: String?, words: Int, earlier: String, carry: Int) async throws -> JourneyPart {
         let number = part.number
         var problem: String?
-        if !part.sentences.isEmpty {
+        if !part.storySentences.isEmpty {
             // Sentences kept already (the part before read on into this one, a try that failed
             // part-way, a teller that died): voiced, and perhaps being heard: go on from their end.
             problem = try await stream(prompts.continuation(number, outline: outline, beginning: beginning, soFar: Self.ending(of: part.text), words: max(20, words - part.words)), into: &part, words: words, earlier: earlier, carry: carry)
@@ -202,7 +203,7 @@ public struct JourneyTeller: Sendable {
         var next = carry > 0 ? try await store.part(part.number + 1) ?? JourneyPart(number: part.number + 1) : nil
         // Only into a part not begun: a part with sentences of its own goes on from them.
         if next?.sentences.isEmpty == false || next?.status == .ready { next = nil }
-        let reader = PartReader(prompt: request.user, sentences: part.sentences.map(\.text), enough: enough, earlier: earlier, carry: next == nil ? 0 : carry)
+        let reader = PartReader(prompt: request.user, sentences: part.storySentences.map(\.text), enough: enough, earlier: earlier, carry: next == nil ? 0 : carry)
         // Asked when the part is due: the model on this machine takes the most urgent request first.
         let asked = request.with(await priority(for: part.number))
         let answer: @Sendable () async -> AsyncThrowingStream<CompletionEvent, any Error> = { [model, prepared] in
@@ -268,7 +269,12 @@ public struct JourneyTeller: Sendable {
         problem == data || problem == refusal
     }
 
-    private func voice(_ sentence: String, into part: inout JourneyPart) async throws {
+    /// The journey's spoken title, first in part 1: heard while the model reads the opening's prompt.
+    private func announce(into part: inout JourneyPart) async throws {
+        try await voice(JourneyAnnouncement.text(for: plan, style: style), into: &part, isAnnouncement: true)
+    }
+
+    private func voice(_ sentence: String, into part: inout JourneyPart, isAnnouncement: Bool = false) async throws {
         guard let text = SpokenProse.speakable(sentence) else { return }
         let wav: Data
         do {
@@ -278,14 +284,16 @@ public struct JourneyTeller: Sendable {
         }
         let duration = (try? WAV.decode(wav).durationSeconds) ?? 0
         let file = try await store.writeAudio(wav, part: part.number, sentence: part.sentences.count)
-        part.sentences.append(PartSentence(text: text, file: file, durationSeconds: duration))
+        part.sentences.append(PartSentence(text: text, file: file, durationSeconds: duration, isAnnouncement: isAnnouncement))
         try await store.save(part)
     }
 
+    /// The story's sentences, thrown away (the announcement stays: it is still true).
     private func discardSentences(of part: inout JourneyPart) async throws {
-        guard !part.sentences.isEmpty else { return }
-        try await store.removeAudio(part.sentences.map(\.file))
-        part.sentences = []
+        let story = part.storySentences
+        guard !story.isEmpty else { return }
+        try await store.removeAudio(story.map(\.file))
+        part.sentences.removeAll { !$0.isAnnouncement }
         try await store.save(part)
     }
 

@@ -88,11 +88,14 @@ public struct JourneyView: Sendable, Codable, Equatable {
         public var text: String
         public var durationSeconds: Double
         public var audioURL: String
+        /// True for the journey's spoken title before part 1's story; absent otherwise.
+        public var isAnnouncement: Bool?
 
         enum CodingKeys: String, CodingKey {
             case index, text
             case durationSeconds = "duration_s"
             case audioURL = "audio_url"
+            case isAnnouncement = "announcement"
         }
     }
 
@@ -127,7 +130,9 @@ public struct JourneyView: Sendable, Codable, Equatable {
             PartView(
                 number: part.number, status: part.status, beat: part.beat, fallback: part.fallback, durationSeconds: part.durationSeconds,
                 sentences: part.sentences.enumerated().map { index, sentence in
-                    SentenceView(index: index, text: sentence.text, durationSeconds: sentence.durationSeconds, audioURL: "\(base)/\(part.number)/sentences/\(index)/audio")
+                    SentenceView(
+                        index: index, text: sentence.text, durationSeconds: sentence.durationSeconds, audioURL: "\(base)/\(part.number)/sentences/\(index)/audio",
+                        isAnnouncement: sentence.isAnnouncement ? true : nil)
                 })
         }
     }

@@ -150,7 +150,7 @@ struct JourneyTellerTests {
             let one = try await teller.tell(part: 1)
             #expect(server.requests.count == 1, "part 1 needs nothing but its own request")
             // 60 words at 60 words a minute: five sentences of thirteen words.
-            #expect(one.status == .ready && one.sentences.count == 5 && !one.fallback)
+            #expect(one.status == .ready && one.storySentences.count == 5 && !one.fallback)
             #expect(one.text.hasPrefix("Then Dot the duckling walked"))
             for sentence in one.sentences {
                 let wav = try Data(contentsOf: store.folder.appendingPathComponent(sentence.file))
@@ -191,6 +191,35 @@ struct JourneyTellerTests {
             let parts = await store.allParts
             #expect(parts.map(\.number) == [1, 2, 3] && parts.allSatisfy { $0.status == .ready })
             #expect(parts[2].text.contains("Dot at home"))
+        }
+    }
+
+    @Test("part 1 begins with the journey's spoken title, voiced before the model's first sentence; it is heard, never given to the model as story")
+    func announcementComesFirst() async throws {
+        let store = Teller.store()
+        try await LoopbackServer.withServer(handler: { _ in Teller.streamed(Teller.prose("Dot", sentences: 30)) }) { server in
+            let spoken = LockedValue<[String]>([])
+            let teller = try Teller.teller(server, parts: 3, store: store) { text in
+                spoken.withLock { $0.append(text) }
+                return try await Teller.speak(text)
+            }
+            let one = try await teller.tell(part: 1)
+            let announcement = "A children’s story for your 3-minute walk from Carfax to Magdalen Bridge."
+            #expect(spoken.value.first == announcement, "voiced first")
+            #expect(one.sentences.first?.text == announcement && one.sentences.first?.isAnnouncement == true)
+            let wav = try Data(contentsOf: store.folder.appendingPathComponent(try #require(one.sentences.first).file))
+            #expect(try WAV.decode(wav).durationSeconds > 1)
+            #expect(one.storySentences.count == one.sentences.count - 1 && one.storySentences.allSatisfy { !$0.isAnnouncement })
+            #expect(!one.text.contains("for your") && one.text.hasPrefix("Then Dot walked"))
+            let two = try await teller.tell(part: 2)
+            #expect(two.sentences.allSatisfy { !$0.isAnnouncement }, "only part 1 has one")
+            #expect(server.requests.allSatisfy { !Teller.userMessage($0).contains("for your") }, "never part of a prompt")
+            // Kept as it was told: a part read back from the store still knows its announcement.
+            #expect(try await store.part(1)?.sentences.first?.isAnnouncement == true)
+            // As the database keeps sentences: the mark survives, and sentences kept before it existed read as story.
+            #expect(try JSONDecoder().decode([PartSentence].self, from: JSONEncoder().encode(one.sentences)) == one.sentences)
+            let older = try JSONDecoder().decode([PartSentence].self, from: Data(#"[{"text":"Hi.","file":"a.wav","duration_s":1}]"#.utf8))
+            #expect(older.first?.isAnnouncement == false)
         }
     }
 
@@ -300,7 +329,7 @@ struct JourneyTellerTests {
         try await LoopbackServer.withServer(handler: { _ in Teller.streamed(Teller.prose("Dot", sentences: 30)) }) { server in
             // 60 words a minute: six sentences of eleven words are enough.
             let part = try await Teller.teller(server, parts: 2, store: store).tell(part: 1)
-            #expect(part.sentences.count == 6)
+            #expect(part.storySentences.count == 6)
             #expect(part.words >= 60 && part.words < 72)
         }
     }
@@ -314,7 +343,7 @@ struct JourneyTellerTests {
             let stoppedFirst = Mutex<Bool?>(nil)
             // The voice speaks its first sentence only once the model's stream was hung up on.
             let speak: @Sendable (String) async throws -> Data = { text in
-                if stoppedFirst.withLock({ $0 }) == nil {
+                if !text.contains("for your"), stoppedFirst.withLock({ $0 }) == nil {
                     let stopped = await eventually(timeout: 30) { server.abandoned >= 1 }
                     stoppedFirst.withLock { $0 = stopped }
                 }
@@ -322,7 +351,7 @@ struct JourneyTellerTests {
             }
             let part = try await Teller.teller(server, parts: 2, store: store, speak: speak).tell(part: 1)
             #expect(stoppedFirst.withLock { $0 } == true, "the answer was read to its words before the first sentence was voiced")
-            #expect(part.sentences.count == 6)
+            #expect(part.storySentences.count == 6)
         }
     }
 
@@ -347,8 +376,8 @@ struct JourneyTellerTests {
             #expect(server.requests.count == 2)
             let again = Teller.userMessage(server.requests[1])
             #expect(again.contains("so far ends") && again.contains("number 2."), "it goes on from the first answer's end")
-            #expect(part.sentences.prefix(2).allSatisfy { $0.text.contains("Dot walked") })
-            #expect(part.sentences.dropFirst(2).allSatisfy { $0.text.contains("the heron walked") })
+            #expect(part.storySentences.prefix(2).allSatisfy { $0.text.contains("Dot walked") })
+            #expect(part.storySentences.dropFirst(2).allSatisfy { $0.text.contains("the heron walked") })
             #expect(part.words >= 60 && part.status == .ready)
         }
     }
@@ -385,8 +414,8 @@ struct JourneyTellerTests {
         let text = "Part 1: The Pond\n\n" + Teller.prose("*Dot*", sentences: 6) + " And then she saw the"
         try await LoopbackServer.withServer(handler: { _ in Teller.streamed(text) }) { server in
             let part = try await Teller.teller(server, parts: 1, store: store).tell(part: 1)
-            #expect(part.sentences.count == 6)
-            #expect(part.sentences.allSatisfy { !$0.text.contains("Part 1") && !$0.text.contains("*") })
+            #expect(part.storySentences.count == 6)
+            #expect(part.storySentences.allSatisfy { !$0.text.contains("Part 1") && !$0.text.contains("*") })
             #expect(!part.text.hasSuffix("saw the"))
         }
     }

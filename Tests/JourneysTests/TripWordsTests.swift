@@ -61,3 +61,30 @@ struct StoryTitleTests {
         #expect(!SpokenProse.isTitle(String(repeating: "Word ", count: 12) + "ends", source: "", limit: 200))
     }
 }
+
+@Suite("The journey's spoken title: the kind of story and the trip, with the places used")
+struct JourneyAnnouncementTests {
+    func plan(_ start: Place, _ end: Place, mode: TravelMode = .walking, seconds: Double) -> JourneyPlan {
+        let route = Route(distanceMeters: 1000, durationSeconds: seconds, line: [start.coordinate, end.coordinate], source: .estimate)
+        return JourneyPlan(start: start, end: end, mode: mode, route: route, parts: 13, wordsPerPart: 150, wordsPerMinute: 150)
+    }
+
+    let oxford = Place(name: "Oxford", latitude: 51.75222, longitude: -1.25596)
+    let headington = Place(name: "Headington", latitude: 51.7600, longitude: -1.2100)
+
+    @Test func namesTheStoryTheTripAndThePlaces() throws {
+        #expect(JourneyAnnouncement.text(for: plan(oxford, headington, seconds: 780), style: try StoryStyle(.fantasy))
+                == "A fantasy story for your 13-minute walk from Oxford to Headington.")
+        #expect(JourneyAnnouncement.text(for: plan(oxford, headington, mode: .driving, seconds: 2.4 * 3600), style: try StoryStyle(.custom, description: "pirates"))
+                == "Your story for your 2-hour drive from Oxford to Headington.")
+        #expect(JourneyAnnouncement.text(for: plan(oxford, headington, mode: .cycling, seconds: 20), style: try StoryStyle(.noir))
+                == "A noir mystery for your 1-minute ride from Oxford to Headington.")
+    }
+
+    @Test("a place known only by its coordinates is said in words, never as numbers")
+    func noCoordinates() throws {
+        let point = Place(name: "51.75900, -1.24000", latitude: 51.759, longitude: -1.24)
+        let text = JourneyAnnouncement.text(for: plan(oxford, point, seconds: 900), style: try StoryStyle(.childrens))
+        #expect(text == "A children’s story for your 15-minute walk from Oxford to a spot 1.3 kilometres north-east of Oxford.")
+    }
+}

@@ -207,8 +207,13 @@ struct JourneyAPITests {
             #expect(parts.allSatisfy { $0["fallback"] == false })
             for (index, part) in parts.enumerated() {
                 let sentences = part["sentences"]?.arrayValue ?? []
-                let text = sentences.compactMap { $0["text"]?.stringValue }.joined(separator: " ")
-                // The model's own sentences, in order, as many as the part took.
+                // Part 1 opens with the journey's spoken title (the style and the places used),
+                // marked so; the rest is the model's own sentences, in order, as many as the part took.
+                let announced = sentences.first?["announcement"] == true
+                #expect(announced == (index == 0))
+                if index == 0 { #expect(sentences.first?["text"]?.stringValue == "A noir mystery for your 2-minute walk across Oxford.") }
+                #expect(sentences.dropFirst().allSatisfy { $0["announcement"] == nil })
+                let text = sentences.dropFirst(announced ? 1 : 0).compactMap { $0["text"]?.stringValue }.joined(separator: " ")
                 #expect(sentences.count >= 3)
                 #expect((index == 0 ? JourneyModel.partOne : JourneyModel.partTwo).hasPrefix(text), "\(text)")
                 for sentence in sentences {
@@ -310,7 +315,7 @@ struct JourneyAPITests {
             let id = try #require(created.json?["id"]?.stringValue)
             let told = try await app.waitForJourney(id, token: ada, until: JSONValue.finishedTelling)
             #expect(told["status"]?.stringValue == "complete", "\(told["error"]?.stringValue ?? "")")
-            let first = told["parts"]?[0]?["sentences"]?.arrayValue?.compactMap { $0["text"]?.stringValue }.joined(separator: " ") ?? ""
+            let first = told["parts"]?[0]?["sentences"]?.arrayValue?.filter { $0["announcement"] == nil }.compactMap { $0["text"]?.stringValue }.joined(separator: " ") ?? ""
             #expect(!first.isEmpty && JourneyModel.partOne.hasPrefix(first), "\(first)")
             #expect(openings() == 1, "part 1 came from the prepared answer")
         }

@@ -209,8 +209,9 @@ export default function playerScreen() {
           } else {
             const nodes = [];
             sentences.forEach((sentence, index) => {
-              if (index) nodes.push(" ");
-              nodes.push(el("span", { className: "sentence", dataset: { index: String(index) } }, sentence.text));
+              // The journey's spoken title stands apart from the story, on a line of its own.
+              if (index) nodes.push(sentences[index - 1].announcement ? el("br") : " ");
+              nodes.push(el("span", { className: sentence.announcement ? "sentence announcement" : "sentence", dataset: { index: String(index) } }, sentence.text));
             });
             if (part.status === "writing") nodes.push(" ", el("span", { className: "hint more" }, "…"));
             text.replaceChildren(...nodes);
