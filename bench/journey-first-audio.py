@@ -189,6 +189,10 @@ def listen(client, journey_id, parts, sent):
     return waited, gaps, ready_at, state
 
 
+# (seconds to the story's first sentence, seconds the listener waited for it after the title, prepared), per journey.
+STORY_FIRSTS = []
+
+
 def journey(client, prepare=True, first_only=False, read_plan=8.0, hear=0, texts=None, alongside=None):
     story = {"start": START, "end": END, "mode": "walking", "style": "fantasy"}
     plan = client.call("POST", "/api/journeys/plan", {"start": START, "end": END, "mode": "walking"})
@@ -197,13 +201,23 @@ def journey(client, prepare=True, first_only=False, read_plan=8.0, hear=0, texts
     time.sleep(read_plan)  # the user reads the plan; the model on the machine loads meanwhile
     sent = time.time()
     created = client.call("POST", "/api/journeys", story)
-    first = None
-    while first is None:
+    # First audio: the first sentence of part 1, whatever it is (the journey's spoken title);
+    # the story's own first sentence (the model's) is timed too, as `story_first`.
+    first = story_first = None
+    while story_first is None:
         state = client.call("GET", f"/api/journeys/{created['id']}")
         sentences = state["parts"][0]["sentences"] if state["parts"] else []
-        if sentences:
+        if sentences and first is None:
             client.call("GET", sentences[0]["audio_url"], raw=True)
             first = time.time() - sent
+        told = [s for s in sentences if not s.get("announcement")]
+        if told:
+            client.call("GET", told[0]["audio_url"], raw=True)
+            story_first = time.time() - sent
+            # The listener hears the title first: the story's sentence is late only by what
+            # it comes after the title has played.
+            title = sum(s["duration_s"] for s in sentences if s.get("announcement"))
+            STORY_FIRSTS.append((story_first, max(0.0, story_first - (first + title)), prepare))
         elif state["status"] == "failed":
             raise SystemExit("the journey failed: " + str(state["error"]))
         else:
@@ -308,13 +322,15 @@ def main():
                       f"against {statistics.median(alone):.2f} s alone (×{statistics.median(alongside.turns) / statistics.median(alone):.1f})", flush=True)
             cold = journey(client, prepare=False, first_only=True, read_plan=args.read_plan)
             references.append(reference); firsts.append(first); colds.append(cold); speeds.append(story / made)
-            print(f"run {run + 1}: first audio {first:5.2f} s, not prepared {cold:5.2f} s (voice-chat turn {reference:5.2f} s, ×{first / reference:.2f}); "
+            print(f"run {run + 1}: first audio {first:5.2f} s (the story's own {STORY_FIRSTS[-2][0]:5.2f} s, a wait after the title of {STORY_FIRSTS[-2][1]:4.2f} s), not prepared {cold:5.2f} s (voice-chat turn {reference:5.2f} s, ×{first / reference:.2f}); "
                   f"{len(words)} parts ready, {story / 60:.1f} min of story in {made / 60:.1f} min = {story / made:.2f} min/min; "
                   f"words {words}; from the beat: {sum(fallbacks)}; title {title!r}", flush=True)
         print(f"\nmedian time to first audio {statistics.median(firsts):.2f} s (goal < 5 s; "
               f"{statistics.median(colds):.2f} s without the opening prepared while the plan is shown); "
               f"reference voice-chat turn {statistics.median(references):.2f} s; "
               f"generation {statistics.median(speeds):.2f} minutes of story a minute (must stay > 1); "
+              f"the story's first sentence {statistics.median(t for t, _, p in STORY_FIRSTS if p):.2f} s, heard "
+              f"{statistics.median(w for _, w, p in STORY_FIRSTS if p):.2f} s after the title ended (medians, prepared); "
               f"load average {os.getloadavg()[0]:.1f}")
     finally:
         server.terminate(); server.wait()

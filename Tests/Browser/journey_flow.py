@@ -156,6 +156,12 @@ def journey_flow(options):
         check(first_audio is not None, "part 1's first sentence plays by itself after 'Tell me a story'")
         browser.wait_for("the sentence highlighted", "return journeySeen.speaking || document.querySelector('#journey-text .sentence.speaking')", timeout=60)
         check(True, "the sentence being spoken is highlighted in the part's text")
+        # The journey's spoken title comes first, naming the places used, and stands apart.
+        title = browser.wait_for("the journey's spoken title first in part 1", """
+            const first = document.querySelector('#journey-text .sentence[data-index="0"]');
+            return document.querySelector('#journey-text')?.dataset.part === '1' && first && first.classList.contains('announcement') ? first.textContent : null""", timeout=60)
+        check(" walk " in title and not re.search(r"\d+\.\d{3,}", title),
+              f"part 1 opens with the journey's spoken title, places in words, no coordinates: “{title}”")
         seen = browser.js("return journeySeen")
         print(f"  player states seen: {seen['states']}; 'Preparing the next part…' shown: {seen['waiting']}")
         marker = browser.wait_for("the progress marker", """
