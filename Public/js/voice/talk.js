@@ -103,11 +103,13 @@ export default function talkScreen() {
       }).catch(() => {});
 
       // Conversations are kept by the server; the list is the user's, most recent first.
-      async function listConversations() {
+      // Coming back to Talk opens the latest, as a messaging app does (`openLatest`).
+      async function listConversations({ openLatest = false } = {}) {
         try {
           const { conversations } = await api("/api/voice/conversations", { signal });
           q("#talk-conversation").replaceChildren(el("option", { value: "" }, "New conversation"),
             ...conversations.map((item) => el("option", { value: item.id }, item.title)));
+          if (openLatest && !conversation && conversations.length) await openConversation(conversations[0].id);
           q("#talk-conversation").value = conversation ?? "";
           q("#talk-delete").disabled = !conversation;
         } catch (error) {
@@ -129,7 +131,7 @@ export default function talkScreen() {
           if (!isAbort(error)) showError(`The conversation could not be opened: ${error.message}`);
         }
       }
-      listConversations();
+      listConversations({ openLatest: true });
 
       function addMessage(role, text) {
         const item = el("li", { className: `message ${role}` }, text);
