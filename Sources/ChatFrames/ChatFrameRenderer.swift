@@ -94,16 +94,27 @@ package final class ChatFrameRenderer {
     }
 
     private func viewportHeight(keyboard: Bool, typing: (message: Int, count: Int)?) -> Double {
-        geometry.height - geometry.header - inputBarHeight(typing) - (keyboard ? geometry.keyboard : 0)
+        geometry.height - messagesTop - inputBarHeight(typing) - (keyboard ? geometry.keyboard : 0)
+    }
+
+    /// Where the messages' viewport begins: below the header, and below the watermark's own band
+    /// when there is one, so that no message ever scrolls under it.
+    private var messagesTop: Double { geometry.header + watermarkBand }
+
+    private lazy var watermark = canvas.layout("Made with StoryVoice", font: TextStyle(pixels: 34, bold: true), wrapWidth: nil)
+    private static let watermarkPadding = (x: 18.0, y: 10.0, margin: 8.0)
+
+    private var watermarkBand: Double {
+        settings.watermark ? watermark.size.height + 2 * (Self.watermarkPadding.y + Self.watermarkPadding.margin) : 0
     }
 
     // MARK: Drawing
 
     private func draw(_ scene: ChatScene, offset: Double, viewport: Double, phase: Int) {
         canvas.fill(x: 0, y: 0, width: geometry.width, height: geometry.height, color: palette.background)
-        canvas.clipped(x: 0, y: geometry.header, width: geometry.width, height: viewport) {
-            drawMessages(scene, originY: geometry.header - offset, viewport: (geometry.header, geometry.header + viewport))
-            if let typist = scene.indicator { drawIndicator(typist, scene: scene, originY: geometry.header - offset, phase: phase) }
+        canvas.clipped(x: 0, y: messagesTop, width: geometry.width, height: viewport) {
+            drawMessages(scene, originY: messagesTop - offset, viewport: (messagesTop, messagesTop + viewport))
+            if let typist = scene.indicator { drawIndicator(typist, scene: scene, originY: messagesTop - offset, phase: phase) }
         }
         drawHeader()
         let keyboardTop = geometry.height - (scene.keyboard ? geometry.keyboard : 0)
@@ -259,13 +270,15 @@ package final class ChatFrameRenderer {
         }
     }
 
+    /// The free plan's mark, centred in its band under the header (`watermarkBand`).
     private func drawWatermark() {
-        let text = canvas.layout("Made with StoryVoice", font: TextStyle(pixels: 34, bold: true), wrapWidth: nil)
-        let size = text.size
-        let x = geometry.columnX + geometry.columnWidth - size.width - 2 * geometry.margin
-        let y = geometry.header + 22
-        canvas.roundedRectangle(x: x - 18, y: y - 10, width: size.width + 36, height: size.height + 20, radius: 18, color: RGBColor(red: 0, green: 0, blue: 0), alpha: 0.5)
-        text.draw(x: x, y: y, color: RGBColor(red: 1, green: 1, blue: 1), alpha: 0.92)
+        let size = watermark.size
+        let padding = Self.watermarkPadding
+        let x = geometry.columnX + (geometry.columnWidth - size.width) / 2
+        let y = geometry.header + padding.margin + padding.y
+        canvas.roundedRectangle(x: x - padding.x, y: y - padding.y, width: size.width + 2 * padding.x, height: size.height + 2 * padding.y,
+                                radius: 18, color: RGBColor(red: 0, green: 0, blue: 0), alpha: 0.5)
+        watermark.draw(x: x, y: y, color: RGBColor(red: 1, green: 1, blue: 1), alpha: 0.92)
     }
 }
 

@@ -71,6 +71,42 @@ struct ChatFrameTests {
         #expect(clean.canvas.pixel(x: 900, y: Int(geometry.header + 40)).isClose(to: white))
     }
 
+    /// Issue 51: the mark covered the top message's text. It now has a band of its own under the
+    /// header, and the messages scroll beneath the band, never under the mark.
+    @Test(arguments: VideoFormat.allCases)
+    func theWatermarkNeverCoversAMessage(format: VideoFormat) throws {
+        let texts = (0..<30).map { ($0.isMultiple(of: 2) ? "alex" : "me", "message number \($0), long enough to stretch its bubble right across the screen") }
+        let conversation = Self.conversation(texts)
+        let marked = Self.finalFrame(conversation, settings: ChatExportSettings(format: format, watermark: true))
+        let clean = Self.finalFrame(conversation, settings: ChatExportSettings(format: format))
+        let palette = ChatTheme.imessage.palette(dark: false)
+        let bubbles = [try #require(RGBColor(hex: palette.sender)), try #require(RGBColor(hex: palette.receiver))]
+        let geometry = ChatGeometry(format: format)
+        // The rows just under the header, where the mark is drawn.
+        let rows = Int(geometry.header)..<Int(geometry.header + 70)
+        // Pixels of a bubble's fill: runs of its colour 16 px or longer (the mark's anti-aliased
+        // letters have light grey edges of a pixel or two, as the receiver's bubble is light grey).
+        func bubblePixels(_ renderer: ChatFrameRenderer) -> Int {
+            var count = 0
+            for y in rows {
+                var run = 0
+                for x in stride(from: 0, to: format.width, by: 2) {
+                    let pixel = renderer.canvas.pixel(x: x, y: y)
+                    run = bubbles.contains(where: { pixel.isClose(to: $0) }) ? run + 1 : 0
+                    if run >= 8 { count += 1 }
+                }
+            }
+            return count
+        }
+        #expect(bubblePixels(clean) > 1_000, "without the mark the messages fill those rows (the test can see an overlap)")
+        #expect(bubblePixels(marked) == 0, "no bubble under the mark")
+        var markPixels = 0
+        for y in rows {
+            for x in stride(from: 0, to: format.width, by: 2) where marked.canvas.pixel(x: x, y: y) != clean.canvas.pixel(x: x, y: y) { markPixels += 1 }
+        }
+        #expect(markPixels > 1_000, "the mark is drawn there")
+    }
+
     @Test func aLongChatScrollsToItsNewestMessage() {
         let texts = (0..<40).map { ($0 == 0 ? "alex" : "me", "message number \($0)") }
         let renderer = Self.finalFrame(Self.conversation(texts), settings: ChatExportSettings(typingSpeed: .fast, keyboard: false, typingIndicator: false))
