@@ -19,23 +19,33 @@ public struct GazetteerGeocoder: Geocoder {
         if let coordinate = Coordinate(text: query) { return Self.named(coordinate, by: gazetteer) }
         let parts = query.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         for (index, part) in parts.enumerated() {
+            // A country or region after the name qualifies it; it is never the place itself
+            // ("Headington, UK" is not the village of Uk in Russia).
+            if index > 0, gazetteer.qualifier(PlaceName.key(part)) != nil { continue }
             let candidates = gazetteer.entries(forKey: PlaceName.key(part))
             guard !candidates.isEmpty else { continue }
             var matching = candidates
             for qualifier in parts[(index + 1)...] {
-                guard let within = gazetteer.qualifier(PlaceName.key(qualifier)) else {
-                    throw JourneyError.unknownPlace(query, hint: "“\(qualifier)” is not a country or region the offline gazetteer knows (it knows US states, the UK's nations, Canadian provinces and Australian states); leave it out or name the country, or set \(JourneyServicesConfiguration.nominatimVariable) to a Nominatim server")
+                if let within = gazetteer.qualifier(PlaceName.key(qualifier)) {
+                    matching = matching.filter(within)
+                } else if let town = Self.best(gazetteer.entries(forKey: PlaceName.key(qualifier))) {
+                    // A town named after the place ("Cambridge, Boston"): the place near it.
+                    matching = matching.filter { GreatCircle.distance($0.coordinate, town.coordinate) <= Self.nearTown }
+                } else {
+                    throw JourneyError.unknownPlace(query, hint: "“\(qualifier)” is neither a country, a region nor a town this server knows; leave it out, or name the country or the nearest town")
                 }
-                matching = matching.filter(within)
             }
             guard let best = Self.best(matching) else {
                 let somewhere = candidates.prefix(3).map { "\($0.name), \(gazetteer.area(of: $0))" }.joined(separator: "; ")
-                throw JourneyError.unknownPlace(query, hint: "the offline gazetteer knows \(part) only elsewhere (\(somewhere))")
+                throw JourneyError.unknownPlace(query, hint: "this server knows \(part) only elsewhere (\(somewhere))")
             }
             return Place(name: best.name, coordinate: best.coordinate, label: "\(best.name), \(gazetteer.area(of: best))")
         }
-        throw JourneyError.unknownPlace(query, hint: "the offline gazetteer knows towns of 500 people or more; for streets and addresses set \(JourneyServicesConfiguration.nominatimVariable) to a Nominatim server, or give “latitude,longitude”")
+        throw JourneyError.unknownPlace(query, hint: "this server knows towns and villages of 500 people or more, not streets or addresses: name the nearest town, or give “latitude,longitude” (Use my location)")
     }
+
+    /// How near a place must be to the town named after it (metres).
+    static let nearTown = 50_000.0
 
     /// A point given as "lat,lon" (a phone's location), told by the place it is in or near: a
     /// story must not read "51.75900, -1.24000" aloud. Far from any place, it keeps its
