@@ -34,7 +34,9 @@ sample: release
 # (schemathesis over Public/openapi.yaml against a real server, fixed seed, bounded in time)
 # run first, so that the closing lines of the output are swift test's summary.
 # scripts/swift-test stops a run that stalls and names the tests that never finished.
+# scripts/check-imports first: each target declares exactly the modules it imports.
 test: setup
+	SWIFT=$(SWIFT) scripts/check-imports
 	$(SWIFT) build --build-tests
 	scripts/browser-test
 	scripts/api-test

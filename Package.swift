@@ -15,7 +15,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        // jwt-kit 5.8 (for vapor/jwt 5.2.0) needs swift-crypto 4; 3.x is kept allowed for the others.
+        // jwt-kit 5.8 (which vapor/jwt 5.2.0 resolves to) needs swift-crypto 4; 3.x is kept allowed for the others.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
@@ -28,7 +28,6 @@ let package = Package(
         .package(url: "https://github.com/vapor/fluent-sqlite-driver", from: "4.9.0"),
         .package(url: "https://github.com/vapor/fluent-postgres-driver", from: "2.14.0"),
         .package(url: "https://github.com/vapor/jwt", from: "5.2.0"),
-        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
         .package(url: "https://github.com/vapor/websocket-kit", from: "2.16.2"),
@@ -72,7 +71,7 @@ let package = Package(
         .target(
             name: "Narration",
             dependencies: [
-                "StoryModel", "StoryText", "Audio", "Speech",
+                "StoryModel", "Audio", "Speech",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -152,7 +151,7 @@ let package = Package(
         .target(
             name: "Analysis",
             dependencies: [
-                "StoryModel", "LanguageModels",
+                "StoryModel", "LanguageModels", "VendorHTTP",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -194,6 +193,8 @@ let package = Package(
                 .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // Database-backed job queue (claim with a lease, heartbeat, retry with backoff) and workers.
@@ -212,10 +213,10 @@ let package = Package(
             name: "StoryWorkflows",
             dependencies: [
                 "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "CloudSpeech", "Narration", "LanguageModels", "VendorHTTP",
-                "Analysis", "Persistence", "Jobs",
+                "Analysis", "Persistence", "Jobs", "ProcessWorkers",
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         // Voice chat for a signed-in user: transcriber, model and voice chosen, turns run. No Vapor.
@@ -233,7 +234,6 @@ let package = Package(
             dependencies: [
                 "ChatStories", "ChatVideo", "Audio", "Persistence", "Jobs", "StoryWorkflows", "LanguageModels",
                 .product(name: "FluentKit", package: "fluent-kit"),
-                .product(name: "FluentSQL", package: "fluent-kit"),
             ]
         ),
         // Journeys for a signed-in user: the story planned, written and voiced part by part as
@@ -243,7 +243,6 @@ let package = Package(
             dependencies: [
                 "Journeys", "JourneyServices", "StoryModel", "Audio", "Speech", "Persistence", "Jobs", "StoryWorkflows", "LanguageModels", "VoiceChat", "VendorHTTP",
                 .product(name: "FluentKit", package: "fluent-kit"),
-                .product(name: "FluentSQL", package: "fluent-kit"),
             ]
         ),
         // AI phone calls' pure core: plans and usage as functions of (plan history, calls, now),
@@ -260,11 +259,9 @@ let package = Package(
             name: "AppStore",
             dependencies: [
                 "VendorHTTP",
-                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("AppleRootCA-G3.cer")]
@@ -287,7 +284,6 @@ let package = Package(
             dependencies: [
                 "Calls", "VendorHTTP", "VoiceChat", "LanguageModels", "Audio",
                 .product(name: "WebSocketKit", package: "websocket-kit"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -302,7 +298,6 @@ let package = Package(
                 "Calls", "Telephony", "AppStore", "Persistence", "Jobs", "VendorHTTP",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "FluentKit", package: "fluent-kit"),
-                .product(name: "FluentSQL", package: "fluent-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -312,24 +307,26 @@ let package = Package(
             dependencies: [
                 "StoryModel", "StoryText", "Persistence", "Jobs", "Analysis", "LanguageModels", "VendorHTTP", "StoryWorkflows",
                 "Speech", "VoiceChat", "VoiceWorkflows", "ChatStories", "ChatWorkflows", "Journeys", "JourneyServices", "JourneyWorkflows",
-                "Calls", "Telephony", "AppStore", "CallWorkflows",
+                "Calls", "Telephony", "CallWorkflows", "Audio",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
-                .product(name: "FluentSQLiteDriver", package: "fluent-sqlite-driver"),
-                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
                 .product(name: "JWT", package: "jwt"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .executableTarget(
             name: "storyvoice",
             dependencies: [
                 "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "Narration", "LanguageModels", "VendorHTTP", "Analysis",
-                "StoryServer", "StoryWorkflows", "Jobs", "CloudSpeech", "Persistence", "LocalModel", "ChatStories", "ChatVideo", "ChatWorkflows", "Journeys", "JourneyServices", "JourneyWorkflows",
-                "Calls", "Telephony", "AppStore", "CallWorkflows",
+                "StoryServer", "StoryWorkflows", "Jobs", "Persistence", "LocalModel", "ChatStories", "ChatVideo", "ChatWorkflows", "Journeys", "JourneyServices", "JourneyWorkflows",
+                "CallWorkflows",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FluentKit", package: "fluent-kit"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -340,30 +337,24 @@ let package = Package(
         .testTarget(name: "CallsTests", dependencies: ["Calls"]),
         .testTarget(name: "AppStoreTests", dependencies: [
             "AppStore", "AppStoreTestSupport", "VendorHTTP", "TestSupport",
-            .product(name: "JWTKit", package: "jwt-kit"),
             .product(name: "X509", package: "swift-certificates"),
-            .product(name: "SwiftASN1", package: "swift-asn1"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "TelephonyTests", dependencies: [
-            "Telephony", "Calls", "VendorHTTP", "TestSupport", "VoiceChat", "LanguageModels", "Audio",
+            "Telephony", "Calls", "VendorHTTP", "TestSupport", "LanguageModels", "Audio",
             .product(name: "WebSocketKit", package: "websocket-kit"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "CallWorkflowsTests", dependencies: [
-            "CallWorkflows", "Calls", "Telephony", "AppStore", "Persistence", "Jobs", "DatabaseTestSupport", "VendorHTTP", "TestSupport",
-            .product(name: "FluentKit", package: "fluent-kit"),
-            .product(name: "Logging", package: "swift-log"),
+            "CallWorkflows",
         ]),
         .testTarget(name: "JourneyServicesTests", dependencies: [
-            "JourneyServices", "Journeys", "VendorHTTP", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            "JourneyServices", "Journeys", "VendorHTTP", "TestSupport",
         ]),
         .testTarget(name: "JourneyWorkflowsTests", dependencies: [
-            "JourneyWorkflows", "Journeys", "JourneyServices", "StoryWorkflows", "Persistence", "Jobs", "DatabaseTestSupport", "LanguageModels", "VendorHTTP", "TestSupport",
-            "Audio", "Speech", "SpeechEngines", "LocalModel",
+            "JourneyWorkflows", "Journeys", "LanguageModels", "VendorHTTP", "TestSupport",
+            "Audio", "Speech", "SpeechEngines",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "ChatVideoTests", dependencies: ["ChatVideo", "ChatFrames", "ChatStories", "Audio"]),
@@ -405,6 +396,7 @@ let package = Package(
                 "Persistence", "DatabaseTestSupport",
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQL", package: "fluent-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(
@@ -417,12 +409,15 @@ let package = Package(
         .testTarget(
             name: "StoryServerTests",
             dependencies: [
-                "StoryServer", "StoryWorkflows", "Persistence", "Jobs", "DatabaseTestSupport", "TestSupport", "LanguageModels", "VendorHTTP", "Analysis", "Speech", "StoryModel", "Narration", "SpeechEngines", "Audio",
-                "ChatStories", "ChatWorkflows", "Journeys", "JourneyWorkflows", "Calls", "CallWorkflows", "Telephony", "AppStore", "AppStoreTestSupport",
+                "StoryServer", "StoryWorkflows", "Persistence", "Jobs", "DatabaseTestSupport", "TestSupport", "LanguageModels", "VendorHTTP", "Speech", "StoryModel", "StoryText", "Narration", "SpeechEngines", "Audio",
+                "ChatWorkflows", "Journeys", "JourneyWorkflows", "Calls", "CallWorkflows", "Telephony", "AppStore", "AppStoreTestSupport",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQL", package: "fluent-kit"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "JWT", package: "jwt"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(name: "NarrationTests", dependencies: ["Narration", "SpeechEngines", "Speech", "Audio", "StoryText", "StoryModel"]),
