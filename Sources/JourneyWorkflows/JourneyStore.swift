@@ -68,7 +68,10 @@ public struct JourneyPart: Sendable, Hashable {
     /// The story's sentences: all but the announcement.
     public var storySentences: [PartSentence] { sentences.filter { !$0.isAnnouncement } }
     public var text: String { storySentences.map(\.text).joined(separator: " ") }
+    /// Seconds of audio, the announcement included (it takes the listener's time too).
     public var durationSeconds: Double { sentences.reduce(0) { $0 + $1.durationSeconds } }
+    /// Seconds of the story's own sentences: what the voice's pace is measured on.
+    public var storySeconds: Double { storySentences.reduce(0) { $0 + $1.durationSeconds } }
     public var words: Int { SpokenProse.wordCount(text) }
 }
 

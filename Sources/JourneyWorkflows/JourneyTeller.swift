@@ -481,7 +481,7 @@ public struct JourneyTeller: Sendable {
 
     /// Words a minute in a told part, when it is long enough to say (clamped to human speech).
     static func pace(of part: JourneyPart) -> Double? {
-        let seconds = part.durationSeconds
+        let seconds = part.storySeconds
         guard part.words >= 30, seconds >= 10 else { return nil }
         return min(220, max(90, Double(part.words) / seconds * 60))
     }

@@ -211,6 +211,9 @@ struct JourneyTellerTests {
             #expect(try WAV.decode(wav).durationSeconds > 1)
             #expect(one.storySentences.count == one.sentences.count - 1 && one.storySentences.allSatisfy { !$0.isAnnouncement })
             #expect(!one.text.contains("for your") && one.text.hasPrefix("Then Dot walked"))
+            // The voice's pace is its words over the story's seconds, not the title's too.
+            #expect(one.storySeconds < one.durationSeconds)
+            #expect(JourneyTeller.pace(of: one) == min(220, max(90, Double(one.words) / one.storySeconds * 60)))
             let two = try await teller.tell(part: 2)
             #expect(two.sentences.allSatisfy { !$0.isAnnouncement }, "only part 1 has one")
             #expect(server.requests.allSatisfy { !Teller.userMessage($0).contains("for your") }, "never part of a prompt")
@@ -296,8 +299,9 @@ struct JourneyTellerTests {
             let teller = try Teller.teller(server, parts: 2, store: store)
             let one = try await teller.tell(part: 1)
             try await teller.tell(part: 2)
-            let pace = Double(one.words) / one.durationSeconds * 60
-            // A minute at espeak's pace, and what part 1 fell short of its minute.
+            // The story's words over the story's seconds (the spoken title is not the story);
+            let pace = Double(one.words) / one.storySeconds * 60
+            // a minute at espeak's pace, and what part 1 (the title included) fell short of its minute.
             let expected = JourneyTeller.words(pace: min(220, max(90, pace)), seconds: 120 - one.durationSeconds)
             #expect(Teller.userMessage(server.requests[0]).contains("About 60 words"), "the plan's pace for part 1")
             let partTwo = try #require(server.requests.map(Teller.userMessage).first { $0.contains("Write part 2") })
