@@ -99,7 +99,7 @@ public struct JourneyLibrary: Sendable {
         return await openings.prepare(
             owner: ownerID, modelSpec: choices.modelText, voice: voice.voice,
             request: JourneyTeller.openingRequest(plan: planned, style: style).with(.due(now().addingTimeInterval(PreparedOpenings.dueAfter))),
-            using: model, speak: { text in
+            using: model, announcement: JourneyAnnouncement.text(for: planned, style: style), speak: { text in
                 // At the pace the teller will speak in (measured on the first sentence, not before the model starts).
                 try await narration.preview(await VoicePaces.shared.paced(voice, target: target, narration: narration), text: text)
             })

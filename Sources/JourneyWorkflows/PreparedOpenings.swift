@@ -64,9 +64,10 @@ public actor PreparedOpenings {
     /// and voicing its first sentences with `speak` (in `voice`); false when the same opening is
     /// already written or being written.
     @discardableResult
+    /// `announcement`: the journey's spoken title (`JourneyAnnouncement`), voiced first.
     func prepare(
         owner: UUID, modelSpec: String, voice: String, request: CompletionRequest, using model: any LanguageModel,
-        speak: @escaping @Sendable (String) async throws -> Data
+        announcement: String? = nil, speak: @escaping @Sendable (String) async throws -> Data
     ) -> Bool {
         let key = Key(owner: owner, model: modelSpec, voice: voice, request: request)
         if entries[owner]?.key == key { return false }
@@ -82,6 +83,11 @@ public actor PreparedOpenings {
             // it comes: a teller that starts meanwhile reads the text at once and waits only
             // for the audio of a sentence already being made (`voicedSentence`).
             var previous: Task<Data?, Never>?
+            if let announcement, let text = SpokenProse.speakable(announcement) {
+                let voicing = Task<Data?, Never> { try? await speak(text) }
+                previous = voicing
+                await self?.keep(voicing, for: text, key: voicedKey)
+            }
             do {
                 for try await event in model.stream(request) {
                     await answer.append(event)

@@ -48,6 +48,24 @@ import Testing
         }
     }
 
+    @Test("the journey's spoken title is voiced with the opening, first, so that starting after the plan is heard at once")
+    func announcementIsVoicedAhead() async throws {
+        let openings = PreparedOpenings()
+        let style = try StoryStyle(.childrens)
+        try await LoopbackServer.withServer(handler: { _ in Teller.streamed(Teller.prose("Dot", sentences: 8)) }) { server in
+            let plan = Teller.plan(parts: 3)
+            let title = JourneyAnnouncement.text(for: plan, style: style)
+            #expect(await openings.prepare(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: JourneyTeller.openingRequest(plan: plan, style: style),
+                                           using: Teller.model(server), announcement: title, speak: Teller.speak))
+            #expect(await eventually { await openings.voicedCount(for: owner) == 3 }, "the title and the first two sentences")
+            let spoken = LockedValue<[String]>([])
+            let part = try await teller(server, openings: openings, owner: owner, store: Teller.store(), style: style, spoken: spoken).tell(part: 1)
+            #expect(part.sentences.first?.text == title && part.sentences.first?.isAnnouncement == true)
+            #expect(!spoken.value.contains(title), "the teller found the title's audio made")
+            #expect(spoken.value == part.storySentences.dropFirst(2).map(\.text))
+        }
+    }
+
     @Test("an opening prepared as due soon is the same opening the teller asks for when it is due now")
     func preparedPriorityIsNoOtherOpening() async throws {
         let openings = PreparedOpenings()
