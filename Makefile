@@ -34,9 +34,11 @@ sample: release
 # (schemathesis over Public/openapi.yaml against a real server, fixed seed, bounded in time)
 # run first, so that the closing lines of the output are swift test's summary.
 # scripts/swift-test stops a run that stalls and names the tests that never finished.
-# scripts/check-imports first: each target declares exactly the modules it imports.
+# scripts/check-imports first: each target declares exactly the modules it imports; and
+# scripts/check-sources: no UUID(), Process() or Pipe(), which fail when descriptors run out.
 test: setup
 	SWIFT=$(SWIFT) scripts/check-imports
+	scripts/check-sources
 	$(SWIFT) build --build-tests
 	scripts/browser-test
 	scripts/api-test

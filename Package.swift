@@ -17,7 +17,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // jwt-kit 5.8 (which vapor/jwt 5.2.0 resolves to) needs swift-crypto 4; 3.x is kept allowed for the others.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
-        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -47,13 +46,12 @@ let package = Package(
         ),
         // Long-lived JSON-lines workers (Piper, Whisper, the local language model) and the one
         // executable look-up.
-        .target(name: "ProcessWorkers"),
+        .target(name: "ProcessWorkers", dependencies: ["StoryModel"]),
         // PCM, WAV, pauses, loudness, ffmpeg encoding, chapters, timing maps, captions.
         .target(
             name: "Audio",
             dependencies: [
                 "StoryModel", "ProcessWorkers",
-                .product(name: "Subprocess", package: "swift-subprocess"),
             ]
         ),
         // Speech interfaces, the voice catalogue and casting.
@@ -63,7 +61,6 @@ let package = Package(
             name: "SpeechEngines",
             dependencies: [
                 "StoryModel", "Audio", "Speech", "ProcessWorkers",
-                .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -115,7 +112,7 @@ let package = Package(
             dependencies: ["LanguageModels", "Audio"]
         ),
         // Chat stories: conversations, their validation and the video timeline. Pure, Foundation only.
-        .target(name: "ChatStories"),
+        .target(name: "ChatStories", dependencies: ["StoryModel"]),
         // Cairo and Pango from Debian's packages, for ChatFrames only.
         .systemLibrary(
             name: "CCairoPango",
@@ -135,7 +132,6 @@ let package = Package(
             name: "ChatVideo",
             dependencies: [
                 "ChatStories", "ChatFrames", "Audio",
-                .product(name: "Subprocess", package: "swift-subprocess"),
             ]
         ),
         // Cloud speech engines (OpenAI, ElevenLabs, Gemini) over the vendor HTTP layer.
@@ -201,7 +197,7 @@ let package = Package(
         .target(
             name: "Jobs",
             dependencies: [
-                "Persistence",
+                "Persistence", "StoryModel",
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQL", package: "fluent-kit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -232,7 +228,7 @@ let package = Package(
         .target(
             name: "ChatWorkflows",
             dependencies: [
-                "ChatStories", "ChatVideo", "Audio", "Persistence", "Jobs", "StoryWorkflows", "LanguageModels",
+                "ChatStories", "ChatVideo", "Audio", "Persistence", "Jobs", "StoryWorkflows", "LanguageModels", "StoryModel",
                 .product(name: "FluentKit", package: "fluent-kit"),
             ]
         ),
@@ -282,7 +278,7 @@ let package = Package(
         .target(
             name: "Telephony",
             dependencies: [
-                "Calls", "VendorHTTP", "VoiceChat", "LanguageModels", "Audio",
+                "Calls", "VendorHTTP", "VoiceChat", "LanguageModels", "Audio", "StoryModel",
                 .product(name: "WebSocketKit", package: "websocket-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,4 +1,5 @@
 import Foundation
+import StoryModel
 
 #if canImport(Glibc)
 import Glibc
@@ -156,7 +157,7 @@ public struct AudioEncoder: Sendable {
         try await ffmpeg.run(arguments) { writer in
             let sink = PCMSink(sampleRate: sampleRate) { samples in
                 let bytes = samples.map(\.littleEndian).withUnsafeBytes { Array($0) }
-                _ = try await writer.write(bytes)
+                try await writer.write(bytes)
             }
             try await produce(sink)
             try await sink.flush()
@@ -196,7 +197,7 @@ public struct AudioEncoder: Sendable {
 
     /// Writes the tags and chapters as an ffmetadata file for the length of `body`.
     private func withMetadataFile(_ metadata: AudioMetadata, format: AudioFormat, _ body: (URL) async throws -> Void) async throws {
-        let metadataFile = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-\(UUID().uuidString).ffmetadata")
+        let metadataFile = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-\(UUID.random().uuidString).ffmetadata")
         defer { try? FileManager.default.removeItem(at: metadataFile) }
         var tags = Self.tags(for: metadata, format: format)
         if Self.chaptersAsTags(format) { tags += FFMetadata.vorbisChapterComments(metadata.chapters) }

@@ -1,12 +1,5 @@
 import Foundation
 import ProcessWorkers
-import Subprocess
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// An ffmpeg-family executable: where it is, and how to run it keeping only what matters of its output.
 package struct ExternalTool: Sendable {
@@ -35,81 +28,26 @@ package struct ExternalTool: Sendable {
     }
 
     /// Runs the tool to completion, discarding stdout and keeping the last lines of stderr for errors.
-    ///
-    /// stderr is streamed rather than collected so a tool that prints an error per packet can
-    /// neither exhaust memory nor overflow a collection limit.
     package func run(_ arguments: [String]) async throws {
-        let path = try requirePath()
-        let result = try await Subprocess.run(
-            .path(.init(path)),
-            arguments: Arguments(arguments),
-            input: .none,
-            output: .discarded,
-            error: .sequence
-        ) { execution in
-            var tail = StderrTail()
-            for try await buffer in execution.standardError {
-                buffer.withUnsafeBytes { tail.append($0) }
-            }
-            return tail.lines
-        }
-        // Cancelling the task kills the tool; say so rather than report the kill as a failure.
-        try Task.checkCancellation()
-        guard result.terminationStatus.isSuccess else {
-            throw AudioError.toolFailed(tool: name, status: Self.describe(result.terminationStatus), stderr: result.closureResult)
-        }
+        let result = try await ChildRun.run(try requirePath(), arguments, errorLimit: StderrTail.keptBytes)
+        try requireSuccess(result)
     }
 
     /// Runs the tool with `feed` writing its standard input, which is closed when `feed` returns.
     ///
     /// A tool reading its input from a pipe sees end-of-file when this process ends, however it
     /// ends, so it cannot outlive us as an orphan. When `feed` fails the tool is killed and
-    /// `feed`'s error reported; when the tool fails (a write then finds the pipe closed), the
-    /// tool's own complaint is.
-    package func run(_ arguments: [String], feeding feed: (StandardInputWriter) async throws -> Void) async throws {
-        let path = try requirePath()
-        // A tool that dies makes our next write fail with EPIPE; without this the signal would
-        // end StoryVoice instead of reporting the tool's failure.
-        signal(SIGPIPE, SIG_IGN)
-        let result = try await Subprocess.run(
-            .path(.init(path)),
-            arguments: Arguments(arguments),
-            input: .inputWriter,
-            output: .discarded,
-            error: .sequence
-        ) { execution in
-            let errors = execution.standardError
-            async let stderr: [String] = {
-                var tail = StderrTail()
-                for try await buffer in errors {
-                    buffer.withUnsafeBytes { tail.append($0) }
-                }
-                return tail.lines
-            }()
-            var failure: (any Error)?
-            do {
-                try await feed(execution.standardInputWriter)
-            } catch {
-                failure = error
-                try? execution.send(signal: .kill)
-            }
-            try? await execution.standardInputWriter.finish()
-            return (stderr: try await stderr, failure: failure)
-        }
-        try Task.checkCancellation()
-        let (stderr, failure) = result.closureResult
-        if let failure, result.terminationStatus == .signaled(Signal.kill.rawValue) { throw failure }
-        guard result.terminationStatus.isSuccess else {
-            throw AudioError.toolFailed(tool: name, status: Self.describe(result.terminationStatus), stderr: stderr)
-        }
-        if let failure { throw failure }
+    /// `feed`'s error reported; when the tool fails (it stops reading), its own complaint is.
+    package func run(_ arguments: [String], feeding feed: (ChildRun.Input) async throws -> Void) async throws {
+        let result = try await ChildRun.run(try requirePath(), arguments, input: feed, errorLimit: StderrTail.keptBytes)
+        try requireSuccess(result)
     }
 
     /// Runs the tool with its standard input fed the chunks `next` returns until it returns nil.
     package func run(_ arguments: [String], chunks next: () async throws -> [UInt8]?) async throws {
-        try await run(arguments) { writer in
+        try await run(arguments) { input in
             while let chunk = try await next() {
-                _ = try await writer.write(chunk)
+                try await input.write(chunk)
             }
         }
     }
@@ -121,25 +59,14 @@ package struct ExternalTool: Sendable {
 
     /// Runs the tool and returns its stdout's bytes (at most `limit`).
     func outputBytes(_ arguments: [String], limit: Int) async throws -> [UInt8] {
-        let path = try requirePath()
-        let result = try await Subprocess.run(
-            .path(.init(path)),
-            arguments: Arguments(arguments),
-            input: .none,
-            output: .bytes(limit: limit),
-            error: .string(limit: 1 << 20)
-        )
-        guard result.terminationStatus.isSuccess else {
-            let lines = result.standardError.split(whereSeparator: \.isNewline).map(String.init)
-            throw AudioError.toolFailed(tool: name, status: Self.describe(result.terminationStatus), stderr: Array(lines.suffix(StderrTail.capacity)))
-        }
-        return result.standardOutput
+        let result = try await ChildRun.run(try requirePath(), arguments, output: .collected(limit: limit), errorLimit: StderrTail.keptBytes)
+        try requireSuccess(result)
+        return result.output
     }
 
-    static func describe(_ status: TerminationStatus) -> String {
-        switch status {
-        case .exited(let code): "exit status \(code)"
-        case .signaled(let signal): "killed by signal \(signal)"
+    private func requireSuccess(_ result: ChildRun.Result) throws {
+        guard result.status.isSuccess else {
+            throw AudioError.toolFailed(tool: name, status: result.status.description, stderr: StderrTail.lines(of: result.errorText))
         }
     }
 
@@ -150,23 +77,17 @@ package struct ExternalTool: Sendable {
 
 /// The last lines a tool wrote to stderr: the ones that say why it failed.
 ///
-/// Keeps a bounded window of raw bytes rather than splitting lines as they arrive, so neither a
-/// flood of output nor one enormous line can cost memory or fail the read.
-struct StderrTail {
+/// Only the end of its standard error is read back (`keptBytes`), so neither a flood of output
+/// nor one enormous line can cost memory.
+enum StderrTail {
     static let capacity = 12
-    private static let keptBytes = 8192
-    private var bytes: [UInt8] = []
+    static let keptBytes = 8192
 
-    mutating func append(_ chunk: UnsafeRawBufferPointer) {
-        bytes.append(contentsOf: chunk)
-        if bytes.count > 2 * Self.keptBytes { bytes.removeFirst(bytes.count - Self.keptBytes) }
-    }
-
-    var lines: [String] {
-        let text = String(decoding: bytes.suffix(Self.keptBytes), as: UTF8.self)
+    /// The last `capacity` non-empty lines of `text`.
+    static func lines(of text: String) -> [String] {
         let lines = text.split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
-        return Array(lines.suffix(Self.capacity))
+        return Array(lines.suffix(capacity))
     }
 }

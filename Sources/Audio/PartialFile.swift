@@ -1,4 +1,5 @@
 import Foundation
+import StoryModel
 
 #if canImport(Glibc)
 import Glibc
@@ -37,6 +38,6 @@ package enum PartialFile {
     /// what a killed run left finds it by `output`'s name.
     package static func sibling(of output: URL, kind: String, extension pathExtension: String) -> URL {
         output.deletingLastPathComponent()
-            .appendingPathComponent(".\(output.deletingPathExtension().lastPathComponent).\(UUID().uuidString).\(kind).\(pathExtension)")
+            .appendingPathComponent(".\(output.deletingPathExtension().lastPathComponent).\(UUID.random().uuidString).\(kind).\(pathExtension)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StoryModel
 
 /// A text-message conversation told as a story: who is in it, what they say, in what look.
 ///
@@ -18,7 +19,7 @@ public struct ChatConversation: Sendable, Hashable, Codable {
     public var version: Int?
 
     public init(
-        id: String = UUID().uuidString.lowercased(), title: String, theme: ChatTheme = .imessage,
+        id: String = UUID.random().uuidString.lowercased(), title: String, theme: ChatTheme = .imessage,
         characters: [ChatCharacter] = ChatCharacter.starters, messages: [ChatMessage] = [],
         createdAt: Date? = nil, updatedAt: Date? = nil
     ) {
@@ -40,7 +41,7 @@ public struct ChatConversation: Sendable, Hashable, Codable {
     /// A file or client may leave out the id, the look and the dates.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decodeIfPresent(String.self, forKey: .id) ?? UUID().uuidString.lowercased()
+        id = try container.decodeIfPresent(String.self, forKey: .id) ?? UUID.random().uuidString.lowercased()
         title = try container.decodeIfPresent(String.self, forKey: .title) ?? "Untitled chat"
         theme = try container.decodeIfPresent(ChatTheme.self, forKey: .theme) ?? .imessage
         characters = try container.decode([ChatCharacter].self, forKey: .characters)
@@ -69,7 +70,7 @@ public struct ChatCharacter: Sendable, Hashable, Codable {
     public var isMe: Bool
     public var avatarEmoji: String?
 
-    public init(id: String = UUID().uuidString.lowercased(), name: String, color: String, isMe: Bool, avatarEmoji: String? = nil) {
+    public init(id: String = UUID.random().uuidString.lowercased(), name: String, color: String, isMe: Bool, avatarEmoji: String? = nil) {
         self.id = id
         self.name = name
         self.color = color
@@ -106,7 +107,7 @@ public struct ChatMessage: Sendable, Hashable, Codable {
     /// When it was written (shown only as an option; the video times messages itself).
     public var timestamp: Date?
 
-    public init(id: String = UUID().uuidString.lowercased(), characterID: String, text: String, timestamp: Date? = nil) {
+    public init(id: String = UUID.random().uuidString.lowercased(), characterID: String, text: String, timestamp: Date? = nil) {
         self.id = id
         self.characterID = characterID
         self.text = text
@@ -120,7 +121,7 @@ public struct ChatMessage: Sendable, Hashable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        id = try container.decodeIfPresent(String.self, forKey: .id) ?? UUID().uuidString.lowercased()
+        id = try container.decodeIfPresent(String.self, forKey: .id) ?? UUID.random().uuidString.lowercased()
         characterID = try container.decode(String.self, forKey: .characterID)
         text = try container.decode(String.self, forKey: .text)
         timestamp = try container.decodeIfPresent(Date.self, forKey: .timestamp)

@@ -2,7 +2,6 @@ import Audio
 import ChatFrames
 import ChatStories
 import Foundation
-import Subprocess
 
 /// How far an export has got.
 public struct ChatExportProgress: Sendable, Hashable {

@@ -2,6 +2,7 @@ import ChatStories
 import FluentKit
 import Foundation
 import Persistence
+import StoryModel
 
 /// One user's chat stories: list, create, read, replace, duplicate, delete, and the timeline
 /// a video (and the page's preview) plays. Every conversation kept passes `validate()`.
@@ -33,7 +34,7 @@ public struct ChatConversations: Sendable {
     public func create(_ draft: ChatConversationDraft, now: Date = Date()) async throws -> ChatConversation {
         var conversation = draft.applied(to: ChatConversation(title: ChatConversationDraft.untitled))
         if conversation.characters.isEmpty { conversation.characters = ChatCharacter.starters }
-        let id = UUID()
+        let id = UUID.random()
         conversation.id = id.uuidString.lowercased()
         try Self.check(conversation)
         let record = ChatConversationRecord(

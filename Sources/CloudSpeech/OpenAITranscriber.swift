@@ -2,6 +2,7 @@ import Audio
 import Foundation
 import Logging
 import Speech
+import StoryModel
 import VendorHTTP
 
 /// OpenAI speech to text, `POST {base}/v1/audio/transcriptions`, and any server that speaks it.
@@ -24,7 +25,7 @@ public struct OpenAITranscriber: SpeechTranscriber {
 
     public func transcribe(_ audio: PCMAudio) async throws -> String {
         let key = try client.requireKey(model: model)
-        let boundary = "storyvoice-\(UUID().uuidString)"
+        let boundary = "storyvoice-\(UUID.random().uuidString)"
         var body = Data()
         func part(_ name: String, _ value: String) {
             body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8))

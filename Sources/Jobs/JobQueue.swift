@@ -2,6 +2,7 @@ import FluentKit
 import FluentSQL
 import Foundation
 import Persistence
+import StoryModel
 
 /// A claimed job's lease: only the holder of `token` may heartbeat, report or finish it.
 public struct JobLease: Sendable, Hashable {
@@ -132,7 +133,7 @@ public struct JobQueue: Sendable {
         if let kinds, kinds.isEmpty { return nil }
         let sql = try database.requireSQL()
         let at = now()
-        let token = "\(workerID)/\(UUID().uuidString)"
+        let token = "\(workerID)/\(UUID.random().uuidString)"
         let isPostgres = sql.dialect.name == "postgresql"
         // SQLite serialises writers, so the inner SELECT and the UPDATE cannot interleave with
         // another claim. PostgreSQL skips rows another claimer has locked, and the outer WHERE

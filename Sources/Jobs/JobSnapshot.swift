@@ -1,5 +1,6 @@
 import Foundation
 import Persistence
+import StoryModel
 
 /// A job as clients see it: the shape of `GET /api/jobs/:id` and of each progress event.
 public struct JobSnapshot: Codable, Sendable, Equatable {
@@ -17,7 +18,7 @@ public struct JobSnapshot: Codable, Sendable, Equatable {
     public var finishedAt: Date?
 
     public init(_ record: JobRecord) {
-        self.id = record.id ?? UUID()
+        self.id = record.id ?? UUID.random()
         self.kind = record.kind
         self.status = record.status
         self.progress = record.progress

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import StoryModel
 
 /// Claims and runs jobs until its task is cancelled.
 ///
@@ -56,7 +57,7 @@ public struct JobWorker: Sendable {
     public static func defaultWorkerID() -> String {
         let host = ProcessInfo.processInfo.hostName
         let pid = ProcessInfo.processInfo.processIdentifier
-        return "\(host)-\(pid)-\(UUID().uuidString.prefix(6).lowercased())"
+        return "\(host)-\(pid)-\(UUID.random().uuidString.prefix(6).lowercased())"
     }
 
     /// Runs `concurrency` claim loops until cancelled. Returns once every running job has been

@@ -1,6 +1,7 @@
 import Foundation
 import Journeys
 import Persistence
+import StoryModel
 
 /// A journey's story kept in the database (outline and parts) and the data directory (each
 /// sentence's WAV under `journeys/{owner}/{journey}/`).
@@ -55,7 +56,7 @@ struct DatabaseJourneyStore: JourneyStore {
         _ = try await journey()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // A part written again gets new names, so a player never gets the old sentence's audio.
-        let name = "p\(part)-s\(sentence)-\(UUID().uuidString.prefix(8).lowercased()).wav"
+        let name = "p\(part)-s\(sentence)-\(UUID.random().uuidString.prefix(8).lowercased()).wav"
         try wav.write(to: folder.appendingPathComponent(name), options: .atomic)
         // Deleted meanwhile: the delete removed the folder before this file was in it.
         if try await repository.find(journeyID, ownerID: ownerID) == nil {
@@ -112,7 +113,7 @@ public actor MemoryJourneyStore: JourneyStore {
 
     public func writeAudio(_ wav: Data, part: Int, sentence: Int) throws -> String {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let name = "p\(part)-s\(sentence)-\(UUID().uuidString.prefix(8).lowercased()).wav"
+        let name = "p\(part)-s\(sentence)-\(UUID.random().uuidString.prefix(8).lowercased()).wav"
         try wav.write(to: folder.appendingPathComponent(name))
         return name
     }

@@ -1,4 +1,10 @@
 import Foundation
+import ProcessWorkers
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Whether the model file is in place and whole, as `storyvoice doctor` reports it: the file,
 /// its size, its licence, or what is wrong and what to run.
@@ -44,15 +50,16 @@ public struct LocalModelCheck: Sendable, Hashable {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result {
-                    let process = Process()
-                    process.executableURL = URL(fileURLWithPath: executable)
-                    process.arguments = arguments
-                    let output = Pipe()
-                    process.standardOutput = output
-                    process.standardError = FileHandle.nullDevice
-                    process.standardInput = FileHandle.nullDevice
-                    try process.run()
-                    let data = output.fileHandleForReading.readDataToEndOfFile()
+                    let output = try ChildProcess.makePipe()
+                    let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+                    guard null >= 0 else { throw ChildProcess.Failure(description: "could not open /dev/null: \(String(cString: strerror(errno)))") }
+                    defer { close(null) }
+                    let process = try ChildProcess.spawn(
+                        executable: executable, arguments: arguments, environment: ProcessInfo.processInfo.environment,
+                        standardInput: null, standardOutput: output.write.fileDescriptor, standardError: null)
+                    // Our copy of the write end must go, or the read below never sees the end.
+                    try output.write.close()
+                    let data = output.read.readDataToEndOfFile()
                     process.waitUntilExit()
                     return data
                 })

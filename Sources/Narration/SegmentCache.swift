@@ -1,6 +1,8 @@
 import Audio
 import Crypto
 import Foundation
+import StoryModel
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -56,7 +58,7 @@ public struct SegmentCache: Sendable {
     public func store(_ audio: PCMAudio, for key: String) throws {
         let destination = url(for: key)
         try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let temporary = destination.deletingLastPathComponent().appendingPathComponent(".\(key).\(UUID().uuidString).tmp")
+        let temporary = destination.deletingLastPathComponent().appendingPathComponent(".\(key).\(UUID.random().uuidString).tmp")
         try WAV.encode(audio).write(to: temporary)
         // rename(2) replaces atomically: a reader never sees half a file, and two workers
         // storing the same key cannot fail each other.

@@ -29,7 +29,7 @@ public final class JSONLinesWorker: @unchecked Sendable {
 
     // Mutable state is touched only on `queue`.
     private let queue: DispatchQueue
-    private let process: Process
+    private let process: ChildProcess
     private let input: FileHandle
     /// Kept alive for as long as the worker: its descriptor is read directly.
     private let outputHandle: FileHandle
@@ -97,16 +97,15 @@ public final class JSONLinesWorker: @unchecked Sendable {
     /// worker's queue): the blocked read then ends and `exchange` throws `Died`. For a request
     /// whose caller was cancelled: a long synthesis stops at once instead of running to its end.
     public func interrupt() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
+        process.send(signal: SIGKILL)
     }
 
-    private static func end(_ process: Process, input: FileHandle, grace: DispatchTimeInterval) {
+    private static func end(_ process: ChildProcess, input: FileHandle, grace: DispatchTimeInterval) {
         try? input.close()
         guard process.isRunning else { return }
         process.terminate()
         DispatchQueue.global().asyncAfter(deadline: .now() + grace) {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.send(signal: SIGKILL)
         }
     }
 
@@ -176,7 +175,7 @@ public final class JSONLinesWorker: @unchecked Sendable {
             if ready < 0, errno == EINTR { continue }
             if ready == 0 {
                 if !process.isRunning, poll(&waiting, 1, 0) == 0 {
-                    throw Died(message: "the worker (pid \(processID)) exited (\(process.terminationReason == .uncaughtSignal ? "killed by signal" : "status") \(process.terminationStatus)). \(errorTail())")
+                    throw Died(message: "the worker (pid \(processID)) exited (\(process.exitDescription)). \(errorTail())")
                 }
                 continue
             }

@@ -1,4 +1,6 @@
 import Foundation
+import StoryModel
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,7 +10,7 @@ import Darwin
 /// A started worker process (Piper, faster-whisper, a local language model): its pipes and its
 /// stderr log.
 struct WorkerProcess {
-    let process: Process
+    let process: ChildProcess
     let input: FileHandle
     /// Keep this handle alive for as long as the worker: its descriptor is read directly.
     let output: FileHandle
@@ -16,41 +18,33 @@ struct WorkerProcess {
 
     /// Starts `executable arguments` (with unbuffered output, for Python workers). Python's complaints go to a
     /// log file (a pipe nobody drains could fill and block the worker); its tail explains a
-    /// failed start or a crash. On failure the log is removed and the error rethrown.
+    /// failed start or a crash. On failure (no descriptor left, say) the log is removed and
+    /// the error thrown.
     static func start(executable: String, arguments: [String], label: String, environment extra: [String: String] = [:]) throws -> WorkerProcess {
         // A worker that dies makes our next write fail with EPIPE; without this the signal
         // would end StoryVoice instead of letting the caller restart the worker.
         signal(SIGPIPE, SIG_IGN)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["PYTHONUNBUFFERED"] = "1"
         environment.merge(extra) { _, new in new }
-        process.environment = environment
-        let stdin = Pipe(), stdout = Pipe()
-        // Close-on-exec on every end: a sibling worker spawned at the same moment by another
-        // task must not inherit this worker's pipes (a leaked write end would keep our read
-        // from ever seeing the end of a killed worker). The child's own ends are dup2'ed onto
-        // its 0 and 1, which clears the flag there.
-        for handle in [stdin.fileHandleForReading, stdin.fileHandleForWriting, stdout.fileHandleForReading, stdout.fileHandleForWriting] {
-            _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
-        }
-        process.standardInput = stdin
-        process.standardOutput = stdout
         let log = FileManager.default.temporaryDirectory.appendingPathComponent(WorkerLogs.name(label: label))
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let logHandle = FileHandle(forWritingAtPath: log.path)
-        process.standardError = logHandle ?? FileHandle.nullDevice
-        // The child has its own descriptor once launched; ours would leak one per worker.
-        defer { try? logHandle?.close() }
         do {
-            try process.run()
+            let stdin = try ChildProcess.makePipe(), stdout = try ChildProcess.makePipe()
+            let logDescriptor = open(log.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            guard logDescriptor >= 0 else {
+                throw ChildProcess.Failure(description: "could not create \(log.path): \(String(cString: strerror(errno)))")
+            }
+            // The child has its own copies once started; ours of its ends would leak one per
+            // worker and keep a dead worker's output pipe open.
+            defer { close(logDescriptor) }
+            let process = try ChildProcess.spawn(
+                executable: executable, arguments: arguments, environment: environment,
+                standardInput: stdin.read.fileDescriptor, standardOutput: stdout.write.fileDescriptor, standardError: logDescriptor)
+            return WorkerProcess(process: process, input: stdin.write, output: stdout.read, logPath: log.path)
         } catch {
             try? FileManager.default.removeItem(atPath: log.path)
             throw error
         }
-        return WorkerProcess(process: process, input: stdin.fileHandleForWriting, output: stdout.fileHandleForReading, logPath: log.path)
     }
 }
 
@@ -60,7 +54,7 @@ struct WorkerProcess {
 /// a server or worker that starts sweeps the logs of processes that are gone.
 public enum WorkerLogs {
     static func name(label: String, owner: Int32 = getpid()) -> String {
-        "storyvoice-\(label)-pid\(owner)-\(UUID().uuidString).log"
+        "storyvoice-\(label)-pid\(owner)-\(UUID.random().uuidString).log"
     }
 
     /// Whose log `name` is: `.process(pid)`, `.unnamed` for a log from before logs were named

@@ -1,7 +1,7 @@
 import Audio
 import Foundation
 import Speech
-import Subprocess
+import ProcessWorkers
 
 /// Runs one engine process to completion and collects what it printed.
 ///
@@ -19,8 +19,8 @@ struct EngineProcess: Sendable {
         var standardError: String
     }
 
-    /// Most a single run may print by default. Subprocess reserves the whole limit up front, so
-    /// syntheses pass a limit sized to their text (see `audioLimit(forText:)`).
+    /// Most a single run may print by default; syntheses pass a limit sized to their text (see
+    /// `audioLimit(forText:)`).
     static let defaultOutputLimit = 1024 * 1024
     /// Room for the audio of `text` spoken at its slowest (espeak-ng's 80 words a minute with
     /// long pauses, about a quarter second per character) at 48 kHz, 16-bit.
@@ -29,29 +29,27 @@ struct EngineProcess: Sendable {
     }
 
     /// Engines can be chatty on stderr (festival warns per unknown word); keep enough to explain.
-    /// Subprocess reserves this much per run, so it stays modest.
     static let errorLimit = 256 * 1024
 
-    /// Runs the executable with `arguments` and no standard input (text goes in files: a pipe
-    /// writer left unfinished by a cancelled run makes swift-subprocess trap). A launch
+    /// Runs the executable with `arguments` and no standard input (text goes in files). A launch
     /// failure, or a non-zero exit when `requireSuccess` (flite exits 1 after printing its
     /// version), throws `SpeechError.engineFailed` with the tail of standard error.
     func run(_ arguments: [String], outputLimit: Int = defaultOutputLimit, requireSuccess: Bool = true) async throws -> Output {
-        let result: ExecutionResult<Void, BytesOutput, StringOutput<UTF8>>
+        let result: ChildRun.Result
         do {
-            result = try await Subprocess.run(
-                .path(.init(executable)), arguments: Arguments(arguments),
-                output: .bytes(limit: outputLimit), error: .string(limit: Self.errorLimit))
-        } catch let error as SubprocessError {
+            result = try await ChildRun.run(executable, arguments, output: .collected(limit: outputLimit), errorLimit: Self.errorLimit)
+        } catch let error as ChildProcess.Failure {
+            // No descriptor left for its streams (EMFILE), say.
             throw SpeechError.engineFailed(engine: engine, status: "could not run \(executable)", message: "\(error)")
+        } catch let error as ChildRun.OutputTooLong {
+            throw SpeechError.engineFailed(engine: engine, status: "too much output", message: "\(error)")
         }
-        let standardError = result.standardError
-        guard result.terminationStatus.isSuccess || !requireSuccess else {
+        guard result.status.isSuccess || !requireSuccess else {
             throw SpeechError.engineFailed(
-                engine: engine, status: result.terminationStatus.description,
-                message: Self.excerpt(standardError))
+                engine: engine, status: result.status.description,
+                message: Self.excerpt(result.errorText))
         }
-        return Output(standardOutput: result.standardOutput, standardError: standardError)
+        return Output(standardOutput: result.output, standardError: result.errorText)
     }
 
     /// Checks that synthesized audio holds speech: an engine given nothing speakable returns

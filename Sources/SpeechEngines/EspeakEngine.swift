@@ -106,9 +106,7 @@ public actor EspeakEngine: SpeechSynthesizer {
             "-b", "1",  // the text is UTF-8
             "--stdout",
         ]
-        // The text goes in a file, not down a pipe: a run cancelled mid-write (a listener who
-        // jumps) would leave swift-subprocess's pipe writer unclosed, which it traps on
-        // (swift-subprocess issue 367), taking the server down.
+        // The text goes in a file, which espeak-ng reads whole (no input pipe to feed).
         let output = try await TemporaryDirectory.with(prefix: "espeak") { directory in
             let file = directory.path("text.txt")
             try Data(text.utf8).write(to: URL(fileURLWithPath: file))

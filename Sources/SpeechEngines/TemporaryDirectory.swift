@@ -1,4 +1,5 @@
 import Foundation
+import StoryModel
 
 /// A private scratch directory for one engine run, removed when the run ends.
 ///
@@ -9,8 +10,9 @@ struct TemporaryDirectory: Sendable {
 
     init(prefix: String) throws {
         url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("storyvoice-\(prefix)-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            .appendingPathComponent("storyvoice-\(prefix)-\(UUID.random().uuidString)", isDirectory: true)
+        // Never an existing folder: a name made twice fails instead of sharing one.
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
     }
 
     func path(_ name: String) -> String {

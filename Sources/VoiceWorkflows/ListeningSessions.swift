@@ -1,4 +1,5 @@
 import Foundation
+import StoryModel
 import StoryWorkflows
 import VoiceChat
 
@@ -35,7 +36,7 @@ public actor ListeningSessions {
         guard sessions.count < limit else {
             throw StoryError(.unavailable, code: "busy", "Too many people are speaking to this server right now: try again in a moment.")
         }
-        let id = UUID()
+        let id = UUID.random()
         sessions[id] = Session(owner: owner, listening: listening, lastUsed: now())
         return id
     }

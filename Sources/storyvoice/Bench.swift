@@ -38,7 +38,7 @@ struct Bench: AsyncParsableCommand {
                     _ = try await engine.synthesize(utterance.spokenText, voice: voice, settings: SpeechSettings(rate: utterance.voice.rate, pitch: utterance.voice.pitch))
                 }
             }
-            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-bench-\(UUID().uuidString)")
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-bench-\(UUID.random().uuidString)")
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: scratch) }
             let narrator = Narrator(catalog: catalog, cache: try SegmentCache(directory: scratch.appendingPathComponent("cache")))
@@ -71,7 +71,7 @@ struct Bench: AsyncParsableCommand {
             let analyzed = clock.now - started
             let catalog = await VoiceCatalog.load(from: [EspeakEngine()])
             let cast = CastableVoices.cast(analysis, voices: CastableVoices.automatic(catalog.voices), preference: .fastest)
-            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-bench-\(UUID().uuidString)")
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-bench-\(UUID.random().uuidString)")
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: scratch) }
             let narrator = Narrator(catalog: catalog, cache: try SegmentCache(directory: scratch.appendingPathComponent("cache")))

@@ -24,7 +24,7 @@ extension Bench {
         var requests = 200
 
         func run() async throws {
-            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-bench-lines-\(UUID().uuidString)")
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-bench-lines-\(UUID.random().uuidString)")
             let data = DataDirectory(url: scratch)
             try data.create()
             defer { try? FileManager.default.removeItem(at: scratch) }

@@ -6,6 +6,7 @@ import JourneyWorkflows
 import Journeys
 import LanguageModels
 import Speech
+import StoryModel
 import StoryWorkflows
 
 /// `storyvoice journey`: stories exactly as long as a trip.
@@ -198,7 +199,7 @@ struct JourneyTell: AsyncParsableCommand {
             \(plan.start.name) → \(plan.end.name), \(Duration.seconds(plan.route.durationSeconds).spokenLength) \(plan.mode.rawValue): \
             \(plan.parts) part\(plan.parts == 1 ? "" : "s"), told by \(spec) in \(speaker.voice.id)'s voice.\n
             """.utf8))
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-journey-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-journey-\(UUID.random().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = MemoryJourneyStore(folder: folder)
         let teller = JourneyTeller(plan: plan, style: storyStyle, model: chosen, speak: { try await speaker.speak($0, wordsPerMinute: plan.wordsPerMinute) }, store: store)

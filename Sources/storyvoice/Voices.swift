@@ -1,6 +1,7 @@
 import ArgumentParser
 import Audio
 import Foundation
+import StoryModel
 import StoryWorkflows
 import Speech
 import SpeechEngines
@@ -74,7 +75,7 @@ struct Say: AsyncParsableCommand {
         if format == .wav {
             try WAV.encode(audio).write(to: outputURL, options: .atomic)
         } else {
-            let wav = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-say-\(UUID().uuidString).wav")
+            let wav = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-say-\(UUID.random().uuidString).wav")
             defer { try? FileManager.default.removeItem(at: wav) }
             try WAV.encode(audio).write(to: wav)
             try await AudioEncoder().encode(wav: wav, to: outputURL, metadata: AudioMetadata(title: String(text.prefix(60)), author: nil, chapters: []))

@@ -2,6 +2,7 @@ import Crypto
 import FluentKit
 import FluentSQL
 import Foundation
+import StoryModel
 
 /// A freshly minted refresh token: the value goes to the client, only its hash is stored.
 public struct IssuedRefreshToken: Sendable {
@@ -42,7 +43,7 @@ public struct RefreshTokenRepository: Sendable {
     }
 
     /// Issues a token, starting a new family unless one is given.
-    public func issue(userID: UUID, familyID: UUID = UUID(), expiresAt: Date) async throws -> IssuedRefreshToken {
+    public func issue(userID: UUID, familyID: UUID = UUID.random(), expiresAt: Date) async throws -> IssuedRefreshToken {
         let value = Self.generateValue()
         let record = RefreshTokenRecord(userID: userID, tokenHash: Self.hash(value), familyID: familyID, expiresAt: expiresAt)
         try await record.create(on: database)

@@ -1,4 +1,5 @@
 import Foundation
+import StoryModel
 
 /// The directory holding StoryVoice's SQLite database, secret key and content-addressed files.
 ///
@@ -26,7 +27,7 @@ public struct DataDirectory: Sendable, Hashable {
     /// Creates the directory (owner-only) if it does not exist.
     /// Why files cannot be written here, or nil when a test file can be created and removed.
     public func writeProblem() -> String? {
-        let probe = url.appendingPathComponent(".write-check-\(UUID().uuidString)")
+        let probe = url.appendingPathComponent(".write-check-\(UUID.random().uuidString)")
         guard FileManager.default.createFile(atPath: probe.path, contents: Data("ok".utf8)) else {
             return "the data directory \(url.path) cannot be written; make it writable by the server's user"
         }

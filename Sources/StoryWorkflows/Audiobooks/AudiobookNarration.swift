@@ -96,7 +96,7 @@ public struct AudiobookNarration: Sendable {
     /// Renders every line (through the cache), assembles and encodes the book.
     public func render(_ plan: Plan, progress: @escaping @Sendable (NarrationProgress) -> Void) async throws -> NarrationResult {
         let cacheDirectory = request.cacheDirectory
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-nocache-\(UUID().uuidString)")
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-nocache-\(UUID.random().uuidString)")
         defer { if request.cacheDirectory == nil { try? FileManager.default.removeItem(at: cacheDirectory) } }
         let narrator = Narrator(catalog: plan.catalog, cache: try SegmentCache(directory: cacheDirectory), transcriber: request.transcriber)
         return try await narrator.narrate(

@@ -3,6 +3,7 @@ import Calls
 import Foundation
 import LanguageModels
 import Logging
+import StoryModel
 import Synchronization
 import VoiceChat
 
@@ -203,7 +204,7 @@ public final class LocalVoiceAgent: VoiceAgent {
         eventInput.yield(.replyDone)
     }
 
-    static func newItemID() -> String { "local_\(UUID().uuidString.prefix(8))" }
+    static func newItemID() -> String { "local_\(UUID.random().uuidString.prefix(8))" }
 
     /// One turn: the reply's sentences as μ-law audio of a new item, then `replyDone`. The
     /// history keeps the question and the reply (cut to what was heard if it is truncated).

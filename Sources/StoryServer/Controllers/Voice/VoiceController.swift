@@ -1,5 +1,6 @@
 import Foundation
 import LanguageModels
+import StoryModel
 import StoryWorkflows
 import Vapor
 import VoiceChat
@@ -304,7 +305,7 @@ struct Recording: Sendable {
         guard !bytes.isEmpty else {
             throw APIError(status: .unprocessableEntity, code: "recording_too_short", message: "The recording is empty: hold the button while you speak.")
         }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-recording-\(UUID().uuidString)")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-recording-\(UUID.random().uuidString)")
         try Data(bytes).write(to: file)
         return file
     }

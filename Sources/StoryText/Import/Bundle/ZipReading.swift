@@ -1,4 +1,5 @@
 import Foundation
+import StoryModel
 import ZIPFoundation
 
 /// Opens ZIP bytes (an EPUB, a story bundle) for reading.
@@ -10,7 +11,7 @@ import ZIPFoundation
 /// unlinked as soon as it is open, so nothing is left behind whatever happens next.
 enum ZipReading {
     static func archive(_ data: Data) -> Archive? {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-zip-\(UUID().uuidString).zip")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-zip-\(UUID.random().uuidString).zip")
         guard FileManager.default.createFile(atPath: file.path, contents: data, attributes: [.posixPermissions: 0o600]) else { return nil }
         defer { try? FileManager.default.removeItem(at: file) }
         return try? Archive(url: file, accessMode: .read, pathEncoding: nil)
