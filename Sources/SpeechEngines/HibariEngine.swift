@@ -16,42 +16,18 @@ import StoryModel
 /// contour (docs/voices.md). They share one speaker family, so casting keeps them 3 semitones
 /// apart when they meet. There is no male voice: moving this one down past about −5 semitones
 /// doubled its measured pitch range (the envelope still holds the original harmonics).
-public final class HibariEngine: SpeechSynthesizer {
+public final class HibariEngine: SpeechSynthesizer, PooledWorkerEngine {
     public static let id = "hibari"
     public nonisolated let engineID = HibariEngine.id
     public static let installHint = "Install it with scripts/setup (it installs hibari-tts into .venv/; needs python3)."
     /// The voice inside the wheel; hibari's other voices download at run time and are not used.
     static let modelVoice = "heart"
 
-    public struct Configuration: Sendable {
-        /// `.venv/bin/python` of the project.
-        public var python: String
-        /// `scripts/hibari-worker.py`.
-        public var workerScript: String
-        /// Worker processes kept alive (each ≈ 190 MB loaded, ≈ 280 MB at work).
-        public var poolSize: Int
-
-        /// One worker per core, as far as the memory available allows.
-        public static var defaultPoolSize: Int { MachineResources.workerCount(bytesPerWorker: 320 << 20) }
-
-        public init(python: String, workerScript: String, poolSize: Int = defaultPoolSize) {
-            self.python = python
-            self.workerScript = workerScript
-            self.poolSize = max(1, poolSize)
-        }
-
-        /// The project at `directory` (holding `.venv/` and `scripts/`).
-        public init(projectDirectory directory: URL, poolSize: Int = defaultPoolSize) {
-            self.init(
-                python: directory.appendingPathComponent(".venv/bin/python").path,
-                workerScript: directory.appendingPathComponent("scripts/hibari-worker.py").path,
-                poolSize: poolSize)
-        }
-
-        public static func locate(poolSize: Int = defaultPoolSize) -> Configuration? {
-            ProjectDirectory.locate(containing: "scripts/hibari-worker.py").map { Configuration(projectDirectory: $0, poolSize: poolSize) }
-        }
-    }
+    /// Where the workers and their Python live, and how many are kept alive.
+    public typealias Configuration = PooledWorkerConfiguration<HibariEngine>
+    public static let workerScriptPath = "scripts/hibari-worker.py"
+    /// Each worker: ≈ 190 MB loaded, ≈ 280 MB at work.
+    public static let bytesPerWorker: UInt64 = 320 << 20
 
     /// A voice made from the model: its own, or moved in pitch, formants and tempo.
     struct Variant: Sendable {

