@@ -557,6 +557,19 @@ def main_flow(options):
                 browser.screenshot(name)
         browser.s("POST", "/window/rect", {"width": 390, "height": 844})
         browser.wait_for("the phone-sized viewport", "return innerWidth <= 400")
+        # On a phone the header is one line, the name and Menu; the links open below it.
+        folded = browser.wait_for("the phone header", """
+            const h1 = document.querySelector('header h1').getBoundingClientRect();
+            const menu = document.querySelector('#menu').getBoundingClientRect();
+            return menu.height > 0 && menu.top < h1.bottom && !document.querySelector('#nav-areas a').checkVisibility()""")
+        check(folded, "on a phone the header is one line: the links fold behind Menu")
+        browser.js("window.scrollTo(0, 0)")
+        browser.click("#menu")
+        browser.wait_for("the phone menu's links", "return document.querySelector('#nav-areas a').checkVisibility()")
+        check(browser.js("return document.querySelector('#menu').getAttribute('aria-expanded')") == "true", "Menu opens the links and says so")
+        browser.screenshot("4g-phone-menu")
+        browser.click("#menu")
+        browser.wait_for("the phone menu folded", "return !document.querySelector('#nav-areas a').checkVisibility()")
         check_phone("story page", [("4-phone-story", "header"), ("4b-phone-cast", "#cast"), ("4c-phone-lines", "#lines")])
         browser.go(options.app + "/#/")
         browser.wait_for("the home page", "return document.querySelector('#home')?.checkVisibility()")

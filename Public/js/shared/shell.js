@@ -37,6 +37,21 @@ export function start(areas) {
   $("#nav-areas").replaceChildren(...areas.filter((area) => area.nav).map((area) =>
     el("a", { href: href(area.start), dataset: { area: area.id } }, area.name)));
 
+  // On a phone the links fold behind Menu; choosing one (or Escape) folds them again.
+  const header = $("header"), menu = $("#menu");
+  function openMenu(open) {
+    header.classList.toggle("open", open);
+    menu.setAttribute("aria-expanded", String(open));
+  }
+  menu.addEventListener("click", () => openMenu(!header.classList.contains("open")));
+  $("#nav").addEventListener("click", (event) => { if (event.target.closest("a")) openMenu(false); });
+  header.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && header.classList.contains("open")) {
+      openMenu(false);
+      menu.focus();
+    }
+  });
+
   function markArea(id) {
     for (const link of $("#nav-areas").querySelectorAll("a")) {
       if (link.dataset.area === id) link.setAttribute("aria-current", "page");
@@ -140,6 +155,7 @@ export function start(areas) {
     me = who;
     $("#who").textContent = who.email;
     $("#nav").hidden = false;
+    menu.hidden = false;
   }
 
   /** Forgets the user in this tab: screen, header, caches. */
@@ -150,6 +166,8 @@ export function start(areas) {
     clearSessionCaches();
     $("#who").textContent = "";
     $("#nav").hidden = true;
+    menu.hidden = true;
+    openMenu(false);
     markArea(null);
   }
 
