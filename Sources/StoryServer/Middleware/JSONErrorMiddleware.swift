@@ -41,7 +41,7 @@ struct JSONErrorMiddleware: AsyncMiddleware {
         case let error as ChatError:
             return (APIError.status(for: error.kind), error.code, error.message, error.headers)
         case let error as JourneyError:
-            return (APIError.status(for: error.kind), error.code, error.message, [:])
+            return (APIError.status(for: error.kind), error.code, Self.userMessage(for: error, logger: request.logger), [:])
         case let error as CallError:
             return (APIError.status(for: error.kind), error.code, error.message, [:])
         case let error as DecodingError:
@@ -55,6 +55,25 @@ struct JSONErrorMiddleware: AsyncMiddleware {
         default:
             request.logger.report(error: error)
             return (.internalServerError, "internal", "Something went wrong on the server; it has been logged. Try again.", [:])
+        }
+    }
+
+    /// A journey service that is down or missing is the operator's to fix: its message (which
+    /// names the setting to change) goes to the server log, and the user is told what it means
+    /// for them, with no environment variable in it.
+    static func userMessage(for error: JourneyError, logger: Logger) -> String {
+        switch error.kind {
+        case .serviceUnavailable:
+            logger.error("journey service unavailable: \(error.message)")
+            return "Places and routes cannot be looked up just now: the map service this server uses is not answering. Try again in a few minutes."
+        case .serviceTimeout:
+            logger.error("journey service timed out: \(error.message)")
+            return "Places and routes cannot be looked up just now: the map service this server uses is too slow to answer. Try again in a few minutes."
+        case .gazetteerMissing:
+            logger.error("gazetteer missing: \(error.message)")
+            return "This server cannot look places up: its list of places is not installed. Its operator has been told (in the server log)."
+        default:
+            return error.message
         }
     }
 

@@ -32,7 +32,7 @@ enum CallAgents {
             return RealtimeAgent(scenario: grant.scenario, configuration: realtime, logger: app.logger)
         }
         guard let narration = config.narration, let transcriber = config.transcriber else {
-            throw CallError(.unavailable, code: "no_local_agent", "This server has no speech engines for a call: run scripts/setup, or set OPENAI_API_KEY.")
+            throw CallError(.unavailable, code: "no_local_agent", "This server has no voices for a call: its operator can install them (storyvoice doctor says how).")
         }
         guard let id = Int(grant.callID), let call = try await PhoneCallRecord.find(id, on: app.db) else {
             throw CallError(.notFound, code: "call_not_found", "The call is gone.")
