@@ -13,12 +13,16 @@ public struct LanguageModelError: Error, Sendable, Hashable, CustomStringConvert
     public var model: String
     /// What the provider or transport said, scrubbed of secrets; for logs and `--verbose`.
     public var detail: String?
+    /// Where the key comes from: Settings only (the server, which reads no key from its
+    /// environment), or Settings or the provider's environment variable (the command line).
+    public var keyFromSettingsOnly: Bool
 
-    public init(_ kind: Kind, provider: Provider, model: String, detail: String? = nil) {
+    public init(_ kind: Kind, provider: Provider, model: String, detail: String? = nil, keyFromSettingsOnly: Bool = false) {
         self.kind = kind
         self.provider = provider
         self.model = model
         self.detail = detail
+        self.keyFromSettingsOnly = keyFromSettingsOnly
     }
 
     /// Whether waiting and sending the same request again may succeed.
@@ -27,7 +31,7 @@ public struct LanguageModelError: Error, Sendable, Hashable, CustomStringConvert
     /// What happened and what to do, without the step: "the OpenAI key was rejected — update it …".
     public var description: String {
         if provider == .local { return Self.explainLocal(kind, model: model, detail: detail) }
-        return Self.explain(kind, service: provider.displayName, keyVariable: provider.apiKeyVariable, model: model, detail: detail)
+        return Self.explain(kind, service: provider.displayName, keyVariable: keyFromSettingsOnly ? nil : provider.apiKeyVariable, model: model, detail: detail)
     }
 
     /// The model on this machine has no key, network or bill: what goes wrong there is its
@@ -49,7 +53,7 @@ public struct LanguageModelError: Error, Sendable, Hashable, CustomStringConvert
     }
 
     /// The explanation for `kind` at a service named `name` (see `VendorFailure.explain`).
-    public static func explain(_ kind: Kind, service name: String, keyVariable: String, model: String, detail: String?) -> String {
+    public static func explain(_ kind: Kind, service name: String, keyVariable: String?, model: String, detail: String?) -> String {
         VendorFailure.explain(kind, service: name, keyVariable: keyVariable, model: model, detail: detail)
     }
 

@@ -34,12 +34,13 @@ public struct VendorFailure: Error, Sendable, Hashable {
     }
 
     /// The explanation for `kind` at a service (a model provider or a speech vendor) named `name`,
-    /// whose key is set in Settings or `keyVariable`; shared by every client of a vendor's API.
-    public static func explain(_ kind: Kind, service name: String, keyVariable: String, model: String, detail: String?) -> String {
-        let keyHint = "update it in Settings or \(keyVariable)"
+    /// whose key is set in Settings or `keyVariable` (nil where only Settings can hold it: the
+    /// server's users); shared by every client of a vendor's API.
+    public static func explain(_ kind: Kind, service name: String, keyVariable: String?, model: String, detail: String?) -> String {
+        let keyHint = "update it in Settings" + (keyVariable.map { " or \($0)" } ?? "")
         switch kind {
         case .missingKey:
-            return "no \(name) API key is set — add one in Settings or set \(keyVariable)"
+            return "no \(name) API key is set — add one in Settings" + (keyVariable.map { " or set \($0)" } ?? "")
         case .invalidKey:
             return "the \(name) key was rejected — \(keyHint)"
         case .noAccess(let status):

@@ -129,6 +129,8 @@ struct ModelAnalysisTests {
             let anthropic = try await app.send(.POST, "/api/stories/\(story)/analyze", token: ada, json: #"{"llm":"anthropic:claude-3-5-haiku-latest"}"#)
             #expect(anthropic.errorCode == "missing_key")
             #expect(anthropic.errorMessage?.contains("Settings") == true)
+            // The server reads no key from its environment: its user is not told to set one there.
+            #expect(anthropic.errorMessage?.contains("ANTHROPIC_API_KEY") == false)
             let elsewhere = try await app.send(.POST, "/api/stories/\(story)/analyze", token: ada, json: #"{"llm":"openai-compatible:llama@http://10.0.0.1/v1"}"#)
             #expect(elsewhere.errorCode == "invalid_model")
             #expect(try await app.send(.POST, "/api/stories/\(story)/cast/suggest", token: ada, json: #"{"llm":"gemini:gemini-2.0-flash"}"#).errorCode == "missing_key")

@@ -67,7 +67,7 @@ public struct ModelAccess: Sendable {
         // An OpenAI-compatible server has no stored key.
         guard spec.provider != .openaiCompatible,
               let stored = try await SettingsRepository(database: database, box: box).key(for: spec.provider.vendor, userID: userID) else {
-            throw LanguageModelError(.missingKey, provider: spec.provider, model: spec.model)
+            throw LanguageModelError(.missingKey, provider: spec.provider, model: spec.model, keyFromSettingsOnly: true)
         }
         return try factory.makeModel(spec, key: Secret(stored))
     }
