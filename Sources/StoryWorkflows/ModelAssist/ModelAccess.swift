@@ -69,7 +69,7 @@ public struct ModelAccess: Sendable {
               let stored = try await SettingsRepository(database: database, box: box).key(for: spec.provider.vendor, userID: userID) else {
             throw LanguageModelError(.missingKey, provider: spec.provider, model: spec.model, keyFromSettingsOnly: true)
         }
-        return try factory.makeModel(spec, key: Secret(stored))
+        return SettingsKeyedModel(try factory.makeModel(spec, key: Secret(stored)))
     }
 
     public func cache() throws -> ResponseCache {
