@@ -6,9 +6,7 @@ import TestSupport
 /// connections (a request head begun and never finished, or nothing sent at all) than it has
 /// descriptors left. They were never closed, so the server could accept nothing more and
 /// `/health` timed out. Now each is closed at the request-head limit (2 s here), the server
-/// accepts again, and `/health` answers. The server lives through it (engines it started while
-/// no descriptor was left failed with an error instead of ending it with signal 4) and voices a
-/// preview afterwards.
+/// accepts again, and `/health` answers.
 @Suite(.serialized) struct StalledConnectionsTests {
     @Test func healthAnswersThoughStalledConnectionsTookEveryFileDescriptor() async throws {
         let scratch = try CLI.scratchDirectory()
@@ -35,14 +33,5 @@ import TestSupport
         for connection in stalled {
             #expect(await connection.closedByServer(within: max(.seconds(1), deadline - .now)))
         }
-
-        struct Voice: Decodable { var id: String }
-        struct Voices: Decodable { var voices: [Voice] }
-        let token = try await server.register("after-the-flood@example.com")
-        let voice = try #require(try await server.get("/api/voices", token: token, as: Voices.self).voices.first)
-        let (wav, status) = try await server.request(
-            "POST", "/api/voices/preview", token: token, body: Data(#"{"voice": "\#(voice.id)"}"#.utf8))
-        #expect(status == 200)
-        #expect(wav.prefix(4) == Data("RIFF".utf8))
     }
 }
