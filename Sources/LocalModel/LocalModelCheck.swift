@@ -1,10 +1,5 @@
 import Foundation
 import ProcessWorkers
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Whether the model file is in place and whole, as `storyvoice doctor` reports it: the file,
 /// its size, its licence, or what is wrong and what to run.
@@ -31,7 +26,8 @@ public struct LocalModelCheck: Sendable, Hashable {
         let arguments = [setup.script, "verify"] + (setup.modelFile.map { [$0] } ?? [])
         let output: Data
         do {
-            output = try await runCollecting(setup.python, arguments)
+            // Its report is a line of JSON; a megabyte is far past anything it prints.
+            output = Data(try await ChildRun.run(setup.python, arguments, output: .collected(limit: 1 << 20)).output)
         } catch {
             return LocalModelCheck(licence: licence, problem: "the check could not run (\(error)): run scripts/setup")
         }
@@ -42,28 +38,5 @@ public struct LocalModelCheck: Sendable, Hashable {
             path: report["path"] as? String, bytes: report["bytes"] as? Int,
             licence: licence.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil },
             problem: report["error"] as? String)
-    }
-
-    /// Runs a short command on a Dispatch thread (never blocking Swift's cooperative pool) and
-    /// returns its standard output.
-    private static func runCollecting(_ executable: String, _ arguments: [String]) async throws -> Data {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result {
-                    let output = try ChildProcess.makePipe()
-                    let null = open("/dev/null", O_RDWR | O_CLOEXEC)
-                    guard null >= 0 else { throw ChildProcess.Failure(description: "could not open /dev/null: \(String(cString: strerror(errno)))") }
-                    defer { close(null) }
-                    let process = try ChildProcess.spawn(
-                        executable: executable, arguments: arguments, environment: ProcessInfo.processInfo.environment,
-                        standardInput: null, standardOutput: output.write.fileDescriptor, standardError: null)
-                    // Our copy of the write end must go, or the read below never sees the end.
-                    try output.write.close()
-                    let data = output.read.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    return data
-                })
-            }
-        }
     }
 }
