@@ -38,11 +38,17 @@ struct LocalVoiceAgentTests {
     static func conversation(
         openings: CallOpenings? = nil, authorize: @escaping @Sendable (MediaStreamStart) async -> MediaStreamGrant? = Fixtures.grants(),
         words: @escaping @Sendable (_ call: Int) -> String = { _ in "Tell me a joke." },
+        speak: @escaping @Sendable (String) async throws -> Data = speak,
+        prepared: LockedValue<[JSONValue]>? = nil,
         _ body: @escaping @Sendable (Bridge, LockedValue<[JSONValue]>, LockedValue<[Heard]>) async throws -> Void
     ) async throws {
         let prompts = LockedValue<[JSONValue]>([])
         let heard = LockedValue<[Heard]>([])
         try await LoopbackServer.withServer(handler: { request in
+            // The model reading the conversation while the caller speaks: nothing is written.
+            if request.json?["max_tokens"]?.intValue == 1 {
+                prepared?.withLock { $0.append(request.json ?? .null) }
+                return VendorWire.streamed(.openaiCompatible, pieces: ["."]) }
             let count = prompts.withLock { $0.append(request.json ?? .null); return $0.count }
             return VendorWire.streamed(.openaiCompatible, pieces: count == 1 ? greeting : answer)
         }) { server in
@@ -107,6 +113,39 @@ struct LocalVoiceAgentTests {
             #expect(calls >= 2)
             let messages = prompts.withLock { $0[1] }["messages"]?.arrayValue ?? []
             #expect(messages.last?["content"]?.stringValue == "Question number \(calls).")
+            await client.stop()
+            #expect(await eventually { bridge.log.endedSummaries.count == 1 })
+        }
+    }
+
+    @Test("the reply starts at the caller's pause but is heard only once their turn has ended; speaking on cancels it")
+    func earlyReply() async throws {
+        let spoken = LockedValue<[String]>([])
+        let prepared = LockedValue<[JSONValue]>([])
+        try await Self.conversation(speak: { text in
+            spoken.withLock { $0.append(text) }
+            return try await Self.speak(text)
+        }, prepared: prepared) { bridge, prompts, _ in
+            let client = try await MediaStreamClient.connect(to: bridge.url, options: .init(parameters: ["call_token": "token-comedian"], playbackSpeed: 16))
+            #expect(await eventually { client.frames.count == 150 && bridge.log.marksPlayed == 3 })
+            let greeting = spoken.withLock { $0.count }
+
+            // A pause of 0.5 s: long enough to start the reply, too short to end the turn.
+            try await client.sendAudio(callerSpeech(seconds: 1) + [UInt8](repeating: MuLaw.silence, count: 4000))
+            #expect(await eventually { spoken.withLock { $0.count } == greeting + Self.answer.count })
+            #expect(prompts.withLock { $0.count } == 2)
+            // The model read the conversation (the greeting) when the caller began.
+            let reading = try #require(prepared.withLock { $0.first })
+            #expect(reading["messages"]?.arrayValue?.contains { $0["content"]?.stringValue?.contains("best joke") == true } == true)
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(client.frames.count == 150, "the reply was heard before the caller's turn ended")
+
+            // The caller goes on: that reply is dropped, and the turn ends after the next pause.
+            try await client.sendAudio(callerSpeech(seconds: 1) + [UInt8](repeating: MuLaw.silence, count: 8000))
+            #expect(await eventually { client.frames.count == 250 })
+            #expect(prompts.withLock { $0.count } == 3)
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(client.frames.count == 250, "the dropped reply was heard too")
             await client.stop()
             #expect(await eventually { bridge.log.endedSummaries.count == 1 })
         }

@@ -142,11 +142,17 @@ public final class LocalVoiceAgent: VoiceAgent {
     /// Greets, then listens: speech that starts cancels the turn in progress and is heard from
     /// then on (with the moment before it, so its first syllable is not lost); when it ends, it
     /// starts a turn. Turns run one at a time.
+    ///
+    /// The detector calls speech over after 0.7 s of quiet, so a turn would start that long
+    /// after the caller's last word. Instead the reply starts at the pause (`earlyReplyFrames`
+    /// of quiet) with its audio held back: the caller speaking again cancels it, and the end of
+    /// the utterance lets it be heard, by then already part written and spoken.
     private func listenLoop() async {
         var detector = SpeechDetector()
         let before = (detector.settings.prerollFrames + detector.settings.startFrames) * detector.frameSamples
         var recent: [Int16] = []
         var listening: Listening?
+        var early: EarlyReply?
         var turn: Task<Void, Never>? = Task {
             if let opening = self.opening { await self.say(opening) } else { await self.reply(to: .text(Self.greetingCue)) }
         }
@@ -162,21 +168,60 @@ public final class LocalVoiceAgent: VoiceAgent {
                 case .started:
                     turn?.cancel()
                     eventInput.yield(.speechStarted)
+                    prepare()
                     let ears = self.listening()
                     _ = try? await ears.add(recent)
                     recent = []
                     listening = ears
                 case .ended(let samples):
                     defer { listening = nil }
-                    guard !samples.isEmpty, let listening else { break }  // too short to be words
+                    let reply = early
+                    early = nil
+                    guard !samples.isEmpty, let listening else {  // too short to be words
+                        reply?.task.cancel()
+                        break
+                    }
                     turn?.cancel()
                     await turn?.value
-                    turn = Task { await self.reply(to: .listened(listening)) }
+                    if let reply {
+                        reply.release.finish()
+                        turn = reply.task
+                    } else {
+                        turn = Task { await self.reply(to: .listened(listening)) }
+                    }
                 }
             }
+            guard detector.isSpeaking, let listening else { continue }
+            if detector.trailingQuietFrames >= Self.earlyReplyFrames, early == nil {
+                turn?.cancel()
+                await turn?.value
+                let (held, release) = AsyncStream.makeStream(of: Never.self)
+                early = EarlyReply(task: Task { await self.reply(to: .listened(listening), heldUntil: held) }, release: release)
+            } else if detector.trailingQuietFrames < Self.earlyReplyFrames, let reply = early {
+                reply.task.cancel()  // the caller went on
+                early = nil
+            }
         }
+        early?.task.cancel()
         turn?.cancel()
         await turn?.value
+    }
+
+    /// Has the model read the conversation while the caller speaks, so the reply's prompt costs
+    /// only the question (`VoicePipeline.prepare`; one token, asked as a live turn).
+    private func prepare() {
+        let pipeline = self.pipeline, conversation = self.conversation
+        Task { await pipeline.prepare(history: await conversation.history) }
+    }
+
+    /// Quiet frames (20 ms) after which a reply is started, held until the caller's turn ends:
+    /// after `Listening`'s pass at a quarter second's pause, whose words it takes.
+    static let earlyReplyFrames = 15
+
+    /// A reply started at a pause; finishing `release` lets it be heard.
+    private struct EarlyReply {
+        var task: Task<Void, Never>
+        var release: AsyncStream<Never>.Continuation
     }
 
     /// Hears the caller's line (8 kHz, where its speech detector works best); each pass goes to
@@ -209,7 +254,9 @@ public final class LocalVoiceAgent: VoiceAgent {
     /// One turn: the reply's sentences as μ-law audio of a new item, then `replyDone`. The
     /// history keeps the question and the reply (cut to what was heard if it is truncated).
     /// The greeting the model wrote, said whole with no failure, is kept for the next call.
-    private func reply(to input: VoicePipeline.Input) async {
+    /// - Parameter heldUntil: nothing is said or kept before it finishes (an early reply); the
+    ///   reply is written and voiced meanwhile.
+    private func reply(to input: VoicePipeline.Input, heldUntil held: AsyncStream<Never>? = nil) async {
         let itemID = Self.newItemID()
         var question: String?
         if case .text(let cue) = input { question = cue }
@@ -219,11 +266,16 @@ public final class LocalVoiceAgent: VoiceAgent {
         var failed = false
         var offsetMilliseconds = 0
         let history = await conversation.history
+        var hold = held?.makeAsyncIterator()
         for await event in pipeline.run(input, history: history) {
             if Task.isCancelled { break }
+            if case .sttEnd(let text) = event { question = text }
+            if hold != nil {
+                _ = await hold?.next()
+                hold = nil
+                if Task.isCancelled { break }
+            }
             switch event {
-            case .sttEnd(let text):
-                question = text
             case .ttsStart(_, let text):
                 sentence = text
                 await conversation.begin(itemID: itemID, question: question ?? "", sentence: text, at: offsetMilliseconds)
