@@ -40,6 +40,35 @@ struct SentenceSplitterTests {
     }
 }
 
+@Suite("The first words of a reply")
+struct FirstPhraseTests {
+    func split(_ pieces: [String]) -> [String] {
+        var splitter = SentenceSplitter(firstClause: true)
+        var out: [String] = []
+        for piece in pieces { out += splitter.add(piece) }
+        return out + [splitter.finish()].compactMap { $0 }
+    }
+
+    @Test("a long first sentence with no comma goes to the voice before a word that starts a phrase, once it has four words")
+    func phrase() {
+        #expect(split(["The boiling", " point of", " water is", " 100 degrees", " Celsius. It boils", " lower up a mountain, too."])
+                == ["The boiling point of water", "is 100 degrees Celsius.", "It boils lower up a mountain, too."])
+        #expect(split(["The sky is blue because", " of how air scatters light."]) == ["The sky is blue", "because of how air scatters light."])
+    }
+
+    @Test("a word still being written, a short start, and words that bind to what precedes do not cut it")
+    func noCut() {
+        // "is" might be the start of "island": the cut waits for the word to end.
+        var splitter = SentenceSplitter(firstClause: true)
+        #expect(splitter.add("The capital of France is") == [])
+        #expect(splitter.add(" Paris.") == ["The capital of France"])
+        #expect(splitter.finish() == "is Paris.")
+        #expect(split(["Spiders have eight legs and", " they spin webs."]) == ["Spiders have eight legs", "and they spin webs."])
+        #expect(split(["Yes it is from here."]) == ["Yes it is from here."])
+        #expect(split(["The point of water to me."]) == ["The point of water to me."])
+    }
+}
+
 /// A model that streams `reply` in a few pieces, in OpenAI's wire format.
 func streamingModel(_ server: LoopbackServer) -> RemoteLanguageModel {
     RemoteLanguageModel(provider: .openaiCompatible, model: "test", baseURL: server.baseURL + "/v1", key: nil,
@@ -196,11 +225,11 @@ struct VoicePipelineTests {
             #expect(Array(names.prefix(3)) == ["run-start", "stt-start", "stt-end"])
             guard case .sttEnd(let heard) = events[2] else { Issue.record("no transcript"); return }
             #expect(heard.lowercased().contains("capital") && heard.lowercased().contains("france"), "\(heard)")
-            // Two sentences, each started, voiced and ended in order.
+            // Two sentences, the first begun at its phrase; each piece started, voiced and ended in order.
             let spoken = events.compactMap { event -> String? in if case .ttsStart(_, let text) = event { text } else { nil } }
-            #expect(spoken == ["The capital of France is Paris.", "It lies on the river Seine, in the north."])
+            #expect(spoken == ["The capital of France", "is Paris.", "It lies on the river Seine, in the north."])
             let audio = events.compactMap { event -> Data? in if case .ttsAudio(_, let wav) = event { wav } else { nil } }
-            #expect(audio.count == 2)
+            #expect(audio.count == 3)
             #expect(try audio.allSatisfy { try WAV.decode($0).samples.count > 1000 })
             // Speech of the first sentence started before the model had finished writing.
             let firstSpeech = try #require(names.firstIndex(of: "tts-start"))
