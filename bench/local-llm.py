@@ -119,6 +119,14 @@ def load_average() -> str:
         return "?"
 
 
+def cpu_seconds(pid) -> float:
+    """The server's user + system CPU time so far: a task's cost, whatever else the machine runs."""
+    if not pid:
+        return 0.0
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def peak_rss_mib(pid) -> float:
     if not pid:
         return None
@@ -135,6 +143,7 @@ def main() -> int:
     parser.add_argument("--model", help="GGUF to launch (default: the bundled model)")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--ctx-size", type=int, default=4096)
+    parser.add_argument("--speculative", choices=["none", "ngram"], default="none", help="passed to the launched server")
     args = parser.parse_args()
 
     results = {"load_average_before": load_average(), "threads": args.threads}
@@ -145,7 +154,7 @@ def main() -> int:
     else:
         key = secrets.token_urlsafe(24)
         command = [sys.executable, str(PROJECT / "scripts/local-model.py"), "serve",
-                   "--threads", str(args.threads), "--ctx-size", str(args.ctx_size)]
+                   "--threads", str(args.threads), "--ctx-size", str(args.ctx_size), "--speculative", args.speculative]
         if args.model:
             command += ["--model", args.model]
         started = time.monotonic()
@@ -177,6 +186,7 @@ def main() -> int:
             "messages": messages("You are a narrator.", STORY[:420] + " Continue the story."), "max_tokens": 16})
 
         # A 12-message conversation as JSON, constrained by the schema.
+        cpu = cpu_seconds(pid)
         answer, seconds = client.chat({
             "messages": messages(
                 "You write dialogue for audiobooks. Answer with JSON only.",
@@ -186,6 +196,7 @@ def main() -> int:
             "response_format": {"type": "json_schema",
                                 "json_schema": {"name": "conversation", "strict": True, "schema": CONVERSATION_SCHEMA}}})
         conversation = task_summary(answer, seconds)
+        conversation["cpu_s"] = round(cpu_seconds(pid) - cpu, 1)
         try:
             parsed = json.loads(conversation["text"])
             conversation["valid_json"] = True
@@ -195,20 +206,24 @@ def main() -> int:
         results["conversation_json"] = conversation
 
         # A 150-word story part.
+        cpu = cpu_seconds(pid)
         answer, seconds = client.chat({
             "messages": messages("You are a novelist.", STORY + "\n\nWrite the next part of the story, about 150 "
                                  "words, in the same style. Prose only."),
             "max_tokens": 400, "temperature": 0.7})
         story = task_summary(answer, seconds)
+        story["cpu_s"] = round(cpu_seconds(pid) - cpu, 1)
         story["words"] = len(story["text"].split())
         results["story_part"] = story
 
         # A one-paragraph reply.
+        cpu = cpu_seconds(pid)
         answer, seconds = client.chat({
             "messages": messages("You answer listeners' questions about the audiobook briefly.",
                                  "Who is Mara and why does the boy's letter matter? One short paragraph."),
             "max_tokens": 200, "temperature": 0.7})
         reply = task_summary(answer, seconds)
+        reply["cpu_s"] = round(cpu_seconds(pid) - cpu, 1)
         reply["words"] = len(reply["text"].split())
         results["short_reply"] = reply
 
@@ -223,7 +238,7 @@ def main() -> int:
         results[name]["text"] = results[name]["text"][:300]
     report = [
         f"load average before/after: {results['load_average_before']} / {results['load_average_after']}, "
-        f"threads {args.threads}",
+        f"threads {args.threads}, speculative {args.speculative}",
         f"load: {results.get('load_wall_s', '-')} s to the ready line (server says {results.get('load_seconds_reported', '-')} s)",
         f"prompt {results['speed']['prompt_tps']} tok/s ({results['speed']['prompt_tokens']} tokens), "
         f"generation {results['speed']['gen_tps']} tok/s ({results['speed']['gen_tokens']} tokens)",
@@ -234,7 +249,7 @@ def main() -> int:
         task = results[name]
         extra = (f", valid JSON {task['valid_json']}, {task.get('messages')} messages" if name == "conversation_json"
                  else f", {task['words']} words")
-        report.append(f"{name}: {task['wall_s']} s ({task['prompt_tokens']} prompt + {task['tokens']} tokens, "
+        report.append(f"{name}: {task['wall_s']} s, {task['cpu_s']} s of CPU ({task['prompt_tokens']} prompt + {task['tokens']} tokens, "
                       f"finish {task['finish_reason']}{extra})")
     report.append(f"peak RSS of the server: {results['peak_rss_mib']} MiB")
     print("\n".join(report), file=sys.stderr)

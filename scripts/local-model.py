@@ -312,6 +312,15 @@ def serve(args) -> int:
     params.cpuparams.n_threads = args.threads
     params.cpuparams_batch.n_threads = args.threads
     params.n_gpu_layers = 0
+    if args.speculative == "ngram":
+        # Drafts from the text already in the context (no second model): a JSON answer repeats
+        # its keys and a story its names, so several tokens are often checked in one step.
+        params.speculative.types = [xllamacpp.common_speculative_type.COMMON_SPECULATIVE_TYPE_NGRAM_MOD]
+        # A draft and the sampled token must fit one batch, for every slot at once (the default
+        # draft of up to 64 tokens fails llama.cpp's assertion with --batch-size 64).
+        draft = max(1, args.batch_size // args.parallel - 1)
+        params.speculative.ngram_mod.n_max = draft
+        params.speculative.ngram_mod.n_min = min(params.speculative.ngram_mod.n_min, max(1, draft // 2))
     # The weights are read into the server's own memory, not mapped from the file: mapped pages
     # are the page cache's, which the kernel empties when other work reads files, and each page
     # then comes back from disk mid-answer (one benchmark run wrote 3.5 tokens/s instead of 8).
@@ -404,6 +413,8 @@ def main() -> int:
     p.add_argument("--batch-size", type=int, default=64,
                    help="prompt tokens per step; a cancelled request stops at the next step (default 64)")
     p.add_argument("--port", type=int, default=0, help="default 0: a free port chosen by the system")
+    p.add_argument("--speculative", choices=["none", "ngram"], default=os.environ.get("STORYVOICE_LOCAL_LLM_SPECULATIVE", "none"),
+                   help="draft tokens from n-grams of the context (default: none, or $STORYVOICE_LOCAL_LLM_SPECULATIVE)")
     args = parser.parse_args()
     try:
         if args.command == "assemble":
