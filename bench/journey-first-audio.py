@@ -32,7 +32,7 @@ words) is printed against the same turns with nothing else running, measured fir
 has a third user generate chat stories (POST /api/chat/generate, the model on this machine, one
 after another) meanwhile; each generation's time is printed. Both stop when the listener does.
 """
-import argparse, json, os, socket, statistics, subprocess, tempfile, threading, time, urllib.request, uuid
+import argparse, json, os, socket, statistics, subprocess, tempfile, threading, time, urllib.error, urllib.request, uuid
 
 START, END = "51.7520,-1.2577", "51.7600,-1.2577"  # 890 m north through Oxford: ~13 minutes on foot
 
@@ -128,7 +128,9 @@ class Alongside:
             try:
                 client.call("POST", "/api/chat/generate", {"prompt": "my roommate keeps eating my food", "genre": "comedy", "length": "short"})
                 self.chats.append(time.time() - began)
-            except Exception as error:  # a refusal is a figure too
+            except urllib.error.HTTPError as error:  # a refusal is a figure too, with what it said
+                self.failures.append(f"chat: {error} {error.read()[:300].decode(errors='replace')}")
+            except Exception as error:
                 self.failures.append(f"chat: {error}")
 
     def __enter__(self):
