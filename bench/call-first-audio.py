@@ -22,7 +22,8 @@ question waits until it has been heard and the agent is quiet. Per question: fro
 caller's speech (the frame with its last loud sample sent) to the first frame of the answer; per
 call: from `start` to the opening's first frame. --load alone,journey runs the questions alone
 (the reference), then while another user on the same server listens to a journey in real time
-(bench/voice-latency.py's listener); the ratio says what the listener costs the caller. A call
+(bench/voice-latency.py's listener), and `busy` with a third user's chat stories written too;
+the ratio says what the others cost the caller. A call
 is placed by a new user (a trial: 60 s a call) whenever less than 25 s of the current one is
 left. The first question of each run warms the model and is not counted.
 
@@ -195,7 +196,7 @@ def main():
     parser.add_argument("--questions", type=int, default=10)
     parser.add_argument("--asker", default="piper:en_US-joe-medium", help="the caller's voice, for 'storyvoice say'")
     parser.add_argument("--scenario", default="default")
-    parser.add_argument("--load", default="alone,journey", help="alone, journey, or both (alone first: the reference)")
+    parser.add_argument("--load", default="alone,journey", help="alone, journey, busy (a journey and chat generation), comma-separated (alone first: the reference)")
     parser.add_argument("--warm-load", type=float, default=20, help="seconds the journey runs before its questions")
     args = parser.parse_args()
     data, port = tempfile.mkdtemp(), free_port()
@@ -282,15 +283,17 @@ def main():
         results = {}
         for load in args.load.split(","):
             listener = None
-            if load == "journey":
-                listener = voice_latency.Load(base, args.binary, env, chat=False)
+            if load in ("journey", "busy"):
+                # busy: a third user also has chat stories written, one after another.
+                listener = voice_latency.Load(base, args.binary, env, chat=load == "busy")
                 listener.start()
                 time.sleep(args.warm_load)
             results[load] = answers(questions, load)
             if listener:
                 listener.finish()
                 print(f"  while the journey played: its listener waited {len(listener.waits)} times "
-                      f"({', '.join(f'{w:.1f}s' for w in listener.waits)}); failures: {listener.failures or 'none'}", flush=True)
+                      f"({', '.join(f'{w:.1f}s' for w in listener.waits)}); {len(listener.chats)} chat stories written; "
+                      f"failures: {listener.failures or 'none'}", flush=True)
         print("\nmedians (answers: from the end of the caller's speech to the agent's first audio; openings: from start):")
         def median(values):
             done = [v for v in values if v is not None]
