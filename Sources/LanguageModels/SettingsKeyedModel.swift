@@ -22,17 +22,12 @@ public struct SettingsKeyedModel: LanguageModel {
     }
 
     public func stream(_ request: CompletionRequest) -> AsyncThrowingStream<CompletionEvent, any Error> {
-        let events = base.stream(request)
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    for try await event in events { continuation.yield(event) }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: Self.fromSettings(error))
-                }
+        .producing { yield in
+            do {
+                for try await event in base.stream(request) { yield(event) }
+            } catch {
+                throw Self.fromSettings(error)
             }
-            continuation.onTermination = { _ in task.cancel() }
         }
     }
 

@@ -38,7 +38,7 @@ public struct SentenceSplitter: Sendable {
             pending = String(pending[end...])
             if !sentence.isEmpty {
                 sentences.append(sentence)
-                continuing = firstClause && !Self.terminators.contains(where: { sentence.hasSuffix(String($0)) })
+                continuing = firstClause && !Self.terminators.contains(sentence.last ?? ".")
                 firstClause = false
             }
         }
