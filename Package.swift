@@ -239,6 +239,7 @@ let package = Package(
             dependencies: [
                 "Journeys", "JourneyServices", "StoryModel", "Audio", "Speech", "Persistence", "Jobs", "StoryWorkflows", "LanguageModels", "VoiceChat", "VendorHTTP",
                 .product(name: "FluentKit", package: "fluent-kit"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // AI phone calls' pure core: plans and usage as functions of (plan history, calls, now),

@@ -286,12 +286,16 @@ def main():
                         help="while listening, another user talks: spoken questions (POST /api/voice/turn) or typed ones (POST /api/voice/reply)")
     parser.add_argument("--talk-every", type=float, default=20.0, help="seconds between the talker's turns (default 20)")
     parser.add_argument("--chat", action="store_true", help="while listening, a third user generates chat stories (POST /api/chat/generate)")
+    parser.add_argument("--server-log", help="append the server's log (each journey part's deadline decision) to this file")
     parser.add_argument("--smoke", action="store_true", help="start the server, run one of each request, and stop (checks the script, measures nothing)")
     args = parser.parse_args()
     data, port = tempfile.mkdtemp(), free_port()
     env = dict(os.environ, STORYVOICE_DATA_DIR=data, STORYVOICE_ENGINES=args.engines)
+    log = open(args.server_log, "a") if args.server_log else subprocess.DEVNULL
+    if args.server_log:
+        env["STORYVOICE_LOG_LEVEL"] = "info"
     server = subprocess.Popen([args.binary, "serve", "--port", str(port), "--hostname", "127.0.0.1"], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                              stdout=log, stderr=log)
     client = Client(f"http://127.0.0.1:{port}")
     try:
         for _ in range(600):

@@ -2,6 +2,7 @@ import Audio
 import Foundation
 import Journeys
 import LanguageModels
+import Logging
 import VendorHTTP
 import VoiceChat
 
@@ -31,13 +32,17 @@ public struct JourneyTeller: Sendable {
     /// Part 1's answer already being written (prepared while the user looked at the plan:
     /// `PreparedOpenings`), used instead of asking the model again; asked only for the opening.
     public var prepared: @Sendable (CompletionRequest) async -> AsyncThrowingStream<CompletionEvent, any Error>?
+    /// Each part's deadline decision and how it came out: what an operator reads when a
+    /// listener waited (`info`), and why a try failed (`warning`).
+    public var logger: Logger
 
     public init(
         plan: JourneyPlan, style: StoryStyle, model: any LanguageModel, speak: @escaping @Sendable (String) async throws -> Data,
         store: any JourneyStore, listener: @escaping @Sendable () async -> ListenerPosition? = { nil },
         liveTurns: @escaping @Sendable () async -> Int = { 0 }, speeds: ModelSpeeds = .shared, now: @escaping @Sendable () -> Date = { Date() },
         maxAttempts: Int = 3, backoff: @escaping @Sendable (Int) -> Double = { min(30, 2 * pow(3, Double($0 - 1))) },
-        prepared: @escaping @Sendable (CompletionRequest) async -> AsyncThrowingStream<CompletionEvent, any Error>? = { _ in nil }
+        prepared: @escaping @Sendable (CompletionRequest) async -> AsyncThrowingStream<CompletionEvent, any Error>? = { _ in nil },
+        logger: Logger = Logger(label: "storyvoice.journeys")
     ) {
         self.plan = plan
         self.style = style
@@ -51,6 +56,7 @@ public struct JourneyTeller: Sendable {
         self.maxAttempts = max(1, maxAttempts)
         self.backoff = backoff
         self.prepared = prepared
+        self.logger = logger
     }
 
     var prompts: StoryPrompts { StoryPrompts(plan: plan, style: style) }
@@ -73,10 +79,14 @@ public struct JourneyTeller: Sendable {
         while part.attempts < maxAttempts {
             try Task.checkCancellation()
             do {
-                return try await write(&part)
+                let started = now()
+                let written = try await write(&part)
+                logger.info("journey part \(number) ready: \(written.words) words, \(Int(written.storySeconds)) s of story, in \(Int(now().timeIntervalSince(started))) s")
+                return written
             } catch let error where !(error is CancellationError) && !Task.isCancelled {
                 if case JourneyTellError.voiceFailed = error { throw error }
                 lastFailure = "\(error)"
+                logger.warning("journey part \(number) try \(part.attempts + 1) failed: \(lastFailure)")
                 part.attempts += 1
                 try await store.save(part)
                 if part.attempts < maxAttempts { try await Task.sleep(for: .seconds(backoff(part.attempts))) }
@@ -108,6 +118,7 @@ public struct JourneyTeller: Sendable {
         // Saying the story's beginning or the last part's ending again is no telling.
         let earlier = [beginning, previous].compactMap { $0 }.joined(separator: " ")
         let carry = await carryWords(after: number, words: words, parts: kept)
+        await log(deadline, part: number, parts: kept, carry: carry)
         let written = try await writeText(&part, request: request, outline: outline, beginning: beginning, words: words, earlier: earlier, carry: carry)
         // What the next part needs of the outline is written once this part is ready, not
         // beside it: two requests at once, with a voice speaking, oversubscribe two cores (the
@@ -399,7 +410,7 @@ public struct JourneyTeller: Sendable {
     func schedule(_ parts: [JourneyPart]) async -> ListeningSchedule? {
         guard let position = await listener(), position.part > 0 else { return nil }
         let audio = Dictionary(parts.map { ($0.number, PartAudio(isReady: $0.status == .ready, sentenceSeconds: $0.sentences.map(\.durationSeconds))) }) { first, _ in first }
-        return ListeningSchedule(listener: position, parts: audio, partSeconds: plan.storySeconds / Double(max(1, plan.parts)))
+        return ListeningSchedule(listener: position, parts: audio, partSeconds: partSeconds)
     }
 
     /// What a request for part `number` (or for the plan it needs) says to the model: due when
@@ -419,7 +430,26 @@ public struct JourneyTeller: Sendable {
         let lines = planningLines ?? self.planningLines(for: number, outline: outline)
         return PartDeadline.decide(
             secondsUntilDue: due, words: words, minimumWords: Self.bridgeWords(words), spokenWordsPerSecond: spokenWordsPerMinute(parts) / 60,
-            pace: pace, planningSeconds: PartDeadline.planningSeconds(lines: lines, pace: pace), waitSeconds: Double(await liveTurns()) * Self.liveTurnSeconds)
+            pace: pace, planningSeconds: PartDeadline.planningSeconds(lines: lines, pace: pace), waitSeconds: Double(await liveTurns()) * Self.liveTurnSeconds,
+            planningMargin: partSeconds)
+    }
+
+    /// A part's planned seconds: the story a plan is made only with in hand. Beside a talker and
+    /// a chat writer, planning on a thin buffer (the first outline, then the acts: a minute of
+    /// the model over parts 3 and 4) left the listener waiting before parts 4 and 5 (2026-12-06).
+    var partSeconds: Double { plan.storySeconds / Double(max(1, plan.parts)) }
+
+    /// One line for each part asked: when it is due and what was decided for it.
+    private func log(_ decision: PartDeadline.Decision, part number: Int, parts: [JourneyPart], carry: Int) async {
+        guard let due = await schedule(parts)?.secondsUntil(part: number) else { return }
+        let pace = await speeds.pace(for: modelKey)
+        var line = "journey part \(number) asked: due in \(Int(due)) s, \(decision.words) words"
+        if decision.isBridge { line += " (a bridge)" }
+        if !decision.plansFirst { line += ", without its plan" }
+        if decision.lateBy > 0 { line += ", late by \(Int(decision.lateBy)) s" }
+        if carry > 0 { line += ", \(carry) words carried into the next part" }
+        line += String(format: "; model pace %.1f s to a first sentence, %.1f words a second; %d live turns", pace.firstSentenceSeconds, pace.wordsPerSecond, await liveTurns())
+        logger.info("\(line)")
     }
 
     /// Words to read on past part `number`'s end into the next part's opening: when the next

@@ -74,16 +74,19 @@ public enum PartDeadline {
     ///   - spokenWordsPerSecond: the voice's pace (the listener hears this many words a second).
     ///   - planningSeconds: what the planning request the part needs would take (0 when none).
     ///   - waitSeconds: before the model is free for it (live turns running or waiting).
+    ///   - planningMargin: seconds of story that must still be in hand after the planning
+    ///     request for it to be made: a plan is worth having, not worth a listener's wait, and
+    ///     the estimate does not see the live turns still to come.
     public static func decide(
         secondsUntilDue: Double?, words: Int, minimumWords: Int, spokenWordsPerSecond: Double, pace: ModelPace,
-        planningSeconds: Double, waitSeconds: Double
+        planningSeconds: Double, waitSeconds: Double, planningMargin: Double = 0
     ) -> Decision {
         guard let due = secondsUntilDue else { return Decision(plansFirst: true, words: words, isBridge: false, lateBy: 0) }
         let start = waitSeconds + pace.firstSentenceSeconds
         // Seconds a word the listener gains on the text (0 when the text gains on the listener).
         let losing = max(0, 1 / pace.wordsPerSecond - 1 / max(0.1, spokenWordsPerSecond))
         func gap(planning: Double, words: Int) -> Double { start + planning + Double(words) * losing - due }
-        if planningSeconds > 0, gap(planning: planningSeconds, words: words) <= 0 {
+        if planningSeconds > 0, gap(planning: planningSeconds, words: words) <= -planningMargin {
             return Decision(plansFirst: true, words: words, isBridge: false, lateBy: 0)
         }
         if gap(planning: 0, words: words) <= 0 {

@@ -48,7 +48,7 @@ struct JourneyDeadlineTests {
     static func teller(_ model: any LanguageModel, parts: Int, store: MemoryJourneyStore, listener: ListenerPosition?, speeds: ModelSpeeds = ModelSpeeds(),
                        liveTurns: Int = 0) throws -> JourneyTeller {
         JourneyTeller(plan: Teller.plan(parts: parts), style: try StoryStyle(.childrens), model: model, speak: Teller.speak, store: store,
-                      listener: { listener }, liveTurns: { liveTurns }, speeds: speeds, now: { start }, backoff: { _ in 0 })
+                      listener: { listener }, liveTurns: { liveTurns }, speeds: speeds, now: { start }, backoff: { _ in 0 }, logger: Teller.quiet)
     }
 
     static func handler(_ request: RecordedRequest) -> LoopbackReply {
@@ -130,14 +130,30 @@ struct JourneyDeadlineTests {
         try await LoopbackServer.withServer(handler: Self.handler) { server in
             let speeds = ModelSpeeds()
             await speeds.record(ModelPace(firstSentenceSeconds: 5, wordsPerSecond: 10), for: "openai-compatible:test")
-            // Part 4 is due in 40 s; its beats would take 5 s and their words at 10 a second: in time.
+            // Part 4 is due in 100 s (the listener is in part 2); its beats would take 5 s and
+            // their words at 10 a second, then 5 s to its first sentence: a minute's part (90 words) still in hand.
             let quiet = RecordingModel(base: Teller.model(server))
-            _ = try await Self.teller(quiet, parts: 8, store: await Self.storeBeforePartFour(), listener: ListenerPosition(part: 3), speeds: speeds).tell(part: 4)
+            _ = try await Self.teller(quiet, parts: 8, store: await Self.storeBeforePartFour(), listener: ListenerPosition(part: 2), speeds: speeds).tell(part: 4)
             #expect(quiet.kinds.first == "story_beats")
             // Three live turns ahead of it (10 s each): not.
             let busy = RecordingModel(base: Teller.model(server))
-            _ = try await Self.teller(busy, parts: 8, store: await Self.storeBeforePartFour(), listener: ListenerPosition(part: 3), speeds: speeds, liveTurns: 3).tell(part: 4)
+            _ = try await Self.teller(busy, parts: 8, store: await Self.storeBeforePartFour(), listener: ListenerPosition(part: 2), speeds: speeds, liveTurns: 3).tell(part: 4)
             #expect(busy.kinds.first == "prose")
+        }
+    }
+
+    @Test("with less than a part's minute in hand beyond the planning request, the part is told without it, in full")
+    func thinBuffersGoToTheStory() async throws {
+        try await LoopbackServer.withServer(handler: Self.handler) { server in
+            let speeds = ModelSpeeds()
+            await speeds.record(ModelPace(firstSentenceSeconds: 5, wordsPerSecond: 10), for: "openai-compatible:test")
+            // Part 4 is due in 40 s: the beats (9 s) and its start (5 s) fit, a minute more does not.
+            let model = RecordingModel(base: Teller.model(server))
+            let part = try await Self.teller(model, parts: 8, store: await Self.storeBeforePartFour(), listener: ListenerPosition(part: 3), speeds: speeds).tell(part: 4)
+            #expect(model.kinds.first == "prose")
+            let asked = model.asked.value[0].user
+            #expect(asked.contains("About 90 words") && !asked.contains("What happens in it"), "\(asked)")
+            #expect(part.status == .ready && part.words >= 90)
         }
     }
 

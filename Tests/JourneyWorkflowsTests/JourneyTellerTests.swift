@@ -3,6 +3,7 @@ import Foundation
 @testable import JourneyWorkflows
 import Journeys
 import LanguageModels
+import Logging
 import Speech
 import SpeechEngines
 import Synchronization
@@ -36,8 +37,11 @@ enum Teller {
     }
 
     static func teller(_ server: LoopbackServer, parts: Int, store: MemoryJourneyStore, speak: @escaping @Sendable (String) async throws -> Data = speak) throws -> JourneyTeller {
-        JourneyTeller(plan: plan(parts: parts), style: try StoryStyle(.childrens), model: model(server), speak: speak, store: store, backoff: { _ in 0 })
+        JourneyTeller(plan: plan(parts: parts), style: try StoryStyle(.childrens), model: model(server), speak: speak, store: store, backoff: { _ in 0 }, logger: quiet)
     }
+
+    /// The teller's log, not printed among the tests' results.
+    static let quiet = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
 
     static func store() -> MemoryJourneyStore {
         MemoryJourneyStore(folder: FileManager.default.temporaryDirectory.appendingPathComponent("journey-\(UUID().uuidString)"))

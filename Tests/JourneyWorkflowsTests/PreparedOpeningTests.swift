@@ -23,7 +23,7 @@ import Testing
                 return try await Teller.speak(text)
             },
             store: store, backoff: { _ in 0 },
-            prepared: { request in await openings.take(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: request) })
+            prepared: { request in await openings.take(owner: owner, modelSpec: "local", voice: "espeak-ng:en-us", request: request) }, logger: Teller.quiet)
     }
 
     @Test("a prepared opening is told by the journey started with the same choices, asked of the model once")

@@ -44,9 +44,9 @@ struct PartDeadlineTests {
     /// A model making 5 words a second, 10 s to a first sentence; a voice speaking 2.4 words a second.
     let pace = ModelPace(firstSentenceSeconds: 10, wordsPerSecond: 5)
 
-    func decide(due: Double?, words: Int = 145, planning: Double = 0, wait: Double = 0, pace: ModelPace? = nil) -> PartDeadline.Decision {
+    func decide(due: Double?, words: Int = 145, planning: Double = 0, wait: Double = 0, margin: Double = 0, pace: ModelPace? = nil) -> PartDeadline.Decision {
         PartDeadline.decide(secondsUntilDue: due, words: words, minimumWords: 48, spokenWordsPerSecond: 2.4, pace: pace ?? self.pace,
-                            planningSeconds: planning, waitSeconds: wait)
+                            planningSeconds: planning, waitSeconds: wait, planningMargin: margin)
     }
 
     @Test("with nobody listening, or time in hand, a part is planned first and told in full")
@@ -61,6 +61,15 @@ struct PartDeadlineTests {
         #expect(decide(due: 40, planning: 30).plansFirst)
         let tight = decide(due: 20, planning: 30)
         #expect(!tight.plansFirst && tight.words == 145 && !tight.isBridge && tight.lateBy == 0)
+    }
+
+    @Test("a plan is made only with the margin still in hand after it; without it the part is told in full, unplanned")
+    func planningMargin() {
+        // 10 s to the first sentence and 30 s of planning: 40 s; due in 100 s leaves 60 s.
+        #expect(decide(due: 100, planning: 30, margin: 60).plansFirst)
+        let thin = decide(due: 99, planning: 30, margin: 60)
+        #expect(!thin.plansFirst && thin.words == 145 && !thin.isBridge && thin.lateBy == 0)
+        #expect(decide(due: nil, planning: 30, margin: 60).plansFirst, "nobody listening: the plan is always made")
     }
 
     @Test("live turns waiting for the model count against the time left")
