@@ -222,6 +222,7 @@ public struct JourneyTeller: Sendable {
         }
         let start = now()
         var first: (at: Date, words: Int)?, last = start
+        var ended = "the model ended its answer"
         for try await output in Self.read(answer, with: reader) {
             switch output {
             case .sentence(let sentence):
@@ -235,8 +236,11 @@ public struct JourneyTeller: Sendable {
                 }
             case .data: return Self.data
             case .refusal: return Self.refusal
-            case .stop: break
+            case .stop(let reason): ended = "\(reason)"
             }
+        }
+        if part.words < enough {
+            logger.info("journey part \(part.number): the answer stopped at \(part.words) of \(enough) words: \(ended)")
         }
         // The model's pace as the listener meets it (an opening prepared ahead says nothing of it).
         if !isOpening, let first,

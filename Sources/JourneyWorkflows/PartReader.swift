@@ -12,8 +12,25 @@ struct PartReader: Sendable {
         case carried(String)
         /// The answer starts as data (`{`, `[`, a code fence), or refuses: nothing more is read.
         case data, refusal
-        /// The part has its words, or the model says a sentence a second time over: stop asking.
-        case stop
+        /// Stop asking: the part has its words, or the model loops.
+        case stop(StopReason)
+    }
+
+    enum StopReason: Sendable, Hashable, CustomStringConvertible {
+        /// The part has its words (and those carried into the next).
+        case enough
+        /// Three sentences in a row read back the prompt or how the part before ended.
+        case readBack
+        /// A sentence said a second time over, or three dropped in a row.
+        case looping
+
+        var description: String {
+            switch self {
+            case .enough: "it had its words"
+            case .readBack: "the model read back its prompt or the last part's ending three times in a row"
+            case .looping: "the model said a sentence over again"
+            }
+        }
     }
 
     private let prompt: String
@@ -67,7 +84,7 @@ struct PartReader: Sendable {
             let runs = SpokenProse.wordRuns(sentence, length: Self.runLength)
             if SpokenProse.echoes(sentence, prompt: prompt) || Self.isMostly(runs, in: earlierRuns) {
                 droppedInARow += 1
-                if droppedInARow >= 3 { return outputs + [.stop] }
+                if droppedInARow >= 3 { return outputs + [.stop(.readBack)] }
                 continue
             }
             // A model that loops says the same sentence again, or most of one again with a
@@ -77,7 +94,7 @@ struct PartReader: Sendable {
             guard heard.insert(SpokenProse.fingerprint(sentence)).inserted, !Self.isMostly(runs, in: heardRuns) else {
                 repeats += 1
                 droppedInARow += 1
-                if repeats >= 2 || droppedInARow >= 3 { return outputs + [.stop] }
+                if repeats >= 2 || droppedInARow >= 3 { return outputs + [.stop(.looping)] }
                 continue
             }
             droppedInARow = 0
@@ -87,12 +104,12 @@ struct PartReader: Sendable {
             if words >= enough {
                 outputs.append(.carried(sentence))
                 carriedWords += spoken
-                if carriedWords >= carry { return outputs + [.stop] }
+                if carriedWords >= carry { return outputs + [.stop(.enough)] }
                 continue
             }
             outputs.append(.sentence(sentence))
             words += spoken
-            if words >= enough, carry == 0 { return outputs + [.stop] }
+            if words >= enough, carry == 0 { return outputs + [.stop(.enough)] }
         }
         return outputs
     }

@@ -13,7 +13,7 @@ struct PartReaderTests {
         while !rest.isEmpty {
             outputs += reader.add(String(rest.prefix(7)))
             rest = rest.dropFirst(7)
-            if outputs.last == .stop { return outputs }
+            if case .stop = outputs.last { return outputs }
         }
         if let last = reader.finish() { outputs.append(last) }
         return outputs
@@ -39,7 +39,7 @@ struct PartReaderTests {
         let prompt = "What happens in it: Elara took a deep breath and stepped up to the top of the tower. She could feel the weight of the quest pressing down on her. The smoke rising from the tower was thick and ominous."
         let answer = "Elara reached the landing. Elara took a deep breath and stepped up to the top of the tower. She could feel the weight of the quest pressing down on her. The smoke rising from the tower was thick and ominous. Elara took a deep breath and stepped up to the top of the tower again."
         let outputs = Self.read(answer, prompt: prompt)
-        #expect(outputs == [.sentence("Elara reached the landing."), .stop])
+        #expect(outputs == [.sentence("Elara reached the landing."), .stop(.readBack)])
     }
 
     /// As the model on this machine wrote a part (2026-12-04), a clause over and over.
@@ -51,7 +51,7 @@ struct PartReaderTests {
         let again = "The creatures were the ones who had always watched over the kingdom, and Elara knew it."
         let bow = "Elara bowed low before the ancient creatures."
         let outputs = Self.read([said, again, bow, "The creatures were the ones who had always watched over the kingdom, they said.", "Then she left."].joined(separator: " "))
-        #expect(outputs == [.sentence(said), .sentence(bow), .stop], "the second loop ends the part")
+        #expect(outputs == [.sentence(said), .sentence(bow), .stop(.looping)], "the second loop ends the part")
         // Most of the last part's ending in other words is left out, as the ending itself is.
         #expect(Self.read(again + " " + bow, earlier: said) == [.sentence(bow)])
         // A phrase taken up again is no loop.
@@ -61,6 +61,6 @@ struct PartReaderTests {
     @Test("the reading stops at the first sentence end past the part's words")
     func stopsAtItsWords() {
         let outputs = Self.read("One two three four five. Six seven eight nine ten. Eleven twelve.", enough: 8)
-        #expect(outputs == [.sentence("One two three four five."), .sentence("Six seven eight nine ten."), .stop])
+        #expect(outputs == [.sentence("One two three four five."), .sentence("Six seven eight nine ten."), .stop(.enough)])
     }
 }
