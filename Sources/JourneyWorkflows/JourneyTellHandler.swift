@@ -3,6 +3,7 @@ import Foundation
 import Jobs
 import Journeys
 import LanguageModels
+import Logging
 import Persistence
 import Speech
 import StoryModel
@@ -114,6 +115,8 @@ struct JourneyTelling: Sendable {
         let scheduler = spec.provider == .local ? models.factory.localScheduler : nil
         let repository = JourneyRepository(database: database)
         let openings = openings, modelSpec = record.model, voice = record.voice
+        var logger = Logger(label: "storyvoice.journeys")
+        logger[metadataKey: "journey"] = "\(id)"
         return JourneyTeller(
             plan: plan, style: style, model: model,
             speak: { text in
@@ -126,6 +129,7 @@ struct JourneyTelling: Sendable {
                 return ListenerPosition(part: record.playheadPart, sentence: record.playheadSentence)
             },
             liveTurns: { await scheduler?.snapshot.liveTurns ?? 0 },
-            prepared: { request in await openings?.take(owner: ownerID, modelSpec: modelSpec, voice: voice, request: request) })
+            prepared: { request in await openings?.take(owner: ownerID, modelSpec: modelSpec, voice: voice, request: request) },
+            planningMargin: scheduler == nil ? 0 : nil, logger: logger)
     }
 }

@@ -32,6 +32,12 @@ public struct JourneyTeller: Sendable {
     /// Part 1's answer already being written (prepared while the user looked at the plan:
     /// `PreparedOpenings`), used instead of asking the model again; asked only for the opening.
     public var prepared: @Sendable (CompletionRequest) async -> AsyncThrowingStream<CompletionEvent, any Error>?
+    /// Seconds of story that must still be in hand after a planning request for it to be made
+    /// (`PartDeadline`). A part's minute on the model this machine shares (the due times do not
+    /// see the live turns still to come): beside a talker and a chat writer, planning on a thin
+    /// buffer (the first outline, then the acts: a minute of the model over parts 3 and 4) left
+    /// the listener waiting before parts 4 and 5 (2026-12-06). 0 for a model of one's own.
+    public var planningMargin: Double
     /// Each part's deadline decision and how it came out: what an operator reads when a
     /// listener waited (`info`), and why a try failed (`warning`).
     public var logger: Logger
@@ -42,7 +48,7 @@ public struct JourneyTeller: Sendable {
         liveTurns: @escaping @Sendable () async -> Int = { 0 }, speeds: ModelSpeeds = .shared, now: @escaping @Sendable () -> Date = { Date() },
         maxAttempts: Int = 3, backoff: @escaping @Sendable (Int) -> Double = { min(30, 2 * pow(3, Double($0 - 1))) },
         prepared: @escaping @Sendable (CompletionRequest) async -> AsyncThrowingStream<CompletionEvent, any Error>? = { _ in nil },
-        logger: Logger = Logger(label: "storyvoice.journeys")
+        planningMargin: Double? = nil, logger: Logger = Logger(label: "storyvoice.journeys")
     ) {
         self.plan = plan
         self.style = style
@@ -56,6 +62,7 @@ public struct JourneyTeller: Sendable {
         self.maxAttempts = max(1, maxAttempts)
         self.backoff = backoff
         self.prepared = prepared
+        self.planningMargin = planningMargin ?? plan.storySeconds / Double(max(1, plan.parts))
         self.logger = logger
     }
 
@@ -169,6 +176,12 @@ public struct JourneyTeller: Sendable {
     /// the next part would be late for it (`PartDeadline`): the model's time goes to the story,
     /// and the plan is caught up with once the story is ahead again.
     private func outlineAhead(of number: Int, outline: StoryOutline?) async {
+        // A story told to its end without a plan (no time was ever in hand for one) still gets
+        // its title, for the history and the audiobook: nobody waits on it any more.
+        if number == plan.parts, number > 1, outline == nil {
+            _ = try? await outlineReady(for: number, priority: .background)
+            return
+        }
         guard number >= toldBeforeOutline, number < plan.parts else { return }
         if let kept = try? await store.parts() {
             let next = await deadline(for: number + 1, words: wordsTarget(for: number + 1, told: kept.filter { $0.number <= number }), outline: outline, parts: kept,
@@ -350,7 +363,8 @@ public struct JourneyTeller: Sendable {
 
     /// The outline with a beat for `number`: the acts written first if they are not yet (from
     /// part 1 as told), then the next window of beats.
-    func outlineReady(for number: Int) async throws -> StoryOutline {
+    func outlineReady(for number: Int, priority asked: ModelPriority? = nil) async throws -> StoryOutline {
+        let urgency = if let asked { asked } else { await priority(for: number) }
         var outline: StoryOutline
         if let stored = try await store.outline() {
             outline = stored
@@ -361,7 +375,7 @@ public struct JourneyTeller: Sendable {
             let act = StoryArc.act(ofPart: number, parts: plan.parts)
             let window = number...min(act.parts.upperBound, number + 1)
             let toldParts = StoryPrompts.toldParts(toldTexts.count, before: window)
-            let answer = try await model.complete(prompts.firstOutline(told: toldTexts, beats: window).with(await priority(for: number)))
+            let answer = try await model.complete(prompts.firstOutline(told: toldTexts, beats: window).with(urgency))
             // A line must not copy the story it sums up (the small model did, more often than not).
             let story = toldTexts.joined(separator: "\n")
             guard let answered = StoryAnswers.firstOutline(answer.text, parts: Array(toldParts) + Array(window), source: story) else {
@@ -378,7 +392,7 @@ public struct JourneyTeller: Sendable {
             }
         }
         if let window = outline.beatsToWrite(for: number, parts: plan.parts) {
-            let answer = try await model.complete(prompts.beats(window, outline: outline).with(await priority(for: number)))
+            let answer = try await model.complete(prompts.beats(window, outline: outline).with(urgency))
             guard let beats = StoryAnswers.beats(answer.text, parts: window, source: prompts.unoriginal(beats: window, outline: outline)) else {
                 throw JourneyTellError.unreadableOutline("the beats came back as \(answer.text.prefix(120).debugDescription)")
             }
@@ -435,12 +449,10 @@ public struct JourneyTeller: Sendable {
         return PartDeadline.decide(
             secondsUntilDue: due, words: words, minimumWords: Self.bridgeWords(words), spokenWordsPerSecond: spokenWordsPerMinute(parts) / 60,
             pace: pace, planningSeconds: PartDeadline.planningSeconds(lines: lines, pace: pace), waitSeconds: Double(await liveTurns()) * Self.liveTurnSeconds,
-            planningMargin: partSeconds)
+            planningMargin: planningMargin)
     }
 
-    /// A part's planned seconds: the story a plan is made only with in hand. Beside a talker and
-    /// a chat writer, planning on a thin buffer (the first outline, then the acts: a minute of
-    /// the model over parts 3 and 4) left the listener waiting before parts 4 and 5 (2026-12-06).
+    /// A part's planned seconds.
     var partSeconds: Double { plan.storySeconds / Double(max(1, plan.parts)) }
 
     /// One line for each part asked: when it is due and what was decided for it.

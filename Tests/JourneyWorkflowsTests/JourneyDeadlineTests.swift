@@ -157,6 +157,21 @@ struct JourneyDeadlineTests {
         }
     }
 
+    @Test("a story told to its end without time for a plan gets its title afterwards, as background work")
+    func titleAfterTheEnd() async throws {
+        let store = Teller.store()
+        await store.save(Self.readyPart(1))
+        try await LoopbackServer.withServer(handler: Self.handler) { server in
+            let model = RecordingModel(base: Teller.model(server))
+            // Part 2 is due in 40 s: no part's minute is left for its plan.
+            _ = try await Self.teller(model, parts: 2, store: store, listener: ListenerPosition(part: 1)).tell(part: 2)
+            #expect(model.kinds == ["prose", "story_outline"])
+            #expect(model.asked.value[0].priority == .due(Self.start.addingTimeInterval(40)))
+            #expect(model.asked.value[1].priority == .background)
+            #expect(await store.outline()?.title == "The Brave Duckling")
+        }
+    }
+
     @Test("when the next part would start after the listener reaches it, this part's answer is read on into its first sentences, and the next part goes on from them")
     func theNextPartIsBegunEarly() async throws {
         // A part gone on with is written on by the model, not begun again.
