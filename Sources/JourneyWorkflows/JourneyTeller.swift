@@ -62,7 +62,7 @@ public struct JourneyTeller: Sendable {
         self.maxAttempts = max(1, maxAttempts)
         self.backoff = backoff
         self.prepared = prepared
-        self.planningMargin = planningMargin ?? plan.storySeconds / Double(max(1, plan.parts))
+        self.planningMargin = planningMargin ?? Self.partSeconds(of: plan)
         self.logger = logger
     }
 
@@ -453,11 +453,16 @@ public struct JourneyTeller: Sendable {
     }
 
     /// A part's planned seconds.
-    var partSeconds: Double { plan.storySeconds / Double(max(1, plan.parts)) }
+    var partSeconds: Double { Self.partSeconds(of: plan) }
+
+    static func partSeconds(of plan: JourneyPlan) -> Double {
+        plan.storySeconds / Double(max(1, plan.parts))
+    }
 
     /// One line for each part asked: when it is due and what was decided for it.
     private func log(_ decision: PartDeadline.Decision, part number: Int, parts: [JourneyPart], carry: Int) async {
-        guard let due = await schedule(parts)?.secondsUntil(part: number) else { return }
+        // The listener's position is read again only when the line is written (not at the default level).
+        guard logger.logLevel <= .info, let due = await schedule(parts)?.secondsUntil(part: number) else { return }
         let pace = await speeds.pace(for: modelKey)
         var line = "journey part \(number) asked: due in \(Int(due)) s, \(decision.words) words"
         if decision.isBridge { line += " (a bridge)" }
