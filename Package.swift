@@ -373,7 +373,7 @@ let package = Package(
         ]),
         // The real model on this machine (scripts/setup installs it).
         .testTarget(name: "LocalModelTests", dependencies: [
-            "LocalModel", "LanguageModels", "VendorHTTP", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            "LocalModel", "LanguageModels", "VendorHTTP", "ProcessWorkers", .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
         .testTarget(name: "LanguageModelsTests", dependencies: ["LanguageModels", "VendorHTTP", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "CloudSpeechTests", dependencies: ["CloudSpeech", "Speech", "Audio", "LanguageModels", "VendorHTTP", "TestSupport", "StoryModel", .product(name: "Logging", package: "swift-log")]),

@@ -23,7 +23,8 @@ Next to the model, <model>.stamp.json records its size, mtime and SHA-256 once c
         {"ready": true, "port": 41234, "url": "http://127.0.0.1:41234/v1", "model": "...", ...}
     or, when it cannot start, {"error": "..."} and exits 1. Everything else goes to stderr;
   - exits when stdin reaches end of file (the parent holds the other end of a pipe, so the
-    server dies with it) and on SIGTERM/SIGINT.
+    server dies with it), by a small watchdog process that needs nothing of the server's,
+    and on SIGTERM/SIGINT, which are left to the kernel.
 
 Any GGUF works with serve (--model or $STORYVOICE_LOCAL_MODEL); only the bundled file's
 SHA-256 is known to `verify`.
@@ -39,7 +40,6 @@ import shutil
 import signal
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -237,7 +237,41 @@ def default_model_path() -> Path:
     return Path(configured).expanduser() if configured else bundled_model_path()
 
 
+def start_input_watchdog() -> None:
+    """Forks a process that kills this one (SIGKILL) when stdin reaches its end.
+
+    The server cannot be trusted to notice by itself: once one left alive by its parent was
+    seen stuck with every thread in a lock wait (llama.cpp and Python's GIL), so neither its
+    own stdin reader nor a Python signal handler ever ran. The watchdog is forked before
+    llama.cpp loads, holds no lock of the server's and none of its descriptors but stdin, and
+    leaves as soon as the server is gone.
+    """
+    import select
+
+    server = os.getpid()
+    if os.fork() != 0:
+        return
+    try:
+        os.closerange(1, os.sysconf("SC_OPEN_MAX"))   # the parent reads stdout/stderr to their end
+        for number in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(number, signal.SIG_DFL)
+        while os.getppid() == server:
+            readable, _, _ = select.select([0], [], [], 1.0)
+            if readable and not os.read(0, 4096):
+                if os.getppid() == server:
+                    os.kill(server, signal.SIGKILL)
+                break
+    finally:
+        os._exit(0)
+
+
 def serve(args) -> int:
+    # SIGTERM and SIGINT end the server at once, by the kernel: a Python handler would need the
+    # interpreter, which a stuck llama.cpp can hold. (A parent's blocked signals are inherited.)
+    for number in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(number, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    start_input_watchdog()
     # stdout carries exactly one JSON line. llama.cpp writes some logs to the C-level stdout,
     # so file descriptor 1 itself is pointed at stderr and the protocol keeps a private copy.
     protocol = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
@@ -277,23 +311,6 @@ def serve(args) -> int:
         import xllamacpp
     except ImportError as error:
         return fail(f"the llama.cpp runtime (xllamacpp) cannot be loaded: {error}: {SETUP_HINT}")
-
-    stop = threading.Event()
-
-    def watch_stdin() -> None:
-        try:
-            while os.read(0, 4096):   # whatever the parent writes is ignored; only EOF matters
-                pass
-        except (OSError, ValueError):
-            pass
-        stop.set()
-
-    def on_signal(signum, frame) -> None:
-        stop.set()
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    threading.Thread(target=watch_stdin, name="stdin-watch", daemon=True).start()
 
     params = xllamacpp.CommonParams()
     params.model.path = str(model)
@@ -345,19 +362,17 @@ def serve(args) -> int:
     port = parse_port(address) or args.port
     if not port:
         return fail(f"the server did not report its port (listening address {address!r})")
-    if not wait_until_healthy(port, key, stop):
-        return fail("the server did not become ready" if not stop.is_set() else "stopped before ready")
+    if not wait_until_healthy(port, key):
+        return fail("the server did not become ready")
     answer({"ready": True, "port": port, "url": f"http://127.0.0.1:{port}/v1", "model": args.alias or model.stem,
             "path": str(model), "threads": args.threads, "ctx_size": args.ctx_size, "parallel": args.parallel,
             "batch_size": args.batch_size,
             "load_seconds": round(time.monotonic() - started, 2)})
     print(f"local-model: serving {model.name} on 127.0.0.1:{port}", file=sys.stderr)
 
-    stop.wait()
-    print("local-model: stopping", file=sys.stderr)
-    sys.stderr.flush()
-    # The C++ server's destructor may wait on busy slots; nothing needs flushing, so leave now.
-    os._exit(0)
+    # The server runs on llama.cpp's threads until the watchdog or a signal ends the process.
+    while True:
+        time.sleep(3600)
 
 
 def port_is_free(port: int) -> bool:
@@ -376,12 +391,12 @@ def parse_port(address) -> int:
     return int(match.group(1)) if match else 0
 
 
-def wait_until_healthy(port: int, key: str, stop: threading.Event, timeout: float = 120.0) -> bool:
+def wait_until_healthy(port: int, key: str, timeout: float = 120.0) -> bool:
     import urllib.error
     import urllib.request
 
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and not stop.is_set():
+    while time.monotonic() < deadline:
         request = urllib.request.Request(f"http://127.0.0.1:{port}/health",
                                          headers={"Authorization": f"Bearer {key}"})
         try:

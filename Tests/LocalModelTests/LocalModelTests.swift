@@ -1,7 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 @testable import LanguageModels
-import LocalModel
+@testable import LocalModel
+import ProcessWorkers
 import Testing
 import VendorHTTP
 
@@ -114,6 +115,29 @@ struct LocalModelTests {
         #expect(second != first)
     }
 
+    @Test("a server that cannot run a line of its own ends with StoryVoice's end of its input, and on SIGTERM")
+    func frozenServerEnds() async throws {
+        let setup = try #require(Self.server?.setup, "the local model is not installed: run scripts/setup")
+        for ending in ["end of input", "SIGTERM"] {
+            let input = try ChildProcess.makePipe(), output = try ChildProcess.makePipe(), null = try ChildProcess.openNull()
+            let server = try ChildProcess.spawn(
+                executable: setup.python, arguments: setup.serveArguments, environment: ["STORYVOICE_LOCAL_LLM_KEY": "test"],
+                standardInput: input.read.fileDescriptor, standardOutput: output.write.fileDescriptor, standardError: null.fileDescriptor)
+            defer { server.send(signal: SIGKILL) }
+            try input.read.close()
+            try output.write.close()
+            let descriptor = output.read.fileDescriptor
+            let ready = await Task.detached { Self.firstLine(of: descriptor) }.value
+            #expect(ready.contains("\"ready\": true"), "\(ending): \(ready)")
+            // Stopped, the process runs nothing: not its threads, not a Python signal handler.
+            // (A server once outlived StoryVoice with every thread stuck in a lock wait.)
+            kill(server.processIdentifier, SIGSTOP)
+            if ending == "SIGTERM" { server.terminate() } else { try input.write.close() }
+            for _ in 0..<600 where server.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+            #expect(!server.isRunning, "a frozen server outlived \(ending)")
+        }
+    }
+
     @Test("a prompt longer than the model reads is refused with what to do, before it is sent")
     func promptOverTheContext() async throws {
         let huge = String(repeating: "The waves rolled in and out again. ", count: 2000)
@@ -121,6 +145,13 @@ struct LocalModelTests {
             _ = try await model().complete(CompletionRequest(system: "Summarise.", user: huge, maxOutputTokens: 100))
         }
         #expect(error?.description.contains("shorten it") == true, "\(String(describing: error))")
+    }
+
+    /// The first line a process writes to `descriptor` (blocks: call it off the cooperative pool).
+    static func firstLine(of descriptor: Int32) -> String {
+        var bytes: [UInt8] = [], byte: UInt8 = 0
+        while read(descriptor, &byte, 1) == 1, byte != UInt8(ascii: "\n") { bytes.append(byte) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// llama.cpp's count of generated tokens (its Prometheus `/metrics`).
