@@ -353,23 +353,26 @@ def main():
     parser.add_argument("--artifacts", required=True)
     parser.add_argument("--short-session-app",
                         help="a second server started with STORYVOICE_ACCESS_TOKEN_SECONDS set to a few seconds")
+    parser.add_argument("--axe", required=True, help="axe-core's axe.min.js (scripts/browser-test finds it in .venv)")
+    parser.add_argument("--only", help="comma-separated flows to run (default: all), for working on one")
     options = parser.parse_args()
-    voice_flow(options)
-    main_flow(options)
-    from chat_flow import chat_flow  # chat stories: write, preview, export, download, share (issue 19)
-    chat_flow(options)
-    from journey_flow import journey_flow  # journeys: plan a walk, hear it told as it is written, history (issue 22)
-    journey_flow(options)
-    from calls_flow import calls_flow  # calls: plan, scenarios, a custom one, one call in the browser, history (issue 20)
-    calls_flow(options)
-    from novel_flow import novel_flow  # a 300k-character novel on the story page (issue 24)
-    novel_flow(options)
     from book_flow import book_flow  # a real novel from ../shared/eval/pdnc-dev and an EPUB of it (issue 24)
-    book_flow(options)
-    if options.short_session_app:
-        short_session_flow(options)
-    else:
-        print("skipped: playback past an expired access cookie (no --short-session-app)")
+    from calls_flow import calls_flow  # calls: plan, scenarios, a custom one, one call in the browser, history (issue 20)
+    from chat_flow import chat_flow  # chat stories: write, preview, export, download, share (issue 19)
+    from design_flow import design_flow  # every screen's look, fit and accessibility (issue 51)
+    from journey_flow import journey_flow  # journeys: plan a walk, hear it told as it is written, history (issue 22)
+    from novel_flow import novel_flow  # a 300k-character novel on the story page (issue 24)
+    flows = {"voice": voice_flow, "main": main_flow, "design": design_flow, "chat": chat_flow, "journey": journey_flow,
+             "calls": calls_flow, "novel": novel_flow, "book": book_flow, "short-session": short_session_flow}
+    chosen = options.only.split(",") if options.only else list(flows)
+    unknown = [name for name in chosen if name not in flows]
+    if unknown:
+        parser.error(f"unknown flows {unknown}; the flows are {', '.join(flows)}")
+    for name in chosen:
+        if name == "short-session" and not options.short_session_app:
+            print("skipped: playback past an expired access cookie (no --short-session-app)")
+            continue
+        flows[name](options)
     print("browser test passed")
 
 

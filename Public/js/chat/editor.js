@@ -31,7 +31,7 @@ const html = `
       </div>
       <details id="chat-people" open>
         <summary>People</summary>
-        <ul id="chat-people-list" class="people"></ul>
+        <div id="chat-people-list" class="people"></div>
         <div class="actions"><button type="button" id="chat-add-person" class="secondary">Add a person</button></div>
         <p id="chat-people-hint" class="hint"></p>
       </details>

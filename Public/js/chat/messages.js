@@ -2,7 +2,7 @@
 // place, deleted (with Undo), moved by drag and drop or with the ↑/↓ buttons beside each. The
 // phone shows the message being written as a faint bubble while it is typed.
 import { el } from "../shared/dom.js";
-import { graphemes, newID } from "./text.js";
+import { graphemes, inkOn, newID } from "./text.js";
 
 const maxLength = 2000; // the server's limit, in grapheme clusters
 
@@ -25,7 +25,7 @@ export function messagesPart(view) {
     if (!people.some((character) => character.id === view.active)) view.active = (people.find((character) => !character.is_me) ?? people[0]).id;
     $("#chat-switcher").replaceChildren(...people.map((character) => el("button", {
       type: "button", className: "person-button", dataset: { id: character.id, name: character.name }, "aria-pressed": String(character.id === view.active),
-      style: `--person: ${character.color}`, onclick: () => {
+      style: `--person: ${character.color}; --person-ink: ${inkOn(character.color)}`, onclick: () => {
         view.active = character.id;
         renderSwitcher();
         view.draftChanged();

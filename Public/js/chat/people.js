@@ -66,7 +66,7 @@ export function peoplePart(view) {
         render();
         list.querySelector(".person-name")?.focus();
       } }, "Remove");
-    const group = el("li", { className: "person", role: "group", "aria-label": person.name || `Person ${index + 1}`, dataset: { id: person.id } },
+    const group = el("div", { className: "person", role: "group", "aria-label": person.name || `Person ${index + 1}`, dataset: { id: person.id } },
       el("label", { className: "grow" }, "Name ", name),
       el("label", {}, "Colour ", colour),
       el("label", {}, "Avatar ", emoji),

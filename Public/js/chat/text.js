@@ -45,3 +45,11 @@ export function messageIndexIn(text) {
 export function when(date) {
   return new Date(date).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }
+
+/** Black or white, whichever reads better on `color` (#RRGGBB): WCAG's relative luminance. */
+export function inkOn(color) {
+  const channels = (color.match(/^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i) ?? [null, "8e", "8e", "93"]).slice(1)
+    .map((hex) => parseInt(hex, 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  const luminance = 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2];
+  return (luminance + 0.05) / 0.05 > 1.05 / (luminance + 0.05) ? "#000000" : "#ffffff";
+}

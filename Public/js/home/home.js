@@ -3,6 +3,7 @@
 import { el } from "../shared/dom.js";
 import { href } from "../shared/router.js";
 import { areas } from "../routes.js";
+import { icon } from "../shared/icons.js";
 
 export default function homeScreen() {
   return {
@@ -14,6 +15,7 @@ export default function homeScreen() {
         el("p", { className: "hint" }, `Signed in as ${me.email}. Choose what to do:`),
         el("ul", { className: "cards areas", "aria-label": "What StoryVoice does" }, ...listed.map((area) =>
           el("li", { className: "card area", dataset: { area: area.id } },
+            el("span", { className: "area-icon" }, icon(area.id)),
             el("h3", {}, el("a", { href: href(area.start) }, area.name)),
             el("p", {}, area.summary))))));
     },

@@ -9,6 +9,7 @@ import { api, logout, onSessionEnded, isAbort, sessionEndedMessage } from "./api
 import { $, el, dismissDialog } from "./dom.js";
 import { match, currentPath, href } from "./router.js";
 import { clearSessionCaches } from "./session.js";
+import { icon } from "./icons.js";
 
 const appName = "StoryVoice";
 
@@ -35,7 +36,9 @@ export function start(areas) {
 
   // The header: one link per area that asks for one, from the route table.
   $("#nav-areas").replaceChildren(...areas.filter((area) => area.nav).map((area) =>
-    el("a", { href: href(area.start), dataset: { area: area.id } }, area.name)));
+    el("a", { href: href(area.start), dataset: { area: area.id } }, icon(area.id), el("span", {}, area.name))));
+  $("header h1 a").prepend(icon("logo", "icon logo"));
+  $("#menu").prepend(icon("menu"));
 
   // On a phone the links fold behind Menu; choosing one (or Escape) folds them again.
   const header = $("header"), menu = $("#menu");

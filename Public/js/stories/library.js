@@ -3,6 +3,7 @@ import { api, upload } from "../shared/api.js";
 import { $, el, markup, confirmDialog, formatDuration } from "../shared/dom.js";
 import { href } from "../shared/router.js";
 import { downloadLink } from "./download.js";
+import { cover } from "../shared/cover.js";
 
 const states = { not_analyzed: "not analysed", analyzing: "analysing…", analyzed: "analysed", failed: "analysis failed" };
 
@@ -42,8 +43,8 @@ export default function libraryScreen() {
     const imported = `imported ${new Date(story.imported_at).toLocaleDateString(undefined, { dateStyle: "medium" })}`;
     const details = [story.author, imported, states[story.analysis_state], story.duration_seconds ? formatDuration(story.duration_seconds) : null,
       `${story.character_count.toLocaleString()} characters of text`].filter(Boolean).join(" · ");
-    const card = el("li", { className: "card", dataset: { id: story.id } },
-      el("h3", {}, title), el("p", { className: "hint" }, details));
+    const card = el("li", { className: "card story-card", dataset: { id: story.id } },
+      cover(story.title), el("h3", {}, title), el("p", { className: "hint" }, details));
     const rename = el("button", { type: "button", className: "secondary", "aria-label": `Rename ${story.title}`, onclick: () => startRename(card, story) }, "Rename");
     const remove = el("button", { type: "button", className: "danger", "aria-label": `Delete ${story.title}`, onclick: async () => {
       if (!await confirmDialog(`Delete “${story.title}”? Its analysis, voices and exports go too.`)) return;

@@ -5,45 +5,56 @@
 // The server keeps each conversation (`conversation_id`), so it is listed and can be reopened.
 import { api, apiBlob, isAbort, postEvents } from "../shared/api.js";
 import { $, el, markup } from "../shared/dom.js";
+import { icon } from "../shared/icons.js";
 
 const html = `
 <section id="talk" aria-labelledby="talk-title">
-  <h2 id="talk-title">Talk</h2>
-  <p class="hint" id="talk-model-hint">Answers come from the model on this machine (free; the first answer waits a few seconds for it to load), or from your own model with a key in Settings.</p>
-  <div class="row">
-    <label>Model
-      <select id="talk-model">
-        <option value="">This machine (free, private)</option>
-        <option value="openai:gpt-4o-mini">OpenAI gpt-4o-mini (your key)</option>
-        <option value="anthropic:claude-3-5-haiku-latest">Anthropic Claude Haiku (your key)</option>
-        <option value="gemini:gemini-2.0-flash">Gemini 2.0 Flash (your key)</option>
-      </select>
-    </label>
-    <label>Voice <select id="talk-voice"><option value="">The best installed</option></select></label>
-    <label>Hearing
-      <select id="talk-transcriber">
-        <option value="">This machine (faster-whisper, private)</option>
-        <option value="openai">OpenAI (your key)</option>
-      </select>
-    </label>
+  <div class="talk-head">
+    <h2 id="talk-title">Talk</h2>
+    <div class="talk-conversations">
+      <label><span class="visually-hidden">Conversation</span> <select id="talk-conversation"><option value="">New conversation</option></select></label>
+      <button type="button" id="talk-delete" class="secondary" disabled>Delete</button>
+    </div>
   </div>
-  <div class="row">
-    <label>Conversation <select id="talk-conversation"><option value="">New conversation</option></select></label>
-    <button type="button" id="talk-delete" class="secondary" disabled>Delete</button>
+  <div class="talk-window">
+    <ol class="messages" id="talk-messages" aria-live="polite" aria-label="Conversation"></ol>
+    <p class="talk-empty">Hold the button and ask anything, or type below. Your words appear as you speak; the answer is written and spoken as it comes.</p>
+    <p class="heard" id="talk-heard" aria-live="polite"></p>
+    <p class="talk-status"><span class="state" id="talk-state" role="status" data-state="idle">idle</span>
+      <meter id="talk-level" min="0" max="1" value="0" aria-label="Input level"></meter></p>
+    <div class="talk-composer">
+      <form id="talk-form">
+        <label class="talk-type"><span class="visually-hidden">Or type</span><input id="talk-text" type="text" autocomplete="off" maxlength="4000" placeholder="Type a message"></label>
+        <button type="submit">Send</button>
+      </form>
+      <div class="actions">
+        <button type="button" id="hold" aria-pressed="false" aria-keyshortcuts="Space">Hold to talk</button>
+        <button type="button" id="talk-stop" class="secondary" disabled>Stop speaking</button>
+      </div>
+    </div>
   </div>
-  <ol class="messages" id="talk-messages" aria-live="polite" aria-label="Conversation"></ol>
-  <p class="heard" id="talk-heard" aria-live="polite"></p>
-  <p>State: <span class="state" id="talk-state" role="status" data-state="idle">idle</span>
-    <meter id="talk-level" min="0" max="1" value="0" aria-label="Input level"></meter></p>
-  <div class="actions">
-    <button type="button" id="hold" aria-pressed="false" aria-keyshortcuts="Space">Hold to talk</button>
-    <button type="button" id="talk-stop" class="secondary" disabled>Stop speaking</button>
-  </div>
-  <form id="talk-form" class="row">
-    <label>Or type <input id="talk-text" type="text" autocomplete="off" maxlength="4000"></label>
-    <button type="submit">Send</button>
-  </form>
   <p class="status" role="alert" id="talk-error"></p>
+  <details class="talk-settings">
+    <summary>Model, voice and hearing</summary>
+    <p class="hint" id="talk-model-hint">Answers come from the model on this machine (free; the first answer waits a few seconds for it to load), or from your own model with a key in Settings.</p>
+    <div class="row">
+      <label>Model
+        <select id="talk-model">
+          <option value="">This machine (free, private)</option>
+          <option value="openai:gpt-4o-mini">OpenAI gpt-4o-mini (your key)</option>
+          <option value="anthropic:claude-3-5-haiku-latest">Anthropic Claude Haiku (your key)</option>
+          <option value="gemini:gemini-2.0-flash">Gemini 2.0 Flash (your key)</option>
+        </select>
+      </label>
+      <label>Voice <select id="talk-voice"><option value="">The best installed</option></select></label>
+      <label>Hearing
+        <select id="talk-transcriber">
+          <option value="">This machine (faster-whisper, private)</option>
+          <option value="openai">OpenAI (your key)</option>
+        </select>
+      </label>
+    </div>
+  </details>
 </section>`;
 
 /** An object URL for a base64 WAV from the turn's events. */
@@ -83,6 +94,7 @@ export default function talkScreen() {
   return {
     async mount(container, _params, { signal, setTitle }) {
       container.replaceChildren(markup(html));
+      $("#hold", container).prepend(icon("voice"));
       setTitle("Talk");
       const q = (selector) => $(selector, container);
       // Each waiting state says what it waits for, and can be cancelled.

@@ -3,6 +3,7 @@
 // Each part is a module beside this one; they share one `view` object that lives as long as the
 // screen is mounted and goes with it. The lines come by range (a LineStore): a novel's page is
 // usable once its first screenful is in, and the rest arrives in the background.
+import { cover } from "../../shared/cover.js";
 import { api, APIError } from "../../shared/api.js";
 import { $, markup } from "../../shared/dom.js";
 import { sessionCache } from "../../shared/session.js";
@@ -17,8 +18,13 @@ import { exportPart } from "./export.js";
 
 const html = `
 <section id="story" aria-labelledby="story-title">
-  <h2 id="story-title"></h2>
-  <p id="story-meta" class="hint"></p>
+  <div class="story-head">
+    <div class="story-cover"></div>
+    <div>
+      <h2 id="story-title"></h2>
+      <p id="story-meta" class="hint"></p>
+    </div>
+  </div>
   <div class="actions">
     <button type="button" id="analyze">Analyse</button>
   </div>
@@ -174,6 +180,7 @@ export default function storyScreen() {
         refresh,
       };
       view.$("#story-title").textContent = story.title;
+      view.$(".story-cover").replaceChildren(cover(story.title));
       view.$("#story-meta").textContent = [story.author, `${story.character_count.toLocaleString()} characters of text`].filter(Boolean).join(" · ");
       setTitle(story.title);
 
