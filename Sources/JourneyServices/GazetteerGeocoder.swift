@@ -39,9 +39,31 @@ public struct GazetteerGeocoder: Geocoder {
                 let somewhere = candidates.prefix(3).map { "\($0.name), \(gazetteer.area(of: $0))" }.joined(separator: "; ")
                 throw JourneyError.unknownPlace(query, hint: "this server knows \(part) only elsewhere (\(somewhere))")
             }
-            return Place(name: best.name, coordinate: best.coordinate, label: "\(best.name), \(gazetteer.area(of: best))")
+            return Place(name: best.name, coordinate: best.coordinate, label: label(best), alternatives: alternatives(to: best, among: matching))
         }
         throw JourneyError.unknownPlace(query, hint: "this server knows towns and villages of 500 people or more, not streets or addresses: name the nearest town, or give “latitude,longitude” (Use my location)")
+    }
+
+    /// "Cambridge, Massachusetts, United States": a place's name with where it is, which is also
+    /// words that find it again.
+    func label(_ entry: GazetteerEntry) -> String {
+        "\(entry.name), \(gazetteer.area(of: entry))"
+    }
+
+    /// The other places the words may mean, as their labels: the most populous few with at least
+    /// a twentieth of the chosen one's weight ("Oxford" offers Oxford, Mississippi, not every
+    /// hamlet called Oxford), by their own names only (GeoNames lists Newton, Massachusetts, as
+    /// also called Cambridge), one per label (two in one region could not be told apart).
+    func alternatives(to chosen: GazetteerEntry, among entries: [GazetteerEntry], limit: Int = 3) -> [String] {
+        let chosenLabel = label(chosen)
+        var labels: [String] = []
+        for entry in entries.sorted(by: { Self.weight($0) > Self.weight($1) }) where entry.isPrimaryName && Self.weight(entry) >= Self.weight(chosen) / 20 {
+            let label = label(entry)
+            guard label != chosenLabel, !labels.contains(label) else { continue }
+            labels.append(label)
+            if labels.count == limit { break }
+        }
+        return labels
     }
 
     /// How near a place must be to the town named after it (metres).
@@ -60,11 +82,12 @@ public struct GazetteerGeocoder: Geocoder {
     /// The most populous, a match on another name counting a tenth of its people: GeoNames lists
     /// stray other names ("Venice" for Dayton, Ohio), yet Köln is still the "Cologne" people mean.
     static func best(_ entries: [GazetteerEntry]) -> GazetteerEntry? {
-        func weight(_ entry: GazetteerEntry) -> Double { Double(entry.population) * (entry.isPrimaryName ? 1 : 0.1) }
         var best: GazetteerEntry?
         for entry in entries where best.map({ weight(entry) > weight($0) }) ?? true { best = entry }
         return best
     }
+
+    static func weight(_ entry: GazetteerEntry) -> Double { Double(entry.population) * (entry.isPrimaryName ? 1 : 0.1) }
 }
 
 /// Another geocoder (Nominatim) whose "lat,lon" places are named by the offline gazetteer when

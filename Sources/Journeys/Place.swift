@@ -27,11 +27,16 @@ public struct Place: Sendable, Hashable, Codable {
     public var name: String
     public var coordinate: Coordinate
     public var label: String?
+    /// Other places the words given may mean, each as words that find it ("Cambridge,
+    /// Massachusetts, United States"), most likely first: a client offers them beside the one
+    /// used. Empty when the words were unambiguous (or came from a geocoder that does not say).
+    public var alternatives: [String]
 
-    public init(name: String, coordinate: Coordinate, label: String? = nil) {
+    public init(name: String, coordinate: Coordinate, label: String? = nil, alternatives: [String] = []) {
         self.name = name
         self.coordinate = coordinate
         self.label = label
+        self.alternatives = alternatives
     }
 
     public init(name: String, latitude: Double, longitude: Double, label: String? = nil) {
@@ -42,7 +47,7 @@ public struct Place: Sendable, Hashable, Codable {
     public var longitude: Double { coordinate.longitude }
 
     private enum CodingKeys: String, CodingKey {
-        case name, lat, lon, label
+        case name, lat, lon, label, alternatives
     }
 
     public init(from decoder: any Decoder) throws {
@@ -50,6 +55,7 @@ public struct Place: Sendable, Hashable, Codable {
         name = try container.decode(String.self, forKey: .name)
         coordinate = Coordinate(latitude: try container.decode(Double.self, forKey: .lat), longitude: try container.decode(Double.self, forKey: .lon))
         label = try container.decodeIfPresent(String.self, forKey: .label)
+        alternatives = try container.decodeIfPresent([String].self, forKey: .alternatives) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -58,5 +64,6 @@ public struct Place: Sendable, Hashable, Codable {
         try container.encode(latitude, forKey: .lat)
         try container.encode(longitude, forKey: .lon)
         try container.encodeIfPresent(label, forKey: .label)
+        if !alternatives.isEmpty { try container.encode(alternatives, forKey: .alternatives) }
     }
 }

@@ -18,7 +18,10 @@ SCREENS = [
     ("home", "#/", "return document.querySelectorAll('#home .area').length > 0"),
     ("stories", "#/stories", "return document.querySelectorAll('#story-list li').length > 0"),
     ("story", "#/stories/{story}", "return document.querySelectorAll('#cast-list .cast-card').length >= 2 && document.querySelectorAll('#lines .line').length > 0"),
-    ("chat", "#/chat", "return document.querySelectorAll('#chat-list li').length > 0"),
+    # A free account is told what premium brings, its price and how to get it (issue 51).
+    ("chat", "#/chat", "return document.querySelectorAll('#chat-conversations li').length > 0"
+                       " && /from \\S+ \\/ (week|month)/.test(document.querySelector('#chat-premium .premium-card')?.textContent)"
+                       " && /iPhone app/.test(document.querySelector('#chat-premium').textContent)"),
     ("chat-editor", "#/chat/{chat}", "return document.querySelectorAll('.phone-messages li').length >= 3"),
     ("journeys", "#/journeys", "return !!document.querySelector('#journey-form')"),
     ("calls", "#/calls", "return document.querySelectorAll('.calls-scenario').length > 0"),
@@ -133,6 +136,8 @@ def visit(browser, axe_source, name, size, scheme):
     browser.js("window.scrollTo(0, 0); document.activeElement?.blur?.()")
     # Fonts and the screen's own late layout (a list filled after its first paint).
     browser.wait_for("fonts", "return document.fonts.status === 'loaded'")
+    # Colours mid-transition are neither the old nor the new ones: axe would judge a blend.
+    browser.wait_for("transitions to end", "return document.getAnimations().filter(a => a instanceof CSSTransition).length === 0")
     browser.screenshot(f"{name}-{size}-{scheme}")
     problems = []
     fitted, detail = fits(browser)

@@ -87,6 +87,30 @@ def journey_flow(options):
         check("4 h" in too_long and browser.js("return document.querySelector('#journey-plan').hidden"),
               f"a trip over four hours is refused at the travel mode, in the server's words ({too_long[:60]!r}…)")
 
+        # The places used are shown in full, and a name several places share offers the others
+        # (issue 51): Abingdon is the English town, with Abingdon, Virginia, one press away.
+        browser.on_element("#journey-start", "clear", {})
+        browser.type("#journey-start", "Oxford, UK")
+        browser.on_element("#journey-end", "clear", {})
+        browser.type("#journey-end", "Abingdon")
+        browser.click('#journey-mode input[value="walking"]')
+        browser.click("#journey-plan-start")
+        places = browser.wait_for("the places used", """
+            const plan = document.querySelector('#journey-plan');
+            const labels = [...document.querySelectorAll('#journey-places .journey-place-label')].map(label => label.textContent);
+            return !plan.hidden && labels.length === 2 && labels[1].startsWith('Abingdon') ? labels : null""", timeout=120)
+        check(places == ["Oxford, England, United Kingdom", "Abingdon, England, United Kingdom"], f"the plan says which places it used: {places}")
+        offered = browser.js("return [...document.querySelectorAll('#journey-places [data-field=end] .journey-alternatives button')].map(b => b.textContent)")
+        check("Abingdon, Virginia, United States" in offered and not browser.js(
+            "return document.querySelector('#journey-places [data-field=start] .journey-alternatives')"),
+            f"an ambiguous destination offers the other places of that name ({offered}), an unambiguous start none")
+        browser.screenshot("journey-0-places")
+        browser.js("[...document.querySelectorAll('#journey-places .journey-alternatives button')].find(b => b.textContent === 'Abingdon, Virginia, United States').click()")
+        replanned = browser.wait_for("the plan asked again with the place chosen", """
+            const line = document.querySelector('#journey-mode-error');
+            return document.querySelector('#journey-end').value === 'Abingdon, Virginia, United States' && line.textContent ? line.textContent : null""", timeout=120)
+        check("4 h" in replanned, f"choosing another place plans the trip to it (a walk across the Atlantic is refused: {replanned[:60]!r}…)")
+
         # "Use my location" fills the start from the browser's position.
         browser.on_element("#journey-start", "clear", {})
         if cdp(browser, "Browser.grantPermissions", {"permissions": ["geolocation"], "origin": options.app}) is not None \
@@ -111,11 +135,19 @@ def journey_flow(options):
             const svg = plan && !plan.hidden && plan.querySelector('svg.route');
             const line = svg?.querySelector('.route-line');
             if (!line || !line.getAttribute('d') || line.getTotalLength() < 50) return null;
+            // (The Abingdon plan above stays shown until this one replaces it.)
+            if (!/^\d+ m$/.test(document.querySelector('#journey-distance').textContent)) return null;
             const box = svg.getBoundingClientRect();
             return { parts: Number(document.querySelector('#journey-parts').dataset.parts), text: document.querySelector('#journey-parts').textContent,
                      distance: document.querySelector('#journey-distance').textContent, time: document.querySelector('#journey-duration').textContent,
                      labels: [...svg.querySelectorAll('.route-label')].map(t => t.textContent), length: line.getTotalLength(), width: box.width,
-                     markers: svg.querySelectorAll('.route-start, .route-end').length };""", timeout=120)
+                     markers: svg.querySelectorAll('.route-start, .route-end').length,
+                     scale: svg.querySelector('.route-scale-label')?.textContent,
+                     scaleLength: svg.querySelector('.route-scale')?.getTotalLength() };""", timeout=120)
+        # The route panel has a scale bar: a round distance about a fifth of its width.
+        scale_metres = float(re.fullmatch(r"(\d+) m", drawn["scale"] or "").group(1)) if re.fullmatch(r"\d+ m", drawn["scale"] or "") else None
+        check(scale_metres in (10, 20, 50, 100, 200) and drawn["scaleLength"],
+              f"the route has a scale bar of a round distance ({drawn['scale']!r})")
         check(drawn["markers"] == 2 and len(drawn["labels"]) == 2 and drawn["labels"][0].startswith("Start") and drawn["labels"][1].startswith("End")
               and drawn["width"] > 200, f"the route is drawn as an SVG line {drawn['length']:.0f} units long, start and end marked and labelled")
         check(2 <= drawn["parts"] <= 4 and drawn["text"].startswith(f"{drawn['parts']} parts") and re.fullmatch(r"\d+ m", drawn["distance"])

@@ -38,6 +38,23 @@ enum InstalledGazetteer {
         #expect(abs(place.latitude - latitude) < 0.01 && abs(place.longitude - longitude) < 0.01, "\(place.coordinate)")
     }
 
+    @Test("a name several places share offers the others, each as words that find it; a qualified or unique one offers none (issue 51)")
+    func ambiguousNamesOfferTheirCandidates() throws {
+        let geocoder = try InstalledGazetteer.geocoder()
+        let cambridge = try geocoder.resolve("Cambridge")
+        #expect(cambridge.label == "Cambridge, England, United Kingdom")
+        #expect(cambridge.alternatives.contains("Cambridge, Massachusetts, United States"), "\(cambridge.alternatives)")
+        #expect(!cambridge.alternatives.contains(cambridge.label ?? ""))
+        #expect((1...3).contains(cambridge.alternatives.count))
+        for alternative in cambridge.alternatives {
+            let chosen = try geocoder.resolve(alternative)
+            #expect(chosen.label == alternative)
+            #expect(chosen.coordinate != cambridge.coordinate)
+        }
+        #expect(try geocoder.resolve("Cambridge, MA").alternatives.isEmpty)
+        #expect(try geocoder.resolve("Abingdon, UK").alternatives.isEmpty)
+    }
+
     @Test func coordinatesAreTakenAsGiven() throws {
         #expect(try InstalledGazetteer.geocoder().resolve("51.5,-0.12").coordinate == Coordinate(latitude: 51.5, longitude: -0.12))
     }

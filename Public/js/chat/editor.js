@@ -69,6 +69,7 @@ const html = `
   <section id="chat-export" class="chat-export" aria-labelledby="chat-export-title">
     <h3 id="chat-export-title">Export a video</h3>
     <p id="chat-plan" class="hint"></p>
+    <details id="chat-premium-more" hidden><summary>What premium brings</summary><div id="chat-premium"></div></details>
     <form id="chat-export-form">
       <div class="settings">
         <label>Format <select id="chat-format" name="format"></select></label>

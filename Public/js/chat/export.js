@@ -6,6 +6,7 @@ import { api, followJob, isAbort } from "../shared/api.js";
 import { el, formatDuration } from "../shared/dom.js";
 import { downloadLink } from "../stories/download.js";
 import { formats, messageIndexIn } from "./text.js";
+import { premiumCard } from "./premium.js";
 
 const remembered = "storyvoice:chat-export";
 
@@ -67,6 +68,10 @@ export function exportPart(view) {
         "Free videos carry a “Made with StoryVoice” watermark;",
         `conversations between ${plan.max_characters} people, in the free look.`];
     $("#chat-plan").textContent = parts.join(" ");
+    $("#chat-premium-more").hidden = !!plan.premium;
+    if (!plan.premium && !$("#chat-premium").childElementCount) {
+      premiumCard({ signal, entitlement: plan }).then((card) => $("#chat-premium").replaceChildren(card ?? "")).catch(() => {});
+    }
     start.title = plan.exports_left_today === 0 ? "Today's free videos are used; the server says when the next is possible." : "";
   }
 

@@ -10,6 +10,7 @@ import { createPhone } from "./phone.js";
 import { $, el, markup, confirmDialog } from "../shared/dom.js";
 import { href } from "../shared/router.js";
 import { when } from "./text.js";
+import { premiumCard } from "./premium.js";
 
 const html = `
 <section id="chat-list" aria-labelledby="chat-list-title">
@@ -19,6 +20,7 @@ const html = `
     <button type="button" id="chat-new">New chat story</button>
   </div>
   <p id="chat-list-status" role="status"></p>
+  <div id="chat-premium"></div>
   <details id="chat-generate">
     <summary>Write one from a prompt <span class="badge">Premium</span></summary>
     <form id="chat-generate-form">
@@ -132,6 +134,7 @@ export default function chatListScreen() {
           q("#chat-generate-status").textContent = "Premium: free accounts write their stories by hand.";
         }
         q("#chat-generate-form").elements.characters.max = entitlement.premium ? 6 : 2;
+        return premiumCard({ signal, entitlement }).then((card) => q("#chat-premium").replaceChildren(card ?? ""));
       }).catch(() => {});
       // The writing: followed as server-sent events; `stop` ends it (hangs up).
       let writing = null; // { stop: AbortController, draft: the conversation so far }

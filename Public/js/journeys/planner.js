@@ -45,6 +45,7 @@ const html = `
 
     <section id="journey-plan" aria-labelledby="journey-plan-title" hidden>
       <h3 id="journey-plan-title">Your trip</h3>
+      <div id="journey-places" class="journey-places"></div>
       <div id="journey-route"></div>
       <dl class="journey-facts">
         <div><dt>Distance</dt><dd id="journey-distance"></dd></div>
@@ -318,8 +319,27 @@ export default function plannerScreen() {
           ? "Estimated from the straight-line distance (no router is set up): the real route may differ."
           : "";
         q("#journey-attribution").textContent = reply.attribution ?? "";
+        showPlaces(reply);
         q("#journey-plan").hidden = false;
         markStale();
+      }
+
+      /** The places the plan used, in full, and the others each name may mean, one press from a
+          new plan with that one. */
+      function showPlaces(reply) {
+        const line = (field, heading) => {
+          const place = reply[field];
+          const others = place.alternatives ?? [];
+          return el("div", { className: "journey-place", dataset: { field } },
+            el("p", {}, el("span", { className: "journey-place-heading" }, heading), " ",
+              el("strong", { className: "journey-place-label" }, place.label ?? place.name)),
+            others.length ? el("p", { className: "journey-alternatives" }, `Another ${place.name}? `,
+              ...others.map((other) => el("button", { type: "button", className: "secondary small", onclick: () => {
+                form[field].value = other;
+                form.requestSubmit();
+              } }, other))) : "");
+        };
+        q("#journey-places").replaceChildren(line("start", "From"), line("end", "To"));
       }
 
       form.addEventListener("submit", async (event) => {

@@ -100,6 +100,7 @@ export function routeDrawing(plan, { width = 640, height = 320, label = "Route" 
   svg("circle", { class: "route-end", r: 8, cx: last[0], cy: last[1] }),
   svg("text", { class: "route-label route-label-start", ...labelAt(first, last) }, `Start: ${startName}`),
   svg("text", { class: "route-label route-label-end", ...labelAt(last, first) }, `End: ${endName}`),
+  ...scaleBar(Number.isFinite(fit) ? k : null, { height }),
   marker);
 
   /** Moves the marker to `fraction` (0–1) of the way along the line; null hides it. */
@@ -121,6 +122,24 @@ export function routeDrawing(plan, { width = 640, height = 320, label = "Route" 
     element.dataset.progress = fraction.toFixed(4);
   }
   return { element, at };
+}
+
+/** A scale bar in the box's lower left: a round distance (1, 2 or 5 × 10ⁿ m) about a fifth of
+    the box wide. `pixelsPerDegree` is the drawing's scale (a degree of latitude is 111.32 km);
+    none for a route that is a single point. */
+function scaleBar(pixelsPerDegree, { height, target = 130 }) {
+  if (!pixelsPerDegree) return [];
+  const metresPerPixel = 111_320 / pixelsPerDegree;
+  const wanted = metresPerPixel * target;
+  const power = 10 ** Math.floor(Math.log10(wanted));
+  const metres = [1, 2, 5, 10].map((step) => step * power).filter((length) => length <= wanted).at(-1) ?? power;
+  const length = metres / metresPerPixel;
+  const x = 16, y = height - 16;
+  return [
+    svg("path", { class: "route-scale", d: `M${x} ${y - 6}V${y}H${(x + length).toFixed(1)}V${y - 6}` }),
+    svg("text", { class: "route-scale-label", x: x + length / 2, y: y - 8, "text-anchor": "middle" },
+      metres < 1000 ? `${metres} m` : `${(metres / 1000).toLocaleString()} km`),
+  ];
 }
 
 /** "Oxford → Cambridge" for a plan or a journey summary (strings or places). */
