@@ -123,6 +123,19 @@ def design_flow(options):
                     browser.go(options.app + "/" + location.format(**ids))
                     browser.wait_for(f"the {name} screen", ready, timeout=120)
                     problems += visit(browser, axe_source, name, size, scheme)
+        # Long jobs (an analysis, a chat video) say how long is left from their progress so
+        # far, counted from the first progress seen (issue 51 item 5), on a clock the test sets.
+        said = browser.s("POST", "/execute/async", {"script": """
+            const done = arguments[0];
+            import('/js/shared/progress.js').then(({ timeLeftEstimator }) => {
+              let t = 0;
+              const left = timeLeftEstimator(() => t);
+              const said = [left(0.1)];
+              t = 10000; said.push(left(0.3));
+              t = 130000; said.push(left(0.6));
+              done(said);
+            }).catch(error => done(String(error)));""", "args": []})
+        check(said == ["", "about 35 s left", "about 2 min left"], f"a job's time left follows its rate of progress {said}")
         check_page_errors(browser)
     finally:
         browser.quit()

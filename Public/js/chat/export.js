@@ -7,6 +7,7 @@ import { el, formatDuration } from "../shared/dom.js";
 import { downloadLink } from "../stories/download.js";
 import { formats, messageIndexIn } from "./text.js";
 import { premiumCard } from "./premium.js";
+import { timeLeftEstimator } from "../shared/progress.js";
 
 const remembered = "storyvoice:chat-export";
 
@@ -159,11 +160,12 @@ export function exportPart(view) {
     say(exported.status === "queued" ? "Waiting for a worker…" : "Making the video…");
     $("#chat-export-result").hidden = true;
     try {
+      const timeLeft = timeLeftEstimator();
       const done = exported.job_id ? await followJob(exported.job_id, (job) => {
         bar.value = job.progress ?? 0;
         bar.textContent = `${Math.round((job.progress ?? 0) * 100)}%`;
         if (job.status === "queued") say("Waiting for a worker…");
-        else if (job.status === "running") say(`Making the video… ${Math.round((job.progress ?? 0) * 100)}%`);
+        else if (job.status === "running") say([`Making the video… ${Math.round((job.progress ?? 0) * 100)}%`, timeLeft(job.progress)].filter(Boolean).join(" · "));
       }, { signal }) : null;
       // The job has finished; the export says how (read again for a moment if it has not caught up).
       let finished = await api(`/api/chat/exports/${exported.id}`, { signal });

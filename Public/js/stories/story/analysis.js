@@ -2,6 +2,7 @@
 // suggestions, and the live progress of their jobs with a Cancel button. Every failure (a
 // request refused, a job that failed) is shown at once under the Analyse button with what to do
 // about it (Settings for a missing or refused key, Try again where that may help).
+import { timeLeftEstimator } from "../../shared/progress.js";
 import { api, followJob, isAbort } from "../../shared/api.js";
 import { confirmDialog, el } from "../../shared/dom.js";
 
@@ -146,12 +147,13 @@ export function analysisPart(view) {
           ? { message: "This server cannot cancel jobs yet (it is older than this page)." } : error);
       }
     };
+    const timeLeft = timeLeftEstimator();
     try {
       return await Promise.race([
         followJob(jobId, (snapshot) => {
           bar.value = snapshot.progress ?? 0;
           if (snapshot.status === "queued") status.textContent = "Waiting for a worker…";
-          else if (snapshot.status === "running") status.textContent = snapshot.message ?? `${label}…`;
+          else if (snapshot.status === "running") status.textContent = [snapshot.message ?? `${label}…`, timeLeft(snapshot.progress)].filter(Boolean).join(" · ");
         }, { signal: stop.signal }),
         whenCancelled,
       ]);
