@@ -150,6 +150,42 @@ public final class Gazetteer: Sendable {
         return (entry, distance, distance <= reach)
     }
 
+    /// The towns a route passes, in order along it: the most populous places within a corridor
+    /// of the line (6 % of its length, 3 to 15 km either side), spread out (no two within an
+    /// eighth of the way of each other), away from both ends and not named as either, at most
+    /// `limit`. For the route's map, so a line on a blank panel reads as a trip.
+    public func towns(along line: [Coordinate], excluding names: Set<String> = [], limit: Int = 5) -> [GazetteerEntry] {
+        guard line.count >= 2 else { return [] }
+        let locations = locations.withLock { cached in
+            if let cached { return cached }
+            let built = Locations(places)
+            cached = built
+            return built
+        }
+        let near = locations.near(line)
+        guard let length = near.length, length > 0 else { return [] }
+        let corridor = min(15_000, max(3_000, length * 0.06))
+        var chosen: [(offset: Int, fraction: Double)] = []
+        for candidate in near.places.filter({ $0.distance <= corridor }).sorted(by: { $0.population > $1.population }) {
+            guard chosen.count < limit else { break }
+            let fraction = candidate.along / length
+            guard (0.08...0.92).contains(fraction), chosen.allSatisfy({ abs($0.fraction - fraction) >= 0.125 }) else { continue }
+            guard let entry = entry(at: candidate.offset), !names.contains(entry.name) else { continue }
+            chosen.append((candidate.offset, fraction))
+        }
+        return chosen.sorted { $0.fraction < $1.fraction }.compactMap { entry(at: $0.offset) }
+    }
+
+    private func entry(at offset: Int) -> GazetteerEntry? {
+        let line = places.withUnsafeBytes { raw -> String in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var end = offset
+            while end < bytes.count, bytes[end] != 10 { end += 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<end]), as: UTF8.self)
+        }
+        return Self.entry(line)
+    }
+
     /// Each place's own-name line: where it is, its people, and where its line starts, as flat
     /// arrays (235,000 places, 4 MB), scanned whole for each lookup (a few milliseconds).
     struct Locations: Sendable {
@@ -204,6 +240,40 @@ public final class Gazetteer: Sendable {
             guard digits > 0 else { return nil }
             let result = scale > 0 ? value / scale : value
             return negative ? -result : result
+        }
+
+        /// The places within 15 km of `line` (its first 256 points evenly taken, enough for a
+        /// map), each with its distance from the line and how far along the line it lies, and the
+        /// line's length, in metres (equirectangular about the line's mean latitude).
+        func near(_ line: [Coordinate]) -> (places: [(offset: Int, population: Int, distance: Double, along: Double)], length: Double?) {
+            let step = max(1, (line.count + 255) / 256)
+            var points = stride(from: 0, to: line.count, by: step).map { line[$0] }
+            if let last = line.last, points.last != last { points.append(last) }
+            let metresPerDegree = 111_195.0
+            let shrink = cos(points.map(\.latitude).reduce(0, +) / Double(points.count) * .pi / 180)
+            let xy = points.map { ($0.longitude * metresPerDegree * shrink, $0.latitude * metresPerDegree) }
+            var starts = [0.0]
+            for index in 1..<xy.count { starts.append(starts[index - 1] + hypot(xy[index].0 - xy[index - 1].0, xy[index].1 - xy[index - 1].1)) }
+            let margin = 15_000.0
+            let minY = xy.map(\.1).min()! - margin, maxY = xy.map(\.1).max()! + margin
+            let minX = xy.map(\.0).min()! - margin, maxX = xy.map(\.0).max()! + margin
+            var found: [(offset: Int, population: Int, distance: Double, along: Double)] = []
+            for index in latitudes.indices {
+                let y = Double(latitudes[index]) * metresPerDegree
+                guard y >= minY, y <= maxY else { continue }
+                let x = Double(longitudes[index]) * metresPerDegree * shrink
+                guard x >= minX, x <= maxX else { continue }
+                var best = (distance: Double.infinity, along: 0.0)
+                for segment in 1..<xy.count {
+                    let (ax, ay) = xy[segment - 1], (bx, by) = xy[segment]
+                    let dx = bx - ax, dy = by - ay, squared = dx * dx + dy * dy
+                    let t = squared > 0 ? max(0, min(1, ((x - ax) * dx + (y - ay) * dy) / squared)) : 0
+                    let distance = hypot(x - (ax + t * dx), y - (ay + t * dy))
+                    if distance < best.distance { best = (distance, starts[segment - 1] + t * squared.squareRoot()) }
+                }
+                if best.distance <= margin { found.append((Int(offsets[index]), Int(populations[index]), best.distance, best.along)) }
+            }
+            return (found, starts.last)
         }
 
         /// Metres within which a place of `population` names the points around it.

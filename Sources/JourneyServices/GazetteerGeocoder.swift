@@ -44,6 +44,17 @@ public struct GazetteerGeocoder: Geocoder {
         throw JourneyError.unknownPlace(query, hint: "this server knows towns and villages of 500 people or more, not streets or addresses: name the nearest town, or give “latitude,longitude” (Use my location)")
     }
 
+    public func towns(along line: [Coordinate], from start: Place, to end: Place) -> [Place] {
+        Self.towns(along: line, from: start, to: end, in: gazetteer)
+    }
+
+    /// The gazetteer's towns along `line` as places, the ends' own names left out.
+    static func towns(along line: [Coordinate], from start: Place, to end: Place, in gazetteer: Gazetteer) -> [Place] {
+        gazetteer.towns(along: line, excluding: [start.name, end.name]).map {
+            Place(name: $0.name, coordinate: $0.coordinate, label: "\($0.name), \(gazetteer.area(of: $0))")
+        }
+    }
+
     /// "Cambridge, Massachusetts, United States": a place's name with where it is, which is also
     /// words that find it again.
     func label(_ entry: GazetteerEntry) -> String {
@@ -107,5 +118,9 @@ public struct CoordinateNamingGeocoder: Geocoder {
             return GazetteerGeocoder.named(coordinate, by: gazetteer)
         }
         return try await base.place(for: query)
+    }
+
+    public func towns(along line: [Coordinate], from start: Place, to end: Place) -> [Place] {
+        gazetteer().map { GazetteerGeocoder.towns(along: line, from: start, to: end, in: $0) } ?? []
     }
 }

@@ -11,8 +11,10 @@ public struct JourneyPlan: Sendable, Hashable, Codable {
     public var wordsPerPart: Int
     /// The pace the words were counted for.
     public var wordsPerMinute: Double
+    /// Towns along the route, in order, for its map (empty without a gazetteer).
+    public var towns: [Place]
 
-    public init(start: Place, end: Place, mode: TravelMode, route: Route, parts: Int, wordsPerPart: Int, wordsPerMinute: Double) {
+    public init(start: Place, end: Place, mode: TravelMode, route: Route, parts: Int, wordsPerPart: Int, wordsPerMinute: Double, towns: [Place] = []) {
         self.start = start
         self.end = end
         self.mode = mode
@@ -20,15 +22,17 @@ public struct JourneyPlan: Sendable, Hashable, Codable {
         self.parts = parts
         self.wordsPerPart = wordsPerPart
         self.wordsPerMinute = wordsPerMinute
+        self.towns = towns
     }
 
     /// How long the whole story runs when read at `wordsPerMinute`: the trip rounded up to a minute.
     public var storySeconds: Double { Double(parts) * JourneyPlanner.partSeconds }
 
     /// One flat object, the CLI's `--format json` and the API's alike: `start`, `end`, `mode`,
-    /// `distance_m`, `duration_s`, `source`, `line`, `parts`, `words_per_part`, `words_per_minute`.
+    /// `distance_m`, `duration_s`, `source`, `line`, `parts`, `words_per_part`, `words_per_minute`,
+    /// `towns` (left out when there are none).
     private enum CodingKeys: String, CodingKey {
-        case start, end, mode, parts, source, line
+        case start, end, mode, parts, source, line, towns
         case distanceMeters = "distance_m"
         case durationSeconds = "duration_s"
         case wordsPerPart = "words_per_part"
@@ -47,6 +51,7 @@ public struct JourneyPlan: Sendable, Hashable, Codable {
         parts = try container.decode(Int.self, forKey: .parts)
         wordsPerPart = try container.decode(Int.self, forKey: .wordsPerPart)
         wordsPerMinute = try container.decode(Double.self, forKey: .wordsPerMinute)
+        towns = try container.decodeIfPresent([Place].self, forKey: .towns) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -61,6 +66,7 @@ public struct JourneyPlan: Sendable, Hashable, Codable {
         try container.encode(parts, forKey: .parts)
         try container.encode(wordsPerPart, forKey: .wordsPerPart)
         try container.encode(wordsPerMinute, forKey: .wordsPerMinute)
+        if !towns.isEmpty { try container.encode(towns, forKey: .towns) }
     }
 }
 
@@ -132,6 +138,8 @@ public enum JourneyPlanner {
         let (start, end) = try await (startPlace, endPlace)
         guard GreatCircle.distance(start.coordinate, end.coordinate) >= samePlaceMeters else { throw JourneyError.samePlace(start, end) }
         let route = try await router.route(from: start, to: end, mode: mode)
-        return try plan(start: start, end: end, mode: mode, route: route, wordsPerMinute: wordsPerMinute)
+        var plan = try plan(start: start, end: end, mode: mode, route: route, wordsPerMinute: wordsPerMinute)
+        plan.towns = geocoder.towns(along: route.line.isEmpty ? [start.coordinate, end.coordinate] : route.line, from: start, to: end)
+        return plan
     }
 }

@@ -3,6 +3,14 @@
 public protocol Geocoder: Sendable {
     /// The best place for `query`; throws ``JourneyError`` (`unknownPlace` when there is none).
     func place(for query: String) async throws -> Place
+
+    /// The towns a route passes, in order along it, for its map (none from a geocoder that
+    /// cannot list places near a line).
+    func towns(along line: [Coordinate], from start: Place, to end: Place) -> [Place]
+}
+
+extension Geocoder {
+    public func towns(along line: [Coordinate], from start: Place, to end: Place) -> [Place] { [] }
 }
 
 /// Works out the route between two places for a travel mode. Live (OSRM servers) and offline

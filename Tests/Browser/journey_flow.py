@@ -100,6 +100,8 @@ def journey_flow(options):
             const labels = [...document.querySelectorAll('#journey-places .journey-place-label')].map(label => label.textContent);
             return !plan.hidden && labels.length === 2 && labels[1].startsWith('Abingdon') ? labels : null""", timeout=120)
         check(places == ["Oxford, England, United Kingdom", "Abingdon, England, United Kingdom"], f"the plan says which places it used: {places}")
+        towns = browser.js("return [...document.querySelectorAll('#journey-route .route-town-label')].map(t => t.textContent)")
+        check(towns and "Oxford" not in towns and "Abingdon" not in towns, f"the route's map names the towns along it {towns}")
         offered = browser.js("return [...document.querySelectorAll('#journey-places [data-field=end] .journey-alternatives button')].map(b => b.textContent)")
         check("Abingdon, Virginia, United States" in offered and not browser.js(
             "return document.querySelector('#journey-places [data-field=start] .journey-alternatives')"),

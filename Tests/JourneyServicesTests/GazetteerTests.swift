@@ -55,6 +55,28 @@ enum InstalledGazetteer {
         #expect(try geocoder.resolve("Abingdon, UK").alternatives.isEmpty)
     }
 
+    @Test("the towns a route passes are near its line, in order along it, spread out, and neither end (issue 51)")
+    func townsAlongTheRoute() throws {
+        let geocoder = try InstalledGazetteer.geocoder()
+        let oxford = try geocoder.resolve("Oxford, UK"), london = try geocoder.resolve("London, UK")
+        let line = [oxford.coordinate, london.coordinate]
+        let towns = geocoder.towns(along: line, from: oxford, to: london)
+        print("towns from Oxford to London: \(towns.map { $0.label ?? $0.name })")
+        #expect((2...5).contains(towns.count), "\(towns.map(\.name))")
+        let length = GreatCircle.distance(oxford.coordinate, london.coordinate)
+        var last = 0.0
+        for town in towns {
+            #expect(town.name != "Oxford" && town.name != "London")
+            let fromStart = GreatCircle.distance(oxford.coordinate, town.coordinate)
+            // Near the line: a detour through the town is at most the corridor's 15 km either side.
+            #expect(fromStart + GreatCircle.distance(town.coordinate, london.coordinate) - length < 2 * 15_000, "\(town.name)")
+            #expect(fromStart > last, "\(towns.map(\.name)) out of order")
+            last = fromStart
+        }
+        #expect(towns.contains { $0.name == "High Wycombe" }, "\(towns.map(\.name))")
+        #expect(geocoder.towns(along: [oxford.coordinate], from: oxford, to: oxford).isEmpty)
+    }
+
     @Test func coordinatesAreTakenAsGiven() throws {
         #expect(try InstalledGazetteer.geocoder().resolve("51.5,-0.12").coordinate == Coordinate(latitude: 51.5, longitude: -0.12))
     }

@@ -100,6 +100,7 @@ export function routeDrawing(plan, { width = 640, height = 320, label = "Route" 
   svg("circle", { class: "route-end", r: 8, cx: last[0], cy: last[1] }),
   svg("text", { class: "route-label route-label-start", ...labelAt(first, last) }, `Start: ${startName}`),
   svg("text", { class: "route-label route-label-end", ...labelAt(last, first) }, `End: ${endName}`),
+  ...townMarks(plan.towns ?? [], (point) => [offsetX + (point.lon * scale - minX) * k, offsetY + (-point.lat - minY) * k], { width, height }),
   ...scaleBar(Number.isFinite(fit) ? k : null, { height }),
   marker);
 
@@ -122,6 +123,18 @@ export function routeDrawing(plan, { width = 640, height = 320, label = "Route" 
     element.dataset.progress = fraction.toFixed(4);
   }
   return { element, at };
+}
+
+/** The towns along the route: a dot and the name, for those inside the box. */
+function townMarks(towns, project, { width, height }) {
+  return towns.flatMap((town) => {
+    const [x, y] = project(town);
+    if (!(x > 8 && x < width - 8 && y > 20 && y < height - 8)) return [];
+    const anchor = x < width * 0.2 ? "start" : x > width * 0.8 ? "end" : "middle";
+    return [svg("g", { class: "route-town" },
+      svg("circle", { class: "route-town-dot", r: 4, cx: x.toFixed(1), cy: y.toFixed(1) }),
+      svg("text", { class: "route-town-label", x: x.toFixed(1), y: (y - 9).toFixed(1), "text-anchor": anchor }, town.name))];
+  });
 }
 
 /** A scale bar in the box's lower left: a round distance (1, 2 or 5 × 10ⁿ m) about a fifth of
