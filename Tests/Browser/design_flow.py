@@ -21,11 +21,13 @@ SCREENS = [
     # A free account is told what premium brings, its price and how to get it (issue 51).
     ("chat", "#/chat", "return document.querySelectorAll('#chat-conversations li').length > 0"
                        " && /from \\S+ \\/ (week|month)/.test(document.querySelector('#chat-premium .premium-card')?.textContent)"
-                       " && /iPhone app/.test(document.querySelector('#chat-premium').textContent)"),
+                       " && /iPhone app/.test(document.querySelector('#chat-premium').textContent)"
+                       " && document.querySelectorAll('#chat-generate-form select[name=model] option').length === 4"),
     ("chat-editor", "#/chat/{chat}", "return document.querySelectorAll('.phone-messages li').length >= 3"),
     ("journeys", "#/journeys", "return !!document.querySelector('#journey-form')"),
     ("calls", "#/calls", "return document.querySelectorAll('.calls-scenario').length > 0"),
-    ("talk", "#/talk", "return !!document.querySelector('#hold')"),
+    # The model lists come from one module (js/shared/models.js): this machine and three providers.
+    ("talk", "#/talk", "return !!document.querySelector('#hold') && document.querySelectorAll('#talk-model option').length === 4"),
     ("settings", "#/account", "return !!document.querySelector('form')"),
 ]
 

@@ -4,7 +4,7 @@
 // again when the page is opened (and followed if it is still being made).
 import { api, followJob, isAbort } from "../shared/api.js";
 import { el, formatDuration } from "../shared/dom.js";
-import { downloadLink } from "../stories/download.js";
+import { downloadLink } from "../shared/download.js";
 import { formats, messageIndexIn } from "./text.js";
 import { premiumCard } from "./premium.js";
 import { timeLeftEstimator } from "../shared/progress.js";

@@ -11,6 +11,7 @@ import { $, el, markup, confirmDialog } from "../shared/dom.js";
 import { href } from "../shared/router.js";
 import { when } from "./text.js";
 import { premiumCard } from "./premium.js";
+import { modelOptions } from "../shared/models.js";
 
 const html = `
 <section id="chat-list" aria-labelledby="chat-list-title">
@@ -35,11 +36,7 @@ const html = `
         <label>Length <select name="length">
           <option value="short">Short (5–10 messages)</option><option value="medium">Medium (10–20)</option><option value="long">Long (20–30)</option></select></label>
         <label>People <input name="characters" type="number" min="2" max="6" value="2"></label>
-        <label>Model <select name="model">
-          <option value="">This machine (free, private; a minute or two)</option>
-          <option value="openai:gpt-4o-mini">OpenAI gpt-4o-mini (your key)</option>
-          <option value="anthropic:claude-3-5-haiku-latest">Anthropic Claude Haiku (your key)</option>
-          <option value="gemini:gemini-2.0-flash">Gemini 2.0 Flash (your key)</option></select></label>
+        <label>Model <select name="model"></select></label>
       </div>
       <div class="actions"><button type="submit" id="chat-generate-start">Write it</button>
         <button type="button" id="chat-generate-cancel" class="secondary" hidden>Cancel</button>
@@ -58,6 +55,7 @@ export default function chatListScreen() {
       const { signal } = context;
       const q = (selector) => $(selector, container);
       container.replaceChildren(markup(html));
+      q("#chat-generate-form").elements.model.append(...modelOptions("This machine (free, private; a minute or two)"));
       context.setTitle("Chat stories");
       const status = (text, error = false) => {
         q("#chat-list-status").textContent = text;

@@ -35,14 +35,6 @@ export const voices = (signal) => once("/api/voices", "voices", signal);
 /** The story styles of GET /api/journeys/styles. */
 export const styles = (signal) => once("/api/journeys/styles", "styles", signal);
 
-/** The models a journey can be told with, as the chat stories' generator offers them. */
-export const models = [
-  { id: "", name: "This machine (free, private)" },
-  { id: "openai:gpt-4o-mini", name: "OpenAI gpt-4o-mini (your key)" },
-  { id: "anthropic:claude-3-5-haiku-latest", name: "Anthropic Claude Haiku (your key)" },
-  { id: "gemini:gemini-2.0-flash", name: "Gemini 2.0 Flash (your key)" },
-];
-
 /** "Telling", "Complete", "Failed". */
 export function statusName(status) {
   return { telling: "Telling", complete: "Complete", failed: "Failed" }[status] ?? status;

@@ -4,7 +4,8 @@
 import { api, isAbort } from "../shared/api.js";
 import { $, el, markup, confirmDialog } from "../shared/dom.js";
 import { href } from "../shared/router.js";
-import { autoplayKey, models, send, statusName, styles, voices, when } from "./common.js";
+import { autoplayKey, send, statusName, styles, voices, when } from "./common.js";
+import { modelOptions } from "../shared/models.js";
 import { formatDistance, formatTrip, modeName, modes, partsText, routeDrawing, tripName } from "./route.js";
 
 const remembered = "storyvoice:journey-choices";
@@ -125,7 +126,7 @@ export default function plannerScreen() {
       // Travel modes: radio buttons (three choices, all in view).
       q(".journey-modes").append(...modes.map((mode, at) => el("label", { className: "journey-mode" },
         el("input", { type: "radio", name: "mode", value: mode.id, checked: at === 0 }), mode.name)));
-      q("#journey-model").append(...models.map((model) => el("option", { value: model.id }, model.name)));
+      q("#journey-model").append(...modelOptions());
 
       // --- What went wrong, where it went wrong --------------------------------------------
       const errorLine = { start: "#journey-start-error", end: "#journey-end-error", mode: "#journey-mode-error",

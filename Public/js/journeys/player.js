@@ -10,7 +10,7 @@
 // the <audio> element's data-key is the "part:sentence" it holds (none for the unlocking silence).
 import { api, apiBlob, followJob, isAbort } from "../shared/api.js";
 import { $, el, markup } from "../shared/dom.js";
-import { downloadLink } from "../stories/download.js";
+import { downloadLink } from "../shared/download.js";
 import { autoplayKey, send, statusName, styles } from "./common.js";
 import { formatDistance, formatTrip, modeName, partsText, routeDrawing, tripName } from "./route.js";
 

@@ -2,7 +2,7 @@
 import { api, upload } from "../shared/api.js";
 import { $, el, markup, confirmDialog, formatDuration } from "../shared/dom.js";
 import { href } from "../shared/router.js";
-import { downloadLink } from "./download.js";
+import { downloadLink } from "../shared/download.js";
 import { cover } from "../shared/cover.js";
 
 const states = { not_analyzed: "not analysed", analyzing: "analysing…", analyzed: "analysed", failed: "analysis failed" };

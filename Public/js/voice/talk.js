@@ -6,6 +6,7 @@
 import { api, apiBlob, isAbort, postEvents } from "../shared/api.js";
 import { $, el, markup } from "../shared/dom.js";
 import { icon } from "../shared/icons.js";
+import { modelOptions } from "../shared/models.js";
 
 const html = `
 <section id="talk" aria-labelledby="talk-title">
@@ -39,12 +40,7 @@ const html = `
     <p class="hint" id="talk-model-hint">Answers come from the model on this machine (free; the first answer waits a few seconds for it to load), or from your own model with a key in Settings.</p>
     <div class="row">
       <label>Model
-        <select id="talk-model">
-          <option value="">This machine (free, private)</option>
-          <option value="openai:gpt-4o-mini">OpenAI gpt-4o-mini (your key)</option>
-          <option value="anthropic:claude-3-5-haiku-latest">Anthropic Claude Haiku (your key)</option>
-          <option value="gemini:gemini-2.0-flash">Gemini 2.0 Flash (your key)</option>
-        </select>
+        <select id="talk-model"></select>
       </label>
       <label>Voice <select id="talk-voice"><option value="">The best installed</option></select></label>
       <label>Hearing
@@ -95,6 +91,7 @@ export default function talkScreen() {
     async mount(container, _params, { signal, setTitle }) {
       container.replaceChildren(markup(html));
       $("#hold", container).prepend(icon("voice"));
+      $("#talk-model", container).append(...modelOptions());
       setTitle("Talk");
       const q = (selector) => $(selector, container);
       // Each waiting state says what it waits for, and can be cancelled.

@@ -3,10 +3,10 @@
 // request refused, a job that failed) is shown at once under the Analyse button with what to do
 // about it (Settings for a missing or refused key, Try again where that may help).
 import { timeLeftEstimator } from "../../shared/progress.js";
+import { defaultModels } from "../../shared/models.js";
 import { api, followJob, isAbort } from "../../shared/api.js";
 import { confirmDialog, el } from "../../shared/dom.js";
 
-const defaultModels = { openai: "gpt-4o-mini", anthropic: "claude-3-5-haiku-latest", gemini: "gemini-2.0-flash" };
 const localModel = "qwen2.5-coder-1.5b";
 
 /** "about 4 minutes" for a run of the model on this machine. */

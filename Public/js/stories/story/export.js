@@ -2,7 +2,7 @@
 // offer the download.
 import { api, followJob, isAbort } from "../../shared/api.js";
 import { el, formatDuration } from "../../shared/dom.js";
-import { downloadLink } from "../download.js";
+import { downloadLink } from "../../shared/download.js";
 
 /** 40 s, 12 min, 2 h 10 min: how long, roughly. */
 function approximately(seconds) {

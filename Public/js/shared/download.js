@@ -2,8 +2,8 @@
 // streams to disk however large it is; before it does, a cheap request through the API helper
 // makes sure the session is fresh (refreshing it if the access cookie has expired), so the
 // download is not a saved 401.
-import { api } from "../shared/api.js";
-import { el } from "../shared/dom.js";
+import { api } from "./api.js";
+import { el } from "./dom.js";
 
 export function downloadLink(url, { signal, onError, ...props }, ...children) {
   const link = el("a", { href: url, download: "", ...props }, ...children);
