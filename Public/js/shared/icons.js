@@ -15,7 +15,7 @@ const paths = {
 const svgNS = "http://www.w3.org/2000/svg";
 
 /** An inline SVG icon by name, hidden from assistive technology. */
-export function icon(name, className = "icon") {
+export function icon(name, className = "ui-icon") {
   const svg = document.createElementNS(svgNS, "svg");
   svg.setAttribute("viewBox", "0 0 24 24");
   svg.setAttribute("class", className);

@@ -37,7 +37,7 @@ export function start(areas) {
   // The header: one link per area that asks for one, from the route table.
   $("#nav-areas").replaceChildren(...areas.filter((area) => area.nav).map((area) =>
     el("a", { href: href(area.start), dataset: { area: area.id } }, icon(area.id), el("span", {}, area.name))));
-  $("header h1 a").prepend(icon("logo", "icon logo"));
+  $("header h1 a").prepend(icon("logo", "ui-icon logo"));
   $("#menu").prepend(icon("menu"));
 
   // On a phone the links fold behind Menu; choosing one (or Escape) folds them again.
