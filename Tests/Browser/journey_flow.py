@@ -25,6 +25,7 @@ import urllib.request
 import uuid
 
 from browser_test import Browser, check, check_page_errors, register
+from design_flow import check_accessible
 
 LONG_WAIT = 1200  # the model on a loaded two-core machine writes a part in minutes
 START, END = "51.7520,-1.2577", "51.7532,-1.2577"  # about 130 m apart, north–south, in Oxford
@@ -220,6 +221,7 @@ def journey_flow(options):
             return row && row.dataset.status === 'ready'""", timeout=LONG_WAIT)
         check(True, f"part 2 shows as ready, {time.time() - told_at:.0f} s after 'Tell me a story'")
         browser.screenshot("journey-2-playing")
+        check_accessible(browser, options, "the journey player, telling")
 
         # Speed (pitch kept), pause and play, the media session.
         browser.click('#journey-speed option[value="1.5"]')
