@@ -84,6 +84,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // S3-compatible object storage (issue 52): the Signature Version 4 signer so far.
+        .target(name: "ObjectStorage", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "ObjectStorageTests", dependencies: ["ObjectStorage"]),
         // Language-model interface and live clients: OpenAI, Anthropic, Gemini, OpenAI-compatible.
         .target(
             name: "LanguageModels",
