@@ -29,7 +29,8 @@ sample: release
 	@echo "Your audiobook is at $(OUT)/sample.m4b (timing map and captions beside it)."
 
 # A throwaway PostgreSQL (scripts/postgres-test) runs for the database tests' PostgreSQL
-# variants and is stopped afterwards, whether the tests pass, fail or are interrupted.
+# variants, and SeaweedFS (scripts/s3-test) for the S3 tests, each stopped afterwards, whether
+# the tests pass, fail or are interrupted.
 # The browser test (real headless Chromium against a real server) and the API fuzz test
 # (schemathesis over Public/openapi.yaml against a real server, fixed seed, bounded in time)
 # run first, so that the closing lines of the output are swift test's summary.
@@ -42,9 +43,10 @@ test: setup
 	$(SWIFT) build --build-tests
 	scripts/browser-test
 	scripts/api-test
-	@trap 'scripts/postgres-test stop >/dev/null' EXIT; trap 'exit 130' INT TERM; \
+	@trap 'scripts/postgres-test stop >/dev/null; scripts/s3-test stop >/dev/null' EXIT; trap 'exit 130' INT TERM; \
 	url=$$(scripts/postgres-test start) || { echo "PostgreSQL could not be started: its test variants will be skipped." >&2; url=; }; \
-	STORYVOICE_TEST_POSTGRES_URL="$$url" SWIFT=$(SWIFT) scripts/swift-test
+	s3=$$(scripts/s3-test start) || { echo "SeaweedFS could not be started: the S3 tests will be skipped." >&2; s3=; }; \
+	STORYVOICE_TEST_POSTGRES_URL="$$url" STORYVOICE_TEST_S3_URL="$$s3" SWIFT=$(SWIFT) scripts/swift-test
 
 browser-test: setup
 	scripts/browser-test

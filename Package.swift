@@ -84,9 +84,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // S3-compatible object storage (issue 52): the Signature Version 4 signer so far.
-        .target(name: "ObjectStorage", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
-        .testTarget(name: "ObjectStorageTests", dependencies: ["ObjectStorage"]),
+        // S3-compatible object storage (issue 52): the Signature Version 4 signer and a bucket's client.
+        .target(name: "ObjectStorage", dependencies: [
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
+        .testTarget(name: "ObjectStorageTests", dependencies: ["ObjectStorage", .product(name: "Crypto", package: "swift-crypto")]),
         // Language-model interface and live clients: OpenAI, Anthropic, Gemini, OpenAI-compatible.
         .target(
             name: "LanguageModels",

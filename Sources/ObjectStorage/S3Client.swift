@@ -1,0 +1,201 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Where a bucket is and how to sign for it: `http://ACCESS:SECRET@HOST:PORT/BUCKET?region=R`
+/// (the form `scripts/s3-test` prints), path-style addressing, as SeaweedFS, Ceph RGW and MinIO
+/// expect and AWS S3 still accepts.
+public struct S3Location: Sendable, Equatable {
+    public var endpoint: String
+    public var bucket: String
+    public var region: String
+    public var accessKey: String
+    public var secretKey: String
+
+    public init(endpoint: String, bucket: String, region: String = "us-east-1", accessKey: String, secretKey: String) {
+        self.endpoint = endpoint.hasSuffix("/") ? String(endpoint.dropLast()) : endpoint
+        self.bucket = bucket
+        self.region = region
+        self.accessKey = accessKey
+        self.secretKey = secretKey
+    }
+
+    /// Reads the URL form; nil when a part is missing.
+    public init?(url text: String) {
+        guard let components = URLComponents(string: text), let scheme = components.scheme, let host = components.host,
+              let user = components.percentEncodedUser?.removingPercentEncoding, let password = components.percentEncodedPassword?.removingPercentEncoding,
+              !user.isEmpty, !password.isEmpty else { return nil }
+        let bucket = components.path.split(separator: "/").first.map(String.init) ?? ""
+        guard !bucket.isEmpty else { return nil }
+        let port = components.port.map { ":\($0)" } ?? ""
+        let region = components.queryItems?.first { $0.name == "region" }?.value ?? "us-east-1"
+        self.init(endpoint: "\(scheme)://\(host)\(port)", bucket: bucket, region: region, accessKey: user, secretKey: password)
+    }
+
+    var host: String {
+        URLComponents(string: endpoint).map { components in components.host.map { $0 + (components.port.map { ":\($0)" } ?? "") } ?? "" } ?? ""
+    }
+}
+
+/// What an S3-compatible store answered when it refused: its `<Code>` ("NoSuchKey",
+/// "SignatureDoesNotMatch") and HTTP status, or a transport failure.
+public struct S3Error: Error, CustomStringConvertible, Equatable {
+    public var code: String
+    public var status: Int
+    public var message: String
+
+    public var description: String { "S3 \(status) \(code): \(message)" }
+}
+
+/// A small S3 client for one bucket: create it, put (one request, or multipart for a file
+/// larger than `partSize`, read a part at a time), get whole or a byte range, head, delete.
+/// Every request is signed with ``SignatureV4`` and its payload's SHA-256.
+public struct S3Client: Sendable {
+    public let location: S3Location
+    public let partSize: Int
+    let signer: SignatureV4
+    let http: HTTPClient
+    let timeout: TimeAmount
+
+    /// S3's smallest part is 5 MiB (except the last).
+    public static let minimumPartSize = 5 << 20
+
+    public init(location: S3Location, partSize: Int = 8 << 20, http: HTTPClient = .shared, timeout: TimeAmount = .seconds(60)) {
+        self.location = location
+        self.partSize = max(Self.minimumPartSize, partSize)
+        self.signer = SignatureV4(credentials: .init(accessKey: location.accessKey, secretKey: location.secretKey), region: location.region)
+        self.http = http
+        self.timeout = timeout
+    }
+
+    /// Creates the bucket; one that exists and is ours is fine.
+    public func createBucket() async throws {
+        let response = try await send("PUT", path: "/\(location.bucket)")
+        if response.status == 200 || (response.status == 409 && response.code == "BucketAlreadyOwnedByYou") { return }
+        throw response.error
+    }
+
+    /// Stores `data` under `key`.
+    public func put(_ data: Data, key: String, contentType: String = "application/octet-stream") async throws {
+        let response = try await send("PUT", path: objectPath(key), headers: ["Content-Type": contentType], body: data)
+        guard response.status == 200 else { throw response.error }
+    }
+
+    /// Stores the file at `file` under `key`: one request when it fits a part, else a multipart
+    /// upload of `partSize` pieces read one at a time (never the whole file in memory). A failed
+    /// multipart upload is aborted, so no half-written object or stray parts stay behind.
+    public func put(file: URL, key: String, contentType: String = "application/octet-stream") async throws {
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        let size = Int(try handle.seekToEnd())
+        try handle.seek(toOffset: 0)
+        if size <= partSize {
+            try await put(try handle.read(upToCount: size) ?? Data(), key: key, contentType: contentType)
+            return
+        }
+        let upload = try await startMultipart(key: key, contentType: contentType)
+        do {
+            var parts: [String] = []
+            while let piece = try handle.read(upToCount: partSize), !piece.isEmpty {
+                parts.append(try await uploadPart(piece, number: parts.count + 1, upload: upload, key: key))
+            }
+            try await completeMultipart(upload: upload, key: key, etags: parts)
+        } catch {
+            _ = try? await send("DELETE", path: objectPath(key), query: [("uploadId", upload)])
+            throw error
+        }
+    }
+
+    /// The object, or the bytes in `range` of it (as HTTP's Range counts them, inclusive).
+    public func get(_ key: String, range: ClosedRange<Int>? = nil) async throws -> Data {
+        var headers: [String: String] = [:]
+        if let range { headers["Range"] = "bytes=\(range.lowerBound)-\(range.upperBound)" }
+        let response = try await send("GET", path: objectPath(key), headers: headers)
+        guard response.status == 200 || response.status == 206 else { throw response.error }
+        return response.body
+    }
+
+    /// The object's size, or nil when there is none.
+    public func size(of key: String) async throws -> Int? {
+        let response = try await send("HEAD", path: objectPath(key))
+        if response.status == 404 { return nil }
+        guard response.status == 200 else { throw response.error }
+        return response.headers.first(name: "Content-Length").flatMap(Int.init)
+    }
+
+    /// Removes the object (one that is not there is fine, as S3 has it).
+    public func delete(_ key: String) async throws {
+        let response = try await send("DELETE", path: objectPath(key))
+        guard response.status == 204 || response.status == 200 else { throw response.error }
+    }
+
+    // MARK: - Multipart
+
+    func startMultipart(key: String, contentType: String) async throws -> String {
+        let response = try await send("POST", path: objectPath(key), query: [("uploads", "")], headers: ["Content-Type": contentType])
+        guard response.status == 200, let upload = Self.element("UploadId", in: response.body) else { throw response.error }
+        return upload
+    }
+
+    func uploadPart(_ data: Data, number: Int, upload: String, key: String) async throws -> String {
+        let response = try await send("PUT", path: objectPath(key), query: [("partNumber", String(number)), ("uploadId", upload)], body: data)
+        guard response.status == 200, let etag = response.headers.first(name: "ETag") else { throw response.error }
+        return etag
+    }
+
+    func completeMultipart(upload: String, key: String, etags: [String]) async throws {
+        let parts = etags.enumerated().map { "<Part><PartNumber>\($0.offset + 1)</PartNumber><ETag>\(Self.escaped($0.element))</ETag></Part>" }.joined()
+        let body = Data("<CompleteMultipartUpload>\(parts)</CompleteMultipartUpload>".utf8)
+        let response = try await send("POST", path: objectPath(key), query: [("uploadId", upload)], headers: ["Content-Type": "application/xml"], body: body)
+        // S3 may answer 200 with an <Error> inside when the completion fails late.
+        guard response.status == 200, Self.element("Code", in: response.body) == nil else { throw response.error }
+    }
+
+    // MARK: - Requests
+
+    struct Response {
+        var status: Int
+        var headers: HTTPHeaders
+        var body: Data
+
+        var code: String? { S3Client.element("Code", in: body) }
+        var error: S3Error {
+            S3Error(code: code ?? "HTTP\(status)", status: status, message: S3Client.element("Message", in: body) ?? String(decoding: body.prefix(300), as: UTF8.self))
+        }
+    }
+
+    func objectPath(_ key: String) -> String {
+        "/\(location.bucket)/\(SignatureV4.encode(key, keepSlash: true))"
+    }
+
+    func send(_ method: String, path: String, query: [(String, String)] = [], headers: [String: String] = [:], body: Data = Data()) async throws -> Response {
+        var signed = headers
+        signed["Host"] = location.host
+        for (name, value) in signer.sign(method: method, path: path, query: query, headers: signed, payloadHash: SignatureV4.payloadHash(body), date: Date()) {
+            signed[name] = value
+        }
+        let queryText = query.map { "\(SignatureV4.encode($0.0))=\(SignatureV4.encode($0.1))" }.joined(separator: "&")
+        var request = HTTPClientRequest(url: location.endpoint + path + (queryText.isEmpty ? "" : "?\(queryText)"))
+        request.method = HTTPMethod(rawValue: method)
+        for (name, value) in signed where name != "Host" { request.headers.add(name: name, value: value) }
+        if !body.isEmpty || method == "PUT" || method == "POST" {
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let response = try await http.execute(request, timeout: timeout)
+        let bytes = method == "HEAD" ? ByteBuffer() : try await response.body.collect(upTo: 1 << 30)
+        return Response(status: Int(response.status.code), headers: response.headers, body: Data(bytes.readableBytesView))
+    }
+
+    /// The text of the first `<name>` element of an S3 XML answer.
+    static func element(_ name: String, in body: Data) -> String? {
+        let text = String(decoding: body, as: UTF8.self)
+        guard let start = text.range(of: "<\(name)>"), let end = text.range(of: "</\(name)>", range: start.upperBound..<text.endIndex) else { return nil }
+        return String(text[start.upperBound..<end.lowerBound])
+    }
+
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+}
