@@ -217,7 +217,7 @@ let package = Package(
             name: "StoryWorkflows",
             dependencies: [
                 "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "CloudSpeech", "Narration", "LanguageModels", "VendorHTTP",
-                "Analysis", "Persistence", "Jobs", "ProcessWorkers",
+                "Analysis", "Persistence", "Jobs", "ProcessWorkers", "ObjectStorage",
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -425,7 +425,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "NarrationTests", dependencies: ["Narration", "SpeechEngines", "Speech", "Audio", "StoryText", "StoryModel"]),
+        .testTarget(name: "NarrationTests", dependencies: ["Narration", "SpeechEngines", "Speech", "Audio", "StoryText", "StoryModel", "StoryWorkflows", "ObjectStorage"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -180,7 +180,7 @@ public struct Narrator: Sendable {
         var pending: [(job: RenderJob, cached: Bool)] = []
         var checks: [Verification.Line] = []
         for job in jobs.unique {
-            if let samples = cache.sampleCount(for: job.key) {
+            if await cache.fetchFromShared(job.key), let samples = cache.sampleCount(for: job.key) {
                 if options.verify {
                     if let check = cache.record(for: job.key)?.check {
                         checks.append(Verification.Line(engine: job.voice.engine, check: check))
@@ -252,7 +252,10 @@ public struct Narrator: Sendable {
             finished.line = Verification.Line(engine: job.voice.engine, check: checked.record.check!)
             if replaced || cached {
                 // A cached line gains its check; a replaced one its new audio.
-                if replaced { try cache.store(checked.audio, for: job.key) }
+                if replaced {
+                    try cache.store(checked.audio, for: job.key)
+                    await publish(job.key, in: cache, logger: logger)
+                }
                 try cache.storeRecord(checked.record, for: job.key)
                 finished.samples = checked.audio.samples.count
                 return finished
@@ -261,7 +264,18 @@ public struct Narrator: Sendable {
         }
         try cache.store(rendered.audio, for: job.key)
         try cache.storeRecord(rendered.record, for: job.key)
+        await publish(job.key, in: cache, logger: logger)
         return finished
+    }
+
+    /// Puts a new line into the shared store; one that cannot be reached leaves the line on this
+    /// machine only (the render goes on: other machines render it again if they need it).
+    public static func publish(_ key: String, in cache: SegmentCache, logger: Logger = Logger(label: "storyvoice.narration")) async {
+        do {
+            try await cache.publish(key)
+        } catch {
+            logger.warning("a rendered line was not put in the shared store", metadata: ["key": "\(key)", "error": "\(error)"])
+        }
     }
 
     /// The cache key of one line: everything that changes its audio, and nothing else.

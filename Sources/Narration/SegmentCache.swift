@@ -9,14 +9,41 @@ import Glibc
 import Darwin
 #endif
 
+/// A store of rendered lines that every server and worker shares (an S3 bucket; issue 52),
+/// behind each machine's own ``SegmentCache``: a line rendered anywhere is fetched, not
+/// rendered again. Keys are ``SegmentCache/key(text:voice:engine:engineVersion:settings:renderVersion:)``s.
+public protocol SharedSegmentStore: Sendable {
+    /// The line's WAV, or nil when the store has none.
+    func audio(for key: String) async throws -> Data?
+    func store(audio: Data, for key: String) async throws
+}
+
 /// Content-addressed store of rendered utterances: one WAV per key, written atomically, so an
-/// interrupted render resumes and an edit re-renders only what changed.
+/// interrupted render resumes and an edit re-renders only what changed. With a `shared` store,
+/// it is that store's local copy: a miss here is looked for there, a new line is put there.
 public struct SegmentCache: Sendable {
     public let directory: URL
+    public var shared: (any SharedSegmentStore)?
 
-    public init(directory: URL) throws {
+    public init(directory: URL, shared: (any SharedSegmentStore)? = nil) throws {
         self.directory = directory
+        self.shared = shared
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    /// Whether `key` is here, after copying it from the shared store when only that has it. A
+    /// store that cannot be reached counts as not having it: the line is rendered here instead.
+    public func fetchFromShared(_ key: String) async -> Bool {
+        if sampleCount(for: key) != nil { return true }
+        guard let shared, let wav = try? await shared.audio(for: key), wav.count >= 44 else { return false }
+        return (try? write(wav, to: url(for: key))) != nil && sampleCount(for: key) != nil
+    }
+
+    /// Puts the line stored here under `key` into the shared store, so other machines find it.
+    /// Throws the store's error; the line stays here either way.
+    public func publish(_ key: String) async throws {
+        guard let shared else { return }
+        try await shared.store(audio: try Data(contentsOf: url(for: key)), for: key)
     }
 
     /// Where StoryVoice caches derived work (rendered lines, model answers): `$STORYVOICE_CACHE_DIR`,
@@ -56,10 +83,15 @@ public struct SegmentCache: Sendable {
     }
 
     public func store(_ audio: PCMAudio, for key: String) throws {
-        let destination = url(for: key)
+        try write(WAV.encode(audio), to: url(for: key))
+    }
+
+    /// Writes `bytes` to `destination` through a temporary file and a rename.
+    private func write(_ bytes: Data, to destination: URL) throws {
+        let key = destination.deletingPathExtension().lastPathComponent
         try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
         let temporary = destination.deletingLastPathComponent().appendingPathComponent(".\(key).\(UUID.random().uuidString).tmp")
-        try WAV.encode(audio).write(to: temporary)
+        try bytes.write(to: temporary)
         // rename(2) replaces atomically: a reader never sees half a file, and two workers
         // storing the same key cannot fail each other.
         guard rename(temporary.path, destination.path) == 0 else {

@@ -46,6 +46,12 @@ public struct S3Error: Error, CustomStringConvertible, Equatable {
     public var message: String
 
     public var description: String { "S3 \(status) \(code): \(message)" }
+
+    public init(code: String, status: Int, message: String) {
+        self.code = code
+        self.status = status
+        self.message = message
+    }
 }
 
 /// A small S3 client for one bucket: create it, put (one request, or multipart for a file

@@ -43,7 +43,7 @@ struct Serve: AsyncParsableCommand {
         config.workerConfiguration = lease.workerConfiguration(concurrency: workers)
         config.welcomeStory = welcomeStory.map { URL(fileURLWithPath: $0) }
         if let problem = config.dataDirectory.writeProblem() { throw UserFacingError(problem) }
-        config.narration = try await LocalNarration.make(dataDirectory: config.dataDirectory.url)
+        config.narration = try await LocalNarration.make(dataDirectory: config.dataDirectory.url, shared: try await SharedStore.segments())
         // Voice chat's ears: faster-whisper when setup installed it (loaded on first use). A turn
         // waits on it, so it gets every core: 0.91 s for a short question with 2 threads, 1.65 s with 1.
         config.transcriber = WhisperTranscriber.Configuration.locate(threads: ProcessInfo.processInfo.activeProcessorCount)

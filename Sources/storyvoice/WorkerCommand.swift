@@ -30,7 +30,7 @@ struct WorkerCommand: AsyncParsableCommand {
         ParentWatch.startIfAsked()
         // The same Twilio and App Store settings as the server: a scheduled call is placed here.
         let calls = try CallServices.fromEnvironment(ProcessInfo.processInfo.environment)
-        let narration = try await LocalNarration.make(dataDirectory: try StoryWorker.dataDirectory())
+        let narration = try await LocalNarration.make(dataDirectory: try StoryWorker.dataDirectory(), shared: try await SharedStore.segments())
         guard !narration.catalog.voices.isEmpty else {
             throw UserFacingError("No speech engine is installed; install espeak-ng, flite or festival (see 'storyvoice doctor').")
         }

@@ -21,10 +21,11 @@ public struct LocalNarration: NarrationService {
     /// The user's choice between the fastest voices and the best.
     var preference: CastingPreference = .fastest
 
-    /// Finds the installed local engines and opens the cache at `<data dir>/segments`.
-    public static func make(dataDirectory: URL, options: NarrationOptions = NarrationOptions()) async throws -> LocalNarration {
+    /// Finds the installed local engines and opens the cache at `<data dir>/segments`, the local
+    /// copy of `shared` when there is one (every server and worker then finds each other's lines).
+    public static func make(dataDirectory: URL, shared: (any SharedSegmentStore)? = nil, options: NarrationOptions = NarrationOptions()) async throws -> LocalNarration {
         let catalog = await VoiceCatalog.load(from: Engines.local())
-        let cache = try SegmentCache(directory: dataDirectory.appendingPathComponent("segments", isDirectory: true))
+        let cache = try SegmentCache(directory: dataDirectory.appendingPathComponent("segments", isDirectory: true), shared: shared)
         return LocalNarration(catalog: catalog, cache: cache, lines: await LineRenderer.make(catalog: catalog, options: options))
     }
 
@@ -85,10 +86,11 @@ public struct LocalNarration: NarrationService {
         guard let line = lines.line(spokenText: utterance.spokenText, assignment: utterance.voice) else {
             throw NarrationError.unknownVoice(voice: utterance.voice.voice, role: utterance.speaker ?? "the narrator")
         }
-        if cache.sampleCount(for: line.key) != nil { return try Data(contentsOf: cache.url(for: line.key)) }
+        if await cache.fetchFromShared(line.key) { return try Data(contentsOf: cache.url(for: line.key)) }
         let rendered = try await lines.render(line)
         try cache.store(rendered.audio, for: line.key)
         try cache.storeRecord(rendered.record, for: line.key)
+        await Narrator.publish(line.key, in: cache)
         return WAV.encode(rendered.audio)
     }
 
