@@ -136,6 +136,21 @@ public struct S3Client: Sendable {
         guard response.status == 204 || response.status == 200 else { throw response.error }
     }
 
+    /// Writes, reads back and deletes a small object under `probes/`: that the store answers,
+    /// takes the keys and keeps what it is given. Returns the seconds the three took.
+    public func probe() async throws -> Double {
+        let started = ContinuousClock.now
+        let key = "probes/\(UInt64.random(in: 0...UInt64.max))"
+        let written = Data("StoryVoice checks that it can write, read and delete here.".utf8)
+        try await createBucket()
+        try await put(written, key: key, contentType: "text/plain")
+        let read = try await get(key)
+        try await delete(key)
+        guard read == written else { throw S3Error(code: "ProbeMismatch", status: 200, message: "the object read back differs from the one written") }
+        let elapsed = ContinuousClock.now - started
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
     // MARK: - Multipart
 
     func startMultipart(key: String, contentType: String) async throws -> String {

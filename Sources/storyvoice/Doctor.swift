@@ -49,6 +49,7 @@ struct Doctor: AsyncParsableCommand {
         print("Cache")
         let cache = SegmentCache.defaultDirectory()
         print("  \(cache.path)\(FileManager.default.isWritableFile(atPath: cache.deletingLastPathComponent().path) || !FileManager.default.fileExists(atPath: cache.path) ? "" : " (not writable!)")")
+        problems += await SharedStore.report()
         print()
         if catalog.voices.isEmpty {
             print("No voices are installed: narration cannot run. Run scripts/setup.")

@@ -124,6 +124,20 @@ import Testing
         #expect(unknown.stderr.contains("storyvoice voices"))
     }
 
+    @Test("doctor checks the shared store by writing, reading and deleting, and never prints its secret",
+          .enabled(if: ProcessInfo.processInfo.environment["STORYVOICE_TEST_S3_URL"] != nil, "STORYVOICE_TEST_S3_URL is not set (make test starts SeaweedFS)"))
+    func doctorChecksTheSharedStore() async throws {
+        let url = try #require(ProcessInfo.processInfo.environment["STORYVOICE_TEST_S3_URL"])
+        let secret = try #require(URLComponents(string: url)?.password)
+        let good = try await CLI.run(["doctor"], environment: ["STORYVOICE_S3_URL": url])
+        #expect(good.stdout.contains("wrote, read and deleted a probe"), "\(good.stdout)")
+        let wrong = try await CLI.run(["doctor"], environment: ["STORYVOICE_S3_URL": url.replacingOccurrences(of: ":\(secret)@", with: ":wrong\(secret)@")])
+        #expect(wrong.stdout.contains("✗") && wrong.stdout.contains("SignatureDoesNotMatch"), "\(wrong.stdout)")
+        #expect(!(good.stdout + good.stderr + wrong.stdout + wrong.stderr).contains(secret))
+        let unset = try await CLI.run(["doctor"], environment: ["STORYVOICE_S3_URL": ""])
+        #expect(unset.stdout.contains("rendered lines stay on this machine"))
+    }
+
     @Test func voicesAndDoctorReportTheInstalledEngines() async throws {
         let voices = try await CLI.run(["voices"])
         #expect(voices.status == 0)
