@@ -372,7 +372,7 @@ let package = Package(
         .testTarget(name: "SpeechEnginesTests", dependencies: ["SpeechEngines", "Speech", "Audio", "StoryModel", "ProcessWorkers"]),
         // Runs the built `storyvoice` binary as a user would.
         .testTarget(name: "StoryVoiceCLITests", dependencies: [
-            "Audio", "StoryModel", "TestSupport", "LanguageModels", "VendorHTTP",
+            "Audio", "StoryModel", "TestSupport", "LanguageModels", "VendorHTTP", "DatabaseTestSupport", "ObjectStorage",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
         ]),

@@ -136,6 +136,20 @@ public struct S3Client: Sendable {
         guard response.status == 204 || response.status == 200 else { throw response.error }
     }
 
+    /// The keys under `prefix`, in order (ListObjectsV2, `pageSize` a request).
+    public func keys(prefix: String, pageSize: Int = 1000) async throws -> [String] {
+        var keys: [String] = [], token: String?
+        repeat {
+            var query = [("list-type", "2"), ("prefix", prefix), ("max-keys", String(pageSize))]
+            if let token { query.append(("continuation-token", token)) }
+            let response = try await send("GET", path: "/\(location.bucket)", query: query)
+            guard response.status == 200 else { throw response.error }
+            keys += Self.elements("Key", in: response.body)
+            token = Self.element("IsTruncated", in: response.body) == "true" ? Self.element("NextContinuationToken", in: response.body) : nil
+        } while token != nil
+        return keys
+    }
+
     /// Writes, reads back and deletes a small object under `probes/`: that the store answers,
     /// takes the keys and keeps what it is given. Returns the seconds the three took.
     public func probe() async throws -> Double {
@@ -213,6 +227,23 @@ public struct S3Client: Sendable {
         let text = String(decoding: body, as: UTF8.self)
         guard let start = text.range(of: "<\(name)>"), let end = text.range(of: "</\(name)>", range: start.upperBound..<text.endIndex) else { return nil }
         return String(text[start.upperBound..<end.lowerBound])
+    }
+
+    /// The text of every `<name>` element, XML entities decoded.
+    static func elements(_ name: String, in body: Data) -> [String] {
+        let text = String(decoding: body, as: UTF8.self)
+        var found: [String] = [], from = text.startIndex
+        while let start = text.range(of: "<\(name)>", range: from..<text.endIndex),
+              let end = text.range(of: "</\(name)>", range: start.upperBound..<text.endIndex) {
+            found.append(unescaped(String(text[start.upperBound..<end.lowerBound])))
+            from = end.upperBound
+        }
+        return found
+    }
+
+    static func unescaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&apos;", with: "'")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
     }
 
     static func escaped(_ text: String) -> String {

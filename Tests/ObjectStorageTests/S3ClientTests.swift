@@ -54,6 +54,17 @@ struct S3ClientTests {
         try await client.delete(key)
     }
 
+    @Test("the keys under a prefix are listed whole, past a page")
+    func listing() async throws {
+        let client = try await client()
+        let prefix = Self.key("listing") + "/"
+        let names = (0..<7).map { "\(prefix)\($0) & <\($0)>.wav" }
+        for name in names { try await client.put(Data(name.utf8), key: name) }
+        #expect(try await client.keys(prefix: prefix, pageSize: 3) == names.sorted())
+        for name in names { try await client.delete(name) }
+        #expect(try await client.keys(prefix: prefix).isEmpty)
+    }
+
     @Test("a wrong secret is refused by the store's signature check, and nothing is written")
     func wrongSecret() async throws {
         var location = try #require(Self.location)
