@@ -219,6 +219,7 @@ let package = Package(
                 "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "CloudSpeech", "Narration", "LanguageModels", "VendorHTTP",
                 "Analysis", "Persistence", "Jobs", "ProcessWorkers", "ObjectStorage",
                 .product(name: "FluentKit", package: "fluent-kit"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]

@@ -3,19 +3,23 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// Where a bucket is and how to sign for it: `http://ACCESS:SECRET@HOST:PORT/BUCKET?region=R`
+/// Where a bucket is and how to sign for it: `http://ACCESS:SECRET@HOST:PORT/BUCKET[/PREFIX]?region=R`
 /// (the form `scripts/s3-test` prints), path-style addressing, as SeaweedFS, Ceph RGW and MinIO
 /// expect and AWS S3 still accepts.
 public struct S3Location: Sendable, Equatable {
     public var endpoint: String
     public var bucket: String
+    /// Where in the bucket StoryVoice keeps its objects ("" or "staging/", ending in "/"): one
+    /// bucket can hold several installations, or tests side by side.
+    public var prefix: String
     public var region: String
     public var accessKey: String
     public var secretKey: String
 
-    public init(endpoint: String, bucket: String, region: String = "us-east-1", accessKey: String, secretKey: String) {
+    public init(endpoint: String, bucket: String, prefix: String = "", region: String = "us-east-1", accessKey: String, secretKey: String) {
         self.endpoint = endpoint.hasSuffix("/") ? String(endpoint.dropLast()) : endpoint
         self.bucket = bucket
+        self.prefix = prefix.isEmpty || prefix.hasSuffix("/") ? prefix : prefix + "/"
         self.region = region
         self.accessKey = accessKey
         self.secretKey = secretKey
@@ -26,11 +30,12 @@ public struct S3Location: Sendable, Equatable {
         guard let components = URLComponents(string: text), let scheme = components.scheme, let host = components.host,
               let user = components.percentEncodedUser?.removingPercentEncoding, let password = components.percentEncodedPassword?.removingPercentEncoding,
               !user.isEmpty, !password.isEmpty else { return nil }
-        let bucket = components.path.split(separator: "/").first.map(String.init) ?? ""
-        guard !bucket.isEmpty else { return nil }
+        let path = components.path.split(separator: "/").map(String.init)
+        guard let bucket = path.first, !bucket.isEmpty else { return nil }
         let port = components.port.map { ":\($0)" } ?? ""
         let region = components.queryItems?.first { $0.name == "region" }?.value ?? "us-east-1"
-        self.init(endpoint: "\(scheme)://\(host)\(port)", bucket: bucket, region: region, accessKey: user, secretKey: password)
+        self.init(endpoint: "\(scheme)://\(host)\(port)", bucket: bucket, prefix: path.dropFirst().joined(separator: "/"), region: region,
+                  accessKey: user, secretKey: password)
     }
 
     var host: String {
@@ -136,15 +141,16 @@ public struct S3Client: Sendable {
         guard response.status == 204 || response.status == 200 else { throw response.error }
     }
 
-    /// The keys under `prefix`, in order (ListObjectsV2, `pageSize` a request).
+    /// The keys under `prefix` (within the location's own prefix, which they do not repeat), in
+    /// order (ListObjectsV2, `pageSize` a request).
     public func keys(prefix: String, pageSize: Int = 1000) async throws -> [String] {
         var keys: [String] = [], token: String?
         repeat {
-            var query = [("list-type", "2"), ("prefix", prefix), ("max-keys", String(pageSize))]
+            var query = [("list-type", "2"), ("prefix", location.prefix + prefix), ("max-keys", String(pageSize))]
             if let token { query.append(("continuation-token", token)) }
             let response = try await send("GET", path: "/\(location.bucket)", query: query)
             guard response.status == 200 else { throw response.error }
-            keys += Self.elements("Key", in: response.body)
+            keys += Self.elements("Key", in: response.body).map { String($0.dropFirst(location.prefix.count)) }
             token = Self.element("IsTruncated", in: response.body) == "true" ? Self.element("NextContinuationToken", in: response.body) : nil
         } while token != nil
         return keys
@@ -201,10 +207,29 @@ public struct S3Client: Sendable {
     }
 
     func objectPath(_ key: String) -> String {
-        "/\(location.bucket)/\(SignatureV4.encode(key, keepSlash: true))"
+        "/\(location.bucket)/\(SignatureV4.encode(location.prefix + key, keepSlash: true))"
     }
 
+    /// Waits before the 2nd, 3rd and 4th try of a request the store failed with "try again"
+    /// (500 InternalError, 503 SlowDown) or that never reached it: S3 asks clients to retry
+    /// those, and SeaweedFS answers 500 while it grows a bucket's volumes.
+    static let retryDelays: [Duration] = [.milliseconds(200), .milliseconds(800), .seconds(2)]
+
     func send(_ method: String, path: String, query: [(String, String)] = [], headers: [String: String] = [:], body: Data = Data()) async throws -> Response {
+        var attempt = 0
+        while true {
+            do {
+                let response = try await sendOnce(method, path: path, query: query, headers: headers, body: body)
+                guard [500, 503].contains(response.status), attempt < Self.retryDelays.count else { return response }
+            } catch let error as HTTPClientError where attempt < Self.retryDelays.count && error != .deadlineExceeded {
+                // Not answered (refused, reset): tried again; a request that ran out of time is not.
+            }
+            try await Task.sleep(for: Self.retryDelays[attempt])
+            attempt += 1
+        }
+    }
+
+    func sendOnce(_ method: String, path: String, query: [(String, String)], headers: [String: String], body: Data) async throws -> Response {
         var signed = headers
         signed["Host"] = location.host
         for (name, value) in signer.sign(method: method, path: path, query: query, headers: signed, payloadHash: SignatureV4.payloadHash(body), date: Date()) {

@@ -10,7 +10,7 @@ import Testing
 
 /// Rendered lines shared through a real S3-compatible store (SeaweedFS from `scripts/s3-test`;
 /// issue 52): what one machine rendered, another finds instead of rendering again. Each test
-/// has a bucket of its own, since keys are the lines' content and a previous run's would hit.
+/// has a prefix of its own, since keys are the lines' content and a previous run's would hit.
 @Suite(.enabled(if: SharedBucket.base != nil, "STORYVOICE_TEST_S3_URL is not set (make test starts SeaweedFS: scripts/s3-test)"))
 struct SharedSegmentsTests {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("shared-segments-\(UUID().uuidString)")
@@ -45,15 +45,28 @@ struct SharedSegmentsTests {
         #expect(try Data(contentsOf: there.url(for: key)) == Data(contentsOf: here.url(for: key)))
         #expect(await there.fetchFromShared(String(repeating: "cd", count: 32)) == false)
     }
+
+    @Test("a store that cannot be reached is a miss at once, and is not read again for a while after failing")
+    func anUnreachableStoreIsAMiss() async throws {
+        // A port nothing listens on: refused at once, as a store that is down.
+        let location = S3Location(endpoint: "http://127.0.0.1:9", bucket: "none", accessKey: "a", secretKey: "b")
+        let store = S3SegmentStore(client: S3Client(location: location, timeout: .seconds(5)), pause: .seconds(300))
+        let cache = try SegmentCache(directory: scratch.appendingPathComponent("alone"), shared: store)
+        #expect(await cache.fetchFromShared(String(repeating: "ef", count: 32)) == false)
+        #expect(store.isResting)
+        let refused = await #expect(throws: S3Error.self) { _ = try await store.audio(for: String(repeating: "ef", count: 32)) }
+        #expect(refused?.code == "StoreResting")
+    }
 }
 
 enum SharedBucket {
     static let base = ProcessInfo.processInfo.environment["STORYVOICE_TEST_S3_URL"].flatMap(S3Location.init(url:))
 
-    /// The test store with a bucket of its own.
+    /// The test store with a prefix of its own in the test bucket (a bucket per test would
+    /// have SeaweedFS grow volumes for each).
     static func make() async throws -> S3SegmentStore {
         var location = try #require(base)
-        location.bucket = "t-\(UUID().uuidString.lowercased())"
+        location.prefix = "tests/\(UUID().uuidString.lowercased())/"
         let client = S3Client(location: location)
         try await client.createBucket()
         return S3SegmentStore(client: client)

@@ -54,6 +54,19 @@ struct S3ClientTests {
         try await client.delete(key)
     }
 
+    @Test("a location's prefix holds its objects: another prefix in the bucket does not see them")
+    func prefixes() async throws {
+        var location = try #require(Self.location)
+        location.prefix = Self.key("installation") + "/"
+        let inside = S3Client(location: location)
+        try await inside.createBucket()
+        try await inside.put(Data("mine".utf8), key: "segments/x.wav")
+        #expect(try await inside.keys(prefix: "segments/") == ["segments/x.wav"])
+        #expect(try await S3Client(location: try #require(Self.location)).get(location.prefix + "segments/x.wav") == Data("mine".utf8))
+        location.prefix = Self.key("other") + "/"
+        #expect(try await S3Client(location: location).keys(prefix: "segments/").isEmpty)
+    }
+
     @Test("the keys under a prefix are listed whole, past a page")
     func listing() async throws {
         let client = try await client()
@@ -76,10 +89,11 @@ struct S3ClientTests {
         #expect(try await good.size(of: key) == nil)
     }
 
-    @Test("the URL form scripts/s3-test prints is read whole")
+    @Test("the URL form scripts/s3-test prints is read whole, a prefix after the bucket too")
     func locationFromURL() {
         let location = S3Location(url: "http://AK:S%2Fk@127.0.0.1:8333/voices?region=eu-west-1")
         #expect(location == S3Location(endpoint: "http://127.0.0.1:8333", bucket: "voices", region: "eu-west-1", accessKey: "AK", secretKey: "S/k"))
+        #expect(S3Location(url: "http://AK:S@127.0.0.1:8333/voices/staging/a")?.prefix == "staging/a/")
         #expect(S3Location(url: "http://127.0.0.1:8333/voices") == nil)
         #expect(S3Location(url: "http://AK:S@127.0.0.1:8333/") == nil)
     }

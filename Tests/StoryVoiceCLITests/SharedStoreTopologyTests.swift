@@ -14,15 +14,17 @@ struct SharedStoreTopologyTests {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let database = try await TestDatabase.make(.postgres)
         var location = try #require(TopologyStore.base)
-        location.bucket = "topology-\(UUID().uuidString.lowercased())"
+        location.prefix = "topology/\(UUID().uuidString.lowercased())/"
         guard case .postgres(let databaseURL) = database.location else { Issue.record("not PostgreSQL"); return }
         let secret = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
         let environment = [
             "STORYVOICE_ENGINES": "espeak-ng", "DATABASE_URL": databaseURL, "STORYVOICE_SECRET_KEY": secret,
-            "STORYVOICE_S3_URL": "\(location.endpoint.replacingOccurrences(of: "://", with: "://\(location.accessKey):\(location.secretKey)@"))/\(location.bucket)",
+            "STORYVOICE_S3_URL": "\(location.endpoint.replacingOccurrences(of: "://", with: "://\(location.accessKey):\(location.secretKey)@"))/\(location.bucket)/\(location.prefix)",
         ]
         let first = ServerProcess(dataDirectory: scratch.appendingPathComponent("a"), environment: environment)
-        let second = ServerProcess(dataDirectory: scratch.appendingPathComponent("b"), environment: environment)
+        // Jobs only on the first: an analysis renders the story's first lines where it runs, and
+        // the second must hold none of its own.
+        let second = ServerProcess(dataDirectory: scratch.appendingPathComponent("b"), environment: environment, workers: 0)
         try await first.start()
         defer { first.kill() }
         try await second.start()

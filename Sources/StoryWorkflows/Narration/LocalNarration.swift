@@ -90,7 +90,8 @@ public struct LocalNarration: NarrationService {
         let rendered = try await lines.render(line)
         try cache.store(rendered.audio, for: line.key)
         try cache.storeRecord(rendered.record, for: line.key)
-        await Narrator.publish(line.key, in: cache)
+        // The listener waits for this line; other machines can wait for the store.
+        Task { [cache, key = line.key] in await Narrator.publish(key, in: cache) }
         return WAV.encode(rendered.audio)
     }
 
