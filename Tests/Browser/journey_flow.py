@@ -47,6 +47,16 @@ def cdp(browser, command, params):
         return None
 
 
+def plan_walk(browser, start, end):
+    """Fills the form with a walk from `start` to `end` and presses Plan."""
+    browser.on_element("#journey-start", "clear", {})
+    browser.type("#journey-start", start)
+    browser.on_element("#journey-end", "clear", {})
+    browser.type("#journey-end", end)
+    browser.click('#journey-mode input[value="walking"]')
+    browser.click("#journey-plan-start")
+
+
 def journey_flow(options):
     browser = Browser(options.driver, options.artifacts)
     try:
@@ -75,12 +85,7 @@ def journey_flow(options):
               f"an unknown destination is refused at the destination field, with what was typed kept ({refused[:70]!r})")
 
         # A trip over four hours: refused at the travel mode.
-        browser.on_element("#journey-start", "clear", {})
-        browser.type("#journey-start", "Oxford, UK")
-        browser.on_element("#journey-end", "clear", {})
-        browser.type("#journey-end", "Cambridge, UK")
-        browser.click('#journey-mode input[value="walking"]')
-        browser.click("#journey-plan-start")
+        plan_walk(browser, "Oxford, UK", "Cambridge, UK")
         too_long = browser.wait_for("the long walk refused at the mode", """
             const line = document.querySelector('#journey-mode-error');
             return line.textContent && document.querySelector('#journey-mode').getAttribute('aria-invalid') === 'true'
@@ -90,12 +95,7 @@ def journey_flow(options):
 
         # The places used are shown in full, and a name several places share offers the others
         # (issue 51): Abingdon is the English town, with Abingdon, Virginia, one press away.
-        browser.on_element("#journey-start", "clear", {})
-        browser.type("#journey-start", "Oxford, UK")
-        browser.on_element("#journey-end", "clear", {})
-        browser.type("#journey-end", "Abingdon")
-        browser.click('#journey-mode input[value="walking"]')
-        browser.click("#journey-plan-start")
+        plan_walk(browser, "Oxford, UK", "Abingdon")
         places = browser.wait_for("the places used", """
             const plan = document.querySelector('#journey-plan');
             const labels = [...document.querySelectorAll('#journey-places .journey-place-label')].map(label => label.textContent);
