@@ -127,6 +127,36 @@ public struct S3Client: Sendable {
         return response.body
     }
 
+    /// The object, or the bytes in `range` of it, as they arrive (never the whole in memory).
+    /// The request is retried like any other until the store starts answering; once bytes flow,
+    /// a broken connection ends the stream with its error. `streamTimeout` bounds the whole read,
+    /// which follows the pace of whoever consumes it (a listener's download).
+    public func stream(_ key: String, range: ClosedRange<Int>? = nil, streamTimeout: TimeAmount = .hours(6)) async throws -> AsyncThrowingStream<ByteBuffer, any Error> {
+        var headers: [String: String] = [:]
+        if let range { headers["Range"] = "bytes=\(range.lowerBound)-\(range.upperBound)" }
+        var attempt = 0
+        while true {
+            do {
+                let response = try await http.execute(signedRequest("GET", path: objectPath(key), headers: headers), timeout: streamTimeout)
+                let status = Int(response.status.code)
+                if status == 200 || status == 206 { return Self.chunks(of: response.body) }
+                let body = Data((try await response.body.collect(upTo: 1 << 20)).readableBytesView)
+                let failed = Response(status: status, headers: response.headers, body: body)
+                guard [500, 503].contains(status), attempt < Self.retryDelays.count else { throw failed.error }
+            } catch let error as HTTPClientError where attempt < Self.retryDelays.count && error != .deadlineExceeded {
+            }
+            try await Task.sleep(for: Self.retryDelays[attempt])
+            attempt += 1
+        }
+    }
+
+    /// Pulls a chunk from the network only when the reader asks for one, so a slow listener
+    /// holds back the store instead of filling memory.
+    static func chunks(of body: HTTPClientResponse.Body) -> AsyncThrowingStream<ByteBuffer, any Error> {
+        let reader = PullReader(body.makeAsyncIterator())
+        return AsyncThrowingStream(unfolding: { try await reader.next() })
+    }
+
     /// The object's size, or nil when there is none.
     public func size(of key: String) async throws -> Int? {
         let response = try await send("HEAD", path: objectPath(key))
@@ -230,6 +260,12 @@ public struct S3Client: Sendable {
     }
 
     func sendOnce(_ method: String, path: String, query: [(String, String)], headers: [String: String], body: Data) async throws -> Response {
+        let response = try await http.execute(signedRequest(method, path: path, query: query, headers: headers, body: body), timeout: timeout)
+        let bytes = method == "HEAD" ? ByteBuffer() : try await response.body.collect(upTo: 1 << 30)
+        return Response(status: Int(response.status.code), headers: response.headers, body: Data(bytes.readableBytesView))
+    }
+
+    func signedRequest(_ method: String, path: String, query: [(String, String)] = [], headers: [String: String], body: Data = Data()) -> HTTPClientRequest {
         var signed = headers
         signed["Host"] = location.host
         for (name, value) in signer.sign(method: method, path: path, query: query, headers: signed, payloadHash: SignatureV4.payloadHash(body), date: Date()) {
@@ -242,9 +278,7 @@ public struct S3Client: Sendable {
         if !body.isEmpty || method == "PUT" || method == "POST" {
             request.body = .bytes(ByteBuffer(bytes: body))
         }
-        let response = try await http.execute(request, timeout: timeout)
-        let bytes = method == "HEAD" ? ByteBuffer() : try await response.body.collect(upTo: 1 << 30)
-        return Response(status: Int(response.status.code), headers: response.headers, body: Data(bytes.readableBytesView))
+        return request
     }
 
     /// The text of the first `<name>` element of an S3 XML answer.
@@ -275,4 +309,14 @@ public struct S3Client: Sendable {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
             .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
+}
+
+/// One response body's iterator, advanced by one reader at a time (an `AsyncThrowingStream`'s
+/// unfolding closure is never called concurrently).
+final class PullReader: @unchecked Sendable {
+    private var iterator: HTTPClientResponse.Body.AsyncIterator
+
+    init(_ iterator: HTTPClientResponse.Body.AsyncIterator) { self.iterator = iterator }
+
+    func next() async throws -> ByteBuffer? { try await iterator.next() }
 }

@@ -48,10 +48,7 @@ public final class S3SegmentStore: SharedSegmentStore {
     /// bucket when it is not there; nil when the variable is unset. A URL that cannot be read is
     /// an error, not a silent fallback to this machine's disk.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> S3SegmentStore? {
-        guard let text = environment["STORYVOICE_S3_URL"], !text.isEmpty else { return nil }
-        guard let location = S3Location(url: text) else {
-            throw S3Error(code: "InvalidConfiguration", status: 0, message: "STORYVOICE_S3_URL is not http(s)://ACCESS:SECRET@HOST[:PORT]/BUCKET[?region=R]")
-        }
+        guard let location = try S3Location.fromEnvironment(environment) else { return nil }
         // A line is a few hundred kilobytes: a store that takes longer than this is not one to wait on.
         let client = S3Client(location: location, timeout: .seconds(10))
         try await client.createBucket()

@@ -1,0 +1,202 @@
+import Foundation
+import NIOCore
+
+/// Where finished files live — exports, chat videos, journey audio (issue 52): this machine's
+/// data directory (the embedded default) or an S3 bucket that every server and worker shares.
+/// Keys are relative paths (`renders/<story>/story.m4b`), the same in both, so a record written
+/// on one store names its file in the other too.
+public protocol ArtifactStore: Sendable {
+    /// The store for an operator (a folder, or an endpoint and bucket; never keys).
+    var place: String { get }
+
+    /// Keeps the finished file at `file` under `key`, whole or not at all: a reader sees the old
+    /// object or the new one, never part of one. The local file is consumed (moved into place,
+    /// or uploaded and removed), so temporary files never pile up on a worker.
+    func keep(_ file: URL, as key: String, contentType: String) async throws
+
+    /// The object's size in bytes, nil when there is none.
+    func size(of key: String) async throws -> Int?
+
+    /// The object's bytes (all, or `range`, inclusive as HTTP counts it) as they are read.
+    func read(_ key: String, range: ClosedRange<Int>?) async throws -> AsyncThrowingStream<ByteBuffer, any Error>
+
+    /// Removes the object; one that is not there is fine.
+    func delete(_ key: String) async throws
+
+    /// Removes every object under `prefix` (a story's renders when the story goes).
+    func delete(prefix: String) async throws
+
+    /// The object as a file on this machine, when the store is this machine's disk: a web server
+    /// sends it with its own file streaming.
+    func localFile(_ key: String) -> URL?
+}
+
+extension ArtifactStore {
+    /// The whole object in memory: only for small ones (timings, manifests).
+    public func data(_ key: String, limit: Int = 64 << 20) async throws -> Data {
+        var data = Data()
+        for try await chunk in try await read(key, range: nil) {
+            data.append(contentsOf: chunk.readableBytesView)
+            if data.count > limit { throw ArtifactError.tooLarge(key, limit: limit) }
+        }
+        return data
+    }
+
+    /// Keeps `data` under `key` (written to a temporary file first, then kept like any file).
+    public func keep(_ data: Data, as key: String, contentType: String) async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-artifact-\(UUID().uuidString)")
+        try data.write(to: file)
+        do {
+            try await keep(file, as: key, contentType: contentType)
+        } catch {
+            try? FileManager.default.removeItem(at: file)
+            throw error
+        }
+    }
+}
+
+public enum ArtifactError: Error, CustomStringConvertible, Equatable {
+    case notFound(String)
+    case tooLarge(String, limit: Int)
+
+    public var description: String {
+        switch self {
+        case .notFound(let key): "'\(key)' is not in the store"
+        case .tooLarge(let key, let limit): "'\(key)' is larger than \(limit) bytes"
+        }
+    }
+}
+
+/// Files under one folder on this machine (the data directory).
+public struct DirectoryStore: ArtifactStore {
+    public let root: URL
+
+    public init(root: URL) { self.root = root }
+
+    public var place: String { root.path }
+
+    public func url(_ key: String) -> URL { root.appendingPathComponent(key) }
+
+    public func keep(_ file: URL, as key: String, contentType: String) async throws {
+        let target = url(key)
+        if file.standardizedFileURL.path == target.standardizedFileURL.path { return }
+        let directory = target.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // Into the target's folder under a hidden name first (a copy when the file is on another
+        // disk), then one rename: a reader never opens half a file.
+        let staged = directory.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).keeping")
+        try FileManager.default.moveItem(at: file, to: staged)
+        guard rename(staged.path, target.path) == 0 else {
+            let code = errno
+            try? FileManager.default.removeItem(at: staged)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path, NSUnderlyingErrorKey: POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)])
+        }
+    }
+
+    public func size(of key: String) async throws -> Int? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url(key).path) else { return nil }
+        return (attributes[.size] as? NSNumber)?.intValue
+    }
+
+    public func read(_ key: String, range: ClosedRange<Int>?) async throws -> AsyncThrowingStream<ByteBuffer, any Error> {
+        guard let handle = FileHandle(forReadingAtPath: url(key).path) else { throw ArtifactError.notFound(key) }
+        let reader = FileChunks(handle: handle, range: range)
+        return AsyncThrowingStream(unfolding: { try reader.next() })
+    }
+
+    public func delete(_ key: String) async throws {
+        do {
+            try FileManager.default.removeItem(at: url(key))
+        } catch CocoaError.fileNoSuchFile {
+        }
+    }
+
+    public func delete(prefix: String) async throws {
+        let folder = url(prefix)
+        if FileManager.default.fileExists(atPath: folder.path) { try FileManager.default.removeItem(at: folder) }
+    }
+
+    public func localFile(_ key: String) -> URL? { url(key) }
+}
+
+/// A file read a chunk at a time by one reader (an unfolding stream never calls concurrently).
+final class FileChunks: @unchecked Sendable {
+    private let handle: FileHandle
+    private var left: Int
+    static let chunkSize = 256 << 10
+
+    init(handle: FileHandle, range: ClosedRange<Int>?) {
+        self.handle = handle
+        if let range {
+            try? handle.seek(toOffset: UInt64(range.lowerBound))
+            left = range.count
+        } else {
+            left = .max
+        }
+    }
+
+    deinit { try? handle.close() }
+
+    func next() throws -> ByteBuffer? {
+        guard left > 0, let data = try handle.read(upToCount: min(left, Self.chunkSize)), !data.isEmpty else { return nil }
+        left -= data.count
+        return ByteBuffer(bytes: data)
+    }
+}
+
+/// Objects in an S3 bucket (under the location's prefix): any server reads what any worker kept.
+public struct BucketStore: ArtifactStore {
+    public let client: S3Client
+
+    public init(client: S3Client) { self.client = client }
+
+    public var place: String { "\(client.location.endpoint), bucket \(client.location.bucket)" }
+
+    /// Uploaded whole (multipart for a large file; a failed one is aborted, so no half object
+    /// is left), then the local file is removed.
+    public func keep(_ file: URL, as key: String, contentType: String) async throws {
+        try await client.put(file: file, key: key, contentType: contentType)
+        try? FileManager.default.removeItem(at: file)
+    }
+
+    public func size(of key: String) async throws -> Int? { try await client.size(of: key) }
+
+    public func read(_ key: String, range: ClosedRange<Int>?) async throws -> AsyncThrowingStream<ByteBuffer, any Error> {
+        do {
+            return try await client.stream(key, range: range)
+        } catch let error as S3Error where error.status == 404 {
+            throw ArtifactError.notFound(key)
+        }
+    }
+
+    public func delete(_ key: String) async throws { try await client.delete(key) }
+
+    public func delete(prefix: String) async throws {
+        for key in try await client.keys(prefix: prefix.hasSuffix("/") ? prefix : prefix + "/") { try await client.delete(key) }
+    }
+
+    public func localFile(_ key: String) -> URL? { nil }
+}
+
+extension S3Location {
+    /// `STORYVOICE_S3_URL` (`http://ACCESS:SECRET@HOST:PORT/BUCKET?region=R`), nil when unset; a
+    /// URL that cannot be read is an error, never a silent fallback to one machine's disk.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> S3Location? {
+        guard let text = environment["STORYVOICE_S3_URL"], !text.isEmpty else { return nil }
+        guard let location = S3Location(url: text) else {
+            throw S3Error(code: "InvalidConfiguration", status: 0, message: "STORYVOICE_S3_URL is not http(s)://ACCESS:SECRET@HOST[:PORT]/BUCKET[?region=R]")
+        }
+        return location
+    }
+}
+
+public enum ArtifactStores {
+    /// The bucket in `STORYVOICE_S3_URL` (created when missing) when it is set, else the data
+    /// directory.
+    public static func fromEnvironment(dataDirectory: URL, _ environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> any ArtifactStore {
+        guard let location = try S3Location.fromEnvironment(environment) else { return DirectoryStore(root: dataDirectory) }
+        let client = S3Client(location: location)
+        try await client.createBucket()
+        return BucketStore(client: client)
+    }
+}
