@@ -237,7 +237,7 @@ let package = Package(
         .target(
             name: "ChatWorkflows",
             dependencies: [
-                "ChatStories", "ChatVideo", "Audio", "Persistence", "Jobs", "StoryWorkflows", "LanguageModels", "StoryModel",
+                "ChatStories", "ChatVideo", "Audio", "Persistence", "Jobs", "StoryWorkflows", "LanguageModels", "StoryModel", "ObjectStorage",
                 .product(name: "FluentKit", package: "fluent-kit"),
             ]
         ),
@@ -247,6 +247,7 @@ let package = Package(
             name: "JourneyWorkflows",
             dependencies: [
                 "Journeys", "JourneyServices", "StoryModel", "Audio", "Speech", "Persistence", "Jobs", "StoryWorkflows", "LanguageModels", "VoiceChat", "VendorHTTP",
+                "ObjectStorage",
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -313,7 +314,7 @@ let package = Package(
             dependencies: [
                 "StoryModel", "StoryText", "Persistence", "Jobs", "Analysis", "LanguageModels", "VendorHTTP", "StoryWorkflows",
                 "Speech", "VoiceChat", "VoiceWorkflows", "ChatStories", "ChatWorkflows", "Journeys", "JourneyServices", "JourneyWorkflows",
-                "Calls", "Telephony", "CallWorkflows", "Audio",
+                "Calls", "Telephony", "CallWorkflows", "Audio", "ObjectStorage",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
                 .product(name: "JWT", package: "jwt"),

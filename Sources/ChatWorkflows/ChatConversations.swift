@@ -1,6 +1,7 @@
 import ChatStories
 import FluentKit
 import Foundation
+import ObjectStorage
 import Persistence
 import StoryModel
 
@@ -11,15 +12,18 @@ public struct ChatConversations: Sendable {
     let database: any Database
     let ownerID: UUID
     let dataDirectory: DataDirectory
+    /// Where the conversations' videos are kept (deleted with them).
+    let artifacts: any ArtifactStore
     /// The version the client last saw (`If-Match`), when it asks for its edit to apply only to
     /// that version; nil applies the edit to whatever is latest, merged with others' edits.
     public var expectedVersion: Int?
 
-    public init(database: any Database, dataDirectory: DataDirectory, ownerID: UUID) {
+    public init(database: any Database, dataDirectory: DataDirectory, artifacts: (any ArtifactStore)? = nil, ownerID: UUID) {
         repository = ChatConversationRepository(database: database)
         self.database = database
         self.ownerID = ownerID
         self.dataDirectory = dataDirectory
+        self.artifacts = artifacts ?? DirectoryStore(root: dataDirectory.url)
     }
 
     public func list() async throws -> [ChatConversationSummary] {
@@ -90,7 +94,7 @@ public struct ChatConversations: Sendable {
     /// Deletes the conversation, its exports and their videos (shared links stop working).
     public func delete(_ id: UUID) async throws {
         guard let files = try await repository.delete(id, ownerID: ownerID) else { throw ChatError.conversationNotFound }
-        for file in files { try? FileManager.default.removeItem(at: dataDirectory.url.appendingPathComponent(file)) }
+        for file in files { try? await artifacts.delete(file) }
     }
 
     /// What the video of the conversation with `settings` shows, moment by moment.

@@ -3,14 +3,18 @@ import ChatStories
 import ChatVideo
 import Foundation
 import Jobs
+import ObjectStorage
 import Persistence
 
 /// Makes an export's video from the conversation it kept, reporting progress on the job (so
 /// the page follows it live) and on the export. A failure leaves the conversation as it was
 /// and says on the export what went wrong; a crashed or stopped run is redone from the start
 /// by the next claim (the exporter writes a hidden partial file and renames it when done).
+/// The finished video is kept in `artifacts` (the data directory, or a bucket every server
+/// reads) before the export says it succeeded.
 struct ChatExportHandler: JobHandler {
     let dataDirectory: DataDirectory
+    let artifacts: any ArtifactStore
     let ffmpegPath: String?
 
     func run(_ job: ClaimedJob, context: JobContext) async throws -> String? {
@@ -33,6 +37,8 @@ struct ChatExportHandler: JobHandler {
                 try? await context.reportProgress(fraction, message: "Frame \(progress.frame) of \(progress.frameCount)")
                 _ = try? await repository.update(id, ownerID: job.ownerID) { $0.progress = fraction }
             }
+            try await context.reportProgress(0.995, message: "Keeping the video")
+            try await artifacts.keep(output, as: relative, contentType: "video/mp4")
             let kept = try await repository.update(id, ownerID: job.ownerID) { record in
                 record.status = ChatExportView.Status.succeeded.rawValue
                 record.progress = 1
@@ -42,7 +48,7 @@ struct ChatExportHandler: JobHandler {
                 record.finishedAt = Date()
             }
             // Deleted with its conversation while the video was made: nobody can reach it.
-            if !kept { try? FileManager.default.removeItem(at: output) }
+            if !kept { try? await artifacts.delete(relative) }
             return #"{"export_id":"\#(id.uuidString.lowercased())","duration_ms":\#(summary.durationMS),"frames":\#(summary.frameCount)}"#
         } catch is CancellationError {
             // The worker is stopping: the job goes back to the queue and the export follows it.

@@ -2,6 +2,7 @@ import ChatStories
 import FluentKit
 import Foundation
 import Jobs
+import ObjectStorage
 import Persistence
 
 /// One user's chat story videos: start an export (a job, checked against their plan), follow
@@ -9,12 +10,18 @@ import Persistence
 public struct ChatExports: Sendable {
     let database: any Database
     let dataDirectory: DataDirectory
+    /// Where the videos are kept (nil: the data directory).
+    let artifacts: any ArtifactStore
     let ownerID: UUID
     let now: @Sendable () -> Date
 
-    public init(database: any Database, dataDirectory: DataDirectory, ownerID: UUID, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        database: any Database, dataDirectory: DataDirectory, artifacts: (any ArtifactStore)? = nil, ownerID: UUID,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.database = database
         self.dataDirectory = dataDirectory
+        self.artifacts = artifacts ?? DirectoryStore(root: dataDirectory.url)
         self.ownerID = ownerID
         self.now = now
     }
@@ -35,7 +42,7 @@ public struct ChatExports: Sendable {
     /// user's plan allows them; refused with what to do when the conversation cannot be made
     /// into a video or the plan does not allow it.
     public func start(conversation id: UUID, settings requested: ChatExportSettings) async throws -> ChatExportView {
-        let conversations = ChatConversations(database: database, dataDirectory: dataDirectory, ownerID: ownerID)
+        let conversations = ChatConversations(database: database, dataDirectory: dataDirectory, artifacts: artifacts, ownerID: ownerID)
         let conversation = try await conversations.conversation(id)
         try ChatError.rules {
             try conversation.validateForExport()
@@ -75,11 +82,11 @@ public struct ChatExports: Sendable {
         try await ChatExportView.views([try await find(id)], database: database)[0]
     }
 
-    /// The finished video's file and its title.
-    public func video(_ id: UUID) async throws -> (file: URL, title: String) {
+    /// The finished video's key in the artifact store, and its title.
+    public func video(_ id: UUID) async throws -> (key: String, title: String) {
         let record = try await find(id)
         let view = try await ChatExportView.views([record], database: database)[0]
-        return (try Self.file(of: record, view: view, dataDirectory: dataDirectory), record.title)
+        return (try await Self.file(of: record, view: view, artifacts: artifacts), record.title)
     }
 
     /// Shares the finished video: anyone with the returned export's `share_url` may watch it,
@@ -87,7 +94,7 @@ public struct ChatExports: Sendable {
     public func share(_ id: UUID) async throws -> ChatExportView {
         let record = try await find(id)
         let view = try await ChatExportView.views([record], database: database)[0]
-        _ = try Self.file(of: record, view: view, dataDirectory: dataDirectory)
+        _ = try await Self.file(of: record, view: view, artifacts: artifacts)
         guard let shared = try await repository.share(id, ownerID: ownerID, token: ChatShareToken.make()) else {
             throw ChatError.exportNotFound
         }
@@ -101,13 +108,13 @@ public struct ChatExports: Sendable {
     }
 
     /// The video shared under `token`, for anyone; not found for a token nobody shared.
-    public static func shared(_ token: String, database: any Database, dataDirectory: DataDirectory) async throws -> (file: URL, title: String) {
+    public static func shared(_ token: String, database: any Database, artifacts: any ArtifactStore) async throws -> (key: String, title: String) {
         guard ChatShareToken.isWellFormed(token), let record = try await ChatExportRepository(database: database).find(shareToken: token),
               let path = record.filePath, record.status == ChatExportView.Status.succeeded.rawValue,
-              FileManager.default.fileExists(atPath: dataDirectory.url.appendingPathComponent(path).path) else {
+              try await artifacts.size(of: path) != nil else {
             throw ChatError(.notFound, code: "share_not_found", "Nothing is shared at this link (it may have been ended, or deleted).")
         }
-        return (dataDirectory.url.appendingPathComponent(path), record.title)
+        return (path, record.title)
     }
 
     func find(_ id: UUID) async throws -> ChatExportRecord {
@@ -115,7 +122,8 @@ public struct ChatExports: Sendable {
         return record
     }
 
-    static func file(of record: ChatExportRecord, view: ChatExportView, dataDirectory: DataDirectory) throws -> URL {
+    /// The video's key in `artifacts`, once it is made and kept.
+    static func file(of record: ChatExportRecord, view: ChatExportView, artifacts: any ArtifactStore) async throws -> String {
         switch view.status {
         case .queued, .running:
             throw ChatError(.conflict, code: "export_not_ready",
@@ -124,10 +132,10 @@ public struct ChatExports: Sendable {
             throw ChatError(.conflict, code: "export_failed",
                             "This export did not finish\(view.error.map { ": \($0)" } ?? ".") Export the conversation again.")
         case .succeeded:
-            guard let path = record.filePath, FileManager.default.fileExists(atPath: dataDirectory.url.appendingPathComponent(path).path) else {
+            guard let path = record.filePath, try await artifacts.size(of: path) != nil else {
                 throw ChatError(.notFound, code: "video_missing", "The video file is gone from the server. Export the conversation again.")
             }
-            return dataDirectory.url.appendingPathComponent(path)
+            return path
         }
     }
 

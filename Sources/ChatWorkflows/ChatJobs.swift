@@ -1,5 +1,6 @@
 import Foundation
 import Jobs
+import ObjectStorage
 import Persistence
 
 /// The chat stories jobs: `chat-export`. Registered beside the story jobs in the server's
@@ -14,9 +15,13 @@ public enum ChatJobs {
     }
 
     /// Adds the chat jobs' handlers to `registry`. `ffmpegPath` nil looks ffmpeg up on PATH.
-    public static func register(in registry: inout JobHandlerRegistry, dataDirectory: DataDirectory, ffmpegPath: String? = nil) {
+    /// - Parameter artifacts: where finished videos are kept (nil: the data directory).
+    public static func register(
+        in registry: inout JobHandlerRegistry, dataDirectory: DataDirectory, artifacts: (any ArtifactStore)? = nil, ffmpegPath: String? = nil
+    ) {
         // A video is at most ten minutes (the plans' limits): half an hour is far past any export.
-        registry.register(export, ChatExportHandler(dataDirectory: dataDirectory, ffmpegPath: ffmpegPath), timeLimit: .seconds(1800))
+        registry.register(export, ChatExportHandler(
+            dataDirectory: dataDirectory, artifacts: artifacts ?? DirectoryStore(root: dataDirectory.url), ffmpegPath: ffmpegPath), timeLimit: .seconds(1800))
     }
 
     /// Where an export's video goes, relative to the data directory.

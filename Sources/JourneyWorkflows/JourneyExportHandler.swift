@@ -1,10 +1,13 @@
 import Foundation
 import Jobs
+import ObjectStorage
 import Persistence
 
-/// Makes the M4B of a journey's parts told so far, a chapter per part, into the journey's folder.
+/// Makes the M4B of a journey's parts told so far, a chapter per part, into the journey's
+/// folder, and keeps it in `artifacts` before the journey names it.
 struct JourneyExportHandler: JobHandler {
     let dataDirectory: DataDirectory
+    let artifacts: any ArtifactStore
 
     func run(_ job: ClaimedJob, context: JobContext) async throws -> String? {
         let payload: JourneyJobs.Payload = try job.decodePayload()
@@ -25,6 +28,7 @@ struct JourneyExportHandler: JobHandler {
         } catch let error as NothingToldYet {
             throw PermanentJobFailure(error.description)
         }
+        try await artifacts.keep(dataDirectory.url.appendingPathComponent(relative), as: relative, contentType: "audio/mp4")
         try await repository.update(payload.journey_id, ownerID: job.ownerID) { $0.exportPath = relative }
         return #"{"parts":\#(parts.count)}"#
     }

@@ -2,6 +2,7 @@ import FluentKit
 import Foundation
 import Journeys
 import Jobs
+import ObjectStorage
 import Persistence
 import StoryWorkflows
 
@@ -21,12 +22,12 @@ public enum JourneyJobs {
 
     /// Adds the journeys' handlers to `registry`.
     public static func register(
-        in registry: inout JobHandlerRegistry, dataDirectory: DataDirectory, narration: any NarrationService, models: ModelAccess,
-        buffer: BufferPolicy = BufferPolicy(), openings: PreparedOpenings? = nil
+        in registry: inout JobHandlerRegistry, dataDirectory: DataDirectory, artifacts: (any ArtifactStore)? = nil,
+        narration: any NarrationService, models: ModelAccess, buffer: BufferPolicy = BufferPolicy(), openings: PreparedOpenings? = nil
     ) {
         // A listener waits on the teller: it has workers of its own.
         registry.register(tell, JourneyTellHandler(dataDirectory: dataDirectory, narration: narration, models: models, buffer: buffer, openings: openings), lane: .live)
-        registry.register(export, JourneyExportHandler(dataDirectory: dataDirectory), timeLimit: .seconds(1800))
+        registry.register(export, JourneyExportHandler(dataDirectory: dataDirectory, artifacts: artifacts ?? DirectoryStore(root: dataDirectory.url)), timeLimit: .seconds(1800))
     }
 
     /// A journey's folder, relative to the data directory.

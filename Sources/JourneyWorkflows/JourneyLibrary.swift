@@ -3,6 +3,7 @@ import Foundation
 import Jobs
 import Journeys
 import LanguageModels
+import ObjectStorage
 import Persistence
 import Speech
 import StoryModel
@@ -17,10 +18,16 @@ public struct JourneyLibrary: Sendable {
     public var user: Stories
     public var routing: JourneyRouting
     public var buffer: BufferPolicy
+    /// Where exported audiobooks are kept (nil: the data directory).
+    public var artifacts: any ArtifactStore
     var now: @Sendable () -> Date
 
-    public init(user: Stories, routing: JourneyRouting, buffer: BufferPolicy = BufferPolicy(), now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        user: Stories, routing: JourneyRouting, buffer: BufferPolicy = BufferPolicy(), artifacts: (any ArtifactStore)? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.user = user
+        self.artifacts = artifacts ?? DirectoryStore(root: user.dataDirectory.url)
         self.routing = routing
         self.buffer = buffer
         self.now = now
@@ -191,6 +198,7 @@ public struct JourneyLibrary: Sendable {
         for job in [record.tellJobID, record.exportJobID].compactMap({ $0 }) { _ = try await queue.cancel(id: job, ownerID: ownerID) }
         try await repository.delete(id, ownerID: ownerID)
         try? FileManager.default.removeItem(at: folder(of: id))
+        if let path = record.exportPath { try? await artifacts.delete(path) }
     }
 
     /// Starts the audiobook of the parts told so far (a job; follow it at `/api/jobs/{id}`).
@@ -208,14 +216,14 @@ public struct JourneyLibrary: Sendable {
         return job
     }
 
-    /// The audiobook, once exported, and a file name for it.
-    public func audiobook(_ id: UUID) async throws -> (file: URL, fileName: String) {
+    /// The audiobook's key in the artifact store, once exported, and a file name for it.
+    public func audiobook(_ id: UUID) async throws -> (key: String, fileName: String) {
         let record = try await find(id)
         guard let path = record.exportPath else {
             throw StoryError(.notFound, code: "not_exported", "This journey has not been exported yet: POST /api/journeys/\(id.uuidString.lowercased())/export first.")
         }
         let name = (record.title ?? "Journey").replacingOccurrences(of: #"[^A-Za-z0-9 _-]"#, with: "", options: .regularExpression)
-        return (user.dataDirectory.url.appendingPathComponent(path), (name.isEmpty ? "Journey" : name) + ".m4b")
+        return (path, (name.isEmpty ? "Journey" : name) + ".m4b")
     }
 
     // MARK: Helpers

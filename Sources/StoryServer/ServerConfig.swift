@@ -6,6 +6,7 @@ import JourneyWorkflows
 import Speech
 import Jobs
 import LanguageModels
+import ObjectStorage
 import Persistence
 import StoryWorkflows
 import Telephony
@@ -15,6 +16,9 @@ import VoiceWorkflows
 /// tests build one directly.
 public struct ServerConfig: Sendable {
     public var dataDirectory: DataDirectory
+    /// Where finished files are kept (exports, chat videos, journey audio): the data directory,
+    /// or the bucket of `STORYVOICE_S3_URL` that every server and worker shares.
+    public var artifacts: any ArtifactStore
     public var database: DatabaseLocation
     public var secret: ServerSecret
     /// The web app and `openapi.yaml`.
@@ -115,6 +119,7 @@ public struct ServerConfig: Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
         self.dataDirectory = dataDirectory
+        self.artifacts = DirectoryStore(root: dataDirectory.url)
         self.database = database
         self.secret = secret
         self.publicDirectory = publicDirectory
@@ -130,10 +135,10 @@ public struct ServerConfig: Sendable {
     public func standardJobHandlers() -> JobHandlerRegistry {
         var registry = JobHandlerRegistry()
         if let narration {
-            registry = StoryJobs.registry(dataDirectory: dataDirectory, narration: narration, models: models)
-            JourneyJobs.register(in: &registry, dataDirectory: dataDirectory, narration: narration, models: models, openings: journeyOpenings)
+            registry = StoryJobs.registry(dataDirectory: dataDirectory, artifacts: artifacts, narration: narration, models: models)
+            JourneyJobs.register(in: &registry, dataDirectory: dataDirectory, artifacts: artifacts, narration: narration, models: models, openings: journeyOpenings)
         }
-        ChatJobs.register(in: &registry, dataDirectory: dataDirectory, ffmpegPath: chatFFmpegPath)
+        ChatJobs.register(in: &registry, dataDirectory: dataDirectory, artifacts: artifacts, ffmpegPath: chatFFmpegPath)
         CallJobs.register(in: &registry, services: calls)
         return registry
     }

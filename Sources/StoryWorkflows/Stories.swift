@@ -273,12 +273,12 @@ public struct Stories: Sendable {
             kind: StoryJobs.render, payload: StoryJobs.Payload(story_id: try story.requireID(), format: format), ownerID: ownerID)
     }
 
-    /// The latest export's file and format.
-    public func exported(_ story: StoryRecord) throws -> (file: URL, format: String) {
+    /// The latest export's key in the artifact store, and its format.
+    public func exported(_ story: StoryRecord) throws -> (key: String, format: String) {
         guard let render = try content(story).render else {
             throw StoryError(.notFound, code: "not_rendered", "This story has not been exported yet; export it first.")
         }
-        return (dataDirectory.url.appendingPathComponent(render.path), render.format)
+        return (render.path, render.format)
     }
 
     /// What each labelling mode would send to `llm` and cost, before anything is sent.

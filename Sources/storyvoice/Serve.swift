@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StoryWorkflows
 import Jobs
+import ObjectStorage
 import StoryServer
 import StoryText
 import SpeechEngines
@@ -44,6 +45,7 @@ struct Serve: AsyncParsableCommand {
         config.welcomeStory = welcomeStory.map { URL(fileURLWithPath: $0) }
         if let problem = config.dataDirectory.writeProblem() { throw UserFacingError(problem) }
         config.narration = try await LocalNarration.make(dataDirectory: config.dataDirectory.url, shared: try await SharedStore.segments())
+        config.artifacts = try await SharedStore.artifacts(dataDirectory: config.dataDirectory.url)
         // Voice chat's ears: faster-whisper when setup installed it (loaded on first use). A turn
         // waits on it, so it gets every core: 0.91 s for a short question with 2 threads, 1.65 s with 1.
         config.transcriber = WhisperTranscriber.Configuration.locate(threads: ProcessInfo.processInfo.activeProcessorCount)

@@ -10,7 +10,7 @@ enum SharedStore {
     static func report(environment: [String: String] = ProcessInfo.processInfo.environment) async -> Int {
         print("Shared store")
         guard let text = environment["STORYVOICE_S3_URL"], !text.isEmpty else {
-            print("  · not set — rendered lines stay on this machine. To share them between servers and workers: STORYVOICE_S3_URL=http://ACCESS:SECRET@HOST:PORT/BUCKET (docs/object-storage.md)")
+            print("  · not set — rendered lines, exports, chat videos and journey audiobooks stay in the data directory. To share them between servers and workers: STORYVOICE_S3_URL=http://ACCESS:SECRET@HOST:PORT/BUCKET (docs/object-storage.md)")
             return 0
         }
         guard let location = S3Location(url: text) else {
@@ -24,6 +24,15 @@ enum SharedStore {
         } catch {
             print("  ✗ \(location.endpoint), bucket \(location.bucket) — \(error). Check the address and the keys, or unset STORYVOICE_S3_URL.")
             return 1
+        }
+    }
+
+    /// Where finished files go: the bucket when the store is set, else the data directory.
+    static func artifacts(dataDirectory: URL) async throws -> any ArtifactStore {
+        do {
+            return try await ArtifactStores.fromEnvironment(dataDirectory: dataDirectory)
+        } catch {
+            throw UserFacingError("The shared store in STORYVOICE_S3_URL cannot be used: \(error). Check its address and keys, or unset it to keep files on this machine only.")
         }
     }
 

@@ -3,6 +3,7 @@ import CallWorkflows
 import ChatWorkflows
 import Foundation
 import JourneyWorkflows
+import ObjectStorage
 import StoryWorkflows
 
 /// `storyvoice worker`: analyses and renders stories, makes chat-story videos, tells and
@@ -30,14 +31,18 @@ struct WorkerCommand: AsyncParsableCommand {
         ParentWatch.startIfAsked()
         // The same Twilio and App Store settings as the server: a scheduled call is placed here.
         let calls = try CallServices.fromEnvironment(ProcessInfo.processInfo.environment)
-        let narration = try await LocalNarration.make(dataDirectory: try StoryWorker.dataDirectory(), shared: try await SharedStore.segments())
+        let dataDirectory = try StoryWorker.dataDirectory()
+        let narration = try await LocalNarration.make(dataDirectory: dataDirectory, shared: try await SharedStore.segments())
+        let artifacts = try await SharedStore.artifacts(dataDirectory: dataDirectory)
         guard !narration.catalog.voices.isEmpty else {
             throw UserFacingError("No speech engine is installed; install espeak-ng, flite or festival (see 'storyvoice doctor').")
         }
         print("StoryVoice worker running \(concurrency) job(s) at once with \(narration.catalog.voices.count) voices.")
-        try await StoryWorker.run(narration: narration, configuration: lease.workerConfiguration(concurrency: concurrency), localModel: LocalModels.server) { registry, directory, models in
-            ChatJobs.register(in: &registry, dataDirectory: directory)
-            JourneyJobs.register(in: &registry, dataDirectory: directory, narration: narration, models: models)
+        try await StoryWorker.run(
+            narration: narration, artifacts: artifacts, configuration: lease.workerConfiguration(concurrency: concurrency), localModel: LocalModels.server
+        ) { registry, directory, models in
+            ChatJobs.register(in: &registry, dataDirectory: directory, artifacts: artifacts)
+            JourneyJobs.register(in: &registry, dataDirectory: directory, artifacts: artifacts, narration: narration, models: models)
             CallJobs.register(in: &registry, services: calls)
         }
     }

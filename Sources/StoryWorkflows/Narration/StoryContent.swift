@@ -67,6 +67,6 @@ extension StoryRecord {
 extension DataDirectory {
     /// Where a story's finished audio lives.
     public func rendersDirectory(story: UUID) -> URL {
-        url.appendingPathComponent("renders/\(story.uuidString.lowercased())", isDirectory: true)
+        url.appendingPathComponent(StoryJobs.rendersKey(story: story), isDirectory: true)
     }
 }

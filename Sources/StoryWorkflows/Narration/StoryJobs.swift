@@ -2,6 +2,7 @@ import Analysis
 import Audio
 import Foundation
 import Jobs
+import ObjectStorage
 import LanguageModels
 import Narration
 import StoryModel
@@ -29,12 +30,19 @@ public enum StoryJobs {
     }
 
     /// Handlers for every story job.
-    public static func registry(dataDirectory: DataDirectory, narration: any NarrationService, models: ModelAccess) -> JobHandlerRegistry {
+    /// A story's exports, in the data directory and the artifact store alike.
+    public static func rendersKey(story: UUID) -> String { "renders/\(story.uuidString.lowercased())" }
+
+    /// - Parameter artifacts: where finished exports are kept (nil: the data directory).
+    public static func registry(
+        dataDirectory: DataDirectory, artifacts: (any ArtifactStore)? = nil, narration: any NarrationService, models: ModelAccess
+    ) -> JobHandlerRegistry {
         var registry = JobHandlerRegistry()
         // Someone looks at an analysing story: it never waits behind a render. A whole novel
         // analysed by a model takes hours on this machine's; offline, a second.
         registry.register(analyze, AnalyzeHandler(dataDirectory: dataDirectory, narration: narration, models: models), lane: .quick, timeLimit: .seconds(6 * 3600))
-        registry.register(render, RenderHandler(dataDirectory: dataDirectory, narration: narration, models: models))
+        registry.register(render, RenderHandler(
+            dataDirectory: dataDirectory, artifacts: artifacts ?? DirectoryStore(root: dataDirectory.url), narration: narration, models: models))
         registry.register(suggestVoices, SuggestVoicesHandler(dataDirectory: dataDirectory, narration: narration, models: models), lane: .quick, timeLimit: .seconds(3600))
         return registry
     }
@@ -135,9 +143,12 @@ struct AnalyzeHandler: JobHandler {
 }
 
 /// Renders the whole book. Resumable: every finished line is in the shared segment cache, so a
-/// re-run after a crash or cancel synthesizes only what is missing.
+/// re-run after a crash or cancel synthesizes only what is missing. The book is made in the
+/// data directory and kept in `artifacts` (where it already is, or uploaded whole to a bucket)
+/// before the story names it.
 struct RenderHandler: JobHandler {
     let dataDirectory: DataDirectory
+    let artifacts: any ArtifactStore
     let narration: any NarrationService
     let models: ModelAccess
 
@@ -185,6 +196,9 @@ struct RenderHandler: JobHandler {
 
         let base = dataDirectory.url.path.hasSuffix("/") ? dataDirectory.url.path : dataDirectory.url.path + "/"
         func relative(_ url: URL) -> String { url.path.hasPrefix(base) ? String(url.path.dropFirst(base.count)) : url.path }
+        try await context.reportProgress(1, message: "Keeping the audiobook")
+        try await artifacts.keep(outcome.timingMap, as: relative(outcome.timingMap), contentType: "application/json")
+        try await artifacts.keep(output, as: relative(output), contentType: format == "mp3" ? "audio/mpeg" : "audio/mp4")
         let render = StoryRender(
             path: relative(output), format: format, timingPath: relative(outcome.timingMap),
             durationSeconds: outcome.durationSeconds, synthesized: outcome.synthesized, cacheHits: outcome.cacheHits, renderedAt: Date())

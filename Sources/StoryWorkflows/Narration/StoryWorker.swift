@@ -2,6 +2,7 @@ import Foundation
 import ProcessWorkers
 import LanguageModels
 import Jobs
+import ObjectStorage
 import Narration
 import Persistence
 
@@ -27,17 +28,18 @@ public enum StoryWorker {
     /// Runs `configuration.concurrency` job loops until SIGINT or SIGTERM; running jobs are
     /// then released for another worker to resume. `otherJobs` adds the other product areas'
     /// handlers (chat-story videos, journeys), which live in modules above this one, with the
-    /// worker's data directory and model access.
+    /// worker's data directory and model access. Finished files are kept in `artifacts` (nil:
+    /// the data directory).
     public static func run(
-        narration: any NarrationService, configuration: JobWorker.Configuration, localModel: (any LocalModelHost)? = nil,
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        narration: any NarrationService, artifacts: (any ArtifactStore)? = nil, configuration: JobWorker.Configuration,
+        localModel: (any LocalModelHost)? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
         otherJobs: (inout JobHandlerRegistry, DataDirectory, ModelAccess) -> Void = { _, _, _ in }
     ) async throws {
         let directory = DataDirectory.resolve(environment: environment)
         sweepLeftovers(dataDirectory: directory.url)
         let secret = try ServerSecret.load(environment: environment, dataDirectory: directory)
         let models = ModelAccess.make(environment: environment, secret: secret, dataDirectory: directory, local: localModel)
-        var registry = StoryJobs.registry(dataDirectory: directory, narration: narration, models: models)
+        var registry = StoryJobs.registry(dataDirectory: directory, artifacts: artifacts, narration: narration, models: models)
         otherJobs(&registry, directory, models)
         try await Worker.run(registry: registry, configuration: configuration, environment: environment)
     }

@@ -84,8 +84,8 @@ struct ChatExportsController: Sendable {
 
     @Sendable
     func video(_ request: Request) async throws -> Response {
-        let (file, title) = try await request.chatExports(config).video(try exportID(request))
-        return try await Response.video(file, title: title, disposition: "attachment", for: request)
+        let (key, title) = try await request.chatExports(config).video(try exportID(request))
+        return try await Response.video(key, in: config.artifacts, title: title, disposition: "attachment", for: request)
     }
 
     @Sendable
@@ -113,8 +113,8 @@ struct ChatShareController: Sendable {
 
     @Sendable
     func watch(_ request: Request) async throws -> Response {
-        let (file, title) = try await ChatExports.shared(request.parameters.get("token") ?? "", database: request.db, dataDirectory: config.dataDirectory)
-        let response = try await Response.video(file, title: title, disposition: "inline", for: request)
+        let (key, title) = try await ChatExports.shared(request.parameters.get("token") ?? "", database: request.db, artifacts: config.artifacts)
+        let response = try await Response.video(key, in: config.artifacts, title: title, disposition: "inline", for: request)
         // The link is the permission: keep it out of other sites' Referer and out of shared caches.
         response.headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")
         response.headers.replaceOrAdd(name: .cacheControl, value: "private, max-age=3600")

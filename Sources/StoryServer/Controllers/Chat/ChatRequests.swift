@@ -1,18 +1,19 @@
 import ChatStories
 import ChatWorkflows
 import Foundation
+import ObjectStorage
 import Vapor
 
 extension Request {
     /// The chat stories use cases for the signed-in user.
     func chatConversations(_ config: ServerConfig) throws -> ChatConversations {
-        var conversations = ChatConversations(database: db, dataDirectory: config.dataDirectory, ownerID: try requireUser().id)
+        var conversations = ChatConversations(database: db, dataDirectory: config.dataDirectory, artifacts: config.artifacts, ownerID: try requireUser().id)
         conversations.expectedVersion = StoryVersionTag.expected(ifMatch: headers[.ifMatch])
         return conversations
     }
 
     func chatExports(_ config: ServerConfig) throws -> ChatExports {
-        ChatExports(database: db, dataDirectory: config.dataDirectory, ownerID: try requireUser().id)
+        ChatExports(database: db, dataDirectory: config.dataDirectory, artifacts: config.artifacts, ownerID: try requireUser().id)
     }
 
     /// Export settings from the query (`?format=&typing_speed=&keyboard=…`): what is left out
@@ -98,12 +99,10 @@ extension Response {
         return response
     }
 
-    /// An MP4 from the data directory, streamed (with `Range` and `ETag` as Vapor's file
-    /// responses do), to download (`attachment`) or to watch in place (`inline`).
-    static func video(_ file: URL, title: String, disposition: String, for request: Request) async throws -> Response {
-        let response = try await request.fileio.asyncStreamFile(at: file.path, mediaType: HTTPMediaType(type: "video", subType: "mp4"))
-        response.headers.replaceOrAdd(name: .contentDisposition, value: "\(disposition); filename=\"\(PlaybackController.filename(title)).mp4\"")
-        return response
+    /// A kept MP4, streamed with `Range`, to download (`attachment`) or to watch in place (`inline`).
+    static func video(_ key: String, in store: any ArtifactStore, title: String, disposition: String, for request: Request) async throws -> Response {
+        try await artifact(key, in: store, mediaType: HTTPMediaType(type: "video", subType: "mp4"),
+                           filename: "\(PlaybackController.filename(title)).mp4", disposition: disposition, for: request)
     }
 }
 

@@ -112,9 +112,7 @@ struct JourneysController: Sendable {
     /// The audiobook (M4B, a chapter per part) as a download, with `Range`.
     @Sendable
     func audiobook(_ request: Request) async throws -> Response {
-        let (file, fileName) = try await request.journeys(config).audiobook(try request.journeyID())
-        let response = try await request.fileio.asyncStreamFile(at: file.path, mediaType: HTTPMediaType(type: "audio", subType: "mp4"))
-        response.headers.replaceOrAdd(name: .contentDisposition, value: "attachment; filename=\"\(fileName)\"")
-        return response
+        let (key, fileName) = try await request.journeys(config).audiobook(try request.journeyID())
+        return try await Response.artifact(key, in: config.artifacts, mediaType: HTTPMediaType(type: "audio", subType: "mp4"), filename: fileName, for: request)
     }
 }

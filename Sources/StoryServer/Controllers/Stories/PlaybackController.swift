@@ -162,12 +162,11 @@ struct PlaybackController: Sendable {
     func download(_ request: Request) async throws -> Response {
         let stories = try request.stories(config)
         let story = try await request.story(stories)
-        let (file, format) = try stories.exported(story)
-        let response = try await request.fileio.asyncStreamFile(
-            at: file.path,
-            mediaType: format == "mp3" ? HTTPMediaType(type: "audio", subType: "mpeg") : HTTPMediaType(type: "audio", subType: "mp4"))
-        response.headers.replaceOrAdd(name: .contentDisposition, value: "attachment; filename=\"\(Self.filename(story.title)).\(format)\"")
-        return response
+        let (key, format) = try stories.exported(story)
+        return try await Response.artifact(
+            key, in: config.artifacts,
+            mediaType: format == "mp3" ? HTTPMediaType(type: "audio", subType: "mpeg") : HTTPMediaType(type: "audio", subType: "mp4"),
+            filename: "\(Self.filename(story.title)).\(format)", for: request)
     }
 
     private func lineNumber(_ request: Request) throws -> Int {

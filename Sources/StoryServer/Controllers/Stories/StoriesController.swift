@@ -127,6 +127,7 @@ struct StoriesController: Sendable {
         }
         // Its exports go with it; rendered lines stay in the shared cache (other stories may use them).
         try? FileManager.default.removeItem(at: config.dataDirectory.rendersDirectory(story: id))
+        try? await config.artifacts.delete(prefix: StoryJobs.rendersKey(story: id))
         return .noContent
     }
 
