@@ -418,6 +418,7 @@ let package = Package(
             dependencies: [
                 "StoryServer", "StoryWorkflows", "Persistence", "Jobs", "DatabaseTestSupport", "TestSupport", "LanguageModels", "VendorHTTP", "Speech", "StoryModel", "StoryText", "Narration", "SpeechEngines", "Audio",
                 "ChatWorkflows", "Journeys", "JourneyWorkflows", "Calls", "CallWorkflows", "Telephony", "AppStore", "AppStoreTestSupport",
+                "ObjectStorage",
                 .product(name: "VaporTesting", package: "vapor"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "FluentSQL", package: "fluent-kit"),

@@ -10,9 +10,11 @@ import VendorHTTP
 /// Chat story videos made by the job queue's worker with the real exporter and ffmpeg.
 @Suite("Chat stories exports", .serialized)
 struct ChatExportTests {
-    @Test("an export job makes an MP4 ffprobe reads, downloadable in ranges by its owner and shared by link without signing in")
-    func endToEnd() async throws {
-        try await withServer { app, config, _ in
+    @Test("an export job makes an MP4 ffprobe reads, downloadable in ranges by its owner and shared by link without signing in",
+          arguments: TestArtifacts.available)
+    func endToEnd(_ kept: TestArtifacts) async throws {
+        let bucket = try await kept.store()
+        try await withServer(adjust: { config in if let bucket { config.artifacts = bucket } }) { app, config, _ in
             let ada = try await app.register("ada@example.com").access_token
             let bob = try await app.register("bob@example.com").access_token
             let chat = try await app.createChat(ada)
@@ -56,8 +58,21 @@ struct ChatExportTests {
             #expect(reshared != link)
             #expect(try await app.send(.GET, reshared).status == .ok)
 
+            let owner = try #require(try await app.send(.GET, "/api/me", token: ada).content.decode([String: String].self)["id"]).lowercased()
+            let key = "chat-exports/\(owner)/\(export.id.uuidString.lowercased()).mp4"
+            if let bucket {
+                // Kept in the bucket whole, nothing left of it on the worker's disk.
+                #expect(try await bucket.size(of: key) == video.body.readableBytes)
+                #expect(!FileManager.default.fileExists(atPath: config.dataDirectory.url.appendingPathComponent(key).path))
+                let tail = try await app.send(.GET, try #require(export.video_url), token: ada, headers: ["Range": "bytes=-10"])
+                #expect(tail.status == .partialContent && Data(tail.body.readableBytesView) == Data(video.body.readableBytesView.suffix(10)))
+                let beyond = try await app.send(.GET, try #require(export.video_url), token: ada, headers: ["Range": "bytes=\(video.body.readableBytes)-"])
+                #expect(beyond.status == .rangeNotSatisfiable)
+            }
+
             // Deleting the chat takes its videos and ends the link.
             #expect(try await app.send(.DELETE, "/api/chat/conversations/\(chat)", token: ada).status == .noContent)
+            if let bucket { #expect(try await bucket.size(of: key) == nil) }
             #expect(try await app.send(.GET, reshared).status == .notFound)
             #expect(try await app.send(.GET, "/api/chat/exports/\(export.id)", token: ada).status == .notFound)
         }

@@ -227,6 +227,39 @@ struct StoryNarrationTests {
         }
     }
 
+    @Test("an export kept in the bucket: nothing of it stays on the worker, it downloads whole and by range, and goes with its story",
+          .enabled(if: TestArtifacts.location != nil, "STORYVOICE_TEST_S3_URL is not set"))
+    func exportInBucket() async throws {
+        let bucket = try #require(try await TestArtifacts.bucket.store())
+        try await withNarrationServer(adjust: { $0.artifacts = bucket }) { app, config, _ in
+            let ada = try await app.register("ada@example.com").access_token
+            let story = try await app.analyzedSample(ada, config)
+            let queued = try await app.send(.POST, "/api/stories/\(story)/render", token: ada, json: #"{"format":"mp3"}"#)
+            let job = try queued.content.decode(JobReply.self).id
+            let worker = app.startWorker(config)
+            let done = try await app.waitForJob(job, token: ada)
+            worker.cancel()
+            await worker.value
+            #expect(done.status == "succeeded", "\(done.error ?? "")")
+
+            let renders = config.dataDirectory.rendersDirectory(story: story)
+            #expect(!FileManager.default.fileExists(atPath: renders.path), "the worker kept a copy of what it put in the bucket")
+            let key = "renders/\(story.uuidString.lowercased())/book.mp3"
+            #expect(try await bucket.data("renders/\(story.uuidString.lowercased())/book.timing.json") == Data("[]".utf8))
+            let download = try await app.send(.GET, "/api/stories/\(story)/audio", token: ada)
+            #expect(download.status == .ok && download.headers.contentType?.description == "audio/mpeg")
+            #expect(download.headers.first(name: .contentDisposition)?.contains("The Open Window.mp3") == true)
+            #expect(download.headers.first(name: .acceptRanges) == "bytes")
+            #expect(download.body.string.hasPrefix("book of"))
+            let part = try await app.send(.GET, "/api/stories/\(story)/audio", token: ada, headers: ["Range": "bytes=2-5"])
+            #expect(part.status == .partialContent && part.body.string == "ok o")
+            #expect(part.headers.first(name: .contentRange) == "bytes 2-5/\(download.body.readableBytes)")
+
+            #expect(try await app.send(.DELETE, "/api/stories/\(story)", token: ada).status == .noContent)
+            #expect(try await bucket.size(of: key) == nil)
+        }
+    }
+
     @Test("a render stopped mid-way resumes without re-synthesizing finished lines", arguments: Backend.available)
     func resumableRender(_ backend: Backend) async throws {
         try await withNarrationServer(backend, stallAfter: 3) { app, config, narration in

@@ -199,6 +199,8 @@ struct RenderHandler: JobHandler {
         try await context.reportProgress(1, message: "Keeping the audiobook")
         try await artifacts.keep(outcome.timingMap, as: relative(outcome.timingMap), contentType: "application/json")
         try await artifacts.keep(output, as: relative(output), contentType: format == "mp3" ? "audio/mpeg" : "audio/mp4")
+        // In a bucket, nothing of the book stays on this worker (the captions are made again on the next export).
+        if artifacts.localFile(relative(output)) == nil { try? FileManager.default.removeItem(at: directory) }
         let render = StoryRender(
             path: relative(output), format: format, timingPath: relative(outcome.timingMap),
             durationSeconds: outcome.durationSeconds, synthesized: outcome.synthesized, cacheHits: outcome.cacheHits, renderedAt: Date())
