@@ -181,9 +181,10 @@ final class ServerProcess: @unchecked Sendable {
     /// The write ends of the started processes' stdin pipes, held until this process ends.
     private static let lifelines = Mutex<[Pipe]>([])
 
-    /// Starts `storyvoice worker` on the server's data directory (and so its database).
-    func startWorker() throws -> Process {
-        try Self.launch(["worker", "--lease-seconds", "3"], dataDirectory: dataDirectory, environment: environment)
+    /// Starts `storyvoice worker` with the server's settings (and so its database), on the
+    /// server's data directory or on its own (a worker on another machine).
+    func startWorker(dataDirectory: URL? = nil) throws -> Process {
+        try Self.launch(["worker", "--lease-seconds", "3"], dataDirectory: dataDirectory ?? self.dataDirectory, environment: environment)
     }
 
     /// SIGKILL: no shutdown, no released leases, as in a crash or power cut.

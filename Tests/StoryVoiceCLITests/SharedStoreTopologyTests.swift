@@ -1,3 +1,4 @@
+import Audio
 import DatabaseTestSupport
 import Foundation
 import ObjectStorage
@@ -15,12 +16,7 @@ struct SharedStoreTopologyTests {
         let database = try await TestDatabase.make(.postgres)
         var location = try #require(TopologyStore.base)
         location.prefix = "topology/\(UUID().uuidString.lowercased())/"
-        guard case .postgres(let databaseURL) = database.location else { Issue.record("not PostgreSQL"); return }
-        let secret = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-        let environment = [
-            "STORYVOICE_ENGINES": "espeak-ng", "DATABASE_URL": databaseURL, "STORYVOICE_SECRET_KEY": secret,
-            "STORYVOICE_S3_URL": "\(location.endpoint.replacingOccurrences(of: "://", with: "://\(location.accessKey):\(location.secretKey)@"))/\(location.bucket)/\(location.prefix)",
-        ]
+        let environment = try Self.environment(database, location, engines: "espeak-ng")
         let first = ServerProcess(dataDirectory: scratch.appendingPathComponent("a"), environment: environment)
         // Jobs only on the first: an analysis renders the story's first lines where it runs, and
         // the second must hold none of its own.
@@ -51,6 +47,97 @@ struct SharedStoreTopologyTests {
         #expect(playedStatus == 200)
         #expect(played == marked, "the second server rendered the line again instead of taking the bucket's (\(played.count) bytes)")
         await database.destroy()
+    }
+
+    @Test("two servers without workers and two workers, each on its own disk: what a worker makes is downloaded from either server, and a worker killed mid-export hands it to the other")
+    func workersOnOtherMachines() async throws {
+        let scratch = try CLI.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let database = try await TestDatabase.make(.postgres)
+        var location = try #require(TopologyStore.base)
+        location.prefix = "topology/\(UUID().uuidString.lowercased())/"
+        // festival (~20x real time): slow enough for the export to be caught mid-way.
+        let environment = try Self.environment(database, location, engines: "festival")
+        let first = ServerProcess(dataDirectory: scratch.appendingPathComponent("a"), environment: environment, workers: 0)
+        let second = ServerProcess(dataDirectory: scratch.appendingPathComponent("b"), environment: environment, workers: 0)
+        try await first.start()
+        defer { first.kill() }
+        try await second.start()
+        defer { second.kill() }
+        let disks = [scratch.appendingPathComponent("c"), scratch.appendingPathComponent("d")]
+        var workers = try disks.map { try first.startWorker(dataDirectory: $0) }
+        defer { workers.forEach(ServerProcess.stop) }
+        let (token, story) = try await first.readerWithAnalysedWelcomeStory("traveller@example.com")
+        let bucket = S3Client(location: location)
+
+        // A chat video: asked of the first server, made by a worker, watched through the second.
+        let chat = try await first.post("/api/chat/conversations", json: Self.chatJSON, token: token, as: Created.self).id
+        let export = try await first.post("/api/chat/conversations/\(chat)/exports", json: #"{"format":"instagram","typing_speed":"fast","keyboard":false}"#,
+                                          token: token, as: ChatExport.self)
+        var video = export
+        try await first.waitUntil("a worker makes the chat video") {
+            video = try await second.get("/api/chat/exports/\(export.id)", token: token, as: ChatExport.self)
+            return ["succeeded", "failed"].contains(video.status)
+        }
+        #expect(video.status == "succeeded", "\(video.error ?? "")")
+        let (watched, watchedStatus) = try await second.request("GET", try #require(video.video_url), token: token)
+        let videoKeys = try await bucket.keys(prefix: "chat-exports/")
+        #expect(watchedStatus == 200 && videoKeys.count == 1)
+        #expect(try await bucket.get(try #require(videoKeys.first)) == watched)
+        for disk in [first.dataDirectory, second.dataDirectory] + disks {
+            #expect(Self.files(in: disk.appendingPathComponent("chat-exports")).isEmpty, "a video stayed on \(disk.lastPathComponent)")
+        }
+
+        // The book: the worker rendering it is killed a quarter of the way; the other finishes it.
+        let job = try await first.post("/api/stories/\(story)/render", json: #"{"format":"m4b"}"#, token: token, as: ServerRestartTests.Job.self)
+        try await first.waitUntil("the export is a quarter done") {
+            try await first.get("/api/jobs/\(job.id)", token: token, as: ServerRestartTests.Job.self).progress >= 0.25
+        }
+        let renders = "renders/\(story.uuidString.lowercased())"
+        let rendering = try #require(disks.firstIndex { FileManager.default.fileExists(atPath: $0.appendingPathComponent(renders).path) },
+                                     "neither worker is rendering the book")
+        ServerProcess.stop(workers[rendering])
+        #expect(try await bucket.keys(prefix: renders + "/").isEmpty, "the killed worker left part of the book in the bucket")
+        var finished = job
+        try await first.waitUntil("the other worker finishes the export") {
+            finished = try await second.get("/api/jobs/\(job.id)", token: token, as: ServerRestartTests.Job.self)
+            return ["succeeded", "failed"].contains(finished.status)
+        }
+        #expect(finished.status == "succeeded", "\(finished.error ?? "")")
+        let result = try JSONDecoder().decode(ServerRestartTests.RenderResult.self, from: Data(try #require(finished.result).utf8))
+        #expect(result.cache_hits > 0, "the lines the killed worker rendered were not taken from the bucket")
+        #expect(Set(try await bucket.keys(prefix: renders + "/")) == [renders + "/book.m4b", renders + "/book.timing.json"])
+        let book = scratch.appendingPathComponent("book.m4b")
+        try await second.download("/api/stories/\(story)/audio", token: token, to: book)
+        #expect(try await AudioProber.probe(book).durationSeconds > 60)
+        let other = disks[1 - rendering]
+        #expect(Self.files(in: other.appendingPathComponent(renders)).isEmpty, "the finishing worker kept a copy of the book")
+        await database.destroy()
+    }
+
+    struct Created: Decodable { var id: UUID }
+    struct ChatExport: Decodable { var id: UUID; var status: String; var error: String?; var video_url: String? }
+
+    static let chatJSON = #"""
+        {"title":"Wrong number","characters":[{"id":"me","name":"Me","color":"#007AFF","is_me":true},{"id":"sam","name":"Sam","color":"#34C759"}],
+         "messages":[{"character_id":"sam","text":"hey, is this the lighthouse?"},{"character_id":"me","text":"No, it's me"}]}
+        """#
+
+    /// What every server and worker of one installation shares: the database, the key, the bucket.
+    static func environment(_ database: TestDatabase, _ location: S3Location, engines: String) throws -> [String: String] {
+        struct NotPostgreSQL: Error {}
+        guard case .postgres(let databaseURL) = database.location else { throw NotPostgreSQL() }
+        let secret = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        return [
+            "STORYVOICE_ENGINES": engines, "DATABASE_URL": databaseURL, "STORYVOICE_SECRET_KEY": secret,
+            "STORYVOICE_S3_URL": "\(location.endpoint.replacingOccurrences(of: "://", with: "://\(location.accessKey):\(location.secretKey)@"))/\(location.bucket)/\(location.prefix)",
+        ]
+    }
+
+    /// The regular files under `folder` (none when it does not exist).
+    static func files(in folder: URL) -> [URL] {
+        guard let walk = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else { return [] }
+        return walk.compactMap { $0 as? URL }.filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
     }
 
     /// A 16-bit mono WAV at 22,050 Hz.
