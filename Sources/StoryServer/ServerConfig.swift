@@ -145,7 +145,7 @@ public struct ServerConfig: Sendable {
 
     /// Where imported stories go.
     var library: StoryLibrary {
-        StoryLibrary(dataDirectory: dataDirectory, inlineTextLimitBytes: inlineTextLimitBytes, welcomeStory: welcomeStory,
+        StoryLibrary(dataDirectory: dataDirectory, artifacts: artifacts, inlineTextLimitBytes: inlineTextLimitBytes, welcomeStory: welcomeStory,
                      analyzesStories: narration != nil)
     }
 

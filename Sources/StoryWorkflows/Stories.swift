@@ -1,6 +1,7 @@
 import Analysis
 import FluentKit
 import Foundation
+import ObjectStorage
 import Jobs
 import LanguageModels
 import Speech
@@ -20,6 +21,8 @@ public struct Stories: Sendable {
     public var plans: PlanCache
     /// Renders ahead of each listener; nil renders only what is asked for.
     public var ahead: RenderAhead?
+    /// Where finished files and long texts are kept (nil: the data directory).
+    public var artifacts: (any ArtifactStore)?
     public var ownerID: UUID
     /// The story version the client last saw (`If-Match`), when it asks for edits to apply
     /// only to that version; nil applies them to whatever is latest, merged with others' edits.
@@ -44,6 +47,7 @@ public struct Stories: Sendable {
         guard let story = try await StoryRepository(database: database).find(id: id, ownerID: ownerID) else {
             throw StoryError.notFound("story")
         }
+        try await StoryTextFiles(dataDirectory: dataDirectory, artifacts: artifacts).fetch(for: story)
         return story
     }
 

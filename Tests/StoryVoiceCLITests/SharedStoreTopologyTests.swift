@@ -88,6 +88,25 @@ struct SharedStoreTopologyTests {
             #expect(Self.files(in: disk.appendingPathComponent("chat-exports")).isEmpty, "a video stayed on \(disk.lastPathComponent)")
         }
 
+        // A novel-sized text (kept as a file, not in the database) pasted through the first server
+        // is analysed by a worker and read back through the second: both fetch it from the bucket.
+        let sample = try String(contentsOf: CLI.repositoryRoot.appendingPathComponent("examples/the-open-window.txt"), encoding: .utf8)
+        let long = (1...60).map { "Chapter \($0)\n\n" + sample }.joined(separator: "\n\n")
+        #expect(long.utf8.count > 256 << 10, "the text would be kept in the database")
+        let pasted = try JSONSerialization.data(withJSONObject: ["title": "A long stay", "text": long])
+        let novel = try await first.post("/api/stories", json: String(decoding: pasted, as: UTF8.self), token: token, as: Created.self).id
+        let analysis = try await second.post("/api/stories/\(novel)/analyze", json: "{}", token: token, as: ServerRestartTests.Job.self)
+        var analysed = analysis
+        try await first.waitUntil("a worker analyses the long story") {
+            analysed = try await second.get("/api/jobs/\(analysis.id)", token: token, as: ServerRestartTests.Job.self)
+            return ["succeeded", "failed"].contains(analysed.status)
+        }
+        #expect(analysed.status == "succeeded", "\(analysed.error ?? "")")
+        struct Text: Decodable { var text: String }
+        #expect(try await second.get("/api/stories/\(novel)", token: token, as: Text.self).text == long)
+        let textKeys = try await bucket.keys(prefix: "files/")
+        #expect(textKeys.count == 1, "\(textKeys)")
+
         // The book: the worker rendering it is killed a quarter of the way; the other finishes it.
         let job = try await first.post("/api/stories/\(story)/render", json: #"{"format":"m4b"}"#, token: token, as: ServerRestartTests.Job.self)
         try await first.waitUntil("the export is a quarter done") {

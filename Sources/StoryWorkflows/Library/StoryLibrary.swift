@@ -2,6 +2,7 @@ import Analysis
 import FluentKit
 import Foundation
 import Jobs
+import ObjectStorage
 import Persistence
 import StoryText
 
@@ -9,6 +10,8 @@ import StoryText
 /// as content-addressed files in the data directory.
 public struct StoryLibrary: Sendable {
     public var dataDirectory: DataDirectory
+    /// Where long texts are kept beside this machine's copy (nil: the data directory alone).
+    public var artifacts: (any ArtifactStore)?
     /// Texts longer than this are kept as content-addressed files instead of in the database.
     public var inlineTextLimitBytes: Int
     /// A story file put in every new account's library (`storyvoice serve --welcome-story`).
@@ -16,8 +19,12 @@ public struct StoryLibrary: Sendable {
     /// Whether stories can be analysed here (a server without speech engines runs no story jobs).
     public var analyzesStories: Bool
 
-    public init(dataDirectory: DataDirectory, inlineTextLimitBytes: Int = 256 << 10, welcomeStory: URL? = nil, analyzesStories: Bool = true) {
+    public init(
+        dataDirectory: DataDirectory, artifacts: (any ArtifactStore)? = nil, inlineTextLimitBytes: Int = 256 << 10, welcomeStory: URL? = nil,
+        analyzesStories: Bool = true
+    ) {
         self.dataDirectory = dataDirectory
+        self.artifacts = artifacts
         self.inlineTextLimitBytes = inlineTextLimitBytes
         self.welcomeStory = welcomeStory
         self.analyzesStories = analyzesStories
@@ -29,7 +36,7 @@ public struct StoryLibrary: Sendable {
         var path: String?
         var hash = ContentStore.sha256Hex(bytes)
         if bytes.count > inlineTextLimitBytes {
-            let stored = try ContentStore(dataDirectory: dataDirectory).write(bytes, extension: "txt")
+            let stored = try await StoryTextFiles(dataDirectory: dataDirectory, artifacts: artifacts).write(bytes)
             inline = nil
             path = stored.path
             hash = stored.sha256

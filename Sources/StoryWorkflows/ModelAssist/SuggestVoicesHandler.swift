@@ -9,12 +9,13 @@ import Persistence
 /// speaking character. Voices the user chose themselves are kept; a suggestion naming a voice
 /// that is not installed is dropped and offline casting stands for that character.
 struct SuggestVoicesHandler: JobHandler {
-    let dataDirectory: DataDirectory
+    let texts: StoryTextFiles
+    var dataDirectory: DataDirectory { texts.dataDirectory }
     let narration: any NarrationService
     let models: ModelAccess
 
     func run(_ job: ClaimedJob, context: JobContext) async throws -> String? {
-        let (story, payload) = try await StoryJobs.loadStory(job, context: context)
+        let (story, payload) = try await StoryJobs.loadStory(job, context: context, texts: texts)
         let content = try StoryContent(story, dataDirectory: dataDirectory)
         guard let analysis = content.analysis else { throw PermanentJobFailure("Analyse the story before asking for voices.") }
         guard let llm = payload.llm else { throw PermanentJobFailure("Choose a model to suggest voices.") }

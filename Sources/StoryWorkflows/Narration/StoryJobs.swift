@@ -29,28 +29,34 @@ public enum StoryJobs {
         var mode: LabellingMode?
     }
 
-    /// Handlers for every story job.
     /// A story's exports, in the data directory and the artifact store alike.
     public static func rendersKey(story: UUID) -> String { "renders/\(story.uuidString.lowercased())" }
 
-    /// - Parameter artifacts: where finished exports are kept (nil: the data directory).
+    /// Handlers for every story job.
+    /// - Parameter artifacts: where finished exports and long texts are kept (nil: the data directory).
     public static func registry(
         dataDirectory: DataDirectory, artifacts: (any ArtifactStore)? = nil, narration: any NarrationService, models: ModelAccess
     ) -> JobHandlerRegistry {
+        let texts = StoryTextFiles(dataDirectory: dataDirectory, artifacts: artifacts)
         var registry = JobHandlerRegistry()
         // Someone looks at an analysing story: it never waits behind a render. A whole novel
         // analysed by a model takes hours on this machine's; offline, a second.
-        registry.register(analyze, AnalyzeHandler(dataDirectory: dataDirectory, narration: narration, models: models), lane: .quick, timeLimit: .seconds(6 * 3600))
-        registry.register(render, RenderHandler(
-            dataDirectory: dataDirectory, artifacts: artifacts ?? DirectoryStore(root: dataDirectory.url), narration: narration, models: models))
-        registry.register(suggestVoices, SuggestVoicesHandler(dataDirectory: dataDirectory, narration: narration, models: models), lane: .quick, timeLimit: .seconds(3600))
+        registry.register(analyze, AnalyzeHandler(texts: texts, narration: narration, models: models), lane: .quick, timeLimit: .seconds(6 * 3600))
+        registry.register(render, RenderHandler(texts: texts, narration: narration, models: models))
+        registry.register(suggestVoices, SuggestVoicesHandler(texts: texts, narration: narration, models: models), lane: .quick, timeLimit: .seconds(3600))
         return registry
     }
 
-    static func loadStory(_ job: ClaimedJob, context: JobContext) async throws -> (StoryRecord, Payload) {
+    /// The job's story, its text on this machine (fetched from the store when another wrote it).
+    static func loadStory(_ job: ClaimedJob, context: JobContext, texts: StoryTextFiles) async throws -> (StoryRecord, Payload) {
         let payload: Payload = try job.decodePayload()
         guard let story = try await StoryRepository(database: context.queue.database).find(id: payload.story_id, ownerID: job.ownerID) else {
             throw PermanentJobFailure("The story was deleted before the job ran.")
+        }
+        do {
+            try await texts.fetch(for: story)
+        } catch let error as StoryError where error.kind == .notFound {
+            throw PermanentJobFailure(error.message)
         }
         return (story, payload)
     }
@@ -60,14 +66,15 @@ public enum StoryJobs {
 /// model, then has it label the lines the offline analysis is unsure of (or every line). The
 /// user's voice choices are kept: they are keyed by the analysis' stable character ids.
 struct AnalyzeHandler: JobHandler {
-    let dataDirectory: DataDirectory
+    let texts: StoryTextFiles
+    var dataDirectory: DataDirectory { texts.dataDirectory }
     let narration: any NarrationService
     let models: ModelAccess
     /// Lines rendered ahead once the analysis is stored, so pressing play starts at once.
     var openingLines = 2
 
     func run(_ job: ClaimedJob, context: JobContext) async throws -> String? {
-        let (story, payload) = try await StoryJobs.loadStory(job, context: context)
+        let (story, payload) = try await StoryJobs.loadStory(job, context: context, texts: texts)
         var offlineStored = false
         do {
             try await context.reportProgress(0.1, message: "Reading the story")
@@ -147,13 +154,14 @@ struct AnalyzeHandler: JobHandler {
 /// data directory and kept in `artifacts` (where it already is, or uploaded whole to a bucket)
 /// before the story names it.
 struct RenderHandler: JobHandler {
-    let dataDirectory: DataDirectory
-    let artifacts: any ArtifactStore
+    let texts: StoryTextFiles
+    var dataDirectory: DataDirectory { texts.dataDirectory }
+    var artifacts: any ArtifactStore { texts.artifacts }
     let narration: any NarrationService
     let models: ModelAccess
 
     func run(_ job: ClaimedJob, context: JobContext) async throws -> String? {
-        let (story, payload) = try await StoryJobs.loadStory(job, context: context)
+        let (story, payload) = try await StoryJobs.loadStory(job, context: context, texts: texts)
         let content = try StoryContent(story, dataDirectory: dataDirectory)
         guard let analysis = content.analysis else {
             throw PermanentJobFailure("Analyse the story before exporting it.")

@@ -169,6 +169,7 @@ struct StoriesController: Sendable {
         guard let story = try await StoryRepository(database: request.db).find(id: id, ownerID: user.id) else {
             throw APIError.notFound("story")
         }
+        try await StoryTextFiles(dataDirectory: config.dataDirectory, artifacts: config.artifacts).fetch(for: story)
         return story
     }
 

@@ -11,6 +11,7 @@ extension Request {
             database: db, dataDirectory: config.dataDirectory, narration: config.narration, models: config.models,
             plans: config.plans, ownerID: try requireUser().id)
         stories.ahead = config.ahead
+        stories.artifacts = config.artifacts
         stories.expectedVersion = StoryVersionTag.expected(ifMatch: headers[.ifMatch])
         return stories
     }
