@@ -1,19 +1,22 @@
 import Foundation
 import Journeys
+import ObjectStorage
 import Persistence
 import StoryModel
 
-/// A journey's story kept in the database (outline and parts) and the data directory (each
-/// sentence's WAV under `journeys/{owner}/{journey}/`).
+/// A journey's story kept in the database (outline and parts) and the artifact store (each
+/// sentence's WAV under `journeys/{owner}/{journey}/`, on this disk or in the shared bucket).
 struct DatabaseJourneyStore: JourneyStore {
     let repository: JourneyRepository
-    let folder: URL
+    let artifacts: any ArtifactStore
+    let folder: String
     let journeyID: UUID
     let ownerID: UUID
 
-    init(repository: JourneyRepository, dataDirectory: DataDirectory, journeyID: UUID, ownerID: UUID) {
+    init(repository: JourneyRepository, artifacts: any ArtifactStore, journeyID: UUID, ownerID: UUID) {
         self.repository = repository
-        self.folder = dataDirectory.url.appendingPathComponent(JourneyJobs.folder(journeyID: journeyID, ownerID: ownerID))
+        self.artifacts = artifacts
+        self.folder = JourneyJobs.folder(journeyID: journeyID, ownerID: ownerID)
         self.journeyID = journeyID
         self.ownerID = ownerID
     }
@@ -54,20 +57,19 @@ struct DatabaseJourneyStore: JourneyStore {
 
     func writeAudio(_ wav: Data, part: Int, sentence: Int) async throws -> String {
         _ = try await journey()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // A part written again gets new names, so a player never gets the old sentence's audio.
         let name = "p\(part)-s\(sentence)-\(UUID.random().uuidString.prefix(8).lowercased()).wav"
-        try wav.write(to: folder.appendingPathComponent(name), options: .atomic)
+        try await artifacts.keep(wav, as: "\(folder)/\(name)", contentType: "audio/wav")
         // Deleted meanwhile: the delete removed the folder before this file was in it.
         if try await repository.find(journeyID, ownerID: ownerID) == nil {
-            try? FileManager.default.removeItem(at: folder)
+            try? await artifacts.delete(prefix: folder)
             throw JourneyGone()
         }
         return name
     }
 
     func removeAudio(_ files: [String]) async throws {
-        for file in files { try? FileManager.default.removeItem(at: folder.appendingPathComponent(file)) }
+        for file in files { try? await artifacts.delete("\(folder)/\(file)") }
     }
 
     /// The journey, or a permanent failure when it was deleted while being told.

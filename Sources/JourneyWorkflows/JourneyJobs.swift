@@ -26,11 +26,13 @@ public enum JourneyJobs {
         narration: any NarrationService, models: ModelAccess, buffer: BufferPolicy = BufferPolicy(), openings: PreparedOpenings? = nil
     ) {
         // A listener waits on the teller: it has workers of its own.
-        registry.register(tell, JourneyTellHandler(dataDirectory: dataDirectory, narration: narration, models: models, buffer: buffer, openings: openings), lane: .live)
-        registry.register(export, JourneyExportHandler(dataDirectory: dataDirectory, artifacts: artifacts ?? DirectoryStore(root: dataDirectory.url)), timeLimit: .seconds(1800))
+        let artifacts = artifacts ?? DirectoryStore(root: dataDirectory.url)
+        registry.register(tell, JourneyTellHandler(
+            dataDirectory: dataDirectory, artifacts: artifacts, narration: narration, models: models, buffer: buffer, openings: openings), lane: .live)
+        registry.register(export, JourneyExportHandler(dataDirectory: dataDirectory, artifacts: artifacts), timeLimit: .seconds(1800))
     }
 
-    /// A journey's folder, relative to the data directory.
+    /// A journey's folder, relative to the data directory: its key prefix in the artifact store.
     static func folder(journeyID: UUID, ownerID: UUID) -> String {
         "journeys/\(ownerID.uuidString.lowercased())/\(journeyID.uuidString.lowercased())"
     }

@@ -164,13 +164,13 @@ public struct JourneyLibrary: Sendable {
     }
 
     /// One spoken sentence's WAV.
-    public func sentenceAudio(_ id: UUID, part: Int, sentence: Int) async throws -> URL {
+    public func sentenceAudio(_ id: UUID, part: Int, sentence: Int) async throws -> String {
         _ = try await find(id)
         guard let record = try await repository.part(part, of: id), let told = try? DatabaseJourneyStore.part(record),
               told.sentences.indices.contains(sentence) else {
             throw StoryError(.notFound, code: "not_ready", "Sentence \(sentence + 1) of part \(part) has not been told yet.")
         }
-        return folder(of: id).appendingPathComponent(told.sentences[sentence].file)
+        return "\(JourneyJobs.folder(journeyID: id, ownerID: ownerID))/\(told.sentences[sentence].file)"
     }
 
     // MARK: Listening
@@ -198,7 +198,7 @@ public struct JourneyLibrary: Sendable {
         for job in [record.tellJobID, record.exportJobID].compactMap({ $0 }) { _ = try await queue.cancel(id: job, ownerID: ownerID) }
         try await repository.delete(id, ownerID: ownerID)
         try? FileManager.default.removeItem(at: folder(of: id))
-        if let path = record.exportPath { try? await artifacts.delete(path) }
+        try? await artifacts.delete(prefix: JourneyJobs.folder(journeyID: id, ownerID: ownerID))
     }
 
     /// Starts the audiobook of the parts told so far (a job; follow it at `/api/jobs/{id}`).

@@ -1,6 +1,7 @@
 import FluentKit
 import Foundation
 import Jobs
+import ObjectStorage
 import Journeys
 import LanguageModels
 import Logging
@@ -15,6 +16,8 @@ import StoryWorkflows
 /// teller that dies loses at most the sentence it was on.
 struct JourneyTellHandler: JobHandler {
     let dataDirectory: DataDirectory
+    /// Where the sentences' audio is kept.
+    let artifacts: any ArtifactStore
     let narration: any NarrationService
     let models: ModelAccess
     let buffer: BufferPolicy
@@ -31,7 +34,8 @@ struct JourneyTellHandler: JobHandler {
         guard record.tellJobID == job.id else { return #"{"told":0,"superseded":true}"# }
         var told = 0
         do {
-            let teller = try await JourneyTelling(database: database, dataDirectory: dataDirectory, narration: narration, models: models, openings: openings)
+            let teller = try await JourneyTelling(
+                database: database, dataDirectory: dataDirectory, artifacts: artifacts, narration: narration, models: models, openings: openings)
                 .teller(for: record)
             while let next = try await nextPart(id, ownerID: job.ownerID, repository: repository) {
                 try await context.reportProgress(Double(next.ready) / Double(max(1, next.total)), message: "Telling part \(next.part) of \(next.total)")
@@ -89,13 +93,18 @@ extension ModelScheduler.Snapshot {
 struct JourneyTelling: Sendable {
     let database: any Database
     let dataDirectory: DataDirectory
+    let artifacts: any ArtifactStore
     let narration: any NarrationService
     let models: ModelAccess
     let openings: PreparedOpenings?
 
-    init(database: any Database, dataDirectory: DataDirectory, narration: any NarrationService, models: ModelAccess, openings: PreparedOpenings? = nil) {
+    init(
+        database: any Database, dataDirectory: DataDirectory, artifacts: any ArtifactStore, narration: any NarrationService, models: ModelAccess,
+        openings: PreparedOpenings? = nil
+    ) {
         self.database = database
         self.dataDirectory = dataDirectory
+        self.artifacts = artifacts
         self.narration = narration
         self.models = models
         self.openings = openings
@@ -123,7 +132,7 @@ struct JourneyTelling: Sendable {
                 if let wav = await openings?.voicedSentence(owner: ownerID, voice: voice, text: text) { return wav }
                 return try await voices.preview(await VoicePaces.shared.paced(assignment, target: plan.wordsPerMinute, narration: voices), text: text)
             },
-            store: DatabaseJourneyStore(repository: repository, dataDirectory: dataDirectory, journeyID: id, ownerID: ownerID),
+            store: DatabaseJourneyStore(repository: repository, artifacts: artifacts, journeyID: id, ownerID: ownerID),
             listener: {
                 guard let record = try? await repository.find(id, ownerID: ownerID) else { return nil }
                 return ListenerPosition(part: record.playheadPart, sentence: record.playheadSentence)

@@ -14,8 +14,11 @@ public protocol ArtifactStore: Sendable {
     /// or uploaded and removed), so temporary files never pile up on a worker.
     func keep(_ file: URL, as key: String, contentType: String) async throws
 
-    /// The object's size in bytes, nil when there is none.
-    func size(of key: String) async throws -> Int?
+    /// Keeps `data` under `key`, whole or not at all.
+    func keep(_ data: Data, as key: String, contentType: String) async throws
+
+    /// The object's size and version tag, nil when there is none.
+    func object(_ key: String) async throws -> StoredObject?
 
     /// The object's bytes (all, or `range`, inclusive as HTTP counts it) as they are read.
     func read(_ key: String, range: ClosedRange<Int>?) async throws -> AsyncThrowingStream<ByteBuffer, any Error>
@@ -31,7 +34,23 @@ public protocol ArtifactStore: Sendable {
     func localFile(_ key: String) -> URL?
 }
 
+/// What a store says of one object without reading it.
+public struct StoredObject: Sendable, Equatable {
+    public var size: Int
+    /// Changes whenever the object does (S3's ETag; size and time for a file): a client
+    /// revalidates its copy with it.
+    public var tag: String
+
+    public init(size: Int, tag: String) {
+        self.size = size
+        self.tag = tag
+    }
+}
+
 extension ArtifactStore {
+    /// The object's size in bytes, nil when there is none.
+    public func size(of key: String) async throws -> Int? { try await object(key)?.size }
+
     /// The whole object in memory: only for small ones (timings, manifests).
     public func data(_ key: String, limit: Int = 64 << 20) async throws -> Data {
         var data = Data()
@@ -40,18 +59,6 @@ extension ArtifactStore {
             if data.count > limit { throw ArtifactError.tooLarge(key, limit: limit) }
         }
         return data
-    }
-
-    /// Keeps `data` under `key` (written to a temporary file first, then kept like any file).
-    public func keep(_ data: Data, as key: String, contentType: String) async throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-artifact-\(UUID().uuidString)")
-        try data.write(to: file)
-        do {
-            try await keep(file, as: key, contentType: contentType)
-        } catch {
-            try? FileManager.default.removeItem(at: file)
-            throw error
-        }
     }
 }
 
@@ -93,9 +100,18 @@ public struct DirectoryStore: ArtifactStore {
         }
     }
 
-    public func size(of key: String) async throws -> Int? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url(key).path) else { return nil }
-        return (attributes[.size] as? NSNumber)?.intValue
+    /// Written beside its place and renamed into it (`.atomic`), with no detour through a temporary folder.
+    public func keep(_ data: Data, as key: String, contentType: String) async throws {
+        let target = url(key)
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: target, options: .atomic)
+    }
+
+    public func object(_ key: String) async throws -> StoredObject? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url(key).path),
+              let size = (attributes[.size] as? NSNumber)?.intValue else { return nil }
+        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        return StoredObject(size: size, tag: "\"\(size)-\(Int(modified * 1_000))\"")
     }
 
     public func read(_ key: String, range: ClosedRange<Int>?) async throws -> AsyncThrowingStream<ByteBuffer, any Error> {
@@ -159,7 +175,14 @@ public struct BucketStore: ArtifactStore {
         try? FileManager.default.removeItem(at: file)
     }
 
-    public func size(of key: String) async throws -> Int? { try await client.size(of: key) }
+    public func keep(_ data: Data, as key: String, contentType: String) async throws {
+        try await client.put(data, key: key, contentType: contentType)
+    }
+
+    public func object(_ key: String) async throws -> StoredObject? {
+        guard let head = try await client.head(key) else { return nil }
+        return StoredObject(size: head.size, tag: head.etag ?? "\"\(head.size)\"")
+    }
 
     public func read(_ key: String, range: ClosedRange<Int>?) async throws -> AsyncThrowingStream<ByteBuffer, any Error> {
         do {

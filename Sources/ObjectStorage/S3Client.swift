@@ -159,10 +159,15 @@ public struct S3Client: Sendable {
 
     /// The object's size, or nil when there is none.
     public func size(of key: String) async throws -> Int? {
+        try await head(key)?.size
+    }
+
+    /// The object's size and ETag (HEAD), or nil when there is none.
+    public func head(_ key: String) async throws -> (size: Int, etag: String?)? {
         let response = try await send("HEAD", path: objectPath(key))
         if response.status == 404 { return nil }
-        guard response.status == 200 else { throw response.error }
-        return response.headers.first(name: "Content-Length").flatMap(Int.init)
+        guard response.status == 200, let size = response.headers.first(name: "Content-Length").flatMap(Int.init) else { throw response.error }
+        return (size, response.headers.first(name: "ETag"))
     }
 
     /// Removes the object (one that is not there is fine, as S3 has it).

@@ -189,9 +189,12 @@ struct JourneyAPITests {
         for (kind, status) in expected { #expect(APIError.status(for: kind) == status, "\(kind)") }
     }
 
-    @Test("a journey told by the server's worker: both parts ready, each sentence a WAV of the model's text; playhead; audiobook with 2 chapters; deleted", arguments: Backend.available)
-    func told(_ backend: Backend) async throws {
-        try await withJourneyServer(backend) { app, config, ada, model in
+    /// SQLite with the data directory; PostgreSQL with the bucket (when make test runs both).
+    @Test("a journey told by the server's worker: both parts ready, each sentence a WAV of the model's text; playhead; audiobook with 2 chapters; deleted",
+          arguments: zip(Backend.available, TestArtifacts.available))
+    func told(_ backend: Backend, _ kept: TestArtifacts) async throws {
+        let bucket = try await kept.store()
+        try await withJourneyServer(backend, artifacts: bucket) { app, config, ada, model in
             let created = try await app.send(.POST, "/api/journeys", token: ada, json: Self.start)
             #expect(created.status == .created, "\(created.body.string)")
             let journey = try #require(created.json)
@@ -282,6 +285,19 @@ struct JourneyAPITests {
             let range = try await app.send(.GET, "/api/journeys/\(id)/audio", token: ada, headers: ["Range": "bytes=0-9"])
             #expect(range.status == .partialContent && range.body.readableBytes == 10)
 
+            if let bucket {
+                // Every sentence and the audiobook in the bucket; none of it on the worker's disk.
+                let keys = try await bucket.client.keys(prefix: "journeys/")
+                let sentenceCount = parts.reduce(0) { $0 + ($1["sentences"]?.arrayValue?.count ?? 0) }
+                #expect(keys.filter { $0.hasSuffix(".wav") }.count == sentenceCount && keys.filter { $0.hasSuffix("/journey.m4b") }.count == 1, "\(keys)")
+                let local = FileManager.default.enumerator(at: config.dataDirectory.url.appendingPathComponent("journeys"), includingPropertiesForKeys: nil)?
+                    .allObjects.compactMap { $0 as? URL }.filter { !$0.hasDirectoryPath } ?? []
+                #expect(local.isEmpty, "\(local)")
+                let first = try #require(parts.first?["sentences"]?.arrayValue?.first?["audio_url"]?.stringValue)
+                let tag = try #require(try await app.send(.GET, first, token: ada).headers.first(name: .eTag))
+                #expect(try await app.send(.GET, first, token: ada, headers: ["If-None-Match": tag]).status == .notModified)
+            }
+
             // Deleted: gone, with its audio.
             let folder = config.dataDirectory.url.appendingPathComponent("journeys")
             #expect(try await app.send(.DELETE, "/api/journeys/\(id)", token: ada).status == .noContent)
@@ -291,6 +307,7 @@ struct JourneyAPITests {
             let left = (FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.allObjects as? [URL] ?? [])
                 .filter { !$0.hasDirectoryPath && $0.path.contains(id) }
             #expect(left.isEmpty, "\(left)")
+            if let bucket { #expect(try await bucket.client.keys(prefix: "journeys/").isEmpty) }
         }
     }
 

@@ -1,5 +1,6 @@
 import DatabaseTestSupport
 import Foundation
+import ObjectStorage
 import Jobs
 import Journeys
 import LanguageModels
@@ -15,6 +16,7 @@ import VendorHTTP
 func withJourneyServer(
     _ backend: Backend = .sqlite,
     localModel: Bool = false,
+    artifacts: (any ArtifactStore)? = nil,
     moreJobs: (@Sendable (inout JobHandlerRegistry) -> Void)? = nil,
     _ body: (Application, ServerConfig, String, LoopbackServer) async throws -> Void
 ) async throws {
@@ -24,6 +26,7 @@ func withJourneyServer(
         let narration = try await LocalNarration.make(dataDirectory: data)
         try await withServer(backend, adjust: { config in
             config.narration = narration
+            if let artifacts { config.artifacts = artifacts }
             config.models = ModelAccess(
                 // With `localModel`, the loopback is also "the model on this machine" (`local`).
                 factory: LanguageModelFactory(environment: ["OPENAI_BASE_URL": model.baseURL + "/v1"], timeout: loopbackTimeout, retry: RetryPolicy(maxAttempts: 1),

@@ -8,7 +8,7 @@ extension Response {
     /// through Vapor's file streaming, a bucket's object through a ranged, streamed read (never
     /// whole in memory). `disposition` is `attachment` to download, `inline` to play in place.
     static func artifact(
-        _ key: String, in store: any ArtifactStore, mediaType: HTTPMediaType, filename: String, disposition: String = "attachment",
+        _ key: String, in store: any ArtifactStore, mediaType: HTTPMediaType, filename: String?, disposition: String = "attachment",
         for request: Request
     ) async throws -> Response {
         let response: Response
@@ -18,23 +18,26 @@ extension Response {
         } else {
             response = try await streamed(key, in: store, mediaType: mediaType, for: request)
         }
-        response.headers.replaceOrAdd(name: .contentDisposition, value: "\(disposition); filename=\"\(filename)\"")
+        if let filename { response.headers.replaceOrAdd(name: .contentDisposition, value: "\(disposition); filename=\"\(filename)\"") }
         return response
     }
 
     private static func streamed(_ key: String, in store: any ArtifactStore, mediaType: HTTPMediaType, for request: Request) async throws -> Response {
-        let size: Int?
+        let object: StoredObject?
         do {
-            size = try await store.size(of: key)
+            object = try await store.object(key)
         } catch {
             request.logger.error("The artifact store did not answer", metadata: ["store": "\(store.place)", "error": "\(error)"])
             throw APIError(status: .serviceUnavailable, code: "store_unavailable",
                            message: "The file is kept safe, but its store did not answer. Try again in a minute.", headers: ["Retry-After": "30"])
         }
-        guard let size else { throw missing }
+        guard let object else { throw missing }
+        let size = object.size
         var headers = HTTPHeaders()
         headers.contentType = mediaType
         headers.replaceOrAdd(name: .acceptRanges, value: "bytes")
+        headers.replaceOrAdd(name: .eTag, value: object.tag)
+        if request.headers.first(name: .ifNoneMatch) == object.tag { return Response(status: .notModified, headers: headers) }
         var status = HTTPResponseStatus.ok
         var range: ClosedRange<Int>?
         if let asked = request.headers.range {

@@ -96,8 +96,8 @@ struct JourneysController: Sendable {
               part >= 1, sentence >= 0 else {
             throw APIError.notFound("sentence")
         }
-        let file = try await request.journeys(config).sentenceAudio(id, part: part, sentence: sentence)
-        let response = try await request.fileio.asyncStreamFile(at: file.path, mediaType: HTTPMediaType(type: "audio", subType: "wav"))
+        let key = try await request.journeys(config).sentenceAudio(id, part: part, sentence: sentence)
+        let response = try await Response.artifact(key, in: config.artifacts, mediaType: HTTPMediaType(type: "audio", subType: "wav"), filename: nil, for: request)
         response.headers.replaceOrAdd(name: .cacheControl, value: "no-cache")
         return response
     }
