@@ -103,6 +103,9 @@ struct ChatExportFailure: Error, CustomStringConvertible {
         case let error as PermanentJobFailure:
             message = error.message
             isPermanent = true
+        case ArtifactError.unavailable:
+            message = "The video was made, but the server's file store did not answer, so it could not be kept. It is tried again by itself in a moment; your conversation is unchanged."
+            isPermanent = false
         default:
             message = "The video could not be made (\(error)). Your conversation is unchanged; export it again."
             isPermanent = false

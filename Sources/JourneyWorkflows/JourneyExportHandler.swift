@@ -2,6 +2,7 @@ import Foundation
 import Jobs
 import ObjectStorage
 import Persistence
+import StoryWorkflows
 
 /// Makes the M4B of a journey's parts told so far, a chapter per part, into the journey's
 /// folder, and keeps it in `artifacts` before the journey names it.
@@ -31,7 +32,11 @@ struct JourneyExportHandler: JobHandler {
         } catch let error as NothingToldYet {
             throw PermanentJobFailure(error.description)
         }
-        try await artifacts.keep(dataDirectory.url.appendingPathComponent(relative), as: relative, contentType: "audio/mp4")
+        do {
+            try await artifacts.keep(dataDirectory.url.appendingPathComponent(relative), as: relative, contentType: "audio/mp4")
+        } catch let error as ArtifactError {
+            throw StoreUnavailable(error: error, what: "The journey's audiobook")
+        }
         try await repository.update(payload.journey_id, ownerID: job.ownerID) { $0.exportPath = relative }
         return #"{"parts":\#(parts.count)}"#
     }

@@ -62,14 +62,19 @@ extension ArtifactStore {
     }
 }
 
+/// Why the store could not do what was asked.
 public enum ArtifactError: Error, CustomStringConvertible, Equatable {
     case notFound(String)
     case tooLarge(String, limit: Int)
+    /// The store did not answer, or refused (a network down, a store failing, wrong keys):
+    /// worth trying again later; `reason` is for operators.
+    case unavailable(place: String, reason: String)
 
     public var description: String {
         switch self {
         case .notFound(let key): "'\(key)' is not in the store"
         case .tooLarge(let key, let limit): "'\(key)' is larger than \(limit) bytes"
+        case .unavailable(let place, let reason): "the file store (\(place)) did not answer: \(reason)"
         }
     }
 }
@@ -171,31 +176,49 @@ public struct BucketStore: ArtifactStore {
     /// Uploaded whole (multipart for a large file; a failed one is aborted, so no half object
     /// is left), then the local file is removed.
     public func keep(_ file: URL, as key: String, contentType: String) async throws {
-        try await client.put(file: file, key: key, contentType: contentType)
+        try await answering { try await client.put(file: file, key: key, contentType: contentType) }
         try? FileManager.default.removeItem(at: file)
     }
 
     public func keep(_ data: Data, as key: String, contentType: String) async throws {
-        try await client.put(data, key: key, contentType: contentType)
+        try await answering { try await client.put(data, key: key, contentType: contentType) }
     }
 
     public func object(_ key: String) async throws -> StoredObject? {
-        guard let head = try await client.head(key) else { return nil }
+        guard let head = try await answering({ try await client.head(key) }) else { return nil }
         return StoredObject(size: head.size, tag: head.etag ?? "\"\(head.size)\"")
     }
 
     public func read(_ key: String, range: ClosedRange<Int>?) async throws -> AsyncThrowingStream<ByteBuffer, any Error> {
-        do {
-            return try await client.stream(key, range: range)
-        } catch let error as S3Error where error.status == 404 {
-            throw ArtifactError.notFound(key)
+        try await answering {
+            do {
+                return try await client.stream(key, range: range)
+            } catch let error as S3Error where error.status == 404 {
+                throw ArtifactError.notFound(key)
+            }
         }
     }
 
-    public func delete(_ key: String) async throws { try await client.delete(key) }
+    public func delete(_ key: String) async throws { try await answering { try await client.delete(key) } }
 
     public func delete(prefix: String) async throws {
-        for key in try await client.keys(prefix: prefix.hasSuffix("/") ? prefix : prefix + "/") { try await client.delete(key) }
+        try await answering {
+            for key in try await client.keys(prefix: prefix.hasSuffix("/") ? prefix : prefix + "/") { try await client.delete(key) }
+        }
+    }
+
+    /// Failures of the store itself (not a missing key) as `ArtifactError.unavailable`, so
+    /// callers tell users "try again" in one way whatever the transport said.
+    private func answering<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as ArtifactError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw ArtifactError.unavailable(place: place, reason: "\(error)")
+        }
     }
 
     public func localFile(_ key: String) -> URL? { nil }

@@ -78,6 +78,41 @@ struct ChatExportTests {
         }
     }
 
+    @Test("a store that is down: the export says so and waits; once the store answers, the same job keeps the video",
+          .enabled(if: TestArtifacts.location != nil, "STORYVOICE_TEST_S3_URL is not set"))
+    func storeOutage() async throws {
+        let store = OutageStore(up: try #require(try await TestArtifacts.bucket.store()))
+        try await withServer(adjust: { $0.artifacts = store }) { app, config, _ in
+            let ada = try await app.register("ada@example.com").access_token
+            let chat = try await app.createChat(ada)
+            let export = try await app.startChatExport(chat, token: ada).content.decode(ChatExportReply.self)
+            let worker = app.startWorker(config)
+            defer { worker.cancel() }
+            var seen = export
+            while seen.error == nil {
+                try await Task.sleep(for: .milliseconds(50))
+                seen = try await app.send(.GET, "/api/chat/exports/\(export.id)", token: ada).content.decode(ChatExportReply.self)
+            }
+            #expect(seen.status == "queued", "a store outage must not end the export")
+            #expect(seen.error?.contains("file store did not answer") == true && seen.error?.contains("tried again") == true, "\(seen.error ?? "")")
+            #expect(seen.error?.contains("127.0.0.1") == false, "the user is told about the server's address")
+            #expect(try await app.send(.GET, "/api/chat/conversations/\(chat)", token: ada).status == .ok)
+
+            store.recover()
+            let done = try await app.waitForJob(try #require(export.job_id), token: ada)
+            #expect(done.status == "succeeded", "\(done.error ?? "")")
+            let kept = try await app.send(.GET, "/api/chat/exports/\(export.id)", token: ada).content.decode(ChatExportReply.self)
+            let video = try await app.send(.GET, try #require(kept.video_url), token: ada)
+            #expect(video.status == .ok && video.body.readableBytes > 1_000)
+
+            // Down again: the download says the video is safe and when to come back.
+            store.fail()
+            let later = try await app.send(.GET, try #require(kept.video_url), token: ada)
+            #expect(later.status == .serviceUnavailable && later.errorCode == "store_unavailable" && later.headers.first(name: .retryAfter) == "30",
+                    "\(later.status) \(later.body.string)")
+        }
+    }
+
     @Test("an export whose server died mid-way is claimed again once its lease ends and made from the start")
     func resumedAfterCrash() async throws {
         try await withServer { app, config, _ in

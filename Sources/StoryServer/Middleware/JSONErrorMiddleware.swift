@@ -1,6 +1,7 @@
 import CallWorkflows
 import ChatWorkflows
 import Journeys
+import ObjectStorage
 import StoryWorkflows
 import Vapor
 
@@ -46,6 +47,12 @@ struct JSONErrorMiddleware: AsyncMiddleware {
             return (APIError.status(for: error.kind), error.code, error.message, [:])
         case let error as DecodingError:
             return (.badRequest, "invalid_body", DecodingErrorDescription.describe(error), [:])
+        case let error as ArtifactError:
+            // The operator reads where and why in the log; the user, that it is kept and when to retry.
+            request.logger.error("The artifact store failed", metadata: ["error": "\(error)"])
+            if case .notFound = error { return (.notFound, "file_missing", "The file is gone from the server. Make it again.", [:]) }
+            return (.serviceUnavailable, "store_unavailable", "Your files are kept safe, but the server's file store did not answer. Try again in a minute.",
+                    ["Retry-After": "30"])
         case let error as any AbortError:
             let code = Self.code(for: error.status)
             let message = error.status == .payloadTooLarge

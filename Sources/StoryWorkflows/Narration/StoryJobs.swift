@@ -205,8 +205,13 @@ struct RenderHandler: JobHandler {
         let base = dataDirectory.url.path.hasSuffix("/") ? dataDirectory.url.path : dataDirectory.url.path + "/"
         func relative(_ url: URL) -> String { url.path.hasPrefix(base) ? String(url.path.dropFirst(base.count)) : url.path }
         try await context.reportProgress(1, message: "Keeping the audiobook")
-        try await artifacts.keep(outcome.timingMap, as: relative(outcome.timingMap), contentType: "application/json")
-        try await artifacts.keep(output, as: relative(output), contentType: format == "mp3" ? "audio/mpeg" : "audio/mp4")
+        do {
+            try await artifacts.keep(outcome.timingMap, as: relative(outcome.timingMap), contentType: "application/json")
+            try await artifacts.keep(output, as: relative(output), contentType: format == "mp3" ? "audio/mpeg" : "audio/mp4")
+        } catch let error as ArtifactError {
+            // Tried again by the queue: every line is cached by now, so the retry is quick.
+            throw StoreUnavailable(error: error, what: "The audiobook")
+        }
         // In a bucket, nothing of the book stays on this worker (the captions are made again on the next export).
         if artifacts.localFile(relative(output)) == nil { try? FileManager.default.removeItem(at: directory) }
         let render = StoryRender(
@@ -218,5 +223,21 @@ struct RenderHandler: JobHandler {
             fresh.durationSeconds = outcome.durationSeconds
         }
         return #"{"duration_seconds":\#(outcome.durationSeconds),"synthesized":\#(outcome.synthesized),"cache_hits":\#(outcome.cacheHits)}"#
+    }
+}
+
+/// A finished file the store would not take: the job is tried again, and says why.
+public struct StoreUnavailable: Error, CustomStringConvertible {
+    public var error: ArtifactError
+    /// What was made ("The audiobook").
+    public var what: String
+
+    public init(error: ArtifactError, what: String) {
+        self.error = error
+        self.what = what
+    }
+
+    public var description: String {
+        "\(what) was made, but the server's file store did not answer, so it could not be kept. It is tried again by itself in a moment."
     }
 }
