@@ -11,12 +11,17 @@ first; then its first --lines lines are asked for, one at a time, as a player as
 
 Per case p50 and p99 of the request's time (to the last byte), and the ratio of each to
 "cached here" (the data-directory reference measured in the same run). The goal: cached line
-audio p99 under 50 ms with the store as without it. Figures, not a test; the load average is
-printed beside them.
+audio p99 under 50 ms with the store as without it.
 
-    bench/shared-lines.py .build/release/storyvoice [--lines 40] [--engines espeak-ng]
+Then exports, side by side: a third server with no store (its data directory only, SQLite) and
+the first (its exports go to the bucket) each export a book of --copies copies of the story
+to M4B twice (the second time every line is cached: assembling, encoding and keeping), then
+the book is downloaded whole and read in 64 KiB ranges at random places, as a player seeks.
+Ratios are to the data directory's. Figures, not a test; the load average is printed beside them.
+
+    bench/shared-lines.py .build/release/storyvoice [--lines 40] [--engines espeak-ng] [--copies 4]
 """
-import argparse, json, os, socket, statistics, subprocess, tempfile, time, urllib.request, uuid
+import argparse, json, os, random, socket, statistics, subprocess, tempfile, time, urllib.request, uuid
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -27,9 +32,9 @@ def free_port():
         return s.getsockname()[1]
 
 
-def request(base, method, path, token=None, body=None):
+def request(base, method, path, token=None, body=None, headers=None):
     data = json.dumps(body).encode() if body is not None else None
-    headers = {"Content-Type": "application/json"} if data else {}
+    headers = dict(headers or {}, **({"Content-Type": "application/json"} if data else {}))
     if token:
         headers["Authorization"] = f"Bearer {token}"
     with urllib.request.urlopen(urllib.request.Request(base + path, data=data, method=method, headers=headers), timeout=600) as response:
@@ -65,12 +70,54 @@ def timed_lines(base, token, story, lines, first):
     return times
 
 
+def wait_for_job(base, token, job):
+    while True:
+        state = json.loads(request(base, "GET", f"/api/jobs/{job}", token))
+        if state["status"] in ("succeeded", "failed"):
+            if state["status"] == "failed":
+                raise SystemExit(f"job {job} failed: {state.get('error')}")
+            return state
+        time.sleep(0.1)
+
+
+def reader(base):
+    return json.loads(request(base, "POST", "/auth/register", body={"email": f"bench-{uuid.uuid4().hex[:8]}@example.com", "password": "correct horse battery"}))["access_token"]
+
+
+def timed_export(base, copies):
+    """(first export s, second export s, download MB/s, ranged p50 ms, ranged p99 ms, MB)."""
+    token = reader(base)
+    text = open(os.path.join(ROOT, "examples/the-open-window.txt"), encoding="utf-8").read()
+    book = "\n\n".join(f"Chapter {n}\n\n{text}" for n in range(1, copies + 1))
+    story = json.loads(request(base, "POST", "/api/stories", token, {"title": "A long stay", "text": book}))["id"]
+    wait_for_job(base, token, json.loads(request(base, "POST", f"/api/stories/{story}/analyze", token, {}))["id"])
+    times = []
+    for _ in range(2):
+        started = time.perf_counter()
+        wait_for_job(base, token, json.loads(request(base, "POST", f"/api/stories/{story}/render", token, {"format": "m4b"}))["id"])
+        times.append(time.perf_counter() - started)
+    started = time.perf_counter()
+    audio = request(base, "GET", f"/api/stories/{story}/audio", token)
+    download = time.perf_counter() - started
+    ranged = []
+    generator = random.Random(7)
+    for _ in range(40):
+        start = generator.randrange(0, max(1, len(audio) - 65536))
+        began = time.perf_counter()
+        part = request(base, "GET", f"/api/stories/{story}/audio", token, headers={"Range": f"bytes={start}-{start + 65535}"})
+        ranged.append(time.perf_counter() - began)
+        assert part == audio[start:start + 65536], "a ranged read differs from the whole"
+    megabytes = len(audio) / 1e6
+    return times[0], times[1], megabytes / download, percentile(ranged, 0.5) * 1000, percentile(ranged, 0.99) * 1000, megabytes
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("binary")
     parser.add_argument("--lines", type=int, default=40)
     parser.add_argument("--engines", default="espeak-ng")
     parser.add_argument("--from", dest="first", type=int, default=12, help="the first line timed (the analysis renders the opening ones)")
+    parser.add_argument("--copies", type=int, default=4, help="copies of the story in the exported book (4: about 15 MB of M4B, a multipart upload)")
     options = parser.parse_args()
     database = subprocess.run([os.path.join(ROOT, "scripts/postgres-test"), "start"], check=True, capture_output=True, text=True).stdout.strip()
     store = subprocess.run([os.path.join(ROOT, "scripts/s3-test"), "start"], check=True, capture_output=True, text=True).stdout.strip()
@@ -86,7 +133,7 @@ def main():
             "STORYVOICE_ENGINES": options.engines,
         }
         scratch = tempfile.mkdtemp(prefix="shared-lines-")
-        for name in ("a", "b"):
+        for name in ("a", "b", "c"):
             os.makedirs(os.path.join(scratch, name))
         first, first_base = start_server(options.binary, os.path.join(scratch, "a"), free_port(), environment, 1)
         servers.append(first)
@@ -109,6 +156,18 @@ def main():
         for case, times in cases.items():
             p50, p99 = percentile(times, 0.5), percentile(times, 0.99)
             print(f"{case:16} {p50 * 1000:8.1f} {p99 * 1000:8.1f} {p50 / percentile(reference, 0.5):10.2f} {p99 / percentile(reference, 0.99):10.2f}")
+
+        # Exports: a server of its own on its data directory (no store, SQLite) beside the first.
+        alone = {key: value for key, value in environment.items() if key not in ("STORYVOICE_S3_URL", "DATABASE_URL")}
+        third, third_base = start_server(options.binary, os.path.join(scratch, "c"), free_port(), alone, 1)
+        servers.append(third)
+        exports = {"data directory": timed_export(third_base, options.copies), "S3 bucket": timed_export(first_base, options.copies)}
+        base = exports["data directory"]
+        print(f"\nexports of {options.copies} copies ({base[5]:.1f} MB of M4B); load average {open('/proc/loadavg').read().split()[:3]}")
+        print(f"{'store':16} {'first s':>8} {'cached s':>9} {'MB/s':>8} {'range p50':>10} {'range p99':>10}   ratios to the data directory")
+        for case, (first_s, cached_s, rate, p50, p99, _) in exports.items():
+            print(f"{case:16} {first_s:8.2f} {cached_s:9.2f} {rate:8.1f} {p50:9.1f}ms {p99:9.1f}ms   "
+                  f"{first_s / base[0]:.2f} {cached_s / base[1]:.2f} {rate / base[2]:.2f} {p50 / base[3]:.2f} {p99 / base[4]:.2f}")
     finally:
         for server in servers:
             server.kill()
