@@ -225,14 +225,31 @@ public struct BucketStore: ArtifactStore {
 }
 
 extension S3Location {
-    /// `STORYVOICE_S3_URL` (`http://ACCESS:SECRET@HOST:PORT/BUCKET?region=R`), nil when unset; a
-    /// URL that cannot be read is an error, never a silent fallback to one machine's disk.
+    /// `STORYVOICE_S3_URL` (`http://ACCESS:SECRET@HOST:PORT/BUCKET?region=R`), or the same in
+    /// parts, for secret stores that hand out one value per variable: `STORYVOICE_S3_ENDPOINT`,
+    /// `STORYVOICE_S3_BUCKET`, `STORYVOICE_S3_ACCESS_KEY`, `STORYVOICE_S3_SECRET_KEY`, and
+    /// optionally `STORYVOICE_S3_REGION` and `STORYVOICE_S3_PREFIX`. Nil when neither is set; a
+    /// setting that cannot be used is an error, never a silent fallback to one machine's disk.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> S3Location? {
-        guard let text = environment["STORYVOICE_S3_URL"], !text.isEmpty else { return nil }
-        guard let location = S3Location(url: text) else {
-            throw S3Error(code: "InvalidConfiguration", status: 0, message: "STORYVOICE_S3_URL is not http(s)://ACCESS:SECRET@HOST[:PORT]/BUCKET[?region=R]")
+        func value(_ name: String) -> String? { environment["STORYVOICE_S3_\(name)"].flatMap { $0.isEmpty ? nil : $0 } }
+        if let text = value("URL") {
+            guard let location = S3Location(url: text) else {
+                throw S3Error(code: "InvalidConfiguration", status: 0, message: "STORYVOICE_S3_URL is not http(s)://ACCESS:SECRET@HOST[:PORT]/BUCKET[?region=R]")
+            }
+            return location
         }
-        return location
+        let parts = ["ENDPOINT", "BUCKET", "ACCESS_KEY", "SECRET_KEY"]
+        let given = parts.filter { value($0) != nil }
+        if given.isEmpty { return nil }
+        guard given.count == parts.count, let endpoint = value("ENDPOINT"), let scheme = URLComponents(string: endpoint)?.scheme,
+              ["http", "https"].contains(scheme) else {
+            let missing = parts.filter { value($0) == nil }.map { "STORYVOICE_S3_\($0)" }
+            throw S3Error(code: "InvalidConfiguration", status: 0, message: missing.isEmpty
+                ? "STORYVOICE_S3_ENDPOINT is not an http(s):// address"
+                : "the store is half set: \(missing.joined(separator: ", ")) missing")
+        }
+        return S3Location(endpoint: endpoint, bucket: value("BUCKET")!, prefix: value("PREFIX") ?? "", region: value("REGION") ?? "us-east-1",
+                          accessKey: value("ACCESS_KEY")!, secretKey: value("SECRET_KEY")!)
     }
 }
 

@@ -2,27 +2,33 @@ import Foundation
 import ObjectStorage
 import StoryWorkflows
 
-/// The store servers and workers share (issue 52): with `STORYVOICE_S3_URL`, rendered lines
-/// go to that bucket too, so any server plays what any worker rendered.
+/// The store servers and workers share (issue 52): with `STORYVOICE_S3_URL` (or the
+/// `STORYVOICE_S3_*` parts), rendered lines and every finished file go to that bucket, so any
+/// server serves what any worker made.
 enum SharedStore {
+    static let howTo = "STORYVOICE_S3_URL=http://ACCESS:SECRET@HOST:PORT/BUCKET, or STORYVOICE_S3_ENDPOINT, _BUCKET, _ACCESS_KEY and _SECRET_KEY (docs/deploy.md)"
+
     /// `storyvoice doctor`'s lines on the store (its address and bucket, never its keys), after
     /// writing, reading and deleting a probe; the number of problems found.
     static func report(environment: [String: String] = ProcessInfo.processInfo.environment) async -> Int {
         print("Shared store")
-        guard let text = environment["STORYVOICE_S3_URL"], !text.isEmpty else {
-            print("  · not set — rendered lines, exports, chat videos and journey audiobooks stay in the data directory. To share them between servers and workers: STORYVOICE_S3_URL=http://ACCESS:SECRET@HOST:PORT/BUCKET (docs/object-storage.md)")
-            return 0
-        }
-        guard let location = S3Location(url: text) else {
-            print("  ✗ STORYVOICE_S3_URL is not http(s)://ACCESS:SECRET@HOST[:PORT]/BUCKET[?region=R]")
+        let location: S3Location?
+        do {
+            location = try S3Location.fromEnvironment(environment)
+        } catch {
+            print("  ✗ \(reason(error)). Set \(howTo).")
             return 1
+        }
+        guard let location else {
+            print("  · not set — rendered lines, exports, chat videos and journey audio stay in the data directory. To share them between servers and workers: \(howTo)")
+            return 0
         }
         do {
             let seconds = try await S3Client(location: location, timeout: .seconds(10)).probe()
             print("  ✓ \(location.endpoint), bucket \(location.bucket) — wrote, read and deleted a probe in \(String(format: "%.2f", seconds)) s")
             return 0
         } catch {
-            print("  ✗ \(location.endpoint), bucket \(location.bucket) — \(error). Check the address and the keys, or unset STORYVOICE_S3_URL.")
+            print("  ✗ \(location.endpoint), bucket \(location.bucket) — \(error). Check the address and the keys, or unset the store.")
             return 1
         }
     }
@@ -32,7 +38,7 @@ enum SharedStore {
         do {
             return try await ArtifactStores.fromEnvironment(dataDirectory: dataDirectory)
         } catch {
-            throw UserFacingError("The shared store in STORYVOICE_S3_URL cannot be used: \(error). Check its address and keys, or unset it to keep files on this machine only.")
+            throw unusable(error)
         }
     }
 
@@ -40,7 +46,17 @@ enum SharedStore {
         do {
             return try await S3SegmentStore.fromEnvironment()
         } catch {
-            throw UserFacingError("The shared store in STORYVOICE_S3_URL cannot be used: \(error). Check its address and keys, or unset it to keep rendered lines on this machine only.")
+            throw unusable(error)
         }
+    }
+
+    static func unusable(_ error: any Error) -> UserFacingError {
+        UserFacingError("The shared store cannot be used: \(reason(error)). Check its address and keys, or unset it to keep files on this machine only.")
+    }
+
+    /// A setting's problem in words; the store's own answer otherwise.
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? S3Error, error.code == "InvalidConfiguration" { return error.message }
+        return "\(error)"
     }
 }

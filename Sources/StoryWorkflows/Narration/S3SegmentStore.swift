@@ -44,7 +44,7 @@ public final class S3SegmentStore: SharedSegmentStore {
         }
     }
 
-    /// From `STORYVOICE_S3_URL` (`http://ACCESS:SECRET@HOST:PORT/BUCKET?region=R`), creating the
+    /// From `STORYVOICE_S3_URL` or its parts (`S3Location.fromEnvironment`), creating the
     /// bucket when it is not there; nil when the variable is unset. A URL that cannot be read is
     /// an error, not a silent fallback to this machine's disk.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> S3SegmentStore? {
