@@ -11,19 +11,17 @@ public struct ChatConversations: Sendable {
     let repository: ChatConversationRepository
     let database: any Database
     let ownerID: UUID
-    let dataDirectory: DataDirectory
     /// Where the conversations' videos are kept (deleted with them).
     let artifacts: any ArtifactStore
     /// The version the client last saw (`If-Match`), when it asks for its edit to apply only to
     /// that version; nil applies the edit to whatever is latest, merged with others' edits.
     public var expectedVersion: Int?
 
-    public init(database: any Database, dataDirectory: DataDirectory, artifacts: (any ArtifactStore)? = nil, ownerID: UUID) {
+    public init(database: any Database, artifacts: any ArtifactStore, ownerID: UUID) {
         repository = ChatConversationRepository(database: database)
         self.database = database
         self.ownerID = ownerID
-        self.dataDirectory = dataDirectory
-        self.artifacts = artifacts ?? DirectoryStore(root: dataDirectory.url)
+        self.artifacts = artifacts
     }
 
     public func list() async throws -> [ChatConversationSummary] {

@@ -9,19 +9,16 @@ import Persistence
 /// it, download it, share it.
 public struct ChatExports: Sendable {
     let database: any Database
-    let dataDirectory: DataDirectory
-    /// Where the videos are kept (nil: the data directory).
+    /// Where the videos are kept.
     let artifacts: any ArtifactStore
     let ownerID: UUID
     let now: @Sendable () -> Date
 
     public init(
-        database: any Database, dataDirectory: DataDirectory, artifacts: (any ArtifactStore)? = nil, ownerID: UUID,
-        now: @escaping @Sendable () -> Date = { Date() }
+        database: any Database, artifacts: any ArtifactStore, ownerID: UUID, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.database = database
-        self.dataDirectory = dataDirectory
-        self.artifacts = artifacts ?? DirectoryStore(root: dataDirectory.url)
+        self.artifacts = artifacts
         self.ownerID = ownerID
         self.now = now
     }
@@ -42,7 +39,7 @@ public struct ChatExports: Sendable {
     /// user's plan allows them; refused with what to do when the conversation cannot be made
     /// into a video or the plan does not allow it.
     public func start(conversation id: UUID, settings requested: ChatExportSettings) async throws -> ChatExportView {
-        let conversations = ChatConversations(database: database, dataDirectory: dataDirectory, artifacts: artifacts, ownerID: ownerID)
+        let conversations = ChatConversations(database: database, artifacts: artifacts, ownerID: ownerID)
         let conversation = try await conversations.conversation(id)
         try ChatError.rules {
             try conversation.validateForExport()
