@@ -91,7 +91,9 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
-        .testTarget(name: "ObjectStorageTests", dependencies: ["ObjectStorage", .product(name: "Crypto", package: "swift-crypto")]),
+        .testTarget(name: "ObjectStorageTests", dependencies: [
+            "ObjectStorage", .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"),
+        ]),
         // Language-model interface and live clients: OpenAI, Anthropic, Gemini, OpenAI-compatible.
         .target(
             name: "LanguageModels",
@@ -309,12 +311,20 @@ let package = Package(
             ]
         ),
         // The Vapor server: configure(app, config), auth, thin controllers, web assets.
+        // One bootstrap (issue 50): the live parts every process builds from its environment,
+        // and the one registry of every product's jobs, for `serve` and `worker` alike. No Vapor.
+        .target(
+            name: "Bootstrap",
+            dependencies: [
+                "StoryWorkflows", "ChatWorkflows", "JourneyWorkflows", "CallWorkflows", "Jobs", "LanguageModels", "ObjectStorage", "Persistence",
+            ]
+        ),
         .target(
             name: "StoryServer",
             dependencies: [
                 "StoryModel", "StoryText", "Persistence", "Jobs", "Analysis", "LanguageModels", "VendorHTTP", "StoryWorkflows",
                 "Speech", "VoiceChat", "VoiceWorkflows", "ChatStories", "ChatWorkflows", "Journeys", "JourneyServices", "JourneyWorkflows",
-                "Calls", "Telephony", "CallWorkflows", "Audio", "ObjectStorage",
+                "Calls", "Telephony", "CallWorkflows", "Audio", "ObjectStorage", "Bootstrap",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
                 .product(name: "JWT", package: "jwt"),
@@ -331,7 +341,7 @@ let package = Package(
             dependencies: [
                 "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "Narration", "LanguageModels", "VendorHTTP", "Analysis",
                 "StoryServer", "StoryWorkflows", "Jobs", "Persistence", "LocalModel", "ChatStories", "ChatVideo", "ChatWorkflows", "Journeys", "JourneyServices", "JourneyWorkflows",
-                "CallWorkflows", "ObjectStorage",
+                "ObjectStorage", "Bootstrap",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

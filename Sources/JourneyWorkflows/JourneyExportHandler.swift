@@ -2,6 +2,7 @@ import Foundation
 import Jobs
 import ObjectStorage
 import Persistence
+import StoryModel
 import StoryWorkflows
 
 /// Makes the M4B of a journey's parts told so far, a chapter per part, into the journey's
@@ -45,7 +46,7 @@ struct JourneyExportHandler: JobHandler {
     /// folder they are fetched into from the bucket, one at a time (removed afterwards).
     func sentences(of parts: [JourneyPart], in folderPath: String) async throws -> (folder: URL, scratch: URL?) {
         if let local = artifacts.localFile(folderPath) { return (local, nil) }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-journey-\(UUID().uuidString)", isDirectory: true)
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-journey-\(UUID.random().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         do {
             for sentence in parts.flatMap(\.sentences) {

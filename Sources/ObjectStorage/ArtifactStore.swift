@@ -96,7 +96,7 @@ public struct DirectoryStore: ArtifactStore {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // Into the target's folder under a hidden name first (a copy when the file is on another
         // disk), then one rename: a reader never opens half a file.
-        let staged = directory.appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString).keeping")
+        let staged = directory.appendingPathComponent(".\(target.lastPathComponent).\(String(UInt64.random(in: 0...UInt64.max), radix: 36)).keeping")
         try FileManager.default.moveItem(at: file, to: staged)
         guard rename(staged.path, target.path) == 0 else {
             let code = errno

@@ -4,6 +4,7 @@ import Foundation
 import JourneyServices
 import JourneyWorkflows
 import Speech
+import Bootstrap
 import Jobs
 import LanguageModels
 import ObjectStorage
@@ -129,18 +130,27 @@ public struct ServerConfig: Sendable {
             configuration: JourneyServicesConfiguration(), gazetteerDirectory: Gazetteer.defaultDirectory(environment: environment))
     }
 
-    /// The story jobs (`analyze`, `render`) and the journeys' (`journey-tell`, `journey-export`)
-    /// when there is a `narration` pipeline, and the chat stories' `chat-export`, for this data
-    /// directory.
+    /// Every product's jobs, from the one registry `storyvoice worker` uses too (`LiveServices.jobs`).
     public func standardJobHandlers() -> JobHandlerRegistry {
-        var registry = JobHandlerRegistry()
-        if let narration {
-            registry = StoryJobs.registry(dataDirectory: dataDirectory, artifacts: artifacts, narration: narration, models: models)
-            JourneyJobs.register(in: &registry, dataDirectory: dataDirectory, artifacts: artifacts, narration: narration, models: models, openings: journeyOpenings)
-        }
-        ChatJobs.register(in: &registry, dataDirectory: dataDirectory, artifacts: artifacts, ffmpegPath: chatFFmpegPath)
-        CallJobs.register(in: &registry, services: calls)
-        return registry
+        services.jobs()
+    }
+
+    /// The parts jobs need, as this configuration has them.
+    public var services: LiveServices {
+        LiveServices(
+            dataDirectory: dataDirectory, secret: secret, models: models, narration: narration, artifacts: artifacts, calls: calls,
+            chatFFmpegPath: chatFFmpegPath, journeyOpenings: journeyOpenings)
+    }
+
+    /// Takes the live parts `storyvoice serve` built (`LiveServices.live`): voices, model access
+    /// with its prices, the store and the calls' services. The data directory and secret stay
+    /// this configuration's (the services were built from them), as do its journey openings.
+    public mutating func use(_ services: LiveServices) {
+        models = services.models
+        narration = services.narration
+        artifacts = services.artifacts
+        calls = services.calls
+        if let ffmpeg = services.chatFFmpegPath { chatFFmpegPath = ffmpeg }
     }
 
     /// Where imported stories go.

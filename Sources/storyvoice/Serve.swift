@@ -1,4 +1,5 @@
 import ArgumentParser
+import Bootstrap
 import Foundation
 import StoryWorkflows
 import Jobs
@@ -44,16 +45,12 @@ struct Serve: AsyncParsableCommand {
         config.workerConfiguration = lease.workerConfiguration(concurrency: workers)
         config.welcomeStory = welcomeStory.map { URL(fileURLWithPath: $0) }
         if let problem = config.dataDirectory.writeProblem() { throw UserFacingError(problem) }
-        config.narration = try await LocalNarration.make(dataDirectory: config.dataDirectory.url, shared: try await SharedStore.segments())
-        config.artifacts = try await SharedStore.artifacts(dataDirectory: config.dataDirectory.url)
+        // The same parts, built the same way, as a `storyvoice worker`'s (Bootstrap).
+        config.use(try await LiveServices.live(dataDirectory: config.dataDirectory, secret: config.secret, localModel: LocalModels.server))
         // Voice chat's ears: faster-whisper when setup installed it (loaded on first use). A turn
         // waits on it, so it gets every core: 0.91 s for a short question with 2 threads, 1.65 s with 1.
         config.transcriber = WhisperTranscriber.Configuration.locate(threads: ProcessInfo.processInfo.activeProcessorCount)
             .map(WhisperTranscriber.init)
-        // The model on this machine, free to every account; it loads on the first request.
-        config.models = ModelAccess.make(
-            environment: ProcessInfo.processInfo.environment, secret: config.secret, dataDirectory: config.dataDirectory,
-            local: LocalModels.server)
         let address = "http://\(["0.0.0.0", "127.0.0.1"].contains(hostname) ? "localhost" : hostname):\(port)"
         print("StoryVoice is starting on \(address)")
         if let story = config.welcomeStory {

@@ -1,6 +1,6 @@
+import Bootstrap
 import Foundation
 import ObjectStorage
-import StoryWorkflows
 
 /// The store servers and workers share (issue 52): with `STORYVOICE_S3_URL` (or the
 /// `STORYVOICE_S3_*` parts), rendered lines and every finished file go to that bucket, so any
@@ -16,7 +16,7 @@ enum SharedStore {
         do {
             location = try S3Location.fromEnvironment(environment)
         } catch {
-            print("  ✗ \(reason(error)). Set \(howTo).")
+            print("  ✗ \(SharedStoreUnusable(error).reason). Set \(howTo).")
             return 1
         }
         guard let location else {
@@ -31,32 +31,5 @@ enum SharedStore {
             print("  ✗ \(location.endpoint), bucket \(location.bucket) — \(error). Check the address and the keys, or unset the store.")
             return 1
         }
-    }
-
-    /// Where finished files go: the bucket when the store is set, else the data directory.
-    static func artifacts(dataDirectory: URL) async throws -> any ArtifactStore {
-        do {
-            return try await ArtifactStores.fromEnvironment(dataDirectory: dataDirectory)
-        } catch {
-            throw unusable(error)
-        }
-    }
-
-    static func segments() async throws -> S3SegmentStore? {
-        do {
-            return try await S3SegmentStore.fromEnvironment()
-        } catch {
-            throw unusable(error)
-        }
-    }
-
-    static func unusable(_ error: any Error) -> UserFacingError {
-        UserFacingError("The shared store cannot be used: \(reason(error)). Check its address and keys, or unset it to keep files on this machine only.")
-    }
-
-    /// A setting's problem in words; the store's own answer otherwise.
-    static func reason(_ error: any Error) -> String {
-        if let error = error as? S3Error, error.code == "InvalidConfiguration" { return error.message }
-        return "\(error)"
     }
 }

@@ -1,9 +1,6 @@
 import ArgumentParser
-import CallWorkflows
-import ChatWorkflows
+import Bootstrap
 import Foundation
-import JourneyWorkflows
-import ObjectStorage
 import StoryWorkflows
 
 /// `storyvoice worker`: analyses and renders stories, makes chat-story videos, tells and
@@ -14,8 +11,9 @@ struct WorkerCommand: AsyncParsableCommand {
         commandName: "worker",
         abstract: "Run story jobs (analyse, render), chat-story videos, journeys (tell, export) and calls (scheduled, App Store) for a StoryVoice server.",
         discussion: """
-            Uses the same STORYVOICE_DATA_DIR and DATABASE_URL as 'storyvoice serve'. Start the server with \
-            --workers 0 when workers run separately; several workers may share one PostgreSQL database.
+            Uses the same STORYVOICE_DATA_DIR, DATABASE_URL, STORYVOICE_S3_URL and Twilio and App Store settings as \
+            'storyvoice serve'. Start the server with --workers 0 when workers run separately; several workers may \
+            share one PostgreSQL database (docs/deploy.md).
             """)
 
     @Option(help: "Jobs to run at once.")
@@ -29,21 +27,14 @@ struct WorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         ParentWatch.startIfAsked()
-        // The same Twilio and App Store settings as the server: a scheduled call is placed here.
-        let calls = try CallServices.fromEnvironment(ProcessInfo.processInfo.environment)
-        let dataDirectory = try StoryWorker.dataDirectory()
-        let narration = try await LocalNarration.make(dataDirectory: dataDirectory, shared: try await SharedStore.segments())
-        let artifacts = try await SharedStore.artifacts(dataDirectory: dataDirectory)
-        guard !narration.catalog.voices.isEmpty else {
+        // The same parts, built the same way, as the server's: the jobs run here as they would there.
+        let services = try await LiveServices.live(localModel: LocalModels.server)
+        let voices = await services.narration?.voices().count ?? 0
+        guard voices > 0 else {
             throw UserFacingError("No speech engine is installed; install espeak-ng, flite or festival (see 'storyvoice doctor').")
         }
-        print("StoryVoice worker running \(concurrency) job(s) at once with \(narration.catalog.voices.count) voices.")
+        print("StoryVoice worker running \(concurrency) job(s) at once with \(voices) voices.")
         try await StoryWorker.run(
-            narration: narration, artifacts: artifacts, configuration: lease.workerConfiguration(concurrency: concurrency), localModel: LocalModels.server
-        ) { registry, directory, models in
-            ChatJobs.register(in: &registry, dataDirectory: directory, artifacts: artifacts)
-            JourneyJobs.register(in: &registry, dataDirectory: directory, artifacts: artifacts, narration: narration, models: models)
-            CallJobs.register(in: &registry, services: calls)
-        }
+            registry: services.jobs(), dataDirectory: services.dataDirectory, configuration: lease.workerConfiguration(concurrency: concurrency))
     }
 }

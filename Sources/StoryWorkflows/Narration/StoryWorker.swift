@@ -25,22 +25,14 @@ public enum StoryWorker {
         Leftovers.sweep(dataDirectory: dataDirectory) + WorkerLogs.sweep()
     }
 
-    /// Runs `configuration.concurrency` job loops until SIGINT or SIGTERM; running jobs are
-    /// then released for another worker to resume. `otherJobs` adds the other product areas'
-    /// handlers (chat-story videos, journeys), which live in modules above this one, with the
-    /// worker's data directory and model access. Finished files are kept in `artifacts` (nil:
-    /// the data directory).
+    /// Runs `configuration.concurrency` job loops of `registry` (every product's jobs:
+    /// `LiveServices.jobs`) until SIGINT or SIGTERM, after sweeping what killed exports left in
+    /// `dataDirectory`; running jobs are then released for another worker to resume.
     public static func run(
-        narration: any NarrationService, artifacts: (any ArtifactStore)? = nil, configuration: JobWorker.Configuration,
-        localModel: (any LocalModelHost)? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
-        otherJobs: (inout JobHandlerRegistry, DataDirectory, ModelAccess) -> Void = { _, _, _ in }
+        registry: JobHandlerRegistry, dataDirectory: DataDirectory, configuration: JobWorker.Configuration,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws {
-        let directory = DataDirectory.resolve(environment: environment)
-        sweepLeftovers(dataDirectory: directory.url)
-        let secret = try ServerSecret.load(environment: environment, dataDirectory: directory)
-        let models = ModelAccess.make(environment: environment, secret: secret, dataDirectory: directory, local: localModel)
-        var registry = StoryJobs.registry(dataDirectory: directory, artifacts: artifacts, narration: narration, models: models)
-        otherJobs(&registry, directory, models)
+        sweepLeftovers(dataDirectory: dataDirectory.url)
         try await Worker.run(registry: registry, configuration: configuration, environment: environment)
     }
 }
