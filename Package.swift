@@ -304,7 +304,7 @@ let package = Package(
         .target(
             name: "CallWorkflows",
             dependencies: [
-                "Calls", "Telephony", "AppStore", "Persistence", "Jobs", "VendorHTTP",
+                "Calls", "Telephony", "AppStore", "Persistence", "Jobs", "VendorHTTP", "StoryWorkflows", "StoryModel", "Speech", "Audio",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -324,7 +324,7 @@ let package = Package(
             dependencies: [
                 "StoryModel", "StoryText", "Persistence", "Jobs", "Analysis", "LanguageModels", "VendorHTTP", "StoryWorkflows",
                 "Speech", "VoiceChat", "VoiceWorkflows", "ChatStories", "ChatWorkflows", "Journeys", "JourneyServices", "JourneyWorkflows",
-                "Calls", "Telephony", "CallWorkflows", "Audio", "ObjectStorage", "Bootstrap",
+                "Calls", "Telephony", "CallWorkflows", "ObjectStorage", "Bootstrap",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
                 .product(name: "JWT", package: "jwt"),

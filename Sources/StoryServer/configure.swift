@@ -58,7 +58,7 @@ public func configure(_ app: Application, _ config: ServerConfig) async throws {
     if config.inProcessWorkers > 0, !config.effectiveJobHandlers.kinds.isEmpty {
         app.lifecycle.use(InProcessWorkers.lifecycle(config: config))
     }
-    if config.warmsCallOpenings { app.lifecycle.use(CallAgents.openingsWarmup(config: config)) }
+    if config.warmsCallOpenings { app.lifecycle.use(CallStreamHooks.openingsWarmup(config: config)) }
 }
 
 func routes(_ app: Application, _ config: ServerConfig) throws {
@@ -88,7 +88,7 @@ func routes(_ app: Application, _ config: ServerConfig) throws {
     JourneysController(config: config).register(routes: api)
     MobileController(config: config).register(signedIn: json.grouped(signedIn), open: json)
     if config.developmentMode { DevelopmentController(config: config).register(signedIn: json.grouped(signedIn)) }
-    MediaStreamController(hooks: CallAgents.hooks(app: app, config: config), limits: config.connectionLimits).register(routes: app)
+    MediaStreamController(hooks: CallStreamHooks.hooks(app: app, config: config), limits: config.connectionLimits).register(routes: app)
 }
 
 struct HealthResponse: Content {

@@ -59,7 +59,7 @@ struct MobileController: Sendable {
         let body = try request.decodeJSON(CustomScenarioBody.self)
         let userID = try request.requireUser().id
         let scenario = try await request.callScenarios(config).create(body.draft, for: userID)
-        CallAgents.prepareOpening(of: scenario, for: userID, app: request.application, config: config)
+        config.callAgents(request.application).prepareOpening(of: scenario, for: userID)
         return try Response.json(ScenarioView(scenario), status: .created)
     }
 
@@ -67,7 +67,7 @@ struct MobileController: Sendable {
         let body = try request.decodeJSON(CustomScenarioBody.self)
         let id = request.parameters.get("id") ?? "", userID = try request.requireUser().id
         let scenario = try await request.callScenarios(config).update(id: id, with: body.draft, for: userID)
-        CallAgents.prepareOpening(of: scenario, for: userID, app: request.application, config: config)
+        config.callAgents(request.application).prepareOpening(of: scenario, for: userID)
         return try Response.json(ScenarioView(scenario))
     }
 
@@ -133,7 +133,7 @@ struct MobileController: Sendable {
     /// The call's opening voiced while the phone rings (or the browser's socket opens).
     private func prepareOpening(of scenarioID: String, for userID: UUID, _ request: Request) async {
         guard let scenario = try? await request.callScenarios(config).scenario(id: scenarioID, for: userID) else { return }
-        CallAgents.prepareOpening(of: scenario, for: userID, app: request.application, config: config)
+        config.callAgents(request.application).prepareOpening(of: scenario, for: userID)
     }
 
     @Sendable func scheduleCall(_ request: Request) async throws -> Response {
