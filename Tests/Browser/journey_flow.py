@@ -114,6 +114,18 @@ def journey_flow(options):
             return document.querySelector('#journey-end').value === 'Abingdon, Virginia, United States' && line.textContent ? line.textContent : null""", timeout=120)
         check("4 h" in replanned, f"choosing another place plans the trip to it (a walk across the Atlantic is refused: {replanned[:60]!r}…)")
 
+        # A suburb below the towns' floor (issue 51: "Headington, UK" was Uk, a village in Russia,
+        # then unknown): found among GeoNames' postal localities, a walk of under an hour.
+        plan_walk(browser, "Oxford, UK", "Headington, UK")
+        suburb = browser.wait_for("the walk to Headington planned", """
+            const plan = document.querySelector('#journey-plan');
+            const labels = [...document.querySelectorAll('#journey-places .journey-place-label')].map(label => label.textContent);
+            return !plan.hidden && labels.length === 2 && labels[1].startsWith('Headington')
+                ? {labels, time: document.querySelector('#journey-duration').textContent} : null""", timeout=120)
+        check(suburb["labels"] == ["Oxford, England, United Kingdom", "Headington, England, United Kingdom"],
+              f"the walk to Headington says which places it used: {suburb['labels']}")
+        check(re.fullmatch(r"\d+ min walking", suburb["time"]) is not None, f"Oxford to Headington is a walk of under an hour ({suburb['time']!r})")
+
         # "Use my location" fills the start from the browser's position.
         browser.on_element("#journey-start", "clear", {})
         if cdp(browser, "Browser.grantPermissions", {"permissions": ["geolocation"], "origin": options.app}) is not None \

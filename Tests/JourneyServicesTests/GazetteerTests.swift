@@ -129,8 +129,24 @@ enum InstalledGazetteer {
         let cambridge = try InstalledGazetteer.geocoder().resolve("Cambridge, Boston")
         #expect(cambridge.label == "Cambridge, Massachusetts, United States")
         #expect {
-            try InstalledGazetteer.geocoder().resolve("Botley, Oxford, UK")
-        } throws: { ($0 as? JourneyError)?.says(.unknownPlace, "only elsewhere", "Botley, England") == true }
+            try InstalledGazetteer.geocoder().resolve("Boston, Oxford")
+        } throws: { ($0 as? JourneyError)?.says(.unknownPlace, "only elsewhere", "Boston, England") == true }
+    }
+
+    /// Issue 51: "Oxford, UK" → "Headington, UK" was refused; a suburb below the towns' floor of
+    /// 500 people is found by name from GeoNames' postal localities.
+    @Test("a suburb is found by name; with a town after it, the one by that town")
+    func suburbsAreFound() throws {
+        let geocoder = try InstalledGazetteer.geocoder()
+        let headington = try geocoder.resolve("Headington, UK")
+        #expect(headington.label == "Headington, England, United Kingdom")
+        #expect(GreatCircle.distance(headington.coordinate, Coordinate(latitude: 51.760, longitude: -1.215)) < 1_500)
+        // Botley by Oxford, not the more populous one in Hampshire, nor the one 45 km off in Buckinghamshire.
+        let botley = try geocoder.resolve("Botley, Oxford, UK")
+        #expect(GreatCircle.distance(botley.coordinate, Coordinate(latitude: 51.752, longitude: -1.255)) < 4_000, "\(botley.coordinate)")
+        #expect(try geocoder.resolve("Botley, UK").coordinate.latitude < 51, "the town of 2,562 in Hampshire, not a locality")
+        // A locality never names a point: Oxford's centre is still Oxford.
+        #expect(GazetteerGeocoder.named(Coordinate(latitude: 51.752, longitude: -1.256), by: geocoder.gazetteer).name == "Oxford")
     }
 
     @Test func anUnknownNameSaysWhatTheGazetteerKnows() throws {
