@@ -18,7 +18,7 @@ public struct JourneyLibrary: Sendable {
     public var user: Stories
     public var routing: JourneyRouting
     public var buffer: BufferPolicy
-    /// Where exported audiobooks are kept (nil: the data directory).
+    /// Where the journeys' sentences and audiobooks are kept (nil: the data directory).
     public var artifacts: any ArtifactStore
     var now: @Sendable () -> Date
 

@@ -3,6 +3,7 @@ import DatabaseTestSupport
 import Foundation
 import ObjectStorage
 import Testing
+import TestSupport
 
 /// Two servers, each with its own data directory, on one PostgreSQL database and one S3 bucket
 /// (SeaweedFS; issue 52): a line one server rendered is served by the other from the bucket.
@@ -49,15 +50,31 @@ struct SharedStoreTopologyTests {
         await database.destroy()
     }
 
+    /// Every product's jobs (issue 50, item 3; issue 52, item 4): a chat video, a long story's
+    /// analysis, a journey told ahead, a scheduled call and a book export, each done by a worker.
     @Test("two servers without workers and two workers, each on its own disk: what a worker makes is downloaded from either server, and a worker killed mid-export hands it to the other")
     func workersOnOtherMachines() async throws {
+        let wire = TwilioWire()
+        try await LoopbackServer.withServer(handler: JourneyModel.handler) { model in
+            try await LoopbackServer.withServer(handler: wire.handler) { twilio in
+                try await workers(model: model, twilio: twilio, wire: wire)
+            }
+        }
+    }
+
+    func workers(model: LoopbackServer, twilio: LoopbackServer, wire: TwilioWire) async throws {
         let scratch = try CLI.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let database = try await TestDatabase.make(.postgres)
         var location = try #require(TopologyStore.base)
         location.prefix = "topology/\(UUID().uuidString.lowercased())/"
         // festival (~20x real time): slow enough for the export to be caught mid-way.
-        let environment = try Self.environment(database, location, engines: "festival")
+        var environment = try Self.environment(database, location, engines: "festival")
+        // The journeys' model and Twilio, on loopback servers speaking their wire formats.
+        environment.merge([
+            "OPENAI_BASE_URL": model.baseURL + "/v1", "TWILIO_ACCOUNT_SID": wire.accountSID, "TWILIO_AUTH_TOKEN": wire.authToken,
+            "TWILIO_PHONE_NUMBER": "+15005550006", "STORYVOICE_PUBLIC_URL": "https://calls.example.com", "TWILIO_API_BASE_URL": twilio.baseURL,
+        ]) { _, new in new }
         let first = ServerProcess(dataDirectory: scratch.appendingPathComponent("a"), environment: environment, workers: 0)
         let second = ServerProcess(dataDirectory: scratch.appendingPathComponent("b"), environment: environment, workers: 0)
         try await first.start()
@@ -107,6 +124,35 @@ struct SharedStoreTopologyTests {
         let textKeys = try await bucket.keys(prefix: "files/")
         #expect(textKeys.count == 1, "\(textKeys)")
 
+        // A journey told ahead by a worker with the user's model, its sentences heard through the
+        // other server from the bucket.
+        let (_, keysStatus) = try await first.request("PUT", "/api/settings", token: token, body: Data(#"{"api_keys":{"openai":"\#(JourneyModel.key)"}}"#.utf8))
+        #expect(keysStatus == 200)
+        let journey = try await first.post("/api/journeys", json: Self.journeyJSON, token: token, as: Created.self).id
+        var told = try await second.get("/api/journeys/\(journey)", token: token, as: Journey.self)
+        try await first.waitUntil("a worker tells the journey") {
+            told = try await second.get("/api/journeys/\(journey)", token: token, as: Journey.self)
+            return ["complete", "failed"].contains(told.status)
+        }
+        #expect(told.status == "complete", "\(told.error ?? "")")
+        let sentences = told.parts.flatMap { $0.sentences ?? [] }.compactMap(\.audio_url)
+        #expect(sentences.count >= 4)
+        for url in sentences.prefix(2) {
+            let (audio, status) = try await second.request("GET", url, token: token)
+            #expect(status == 200 && audio.prefix(4) == Data("RIFF".utf8), "\(url): \(status)")
+        }
+        #expect(try await bucket.keys(prefix: "journeys/").filter { $0.hasSuffix(".wav") }.count == sentences.count)
+        for disk in [first.dataDirectory, second.dataDirectory] + disks {
+            #expect(Self.files(in: disk.appendingPathComponent("journeys")).isEmpty, "journey audio stayed on \(disk.lastPathComponent)")
+        }
+
+        // A call scheduled through one server is placed by a worker (Twilio's create-call request).
+        let now = ISO8601DateFormatter().string(from: Date())
+        _ = try await first.post("/mobile/schedule-call", json: #"{"phone_number":"+14155550100","scenario":"storyteller","scheduled_time":"\#(now)"}"#,
+                                 token: token, as: Scheduled.self)
+        try await first.waitUntil("a worker places the scheduled call") { !wire.calls.isEmpty }
+        #expect(wire.calls.count == 1 && wire.calls.first?.to == "+14155550100")
+
         // The book: the worker rendering it is killed a quarter of the way; the other finishes it.
         let job = try await first.post("/api/stories/\(story)/render", json: #"{"format":"m4b"}"#, token: token, as: ServerRestartTests.Job.self)
         try await first.waitUntil("the export is a quarter done") {
@@ -135,6 +181,19 @@ struct SharedStoreTopologyTests {
     }
 
     struct Created: Decodable { var id: UUID }
+    struct Scheduled: Decodable { var status: String }
+    struct Journey: Decodable {
+        struct Part: Decodable {
+            struct Sentence: Decodable { var audio_url: String? }
+            var sentences: [Sentence]?
+        }
+        var status: String
+        var error: String?
+        var parts: [Part]
+    }
+
+    /// A walk of about 110 m (two short parts), told in festival's voice by the loopback model.
+    static let journeyJSON = #"{"start":"51.7520,-1.2577","end":"51.7530,-1.2577","mode":"walking","style":"noir","voice":"festival:cmu_us_slt_arctic_hts","model":"openai:gpt-4o-mini"}"#
     struct ChatExport: Decodable { var id: UUID; var status: String; var error: String?; var video_url: String? }
 
     static let chatJSON = #"""
