@@ -91,6 +91,12 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
+        .testTarget(name: "BootstrapTests", dependencies: [
+            "Bootstrap", "StoryWorkflows", "ChatWorkflows", "JourneyWorkflows", "CallWorkflows", "LanguageModels", "Persistence",
+        ]),
+        .testTarget(name: "StoryWorkflowsTests", dependencies: [
+            "StoryWorkflows", "ObjectStorage", "Persistence",
+        ]),
         .testTarget(name: "ObjectStorageTests", dependencies: [
             "ObjectStorage", .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"),
         ]),

@@ -48,6 +48,12 @@ public struct StoredObject: Sendable, Equatable {
 }
 
 extension ArtifactStore {
+    /// Whether the store keeps `key` in `file` itself (the data directory as the store): then
+    /// there is nothing to copy, and nothing to clean up after keeping.
+    public func holds(_ file: URL, as key: String) -> Bool {
+        localFile(key)?.standardizedFileURL.path == file.standardizedFileURL.path
+    }
+
     /// The object's size in bytes, nil when there is none.
     public func size(of key: String) async throws -> Int? { try await object(key)?.size }
 

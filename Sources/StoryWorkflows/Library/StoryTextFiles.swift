@@ -18,8 +18,9 @@ public struct StoryTextFiles: Sendable {
 
     /// Writes the text here and keeps it in the store; its path (relative to `files/`) and hash.
     public func write(_ bytes: Data) async throws -> (path: String, sha256: String) {
-        let stored = try ContentStore(dataDirectory: dataDirectory).write(bytes, extension: "txt")
-        if artifacts.localFile(Self.key(stored.path)) == nil {
+        let content = ContentStore(dataDirectory: dataDirectory)
+        let stored = try content.write(bytes, extension: "txt")
+        if !artifacts.holds(content.root.appendingPathComponent(stored.path), as: Self.key(stored.path)) {
             try await artifacts.keep(bytes, as: Self.key(stored.path), contentType: "text/plain; charset=utf-8")
         }
         return stored

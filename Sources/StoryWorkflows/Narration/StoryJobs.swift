@@ -212,8 +212,9 @@ struct RenderHandler: JobHandler {
             // Tried again by the queue: every line is cached by now, so the retry is quick.
             throw StoreUnavailable(error: error, what: "The audiobook")
         }
-        // In a bucket, nothing of the book stays on this worker (the captions are made again on the next export).
-        if artifacts.localFile(relative(output)) == nil { try? FileManager.default.removeItem(at: directory) }
+        // Kept elsewhere (a bucket), nothing of the book stays on this worker (the captions are
+        // made again by the next export).
+        if !artifacts.holds(output, as: relative(output)) { try? FileManager.default.removeItem(at: directory) }
         let render = StoryRender(
             path: relative(output), format: format, timingPath: relative(outcome.timingMap),
             durationSeconds: outcome.durationSeconds, synthesized: outcome.synthesized, cacheHits: outcome.cacheHits, renderedAt: Date())
