@@ -5,8 +5,6 @@ import JourneyServices
 import JourneyWorkflows
 import Journeys
 import LanguageModels
-import Speech
-import StoryModel
 import StoryWorkflows
 
 /// `storyvoice journey`: stories exactly as long as a trip.
@@ -199,63 +197,24 @@ struct JourneyTell: AsyncParsableCommand {
             \(plan.start.name) → \(plan.end.name), \(Duration.seconds(plan.route.durationSeconds).spokenLength) \(plan.mode.rawValue): \
             \(plan.parts) part\(plan.parts == 1 ? "" : "s"), told by \(spec) in \(speaker.voice.id)'s voice.\n
             """.utf8))
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-journey-\(UUID.random().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = MemoryJourneyStore(folder: folder)
-        let teller = JourneyTeller(plan: plan, style: storyStyle, model: chosen, speak: { try await speaker.speak($0, wordsPerMinute: plan.wordsPerMinute) }, store: store)
         let bar = ProgressBar(enabled: Terminal.isStandardErrorInteractive, stream: .standardError)
-        let started = ContinuousClock.now
-        var firstAudio: Duration?
-        for part in 1...plan.parts {
-            bar.update(fraction: Double(part - 1) / Double(plan.parts), label: "Telling", detail: "part \(part) of \(plan.parts)", force: true)
-            do {
-                try await teller.tell(part: part)
-            } catch let error as JourneyTellError {
-                throw UserFacingError(error.description)
+        let result: JourneyRecording.Result
+        do {
+            result = try await JourneyRecording(plan: plan, style: storyStyle, voice: speaker, model: chosen).write(to: URL(fileURLWithPath: output)) { step in
+                switch step {
+                case .telling(let part, let parts):
+                    bar.update(fraction: Double(part - 1) / Double(parts), label: "Telling", detail: "part \(part) of \(parts)", force: true)
+                case .writing(let fraction):
+                    bar.update(fraction: fraction, label: "Writing", detail: output)
+                }
             }
-            if firstAudio == nil { firstAudio = ContinuousClock.now - started }
-        }
-        let parts = await store.allParts
-        let title = await store.outline().flatMap { $0.title.isEmpty ? nil : $0.title } ?? "\(plan.start.name) to \(plan.end.name)"
-        try await JourneyAudiobook(title: title, parts: parts, folder: folder).write(to: URL(fileURLWithPath: output)) { fraction in
-            bar.update(fraction: fraction, label: "Writing", detail: output)
+        } catch let error as JourneyTellError {
+            throw UserFacingError(error.description)
         }
         bar.finish()
-        let elapsed = ContinuousClock.now - started
-        let story = parts.reduce(0) { $0 + $1.durationSeconds }
-        let fallbacks = parts.filter(\.fallback).count
-        print("Wrote \(output): “\(title)”, \(parts.count) parts, \(Format.duration(story)) of story in \(Format.duration(elapsed.seconds)) "
-            + "(\(String(format: "%.2f", story / max(elapsed.seconds, 0.001))) minutes of story a minute)"
+        let fallbacks = result.fallbacks
+        print("Wrote \(output): “\(result.title)”, \(result.parts) parts, \(Format.duration(result.storySeconds)) of story in \(Format.duration(result.elapsedSeconds)) "
+            + "(\(String(format: "%.2f", result.storySeconds / max(result.elapsedSeconds, 0.001))) minutes of story a minute)"
             + (fallbacks > 0 ? "; \(fallbacks) part\(fallbacks == 1 ? " was" : "s were") told from the outline after the model failed." : "."))
-    }
-}
-
-/// The voice a journey is told in, from the installed engines.
-struct JourneyVoice: Sendable {
-    let voice: Voice
-    let engine: any SpeechSynthesizer
-
-    init(id: String?) async throws {
-        let catalog = await VoiceCatalog.load(from: Engines.available())
-        if let id {
-            guard let voice = catalog.voice(id: id), let engine = catalog.engine(for: voice) else {
-                throw ValidationError("There is no installed voice '\(id)'. Run 'storyvoice voices' to list them.")
-            }
-            (self.voice, self.engine) = (voice, engine)
-        } else {
-            guard let best = CastableVoices.bestLive(catalog.voices), let engine = catalog.engine(for: best) else {
-                throw UserFacingError("No voice is installed: run scripts/setup.")
-            }
-            (self.voice, self.engine) = (best, engine)
-        }
-    }
-
-    /// `text` in this voice slowed to `wordsPerMinute`, the plan's pace (`VoicePaces`).
-    func speak(_ text: String, wordsPerMinute: Double) async throws -> Data {
-        let (voice, engine) = (voice, engine)
-        let rate = await VoicePaces.shared.rate(for: voice.id, isCloud: Engines.isCloud(voice.engine), target: wordsPerMinute) { sample in
-            WAV.encode(try await engine.synthesize(sample, voice: voice, settings: SpeechSettings()))
-        }
-        return WAV.encode(try await engine.synthesize(text, voice: voice, settings: SpeechSettings(rate: rate)))
     }
 }
