@@ -94,6 +94,7 @@ let package = Package(
         .testTarget(name: "BootstrapTests", dependencies: [
             "Bootstrap", "StoryWorkflows", "ChatWorkflows", "JourneyWorkflows", "CallWorkflows", "LanguageModels", "Persistence",
         ]),
+        .testTarget(name: "VoiceWorkflowsTests", dependencies: ["VoiceWorkflows", "VoiceChat", "StoryWorkflows"]),
         .testTarget(name: "StoryWorkflowsTests", dependencies: [
             "StoryWorkflows", "ObjectStorage", "Persistence",
         ]),
