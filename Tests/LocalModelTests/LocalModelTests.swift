@@ -132,9 +132,18 @@ struct LocalModelTests {
             // Stopped, the process runs nothing: not its threads, not a Python signal handler.
             // (A server once outlived StoryVoice with every thread stuck in a lock wait.)
             kill(server.processIdentifier, SIGSTOP)
-            if ending == "SIGTERM" { server.terminate() } else { try input.write.close() }
+            if ending == "SIGTERM" {
+                // Linux keeps any signal but SIGKILL pending while a process is stopped; once it
+                // runs again the kernel's default action ends it before any of its code runs, so
+                // it dies of SIGTERM itself. A Python handler would have exited on its own terms.
+                server.terminate()
+                kill(server.processIdentifier, SIGCONT)
+            } else {
+                try input.write.close()
+            }
             for _ in 0..<600 where server.isRunning { try await Task.sleep(for: .milliseconds(100)) }
             #expect(!server.isRunning, "a frozen server outlived \(ending)")
+            if ending == "SIGTERM" { #expect(server.status == .signaled(SIGTERM), "\(server.exitDescription)") }
         }
     }
 

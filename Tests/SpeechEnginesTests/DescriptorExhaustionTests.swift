@@ -49,6 +49,7 @@ import Glibc
 
     @Test func aWorkerFailsToStartWithAnErrorWhenNoDescriptorIsLeft() async {
         await #expect(processExitsWith: .success) {
+            await warmDispatchTimers()
             for free in 0..<10 {
                 let taken = TakenDescriptors(leavingFree: free)
                 _ = try? await JSONLinesWorker.start(executable: "/bin/echo", arguments: ["{\"ready\": true}"], label: "exhaustion")
@@ -72,6 +73,18 @@ import Glibc
         // ls's own listing of the folder is the lowest free number, 3.
         #expect(open.isSubset(of: ["0", "1", "2", "3"]), "the child had \(open.sorted()) open")
     }
+}
+
+/// A process that has run for a while has libdispatch's timer machinery; this fresh child has
+/// not, and libdispatch traps (SIGILL) when it cannot open a descriptor for it. Under load a
+/// discarded worker's `echo` was still running when it was released, so its SIGKILL was the
+/// process's first timer, scheduled with every descriptor taken: the CI run died of that, not
+/// of StoryVoice's code. The timers are made here, before the descriptors are taken.
+private func warmDispatchTimers() async {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(1)) { continuation.resume() }
+    }
+    try? await Task.sleep(for: .milliseconds(1))
 }
 
 /// Every descriptor this process may open, but `free`, held open until `release`.
