@@ -85,6 +85,9 @@ let package = Package(
             ]
         ),
         // S3-compatible object storage (issue 52): the Signature Version 4 signer and a bucket's client.
+        // What a use case tells a person when it refuses: a stable code, words, and a kind every
+        // product shares, mapped to HTTP in one place (issue 50).
+        .target(name: "Problems"),
         .target(name: "ObjectStorage", dependencies: [
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -170,7 +173,7 @@ let package = Package(
         ),
         // Journeys' pure core: places, travel modes, routes, the plan (parts, words per part, the
         // 4-hour limit), the buffering policy, the offline estimate; the Geocoder and Router interfaces.
-        .target(name: "Journeys"),
+        .target(name: "Journeys", dependencies: ["Problems"]),
         // Journeys' live services over the vendor HTTP layer (OSRM router, Nominatim geocoder) and
         // the offline gazetteer scripts/setup installs.
         .target(
@@ -226,7 +229,7 @@ let package = Package(
             name: "StoryWorkflows",
             dependencies: [
                 "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "CloudSpeech", "Narration", "LanguageModels", "VendorHTTP",
-                "Analysis", "Persistence", "Jobs", "ProcessWorkers", "ObjectStorage",
+                "Analysis", "Persistence", "Jobs", "ProcessWorkers", "ObjectStorage", "Problems",
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -246,7 +249,7 @@ let package = Package(
         .target(
             name: "ChatWorkflows",
             dependencies: [
-                "ChatStories", "ChatVideo", "Audio", "Persistence", "Jobs", "StoryWorkflows", "LanguageModels", "StoryModel", "ObjectStorage",
+                "ChatStories", "ChatVideo", "Audio", "Persistence", "Jobs", "StoryWorkflows", "LanguageModels", "StoryModel", "ObjectStorage", "Problems",
                 .product(name: "FluentKit", package: "fluent-kit"),
             ]
         ),
@@ -311,7 +314,7 @@ let package = Package(
         .target(
             name: "CallWorkflows",
             dependencies: [
-                "Calls", "Telephony", "AppStore", "Persistence", "Jobs", "VendorHTTP", "StoryWorkflows", "StoryModel", "Speech", "Audio",
+                "Calls", "Telephony", "AppStore", "Persistence", "Jobs", "VendorHTTP", "StoryWorkflows", "StoryModel", "Speech", "Audio", "Problems",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -331,7 +334,7 @@ let package = Package(
             dependencies: [
                 "StoryModel", "StoryText", "Persistence", "Jobs", "Analysis", "LanguageModels", "VendorHTTP", "StoryWorkflows",
                 "Speech", "VoiceChat", "VoiceWorkflows", "ChatStories", "ChatWorkflows", "Journeys", "JourneyServices", "JourneyWorkflows",
-                "Calls", "Telephony", "CallWorkflows", "ObjectStorage", "Bootstrap",
+                "Calls", "Telephony", "CallWorkflows", "ObjectStorage", "Bootstrap", "Problems",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Fluent", package: "fluent"),
                 .product(name: "JWT", package: "jwt"),

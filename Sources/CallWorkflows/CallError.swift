@@ -1,4 +1,5 @@
 import Calls
+import Problems
 
 /// Why a calls use case refused or failed, in words for the user. StoryServer maps the kind to
 /// an HTTP status in one place; the mobile app reads `detail`.
@@ -48,4 +49,19 @@ public struct CallError: Error, Equatable, Sendable, CustomStringConvertible {
     static let twilioNotConfigured = CallError(
         .unavailable, code: "telephony_not_configured",
         "Phone calls are not available on this server yet. Until they are, try the scenario in the browser from the web app's Calls page. Nothing was counted.")
+}
+
+extension CallError: Problem {
+    /// The calls API answers a malformed or impossible request 400 (its FastAPI contract).
+    public var problemKind: ProblemKind {
+        switch kind {
+        case .invalid: .badRequest
+        case .paymentRequired: .paymentRequired
+        case .forbidden: .forbidden
+        case .notFound: .notFound
+        case .conflict: .conflict
+        case .upstream: .upstream
+        case .unavailable: .unavailable
+        }
+    }
 }

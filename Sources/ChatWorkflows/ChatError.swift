@@ -1,3 +1,5 @@
+import Problems
+
 /// Why a chat stories use case refused or failed, in words for the user. StoryServer maps the
 /// kind to an HTTP status in one place; the CLI prints the message.
 public struct ChatError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -36,4 +38,18 @@ public struct ChatError: Error, Equatable, Sendable, CustomStringConvertible {
 
     static let conversationNotFound = ChatError(.notFound, code: "conversation_not_found", "No chat story with this id.")
     static let exportNotFound = ChatError(.notFound, code: "export_not_found", "No export with this id.")
+}
+
+extension ChatError: Problem {
+    public var problemKind: ProblemKind {
+        switch kind {
+        case .notFound: .notFound
+        case .invalid: .invalid
+        case .premiumRequired: .forbidden
+        case .limitReached: .limitReached
+        case .conflict: .conflict
+        case .unavailable: .unavailable
+        case .staleVersion: .staleVersion
+        }
+    }
 }

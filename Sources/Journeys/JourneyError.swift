@@ -1,4 +1,5 @@
 import Foundation
+import Problems
 
 /// Why a journey cannot be planned, in words a user can act on, with a stable code for the API.
 public struct JourneyError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -74,5 +75,16 @@ extension Duration {
         if hours > 0 { return String(format: "%d h %02d min", hours, minutes) }
         if minutes > 0 { return seconds >= 30 && minutes < 10 ? "\(minutes) min \(seconds) s" : "\(minutes) min" }
         return "\(seconds) s"
+    }
+}
+
+extension JourneyError: Problem {
+    public var problemKind: ProblemKind {
+        switch kind {
+        case .unknownPlace, .placeTooLong, .samePlace, .tooLong, .noRoute, .noRoad, .invalidStyle: .invalid
+        case .invalidRequest: .badRequest
+        case .serviceUnavailable, .gazetteerMissing: .unavailable
+        case .serviceTimeout: .timeout
+        }
     }
 }

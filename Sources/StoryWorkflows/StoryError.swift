@@ -1,3 +1,5 @@
+import Problems
+
 /// Why a stories use case refused or failed, in words for the user. StoryServer maps the kind
 /// to an HTTP status in one place; the CLI prints the message.
 public struct StoryError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -34,4 +36,18 @@ public struct StoryError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public static let notAnalyzed = StoryError(.conflict, code: "not_analyzed", "Analyse the story first (POST /api/stories/{id}/analyze).")
+}
+
+extension StoryError: Problem {
+    public var problemKind: ProblemKind {
+        switch kind {
+        case .notFound: .notFound
+        case .invalid: .invalid
+        case .conflict: .conflict
+        case .tooLarge: .tooLarge
+        case .unsupportedMedia: .unsupportedMedia
+        case .unavailable: .unavailable
+        case .staleVersion: .staleVersion
+        }
+    }
 }

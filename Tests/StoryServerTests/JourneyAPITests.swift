@@ -186,7 +186,7 @@ struct JourneyAPITests {
             .invalidRequest: .badRequest, .serviceUnavailable: .serviceUnavailable, .gazetteerMissing: .serviceUnavailable,
             .serviceTimeout: .gatewayTimeout,
         ]
-        for (kind, status) in expected { #expect(APIError.status(for: kind) == status, "\(kind)") }
+        for (kind, status) in expected { #expect(APIError.status(for: JourneyError(kind, "").problemKind) == status, "\(kind)") }
     }
 
     /// SQLite with the data directory; PostgreSQL with the bucket (when make test runs both).

@@ -1,8 +1,7 @@
 import CallWorkflows
-import ChatWorkflows
 import Journeys
 import ObjectStorage
-import StoryWorkflows
+import Problems
 import Vapor
 
 /// Turns every error into `{"error": {"code", "message"}}` with a fitting status, so clients
@@ -21,7 +20,7 @@ struct JSONErrorMiddleware: AsyncMiddleware {
         let message = Self.bounded(described)
         let response = Response(status: status, headers: headers)
         do {
-            var body = ErrorBody(error: .init(code: code, message: message, field: (error as? JourneyError)?.field))
+            var body = ErrorBody(error: .init(code: code, message: message, field: (error as? any Problem)?.field))
             // The mobile app reads FastAPI's `detail`: the 402's object, else the message.
             if Self.speaksDetail(request.url.path) {
                 body.detail = (error as? CallError)?.payment.map { .payment($0.detail) } ?? .message(message)
@@ -37,14 +36,12 @@ struct JSONErrorMiddleware: AsyncMiddleware {
         switch error {
         case let error as APIError:
             return (error.status, error.code, error.message, error.headers)
-        case let error as StoryError:
-            return (APIError.status(for: error.kind), error.code, error.message, [:])
-        case let error as ChatError:
-            return (APIError.status(for: error.kind), error.code, error.message, error.headers)
         case let error as JourneyError:
-            return (APIError.status(for: error.kind), error.code, Self.userMessage(for: error, logger: request.logger), [:])
-        case let error as CallError:
-            return (APIError.status(for: error.kind), error.code, error.message, [:])
+            // A failing service's details go to the log; the user reads what to do.
+            return (APIError.status(for: error.problemKind), error.code, Self.userMessage(for: error, logger: request.logger), [:])
+        case let error as any Problem:
+            let headers: HTTPHeaders = error.retryAfterSeconds.map { ["Retry-After": String($0)] } ?? [:]
+            return (APIError.status(for: error.problemKind), error.code, error.message, headers)
         case let error as DecodingError:
             return (.badRequest, "invalid_body", DecodingErrorDescription.describe(error), [:])
         case let error as ArtifactError:

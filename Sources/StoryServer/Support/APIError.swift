@@ -1,6 +1,6 @@
 import CallWorkflows
 import Calls
-import StoryWorkflows
+import Problems
 import Vapor
 
 /// An error the API reports as `{"error": {"code", "message"}}` with `status`.
@@ -39,30 +39,22 @@ struct APIError: Error, AbortError {
 }
 
 extension APIError {
-    /// The one place a use case's refusal becomes an HTTP status.
-    static func status(for kind: StoryError.Kind) -> HTTPResponseStatus {
+    /// The one place a use case's refusal (any product's `Problem`) becomes an HTTP status.
+    static func status(for kind: ProblemKind) -> HTTPResponseStatus {
         switch kind {
-        case .notFound: .notFound
+        case .badRequest: .badRequest
         case .invalid: .unprocessableEntity
-        case .conflict: .conflict
-        case .tooLarge: .payloadTooLarge
-        case .unsupportedMedia: .unsupportedMediaType
-        case .unavailable: .serviceUnavailable
-        case .staleVersion: .preconditionFailed
-        }
-    }
-}
-
-extension APIError {
-    static func status(for kind: CallError.Kind) -> HTTPResponseStatus {
-        switch kind {
-        case .invalid: .badRequest
         case .paymentRequired: .paymentRequired
         case .forbidden: .forbidden
         case .notFound: .notFound
         case .conflict: .conflict
+        case .staleVersion: .preconditionFailed
+        case .tooLarge: .payloadTooLarge
+        case .unsupportedMedia: .unsupportedMediaType
+        case .limitReached: .tooManyRequests
         case .upstream: .badGateway
         case .unavailable: .serviceUnavailable
+        case .timeout: .gatewayTimeout
         }
     }
 }

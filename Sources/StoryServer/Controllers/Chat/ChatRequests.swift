@@ -69,28 +69,6 @@ extension Request {
     }
 }
 
-extension APIError {
-    /// The one place a chat use case's refusal becomes an HTTP status.
-    static func status(for kind: ChatError.Kind) -> HTTPResponseStatus {
-        switch kind {
-        case .notFound: .notFound
-        case .invalid: .unprocessableEntity
-        case .premiumRequired: .forbidden
-        case .limitReached: .tooManyRequests
-        case .conflict: .conflict
-        case .unavailable: .serviceUnavailable
-        case .staleVersion: .preconditionFailed
-        }
-    }
-}
-
-extension ChatError {
-    /// `Retry-After` for a limit that lifts at a known time.
-    var headers: HTTPHeaders {
-        retryAfterSeconds.map { ["Retry-After": String($0)] } ?? [:]
-    }
-}
-
 extension Response {
     /// A conversation as JSON, its version as the `ETag` that `If-Match` names on edits.
     static func chat(_ conversation: ChatConversation, status: HTTPResponseStatus = .ok) throws -> Response {

@@ -21,20 +21,6 @@ extension Request {
     }
 }
 
-extension APIError {
-    /// The one place a journey's refusal becomes an HTTP status: what the listener asked for
-    /// cannot be a journey (422), the request itself is wrong (400), or a routing or geocoding
-    /// service is missing, down (503) or slow (504).
-    static func status(for kind: JourneyError.Kind) -> HTTPResponseStatus {
-        switch kind {
-        case .unknownPlace, .placeTooLong, .samePlace, .tooLong, .noRoute, .noRoad, .invalidStyle: .unprocessableEntity
-        case .invalidRequest: .badRequest
-        case .serviceUnavailable, .gazetteerMissing: .serviceUnavailable
-        case .serviceTimeout: .gatewayTimeout
-        }
-    }
-}
-
 /// The bodies the journeys routes read. A travel mode left out (or null) is driving; a style left
 /// out is fantasy; an empty voice or model is no choice (the defaults).
 struct JourneyPlanBody: Decodable {
