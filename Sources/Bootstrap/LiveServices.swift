@@ -63,11 +63,15 @@ public struct LiveServices: Sendable {
             journeyOpenings: PreparedOpenings())
     }
 
-    /// The shared store for lines and for finished files, or none; a store that is set and
-    /// cannot be used says so, for the operator.
+    /// The shared store for lines and for finished files (one bucket, created once when
+    /// missing), or the data directory alone; a store that is set and cannot be used says so.
     static func stores(_ environment: [String: String], dataDirectory: DataDirectory) async throws -> (S3SegmentStore?, any ArtifactStore) {
         do {
-            return (try await S3SegmentStore.fromEnvironment(environment), try await ArtifactStores.fromEnvironment(dataDirectory: dataDirectory.url, environment))
+            guard let location = try S3Location.fromEnvironment(environment) else { return (nil, DirectoryStore(root: dataDirectory.url)) }
+            let files = S3Client(location: location)
+            try await files.createBucket()
+            // A line is a few hundred kilobytes: a store slower than 10 s is not one to wait on.
+            return (S3SegmentStore(client: S3Client(location: location, timeout: .seconds(10))), BucketStore(client: files))
         } catch {
             throw SharedStoreUnusable(error)
         }

@@ -258,14 +258,3 @@ extension S3Location {
                           accessKey: value("ACCESS_KEY")!, secretKey: value("SECRET_KEY")!)
     }
 }
-
-public enum ArtifactStores {
-    /// The bucket in `STORYVOICE_S3_URL` (created when missing) when it is set, else the data
-    /// directory.
-    public static func fromEnvironment(dataDirectory: URL, _ environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> any ArtifactStore {
-        guard let location = try S3Location.fromEnvironment(environment) else { return DirectoryStore(root: dataDirectory) }
-        let client = S3Client(location: location)
-        try await client.createBucket()
-        return BucketStore(client: client)
-    }
-}

@@ -44,17 +44,6 @@ public final class S3SegmentStore: SharedSegmentStore {
         }
     }
 
-    /// From `STORYVOICE_S3_URL` or its parts (`S3Location.fromEnvironment`), creating the
-    /// bucket when it is not there; nil when the variable is unset. A URL that cannot be read is
-    /// an error, not a silent fallback to this machine's disk.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> S3SegmentStore? {
-        guard let location = try S3Location.fromEnvironment(environment) else { return nil }
-        // A line is a few hundred kilobytes: a store that takes longer than this is not one to wait on.
-        let client = S3Client(location: location, timeout: .seconds(10))
-        try await client.createBucket()
-        return S3SegmentStore(client: client)
-    }
-
     static func objectKey(_ key: String) -> String {
         "segments/\(key.prefix(2))/\(key).wav"
     }
