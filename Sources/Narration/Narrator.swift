@@ -173,7 +173,8 @@ public struct Narrator: Sendable {
         var verification: VerificationReport?
     }
 
-    /// Renders every job not yet in the cache, `options.jobs` at a time. With
+    /// Renders every job not yet in the cache, `options.jobs` at a time, one engine after
+    /// another (`RenderOrder`). With
     /// `options.verify`, every line (cached ones too, unless already checked) is transcribed.
     func render(_ jobs: RenderJobs, options: NarrationOptions, progress: @Sendable (NarrationProgress) -> Void) async throws -> RenderSummary {
         var summary = RenderSummary(total: jobs.unique.count)
@@ -203,25 +204,30 @@ public struct Narrator: Sendable {
         let cache = self.cache, logger = self.logger, renderer = jobs.renderer
         let verifier = options.verify ? transcriber.map { Verification(transcriber: $0, threshold: options.verifyThreshold) } : nil
         var checkSeconds = 0.0
-        try await withThrowingTaskGroup(of: Verification.Finished.self) { group in
-            var next = 0
-            func startNext() {
-                guard next < pending.count else { return }
-                let (job, cached) = pending[next]
-                next += 1
-                group.addTask {
-                    try await Self.renderOne(job, cached: cached, renderer: renderer, cache: cache, verifier: verifier, logger: logger)
+        for lines in RenderOrder.byEngine(pending, engine: { $0.job.voice.engine }) {
+            try await withThrowingTaskGroup(of: Verification.Finished.self) { group in
+                var next = 0
+                func startNext() {
+                    guard next < lines.count else { return }
+                    let (job, cached) = lines[next]
+                    next += 1
+                    group.addTask {
+                        try await Self.renderOne(job, cached: cached, renderer: renderer, cache: cache, verifier: verifier, logger: logger)
+                    }
+                }
+                for _ in 0..<max(1, options.jobs) { startNext() }
+                while let finished = try await group.next() {
+                    if finished.synthesized { summary.synthesized += 1 } else { summary.cacheHits += 1 }
+                    summary.audioSeconds += Double(finished.samples) / Double(options.sampleRate)
+                    if let check = finished.line { checks.append(check) }
+                    checkSeconds += finished.checkSeconds
+                    report()
+                    startNext()
                 }
             }
-            for _ in 0..<max(1, options.jobs) { startNext() }
-            while let finished = try await group.next() {
-                if finished.synthesized { summary.synthesized += 1 } else { summary.cacheHits += 1 }
-                summary.audioSeconds += Double(finished.samples) / Double(options.sampleRate)
-                if let check = finished.line { checks.append(check) }
-                checkSeconds += finished.checkSeconds
-                report()
-                startNext()
-            }
+            // This engine's workers are done with the book: their memory goes before the next
+            // engine's workers start (they start again on the next line anyone asks of them).
+            if let voice = lines.first?.job.voice { await catalog.engine(for: voice)?.releaseIdleResources() }
         }
         if options.verify { summary.verification = VerificationReport(checks, threshold: options.verifyThreshold, seconds: checkSeconds) }
         return summary

@@ -24,8 +24,9 @@ public final class PiperEngine: SpeechSynthesizer, PooledWorkerEngine {
     /// Where the workers and their Python live, and how many are kept alive.
     public typealias Configuration = PooledWorkerConfiguration<PiperEngine>
     public static let workerScriptPath = "scripts/piper-worker.py"
-    /// Each worker loads the model: ≈ 130 MB resident, up to ≈ 680 MB on long lines.
-    public static let bytesPerWorker: UInt64 = 700 << 20
+    /// Each worker loads the model: ≈ 130 MB resident, ≈ 300 MB at most with sentences spoken in
+    /// passes of 100 phonemes (`scripts/piper-worker.py`; ≈ 680 MB on long ones spoken whole).
+    public static let bytesPerWorker: UInt64 = 400 << 20
 
     /// A voice made from the model: the model's own, or a derived one shifted in pitch and tempo.
     struct Variant: Sendable {

@@ -3,6 +3,7 @@ import Foundation
 import Speech
 import SpeechEngines
 import StoryModel
+import Synchronization
 import Testing
 @testable import Narration
 
@@ -35,6 +36,23 @@ import Testing
                                        to: scratch.appendingPathComponent("piper.wav"))
         let workers = await piper.workerProcessIDs()
         #expect(workers.idle.isEmpty && workers.busy.isEmpty, "\(workers)")
+    }
+
+    /// Issue 47: in book order the engines took turns line by line and every engine's workers
+    /// stayed alive together (2.2 GB for one export). One engine's lines after another, each
+    /// engine's idle workers released before the next engine speaks.
+    @Test func linesAreRenderedOneEngineAfterAnotherEachReleasedBeforeTheNext() async throws {
+        let log = EngineLog()
+        let catalog = await VoiceCatalog.load(from: LocalEngines.all().map { RecordingEngine(inner: $0, log: log) })
+        let narrator = Narrator(catalog: catalog, cache: try SegmentCache(directory: scratch.appendingPathComponent("order-cache")))
+        var options = NarrationOptions()
+        options.jobs = 1
+        // Book order: flite, flite, espeak-ng ("Who are you?"), then flite to the end.
+        _ = try await narrator.narrate(document: document, analysis: NarrationPlannerTests.analysis(), cast: NarrationPlannerTests.cast,
+                                       to: scratch.appendingPathComponent("order.wav"), options: options)
+        let events = log.events.withLock { $0 }
+        #expect(Array(events.prefix(10)) == Array(repeating: "say flite", count: 7) + ["release flite", "say espeak-ng", "release espeak-ng"],
+                "\(events)")
     }
 
     @Test func wavHasSoundForEverySegmentAndTimingMatchesTheAudio() async throws {
@@ -110,5 +128,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: output.path))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0 != "cache" }
         #expect(leftovers.isEmpty)
+    }
+}
+
+/// What a narration asked of its engines, in order.
+final class EngineLog: Sendable {
+    let events = Mutex<[String]>([])
+    func append(_ event: String) { events.withLock { $0.append(event) } }
+}
+
+/// A real engine whose syntheses and releases are written to a log.
+struct RecordingEngine: SpeechSynthesizer {
+    let inner: any SpeechSynthesizer
+    let log: EngineLog
+    var engineID: String { inner.engineID }
+    func info() async -> EngineInfo { await inner.info() }
+    func voices() async throws -> [Voice] { try await inner.voices() }
+    func synthesize(_ text: String, voice: Voice, settings: SpeechSettings) async throws -> PCMAudio {
+        log.append("say \(engineID)")
+        return try await inner.synthesize(text, voice: voice, settings: settings)
+    }
+    func releaseIdleResources() async {
+        log.append("release \(engineID)")
+        await inner.releaseIdleResources()
     }
 }

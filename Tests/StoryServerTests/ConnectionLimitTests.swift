@@ -91,13 +91,15 @@ struct ConnectionLimitTests {
             #expect(await stalled.closedByServer())
             #expect(stalled.received.isEmpty)
 
-            // 8 KB in 1 KB pieces half a second apart: longer than the 2 s grace, but each
-            // kilobyte earns a second more.
-            let body = Array(#"{"refresh_token":""#.utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 8_192 - 20) + Array(#""}"#.utf8)
+            // 48 KB in 1 KB pieces 60 ms apart: at least 2.8 s, longer than the 2 s grace, but each
+            // kilobyte earns a second more. The first piece comes with the head, so a loaded
+            // machine's sender may fall seconds behind its pace before the server may close it.
+            let body = Array(#"{"refresh_token":""#.utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 48 * 1_024 - 20) + Array(#""}"#.utf8)
             let steady = try RawConnection(port: port)
-            await steady.send("POST /auth/refresh HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n")
-            for start in stride(from: 0, to: body.count, by: 1_024) {
-                try await Task.sleep(for: .milliseconds(500))
+            let head = Array("POST /auth/refresh HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+            await steady.send(head + body[0..<1_024])
+            for start in stride(from: 1_024, to: body.count, by: 1_024) {
+                try await Task.sleep(for: .milliseconds(60))
                 await steady.send(Array(body[start..<min(body.count, start + 1_024)]))
             }
             #expect(await steady.wait(for: "HTTP/1.1 401"), "\(String(decoding: steady.received, as: UTF8.self))")

@@ -132,13 +132,14 @@ public struct LocalNarration: NarrationService {
     }
 
     /// The time-left clock for rendering `cast`: each line still to render (identical lines in
-    /// one voice once, as `Narrator` renders them), in order, at its engine's speed here.
+    /// one voice once, as `Narrator` renders them), in its order (`RenderOrder`), at its engine's speed here.
     private func timeLeft(_ document: StoryDocument, analysis: StoryAnalysis, cast: Cast) -> TimeLeft {
         var seen = Set<String>()
         let lines = markingCached(plan(document, analysis: analysis, cast: cast)).filter { line in
             !line.cached && seen.insert("\(line.voice.voice)|\(line.voice.rate)|\(line.voice.pitch)|\(line.spokenText)").inserted
         }
-        return TimeLeft(lineSeconds: lines.map { RenderEstimate.renderSeconds($0) })
+        let ordered = RenderOrder.byEngine(lines) { catalog.voice(id: $0.voice.voice)?.engine ?? $0.voice.voice }.joined()
+        return TimeLeft(lineSeconds: ordered.map { RenderEstimate.renderSeconds($0) })
     }
 
     public func preview(_ assignment: VoiceAssignment, text: String) async throws -> Data {
