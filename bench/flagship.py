@@ -18,7 +18,7 @@ its own timeouts; choose some with --only. Sections:
             says), a model analysis without a key (where the error shows), whether an upload
             starts the analysis, a bad story id, sign-out and a second reader on the same tab.
             Works with the page before and after the virtualised story page (44cf7bf).            (items 2, 3, 4, 5, 7, 8, 9)
-  playback  in the browser: plays from the start for --playback-seconds, then jumps to unrendered
+  playback  in the browser: plays from the start (or from --playback-from) for --playback-seconds, then jumps to unrendered
             lines; silence between lines beyond the planned pauses, share of the window with
             sound, jump latency, what the play button and status say while it waits. Slow
             engines make the gaps: compare --engines espeak-ng,flite with
@@ -1105,7 +1105,17 @@ def section_playback(options, library, server):
             browser.js(PLAYBACK_PROBE)
             speed = options.playback_speed
             browser.js(f"const s = document.querySelector('#speed'); s.value = '{speed:g}'; s.dispatchEvent(new Event('change'));")
-            started = browser.js("const t = performance.now(); document.querySelector('#play').click(); return t;")
+            start = 0
+            if options.playback_from > 0:
+                # A far line nobody has heard: the listener clicks its row, as in the web app.
+                start = jump_target(listener, novel, options.playback_from, set())
+                show_row(browser, start, len(lines), options.page_timeout)
+                started = browser.wait_for(f"line {start}'s row", f"""
+                    const row = document.querySelector('#line-{start}:not(.loading) .line-text');
+                    if (!row) return null;
+                    const t = performance.now(); row.click(); return t;""", options.page_timeout)
+            else:
+                started = browser.js("const t = performance.now(); document.querySelector('#play').click(); return t;")
             window = options.playback_seconds
             time.sleep(window)
             facts = browser.js("""
@@ -1128,11 +1138,11 @@ def section_playback(options, library, server):
             first = marks[0]["t"] - started if marks else None
             worst = max(gaps, key=lambda g: g["excess_ms"]) if gaps else None
             over = [g for g in gaps if g["excess_ms"] > 250]
-            say(f"  {novel}: {window} s of playback at {speed:g}x from line 0: first sound after {ms(first / 1000 if first else None)}; "
+            say(f"  {novel}: {window} s of playback at {speed:g}x from line {start} of {len(lines)}: first sound after {ms(first / 1000 if first else None)}; "
                 f"lines {marks[0]['line'] if marks else '-'}–{marks[-1]['line'] if marks else '-'} played; sound {100 * sound / span:.0f}% of the window; "
                 f"{len(over)} of {len(gaps)} line changes silent >250 ms beyond the planned pause"
                 + (f", worst {worst['excess_ms'] / 1000:.1f} s before line {worst['line']}" if worst else ""))
-            record("playback", f"{novel} continuous", {"window_s": window, "first_sound_ms": first, "sound_share": sound / span,
+            record("playback", f"{novel} continuous", {"window_s": window, "from_line": start, "first_sound_ms": first, "sound_share": sound / span,
                                               "gaps": len(gaps), "gaps_over_250ms": len(over),
                                               "worst_excess_ms": worst["excess_ms"] if worst else None,
                                               "median_excess_ms": median([g["excess_ms"] for g in gaps])})
@@ -1194,6 +1204,8 @@ def main():
     parser.add_argument("--page-repeats", type=int, default=2)
     parser.add_argument("--playback-novel", default="sample", help="'sample' (the-open-window.txt) or a folder of --novels")
     parser.add_argument("--playback-seconds", type=int, default=90)
+    parser.add_argument("--playback-from", type=float, default=0.0,
+                        help="start at an unheard line this far into the book (0.6: three fifths in), by clicking its row")
     parser.add_argument("--playback-speed", type=float, default=1.0, choices=[0.75, 1.0, 1.25, 1.5])
     parser.add_argument("--chapter-novel", default="TheGambler")
     parser.add_argument("--export-novel", default="DaisyMiller")
