@@ -4,6 +4,10 @@ tree (the command and every worker it starts: Piper, Kokoro, ffmpeg), sampled ev
 
     bench/tree-peak.py -- .build/release/storyvoice narrate story.txt --voices best -o out.m4b
     bench/tree-peak.py --seconds 900 -- …   stops the command (SIGINT) after 15 minutes
+    bench/tree-peak.py --match "storyvoice serve" -- bench/flagship.py --only export …
+        runs the command but measures only the tree of the first process (other than itself)
+        whose command line contains the text, e.g. the server a benchmark starts, so that the
+        benchmark's own memory (a downloaded book) is not counted
 """
 import signal
 import os
@@ -33,19 +37,44 @@ def tree_rss(root):
     return total
 
 
+def matching(text, exclude):
+    """The first process whose command line contains `text`, other than those in `exclude`."""
+    for entry in sorted(os.listdir("/proc"), key=lambda name: int(name) if name.isdigit() else 0):
+        if not entry.isdigit() or int(entry) in exclude:
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                if text in handle.read().replace(b"\0", b" ").decode(errors="replace"):
+                    return int(entry)
+        except OSError:
+            continue
+    return None
+
+
+def option(name, before):
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv[:before] else None
+
+
 def main():
-    command = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else sys.argv[1:]
-    limit = float(sys.argv[sys.argv.index("--seconds") + 1]) if "--seconds" in sys.argv[:sys.argv.index("--") if "--" in sys.argv else 0] else None
+    split = sys.argv.index("--") if "--" in sys.argv else 0
+    command = sys.argv[split + 1:] if split else sys.argv[1:]
+    limit = float(option("--seconds", split)) if option("--seconds", split) else None
+    match = option("--match", split)
     started = time.monotonic()
     process = subprocess.Popen(command)
     peak = 0
+    watched = None if match else process.pid
     while process.poll() is None:
-        peak = max(peak, tree_rss(process.pid))
+        if watched is None:
+            watched = matching(match, {os.getpid(), process.pid})
+        if watched is not None:
+            peak = max(peak, tree_rss(watched))
         if limit is not None and time.monotonic() - started > limit:
             process.send_signal(signal.SIGINT)
             limit = None
         time.sleep(0.2)
-    print(f"tree-peak: exit {process.returncode}, {time.monotonic() - started:.1f} s wall, peak tree RSS {peak / 2**20:.0f} MB",
+    print(f"tree-peak: exit {process.returncode}, {time.monotonic() - started:.1f} s wall, peak tree RSS {peak / 2**20:.0f} MB"
+          + (f" (of the process matching {match!r})" if match else ""),
           file=sys.stderr)
     sys.exit(process.returncode)
 
