@@ -84,10 +84,9 @@ public struct Narrator: Sendable {
         Leftovers.sweep(in: output.deletingLastPathComponent(), olderThan: 0, only: output.lastPathComponent)
         if options.verify && transcriber == nil { throw NarrationError.noTranscriber }
         let jobs = try await renderJobs(for: utterances, analysis: analysis, options: options)
+        // Each engine's idle workers (a model each, hundreds of MB) were released as its lines
+        // were done, so none sits idle through the encode beside the encoders.
         let rendered = try await render(jobs, options: options, progress: progress)
-        // Every line is rendered: the speech workers (a model each, hundreds of MB) would sit
-        // idle through the encode beside the encoders. They start again on the next line.
-        await catalog.releaseIdleResources()
 
         progress(NarrationProgress(phase: .assembling, completed: rendered.total, total: rendered.total,
                                    audioSeconds: rendered.audioSeconds, cacheHits: rendered.cacheHits, synthesized: rendered.synthesized))

@@ -86,11 +86,6 @@ public struct VoiceCatalog: Sendable {
             failures: failures.merging(other.failures) { mine, _ in mine })
     }
 
-    /// Asks every engine to free what it holds while idle (see `SpeechSynthesizer`).
-    public func releaseIdleResources() async {
-        for engine in synthesizers.values { await engine.releaseIdleResources() }
-    }
-
     /// The engine that speaks `voice`, if it is in this catalogue's engines.
     public func engine(for voice: Voice) -> (any SpeechSynthesizer)? {
         synthesizers[voice.engine]
