@@ -8,6 +8,7 @@ tree (the command and every worker it starts: Piper, Kokoro, ffmpeg), sampled ev
         runs the command but measures only the tree of the first process (other than itself)
         whose command line contains the text, e.g. the server a benchmark starts, so that the
         benchmark's own memory (a downloaded book) is not counted
+At the end it lists the processes of the tree at its peak, each with its resident memory.
 """
 import signal
 import os
@@ -18,6 +19,11 @@ import time
 
 def tree_rss(root):
     """Resident bytes of `root` and all its descendants, from /proc."""
+    return sum(rss for _, rss in tree_processes(root))
+
+
+def tree_processes(root):
+    """(short command line, resident bytes) of `root` and each of its descendants."""
     children, rss = {}, {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -29,12 +35,24 @@ def tree_rss(root):
             rss[int(entry)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
         except (OSError, IndexError, ValueError):
             continue
-    total, stack = 0, [root]
+    found, stack = [], [root]
     while stack:
         pid = stack.pop()
-        total += rss.get(pid, 0)
+        if pid in rss:
+            found.append((command_line(pid), rss[pid]))
         stack.extend(children.get(pid, []))
-    return total
+    return found
+
+
+def command_line(pid):
+    """The program's name and its first arguments, enough to tell the workers apart."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            words = handle.read().decode(errors="replace").split("\0")
+    except OSError:
+        return str(pid)
+    words = [os.path.basename(words[0])] + [w for w in words[1:4] if w]
+    return f"{pid} " + " ".join(words)[:90]
 
 
 def matching(text, exclude):
@@ -62,13 +80,16 @@ def main():
     match = option("--match", split)
     started = time.monotonic()
     process = subprocess.Popen(command)
-    peak = 0
+    peak, at_peak, peak_time = 0, [], 0.0
     watched = None if match else process.pid
     while process.poll() is None:
         if watched is None:
             watched = matching(match, {os.getpid(), process.pid})
         if watched is not None:
-            peak = max(peak, tree_rss(watched))
+            processes = tree_processes(watched)
+            total = sum(rss for _, rss in processes)
+            if total > peak:
+                peak, at_peak, peak_time = total, processes, time.monotonic() - started
         if limit is not None and time.monotonic() - started > limit:
             process.send_signal(signal.SIGINT)
             limit = None
@@ -76,6 +97,9 @@ def main():
     print(f"tree-peak: exit {process.returncode}, {time.monotonic() - started:.1f} s wall, peak tree RSS {peak / 2**20:.0f} MB"
           + (f" (of the process matching {match!r})" if match else ""),
           file=sys.stderr)
+    print(f"tree-peak: at the peak ({peak_time:.0f} s in):", file=sys.stderr)
+    for name, rss in sorted(at_peak, key=lambda item: -item[1]):
+        print(f"  {rss / 2**20:6.0f} MB  {name}", file=sys.stderr)
     sys.exit(process.returncode)
 
 

@@ -60,16 +60,19 @@ public struct Narrator: Sendable {
     public let encoder: AudioEncoder
     /// Hears rendered lines back for `NarrationOptions.verify` (e.g. the faster-whisper worker).
     public let transcriber: (any SpeechTranscriber)?
+    /// Where each engine's speed on this book (and the encoder's) is noted for later estimates.
+    public let speeds: RenderSpeedLog?
     let logger: Logger
 
     public init(
         catalog: VoiceCatalog, cache: SegmentCache, encoder: AudioEncoder = AudioEncoder(),
-        transcriber: (any SpeechTranscriber)? = nil, logger: Logger = Logger(label: "storyvoice.narration")
+        transcriber: (any SpeechTranscriber)? = nil, speeds: RenderSpeedLog? = nil, logger: Logger = Logger(label: "storyvoice.narration")
     ) {
         self.catalog = catalog
         self.cache = cache
         self.encoder = encoder
         self.transcriber = transcriber
+        self.speeds = speeds
         self.logger = logger
     }
 
@@ -102,6 +105,7 @@ public struct Narrator: Sendable {
                                        audioSeconds: rendered.audioSeconds, cacheHits: rendered.cacheHits, synthesized: rendered.synthesized))
         }
         encoding(0)
+        let encodingStarted = ContinuousClock.now
         try await encoder.encode(sampleRate: options.sampleRate, to: output, metadata: metadata, pieces: parts.count) { piece, sink in
             let part = parts[piece]
             try await write(utterances: utterances, keys: keys, lines: part.lines, closing: piece == parts.count - 1, to: sink, expecting: part.samples) {
@@ -109,6 +113,8 @@ public struct Narrator: Sendable {
                 if lines % max(1, utterances.count / 100) == 0 { encoding(lines) }
             }
         }
+        speeds?.record(MeasuredSpeeds.encoding, speech: utterances.reduce(0) { $0 + MeasuredSpeeds.speechSeconds($1.spokenText, rate: $1.voice.rate) },
+                       seconds: (ContinuousClock.now - encodingStarted).seconds)
 
         let base = output.deletingPathExtension()
         let timingURL = base.appendingPathExtension("timing.json")
@@ -204,6 +210,7 @@ public struct Narrator: Sendable {
         let verifier = options.verify ? transcriber.map { Verification(transcriber: $0, threshold: options.verifyThreshold) } : nil
         var checkSeconds = 0.0
         for lines in RenderOrder.byEngine(pending, engine: { $0.job.voice.engine }) {
+            let started = ContinuousClock.now
             try await withThrowingTaskGroup(of: Verification.Finished.self) { group in
                 var next = 0
                 func startNext() {
@@ -226,7 +233,13 @@ public struct Narrator: Sendable {
             }
             // This engine's workers are done with the book: their memory goes before the next
             // engine's workers start (they start again on the next line anyone asks of them).
-            if let voice = lines.first?.job.voice { await catalog.engine(for: voice)?.releaseIdleResources() }
+            guard let voice = lines.first?.job.voice else { continue }
+            await catalog.engine(for: voice)?.releaseIdleResources()
+            // Checking by transcription would count as the engine's time.
+            if !options.verify {
+                speeds?.record(voice.engine, speech: lines.reduce(0) { $0 + MeasuredSpeeds.speechSeconds($1.job.spokenText, rate: $1.job.settings.rate) },
+                               seconds: (ContinuousClock.now - started).seconds)
+            }
         }
         if options.verify { summary.verification = VerificationReport(checks, threshold: options.verifyThreshold, seconds: checkSeconds) }
         return summary

@@ -226,7 +226,7 @@ public struct Stories: Sendable {
         // The plans come from the plan cache (the chosen one is the player's own).
         for preference in [.fastest] + (chosen.kind == .hours ? [chosen] : []) + [.best] {
             let (pipeline, plan) = try await self.plan(story, preference: preference)
-            estimates.append(RenderEstimate(preference: preference, lines: pipeline.markingCached(plan.lines)))
+            estimates.append(RenderEstimate(preference: preference, lines: pipeline.markingCached(plan.lines), measured: pipeline.measuredSpeeds))
         }
         return (chosen, estimates)
     }

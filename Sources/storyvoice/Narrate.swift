@@ -92,6 +92,8 @@ struct Narrate: AsyncParsableCommand {
             request.options.verify = true
             request.options.verifyThreshold = verifyThreshold
         }
+        // Noted even without a cache: they are this machine's speeds, not this book's.
+        request.speeds = RenderSpeedLog(directory: SegmentCache.cacheRoot())
         if !noCache { request.cacheDirectory = cacheDir.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? SegmentCache.defaultDirectory() }
         if let castWithLlm {
             let bar = ProgressBar(enabled: Terminal.isStandardErrorInteractive, stream: .standardError)
@@ -108,7 +110,7 @@ struct Narrate: AsyncParsableCommand {
         }
         print("\(request.document.title): \(plan.analysis.chapters.count) chapter(s), \(plan.speakingCharacters) speaking character(s); cast written to \(plan.castFile.path)")
         if estimate {
-            print(Self.estimateSummary(plan, preference: voices))
+            print(Self.estimateSummary(plan, preference: voices, measured: request.speeds?.current ?? MeasuredSpeeds()))
             return
         }
         let bar = ProgressBar()
@@ -128,18 +130,21 @@ struct Narrate: AsyncParsableCommand {
         }
     }
 
-    /// Lines per engine (characters' and the narrator's), the story's length and the render
-    /// time the cast's engines take here, as casting under a time budget reckons them.
-    static func estimateSummary(_ plan: AudiobookNarration.Plan, preference: CastingPreference) -> String {
-        let casting = RenderEstimate.casting()
+    /// Lines per engine (characters' and the narrator's), the story's length and the time the
+    /// cast's engines and the encoder take here: as measured in this machine's last exports,
+    /// else as casting under a time budget assumes.
+    static func estimateSummary(_ plan: AudiobookNarration.Plan, preference: CastingPreference, measured: MeasuredSpeeds) -> String {
+        let casting = RenderEstimate.casting(measured: measured)
         var lines: [String: (narrator: Int, characters: Int)] = [:]
         for segment in plan.analysis.segments {
             let voice = plan.cast.assignment(for: segment.speaker).voice
             let engine = String(voice.prefix { $0 != ":" })
             if segment.speaker.flatMap({ plan.cast.characters[$0] }) == nil { lines[engine, default: (0, 0)].narrator += 1 } else { lines[engine, default: (0, 0)].characters += 1 }
         }
-        let audio = casting.audioSeconds(plan.analysis), render = casting.renderSeconds(plan.cast, plan.analysis)
-        var out = "Voices \(preference): \(Format.duration(audio)) of speech, about \(Format.duration(render)) to render here (\(String(format: "%.1f", audio / max(render, 0.001)))× real time)"
+        let audio = casting.audioSeconds(plan.analysis)
+        let render = casting.renderSeconds(plan.cast, plan.analysis) + audio / RenderEstimate.encodingSpeed(measured)
+        let source = measured.speeds.isEmpty ? "at the speeds assumed" : "at the speeds measured in earlier exports here"
+        var out = "Voices \(preference): \(Format.duration(audio)) of speech, about \(Format.duration(render)) to render and encode here, \(source) (\(String(format: "%.1f", audio / max(render, 0.001)))× real time)"
         for (engine, count) in lines.sorted(by: { $0.key < $1.key }) {
             out += "\n  \(engine): \(count.characters) character line(s), \(count.narrator) narrator line(s)"
         }

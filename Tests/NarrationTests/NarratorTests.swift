@@ -55,6 +55,25 @@ import Testing
                 "\(events)")
     }
 
+    /// Issue 47: estimates assumed speeds measured on another day (34 % long on a quiet
+    /// machine). An export notes each engine's speed on its lines, and the encoder's, in a file
+    /// that the next estimate reads.
+    @Test func anExportNotesEachEnginesSpeedAndTheEncodersForLaterEstimates() async throws {
+        let file = scratch.appendingPathComponent("speeds/render-speeds.json")
+        let catalog = await VoiceCatalog.load(from: LocalEngines.all())
+        let narrator = Narrator(catalog: catalog, cache: try SegmentCache(directory: scratch.appendingPathComponent("speed-cache")),
+                                speeds: RenderSpeedLog(file: file, minimumSeconds: 0))
+        _ = try await narrator.narrate(document: document, analysis: NarrationPlannerTests.analysis(), cast: NarrationPlannerTests.cast,
+                                       to: scratch.appendingPathComponent("speeds.wav"))
+        let noted = RenderSpeedLog(file: file).current
+        #expect(Set(noted.speeds.keys) == ["flite", "espeak-ng", MeasuredSpeeds.encoding], "\(noted)")
+        #expect(noted.speeds.values.allSatisfy { $0 > 0 && $0.isFinite }, "\(noted)")
+        // A second export from the cache renders nothing, so it measures no engine.
+        _ = try await narrator.narrate(document: document, analysis: NarrationPlannerTests.analysis(), cast: NarrationPlannerTests.cast,
+                                       to: scratch.appendingPathComponent("again.wav"))
+        #expect(RenderSpeedLog(file: file).current["flite"] == noted["flite"])
+    }
+
     @Test func wavHasSoundForEverySegmentAndTimingMatchesTheAudio() async throws {
         let narrator = try await narrator()
         let output = scratch.appendingPathComponent("story.wav")

@@ -1,5 +1,6 @@
 import DatabaseTestSupport
 import Foundation
+import Narration
 import StoryModel
 @testable import StoryServer
 import StoryWorkflows
@@ -146,6 +147,13 @@ struct PlaybackPagingTests {
         let best = RenderEstimate(preference: .best, lines: [line(0, "kokoro:kumo"), line(1, "espeak-ng:en-us", cached: true)], cores: 2)
         // Kokoro (one worker: 1.03x real time on a core, 1.6 cores on two) against espeak-ng (hundreds of times real time, every core).
         #expect(abs(best.renderSeconds - 10 / (1.03 * 1.6)) < 0.01 && fast.renderSeconds < 0.1)
+        // Encoding covers the whole book, cached lines too.
+        #expect(abs(best.encodingSeconds - 20 / RenderEstimate.encodingSpeed(MeasuredSpeeds())) < 0.001)
+        // Speeds this machine measured in its exports win over those assumed.
+        let measured = MeasuredSpeeds(speeds: ["kokoro": 5, MeasuredSpeeds.encoding: 40])
+        let learned = RenderEstimate(preference: .best, lines: [line(0, "kokoro:kumo"), line(1, "espeak-ng:en-us", cached: true)], cores: 2,
+                                     measured: measured)
+        #expect(abs(learned.renderSeconds - 2) < 0.001 && abs(learned.encodingSeconds - 0.5) < 0.001 && abs(learned.totalSeconds - 2.5) < 0.001)
 
         try await withNarrationServer { app, config, _ in
             let ada = try await app.register("ada@example.com").access_token

@@ -25,6 +25,8 @@ public struct AudiobookNarration: Sendable {
         /// Rendered lines are cached here; nil renders every line anew (in a folder removed afterwards).
         public var cacheDirectory: URL?
         public var transcriber: (any SpeechTranscriber)?
+        /// Where each engine's speed on this book is noted, for later estimates.
+        public var speeds: RenderSpeedLog?
 
         public init(document: StoryDocument, output: URL) {
             self.document = document
@@ -98,7 +100,8 @@ public struct AudiobookNarration: Sendable {
         let cacheDirectory = request.cacheDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-nocache-\(UUID.random().uuidString)")
         defer { if request.cacheDirectory == nil { try? FileManager.default.removeItem(at: cacheDirectory) } }
-        let narrator = Narrator(catalog: plan.catalog, cache: try SegmentCache(directory: cacheDirectory), transcriber: request.transcriber)
+        let narrator = Narrator(catalog: plan.catalog, cache: try SegmentCache(directory: cacheDirectory), transcriber: request.transcriber,
+                                speeds: request.speeds)
         return try await narrator.narrate(
             document: request.document, analysis: plan.analysis, cast: plan.cast, to: request.output, options: request.options,
             progress: progress)

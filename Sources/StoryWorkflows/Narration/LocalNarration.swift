@@ -20,13 +20,16 @@ public struct LocalNarration: NarrationService {
     var cloudCatalogs = CloudCatalogs()
     /// The user's choice between the fastest voices and the best.
     var preference: CastingPreference = .fastest
+    /// Each engine's speed in this machine's exports, for estimates (`<data dir>/render-speeds.json`).
+    var speeds: RenderSpeedLog?
 
     /// Finds the installed local engines and opens the cache at `<data dir>/segments`, the local
     /// copy of `shared` when there is one (every server and worker then finds each other's lines).
     public static func make(dataDirectory: URL, shared: (any SharedSegmentStore)? = nil, options: NarrationOptions = NarrationOptions()) async throws -> LocalNarration {
         let catalog = await VoiceCatalog.load(from: Engines.local())
         let cache = try SegmentCache(directory: dataDirectory.appendingPathComponent("segments", isDirectory: true), shared: shared)
-        return LocalNarration(catalog: catalog, cache: cache, lines: await LineRenderer.make(catalog: catalog, options: options))
+        return LocalNarration(catalog: catalog, cache: cache, lines: await LineRenderer.make(catalog: catalog, options: options),
+                              speeds: RenderSpeedLog(directory: dataDirectory))
     }
 
     public func including(cloudKeys: [String: String]) async -> any NarrationService {
@@ -35,15 +38,17 @@ public struct LocalNarration: NarrationService {
         let merged = catalog.merging(cloud.catalog)
         let versions = lines.engineVersions.merging(cloud.engineVersions) { local, _ in local }
         return LocalNarration(catalog: merged, cache: cache, lines: LineRenderer(catalog: merged, options: options, engineVersions: versions),
-                              cloudCatalogs: cloudCatalogs, preference: preference)
+                              cloudCatalogs: cloudCatalogs, preference: preference, speeds: speeds)
     }
 
     public func speaking(with lexicon: PronunciationLexicon) -> any NarrationService {
         var options = options
         options.lexicon = lexicon
         return LocalNarration(catalog: catalog, cache: cache, lines: LineRenderer(catalog: catalog, options: options, engineVersions: lines.engineVersions),
-                              cloudCatalogs: cloudCatalogs, preference: preference)
+                              cloudCatalogs: cloudCatalogs, preference: preference, speeds: speeds)
     }
+
+    public var measuredSpeeds: MeasuredSpeeds { speeds?.current ?? MeasuredSpeeds() }
 
     public func preferring(_ preference: CastingPreference) -> any NarrationService {
         var preferring = self
@@ -109,7 +114,7 @@ public struct LocalNarration: NarrationService {
         _ document: StoryDocument, analysis: StoryAnalysis, cast: Cast, to output: URL,
         progress: @escaping @Sendable (RenderProgress) -> Void
     ) async throws -> RenderOutcome {
-        let narrator = Narrator(catalog: catalog, cache: cache)
+        let narrator = Narrator(catalog: catalog, cache: cache, speeds: speeds)
         let timeLeft = timeLeft(document, analysis: analysis, cast: cast)
         let started = ContinuousClock.now
         let result = try await narrator.narrate(document: document, analysis: analysis, cast: cast, to: output, options: options) { update in
@@ -139,7 +144,8 @@ public struct LocalNarration: NarrationService {
             !line.cached && seen.insert("\(line.voice.voice)|\(line.voice.rate)|\(line.voice.pitch)|\(line.spokenText)").inserted
         }
         let ordered = RenderOrder.byEngine(lines) { catalog.voice(id: $0.voice.voice)?.engine ?? $0.voice.voice }.joined()
-        return TimeLeft(lineSeconds: ordered.map { RenderEstimate.renderSeconds($0) })
+        let measured = measuredSpeeds
+        return TimeLeft(lineSeconds: ordered.map { RenderEstimate.renderSeconds($0, measured: measured) })
     }
 
     public func preview(_ assignment: VoiceAssignment, text: String) async throws -> Data {

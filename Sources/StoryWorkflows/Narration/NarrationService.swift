@@ -1,4 +1,5 @@
 import Foundation
+import Narration
 import Speech
 import StoryModel
 
@@ -34,12 +35,16 @@ public protocol NarrationService: Sendable {
     func speaking(with lexicon: PronunciationLexicon) -> any NarrationService
     /// The same pipeline casting for a user's preference (fastest or best voices).
     func preferring(_ preference: CastingPreference) -> any NarrationService
+    /// How fast this machine's engines rendered (and its encoder encoded) the last exports, for
+    /// estimates; empty where nothing was measured.
+    var measuredSpeeds: MeasuredSpeeds { get }
 }
 
 extension NarrationService {
     public func including(cloudKeys: [String: String]) async -> any NarrationService { self }
     public func speaking(with lexicon: PronunciationLexicon) -> any NarrationService { self }
     public func preferring(_ preference: CastingPreference) -> any NarrationService { self }
+    public var measuredSpeeds: MeasuredSpeeds { MeasuredSpeeds() }
     public func markingCached(_ lines: [PlannedUtterance]) -> [PlannedUtterance] { lines }
     public func compressedUtteranceAudio(_ utterance: PlannedUtterance) async throws -> Data {
         try await LineCompression.opus(fromWAV: try await utteranceAudio(utterance))

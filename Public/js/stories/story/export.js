@@ -39,13 +39,13 @@ export function exportPart(view) {
     try {
       const { chosen, estimates } = await api(`/api/stories/${view.id}/render/estimate`, { signal });
       showChoice(chosen);
-      if (estimates.every((entry) => entry.seconds < 1)) {
-        line.textContent = "Every line is rendered: an export only has to encode.";
+      if (estimates.every((entry) => entry.cached_lines >= entry.lines)) {
+        line.textContent = `Every line is rendered: an export only has to encode (about ${approximately(estimates[0].seconds)}).`;
         return;
       }
-      line.replaceChildren("Rendering what is not ready yet takes: " + estimates.map((entry) =>
+      line.replaceChildren("Rendering what is not ready yet and encoding takes: " + estimates.map((entry) =>
         `${choiceName(entry.voices)}, about ${approximately(entry.seconds)}${entry.voices === chosen ? " (your choice)" : ""}`).join(" · ")
-        + " (with this machine to itself; other work on it slows an export, and the time left shown while it runs follows that)."
+        + " (at the speed of this machine's last exports; other work on it slows an export, and the time left shown while it runs follows that)."
         + " Faster choices give the best (slowest) voices to fewer roles. Also in ", el("a", { href: "#/account" }, "Settings"), ".");
     } catch (error) {
       if (!isAbort(error)) line.textContent = "";

@@ -145,7 +145,7 @@ struct PlaybackController: Sendable {
         let stories = try request.stories(config)
         let (chosen, estimates) = try await stories.renderEstimates(try await request.story(stories))
         return try Response.json(EstimateList(chosen: chosen, estimates: estimates.map {
-            EstimateList.Entry(voices: $0.preference, seconds: ($0.renderSeconds * 10).rounded() / 10, audio_seconds: ($0.audioSeconds * 10).rounded() / 10,
+            EstimateList.Entry(voices: $0.preference, seconds: ($0.totalSeconds * 10).rounded() / 10, audio_seconds: ($0.audioSeconds * 10).rounded() / 10,
                                lines: $0.lines, cached_lines: $0.cachedLines, engines: $0.linesByEngine)
         }))
     }
