@@ -42,20 +42,21 @@ public struct MeasuredSpeeds: Sendable, Codable, Equatable {
     }
 }
 
-/// `MeasuredSpeeds` kept in a small JSON file beside a machine's cache, read once and rewritten
-/// after each measurement. A file that cannot be read or written only means estimates fall back
-/// to the assumed speeds; it never stops a render.
+/// `MeasuredSpeeds` kept in a small JSON file beside a machine's cache, read again for each
+/// estimate (a job worker sharing the data directory may have measured since) and rewritten
+/// after each measurement. A file that cannot be read or written only means estimates fall
+/// back to the assumed speeds; it never stops a render.
 public final class RenderSpeedLog: Sendable {
     public let file: URL
     /// Work shorter than this is not measured (tests shorten it).
     public let minimumSeconds: Double
-    private let state: Mutex<MeasuredSpeeds>
+    /// Serialises this process's updates (another process's may still interleave: the last
+    /// write wins, which loses at most one measurement).
+    private let writing = Mutex(())
 
     public init(file: URL, minimumSeconds: Double = MeasuredSpeeds.minimumSeconds) {
         self.file = file
         self.minimumSeconds = minimumSeconds
-        let stored = (try? Data(contentsOf: file)).flatMap { try? JSONDecoder().decode(MeasuredSpeeds.self, from: $0) }
-        state = Mutex(stored ?? MeasuredSpeeds())
     }
 
     /// `render-speeds.json` in `directory`.
@@ -63,15 +64,18 @@ public final class RenderSpeedLog: Sendable {
         self.init(file: directory.appendingPathComponent("render-speeds.json"))
     }
 
-    public var current: MeasuredSpeeds { state.withLock { $0 } }
+    public var current: MeasuredSpeeds {
+        (try? Data(contentsOf: file)).flatMap { try? JSONDecoder().decode(MeasuredSpeeds.self, from: $0) } ?? MeasuredSpeeds()
+    }
 
     public func record(_ key: String, speech: Double, seconds: Double) {
-        let updated = state.withLock { speeds in
+        writing.withLock { _ in
+            var speeds = current
+            let before = speeds
             speeds.record(key, speech: speech, seconds: seconds, minimumSeconds: minimumSeconds)
-            return speeds
+            guard speeds != before, let data = try? JSONEncoder().encode(speeds) else { return }
+            try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? data.write(to: file, options: .atomic)
         }
-        guard let data = try? JSONEncoder().encode(updated) else { return }
-        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try? data.write(to: file, options: .atomic)
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 
 /// How long an export still has to go, said while it runs: the estimate made before it started
 /// (`RenderEstimate`'s per-line figures), corrected by how fast the work done so far actually
-/// went. Lines are rendered in book order, so the work done is the estimate of the lines
-/// finished; the correction counts fully once a tenth of the work is done.
+/// went. Lines are counted in the order `Narrator` renders them, so the work done is the
+/// estimate of the lines finished; the correction counts fully once a tenth of the work is done.
 public struct TimeLeft: Sendable {
     /// Estimated seconds of each line still to render, in the order they are rendered.
     private let prefix: [Double]
