@@ -74,19 +74,24 @@ public struct CallAgents: Sendable {
     /// each opens at once too. They are kept on disk, so this costs once per installation and
     /// voice; a restart finds them made.
     public func warmOpenings() async {
+        var voices: Set<String> = []
         for scenario in ScenarioCatalog.all where !Task.isCancelled {
-            await makeOpening(of: scenario, for: nil)
+            if let voice = await makeOpening(of: scenario, for: nil) { voices.insert(voice) }
         }
+        // The openings are kept on disk; the workers that spoke them would otherwise sit idle
+        // for minutes beside whatever the server does first (an export then peaked at 1.09 GB).
+        await narration?.releaseIdleWorkers(voices: voices.sorted())
     }
 
     /// Makes and keeps the opening of `scenario` if the local agent would play it and none is
-    /// kept yet (see `prepareOpening`).
-    func makeOpening(of scenario: CallScenario, for userID: UUID?) async {
-        guard services.realtime == nil, let narration else { return }
+    /// kept yet (see `prepareOpening`); the voice that spoke it, if one did.
+    @discardableResult
+    func makeOpening(of scenario: CallScenario, for userID: UUID?) async -> String? {
+        guard services.realtime == nil, let narration else { return nil }
         do {
             let voice = try await Self.localVoice(like: scenario.voice, narration: narration)
             let key = CallOpenings.Key(scenario: scenario, voice: voice.voice)
-            guard await openings.ready(key) == nil else { return }
+            guard await openings.ready(key) == nil else { return nil }
             let write: @Sendable () async throws -> String
             if let words = scenario.opening {
                 write = { words }
@@ -94,11 +99,13 @@ public struct CallAgents: Sendable {
                 let model = try await models.model(.local, userID: userID, database: database)
                 write = { try await LocalVoiceAgent.writeOpening(for: scenario, model: model, priority: .background(owner: userID.uuidString)) }
             } else {
-                return
+                return nil
             }
             _ = try await openings.opening(key, write: write, speak: { text in try await narration.preview(voice, text: text) })
+            return voice.voice
         } catch {
             logger.notice("a call's opening was not made ahead: \(error)", metadata: ["scenario": "\(scenario.id)"])
+            return nil
         }
     }
 

@@ -123,7 +123,7 @@ struct MobileAPITests: CallsAPITesting {
         }
     }
 
-    @Test("a server that warms the openings voices every built-in scenario's once it runs")
+    @Test("a server that warms the openings voices every built-in scenario's once it runs, then lets the workers go")
     func openingsWarmedAtStart() async throws {
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("storyvoice-double-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: cache) }
@@ -141,6 +141,9 @@ struct MobileAPITests: CallsAPITesting {
                 if missing > 0 { try await Task.sleep(for: .milliseconds(20)) }
             }
             #expect(missing == 0)
+            // The workers that spoke them are not left idle beside the server's first work.
+            for _ in 0..<6_000 where narration.releasedVoices.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(Set(narration.releasedVoices) == Set(keys.map(\.voice)))
         }
     }
 

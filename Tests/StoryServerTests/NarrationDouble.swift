@@ -17,6 +17,7 @@ final class NarrationDouble: NarrationService {
         var cacheHits = 0
         var stallAfter: Int?
         var renderFailure: NarrationError?
+        var released: [String] = []
     }
     private let state = Mutex(State())
 
@@ -28,6 +29,9 @@ final class NarrationDouble: NarrationService {
 
     var synthesizedTexts: [String] { state.withLock { $0.synthesized } }
     var cacheHits: Int { state.withLock { $0.cacheHits } }
+    /// The voices whose engines' idle workers were released, in order.
+    var releasedVoices: [String] { state.withLock { $0.released } }
+    func releaseIdleWorkers(voices: [String]) async { state.withLock { $0.released += voices } }
     func stall(after count: Int?) { state.withLock { $0.stallAfter = count } }
     /// Makes every whole-book render fail with `error`, as the real narrator does for a story
     /// with nothing to say.

@@ -50,6 +50,13 @@ public struct LocalNarration: NarrationService {
 
     public var measuredSpeeds: MeasuredSpeeds { speeds?.current ?? MeasuredSpeeds() }
 
+    public func releaseIdleWorkers(voices: [String]) async {
+        var engines: Set<String> = []
+        for voice in voices.compactMap({ catalog.voice(id: $0) }) where engines.insert(voice.engine).inserted {
+            await catalog.engine(for: voice)?.releaseIdleResources()
+        }
+    }
+
     public func preferring(_ preference: CastingPreference) -> any NarrationService {
         var preferring = self
         preferring.preference = preference

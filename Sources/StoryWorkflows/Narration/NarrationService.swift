@@ -38,6 +38,9 @@ public protocol NarrationService: Sendable {
     /// How fast this machine's engines rendered (and its encoder encoded) the last exports, for
     /// estimates; empty where nothing was measured.
     var measuredSpeeds: MeasuredSpeeds { get }
+    /// Frees the idle workers (a model each, hundreds of MB) of the engines that speak `voices`;
+    /// the next line in one of them starts a worker again (about 2 s).
+    func releaseIdleWorkers(voices: [String]) async
 }
 
 extension NarrationService {
@@ -45,6 +48,7 @@ extension NarrationService {
     public func speaking(with lexicon: PronunciationLexicon) -> any NarrationService { self }
     public func preferring(_ preference: CastingPreference) -> any NarrationService { self }
     public var measuredSpeeds: MeasuredSpeeds { MeasuredSpeeds() }
+    public func releaseIdleWorkers(voices: [String]) async {}
     public func markingCached(_ lines: [PlannedUtterance]) -> [PlannedUtterance] { lines }
     public func compressedUtteranceAudio(_ utterance: PlannedUtterance) async throws -> Data {
         try await LineCompression.opus(fromWAV: try await utteranceAudio(utterance))
