@@ -113,8 +113,7 @@ public struct Narrator: Sendable {
                 if lines % max(1, utterances.count / 100) == 0 { encoding(lines) }
             }
         }
-        speeds?.record(MeasuredSpeeds.encoding, speech: utterances.reduce(0) { $0 + MeasuredSpeeds.speechSeconds($1.spokenText, rate: $1.voice.rate) },
-                       seconds: (ContinuousClock.now - encodingStarted).seconds)
+        noteEncodingSpeed(utterances, output: output, since: encodingStarted)
 
         let base = output.deletingPathExtension()
         let timingURL = base.appendingPathExtension("timing.json")
@@ -130,6 +129,14 @@ public struct Narrator: Sendable {
             durationSeconds: Double(assembly.totalSamples) / Double(options.sampleRate),
             utterances: utterances.count, synthesized: rendered.synthesized, cacheHits: rendered.cacheHits,
             timing: assembly.timing, chapters: assembly.chapters, verification: rendered.verification)
+    }
+
+    /// Notes how fast the book was encoded, for later estimates. A WAV is only copied; the
+    /// compressed formats' encoding is what an estimate needs.
+    private func noteEncodingSpeed(_ utterances: [Utterance], output: URL, since started: ContinuousClock.Instant) {
+        guard let speeds, output.pathExtension.lowercased() != "wav" else { return }
+        speeds.record(MeasuredSpeeds.encoding, speech: utterances.reduce(0) { $0 + MeasuredSpeeds.speechSeconds($1.spokenText, rate: $1.voice.rate) },
+                      seconds: (ContinuousClock.now - started).seconds)
     }
 
     // MARK: - Synthesis
@@ -234,12 +241,12 @@ public struct Narrator: Sendable {
             // This engine's workers are done with the book: their memory goes before the next
             // engine's workers start (they start again on the next line anyone asks of them).
             guard let voice = lines.first?.job.voice else { continue }
-            await catalog.engine(for: voice)?.releaseIdleResources()
             // Checking by transcription would count as the engine's time.
             if !options.verify {
                 speeds?.record(voice.engine, speech: lines.reduce(0) { $0 + MeasuredSpeeds.speechSeconds($1.job.spokenText, rate: $1.job.settings.rate) },
                                seconds: (ContinuousClock.now - started).seconds)
             }
+            await catalog.engine(for: voice)?.releaseIdleResources()
         }
         if options.verify { summary.verification = VerificationReport(checks, threshold: options.verifyThreshold, seconds: checkSeconds) }
         return summary
