@@ -44,7 +44,7 @@ struct Narrate: AsyncParsableCommand {
         valueName: "fastest|hours:N|best"))
     var voices: CastingPreference = .fastest
 
-    @Flag(help: "Cast the story, print each engine's lines and how long rendering would take here, and stop before rendering.")
+    @Flag(help: "Cast the story, print each engine's lines and how long rendering and encoding would take here (at the speeds of this machine's last exports, once it has made one), and stop before rendering.")
     var estimate = false
 
     @Option(help: ArgumentHelp(
