@@ -1,4 +1,5 @@
 import Foundation
+import Speech
 import Synchronization
 
 /// How fast each engine rendered whole books on this machine, as the latest exports found it,
@@ -12,8 +13,8 @@ import Synchronization
 public struct MeasuredSpeeds: Sendable, Codable, Equatable {
     /// The key under which encoding is measured: seconds of finished audio per second.
     public static let encoding = "encoding"
-    /// Narration reads at about 15 characters a second at rate 1 (~175 words a minute).
-    public static let charactersPerSecond = 15.0
+    /// Speech per character as casting reckons it, so estimates and budgets agree.
+    public static let charactersPerSecond = BudgetedCasting.charactersPerSecond
     /// Shorter work is mostly starting engines and says little about their speed.
     public static let minimumSeconds = 20.0
 
