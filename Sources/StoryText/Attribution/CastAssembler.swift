@@ -77,9 +77,12 @@ enum CastAssembler {
             ids[entity] = id
             let e = entities[entity]
             let estimate = estimates[entity]
-            let name = e.fullestName
+            // A role is keyed in lower case; "the Frenchman" is written so.
+            let written = e.kind == .role ? Lexicon.capitalisingNationalities : { $0 }
+            let name = written(e.fullestName)
             characters.append(Character(
-                id: id, name: name, aliases: e.aliasNames.filter { $0 != name && $0 != "I" || e.kind == .narrator && $0 == "I" && name != "I" },
+                id: id, name: name,
+                aliases: e.aliasNames.map(written).filter { $0 != name && $0 != "I" || e.kind == .narrator && $0 == "I" && name != "I" },
                 gender: estimate.gender, ageRange: estimate.age, lines: lines[entity],
                 genderConfidence: estimate.genderConfidence, ageConfidence: estimate.ageConfidence))
         }

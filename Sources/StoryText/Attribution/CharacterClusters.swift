@@ -215,12 +215,17 @@ struct CharacterClusterer {
         }
 
         // 2. Title + one word.
+        // Titles two or more names bear ("Baron Rothschild", "Baron Burmergelm").
+        let sharedTitles = Set(Dictionary(grouping: orderedForms.filter { !sample($0).words.isEmpty && sample($0).title != nil }) { sample($0).title! }
+            .filter { $0.value.count >= 2 }.keys)
         var titled: [String: Int] = [:] // "title word" entity
         for key in orderedForms {
             let m = sample(key)
             guard let title = m.title, m.words.count == 1 || m.isRoleTitle else { continue }
             if m.isRoleTitle {
-                // "the General" is General Tilney when the story names one.
+                // "the General" is General Tilney when the story has named him by now; a title
+                // two names bear waits until every name is placed (2b).
+                guard !sharedTitles.contains(title) else { continue }
                 let bearers = entities.indices.filter { entities[$0].kind == .named && entities[$0].titles[title] != nil }
                 if let target = bearers.max(by: { (entities[$0].titles[title]!, $1) < (entities[$1].titles[title]!, $0) }) {
                     addForm(key, to: target)
@@ -309,12 +314,16 @@ struct CharacterClusterer {
             if let g = entities[index].givenName { titledByGiven[g, default: []].append(index) }
         }
 
-        // 2b. A title alone ("Mademoiselle") is the character most often named with it.
+        // 2b. A title two names bear, used as a role ("the Baron"), is one of them or a role of
+        // its own (every form with a name is placed by now, wherever in the book it first
+        // appears); a title alone ("Mademoiselle") is the character most often named with it.
         for key in orderedForms where formEntity[key] == nil {
             let m = sample(key)
-            guard let title = m.title, m.words.isEmpty, !m.isRoleTitle else { continue }
+            guard let title = m.title, m.words.isEmpty else { continue }
             let bearers = entities.indices.filter { entities[$0].kind == .named && entities[$0].titles[title] != nil }
-            if let target = bearers.max(by: { (entities[$0].titles[title]!, $1) < (entities[$1].titles[title]!, $0) }) {
+            let bearer = m.isRoleTitle ? roleTitleBearer(bearers, of: title, toForm: key, entities: entities, formEntity: formEntity)
+                : bearers.max { (entities[$0].titles[title]!, $1) < (entities[$1].titles[title]!, $0) }
+            if let target = bearer {
                 addForm(key, to: target)
             } else {
                 entities.append(Entity(kind: .role, firstPosition: formFirst[key]!))
@@ -373,6 +382,37 @@ struct CharacterClusterer {
         }
         let mentionEntity = mentions.map { formEntity[CharacterClusterer.formKey($0)] ?? -1 }
         return Result(entities: entities, mentionEntity: mentionEntity)
+    }
+
+    /// The character a title used as a role means. The bearer named near a third or more of the
+    /// title's uses (within a few pages), and nearer than any other: of two barons ("Baron Rothschild" in talk, "the Baron Burmergelm" at the
+    /// spa), the one at the spa; failing that, as before every name was placed, the most titled of
+    /// those named before the title's first use ("the General" from page one is no General
+    /// Perovski whose memoirs someone reads later).
+    private func roleTitleBearer(_ bearers: [Int], of title: String, toForm key: String, entities: [Entity], formEntity: [String: Int]) -> Int? {
+        func mostTitled(_ candidates: [Int]) -> Int? {
+            candidates.max { (entities[$0].titles[title]!, $1) < (entities[$1].titles[title]!, $0) }
+        }
+        guard !bearers.isEmpty else { return nil }
+        let wanted = Set(bearers), window = 10_000
+        var named: [(position: Int, entity: Int)] = []
+        var uses: [Int] = []
+        for mention in mentions {
+            let form = Self.formKey(mention)
+            if form == key { uses.append(tokens[mention.firstToken].start) }
+            if let entity = formEntity[form], wanted.contains(entity) { named.append((tokens[mention.firstToken].start, entity)) }
+        }
+        var votes: [Int: Int] = [:]
+        for use in uses {
+            guard let nearest = named.min(by: { abs($0.position - use) < abs($1.position - use) }),
+                  abs(nearest.position - use) <= window else { continue }
+            votes[nearest.entity, default: 0] += 1
+        }
+        if let top = votes.values.max(), top * 3 >= uses.count {
+            return mostTitled(votes.filter { $0.value == top }.map(\.key))
+        }
+        let firstUse = uses.min() ?? .max
+        return mostTitled(bearers.filter { entities[$0].firstPosition < firstUse })
     }
 
     /// A namesake son: "young Tom" beside a father the narration calls "Mr. Gradgrind" (and his

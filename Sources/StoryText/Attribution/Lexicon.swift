@@ -83,8 +83,28 @@ enum Lexicon {
     /// "its", "itself": what the narration calls something it does not give a sex.
     static let neuterPronouns: Set<String> = ["its", "itself"]
 
+    /// Nouns of nationality ("the Frenchman", "an Englishwoman"), capitalised as names are but
+    /// never a person's name: "Master Frenchman" is the Frenchman addressed, not a boy so called.
+    static let nationalityNouns: [String: Gender] = [
+        "frenchman": .male, "frenchwoman": .female, "englishman": .male, "englishwoman": .female,
+        "irishman": .male, "irishwoman": .female, "scotchman": .male, "scotsman": .male, "scotswoman": .female,
+        "welshman": .male, "welshwoman": .female, "dutchman": .male, "dutchwoman": .female, "chinaman": .male,
+        "russian": .male, "pole": .male, "german": .male, "spaniard": .unknown, "italian": .unknown,
+        "american": .unknown, "austrian": .unknown, "prussian": .unknown, "swede": .unknown, "dane": .unknown,
+        "turk": .unknown, "greek": .unknown, "norwegian": .unknown, "hungarian": .unknown, "belgian": .unknown,
+    ]
+
+    /// "the frenchman" as English writes it: "the Frenchman".
+    static func capitalisingNationalities(_ phrase: String) -> String {
+        phrase.split(separator: " ", omittingEmptySubsequences: false)
+            .map { nationalityNouns[$0.lowercased()] != nil ? $0.prefix(1).uppercased() + $0.dropFirst() : String($0) }
+            .joined(separator: " ")
+    }
+
     /// Capitalised words that are never names, whatever their frequency.
-    static let notNames: Set<String> = [
+    static let notNames: Set<String> = Set(nationalityNouns.keys).union(wordsNeverNames)
+
+    private static let wordsNeverNames: Set<String> = [
         "i", "i'm", "i'll", "i've", "i'd", "he", "she", "it", "we", "they", "you", "me", "him", "her", "us", "them",
         "my", "your", "his", "its", "our", "their", "mine", "yours", "the", "a", "an", "and", "but", "or", "nor",
         "for", "so", "yet", "if", "then", "when", "where", "what", "who", "whom", "whose", "which", "why", "how",
@@ -108,7 +128,9 @@ enum Lexicon {
     ]
 
     /// Common nouns that name a speaking role in a tag ("said the old man"), with their gender.
-    static let roleNouns: [String: Gender] = [
+    static let roleNouns: [String: Gender] = nationalityNouns.merging(commonRoleNouns) { nationality, _ in nationality }
+
+    private static let commonRoleNouns: [String: Gender] = [
         "man": .male, "woman": .female, "lady": .female, "gentleman": .male, "girl": .female, "boy": .male,
         "child": .unknown, "servant": .unknown, "maid": .female, "stranger": .unknown, "landlord": .male,
         "landlady": .female, "officer": .male, "driver": .male, "doctor": .male, "clerk": .male, "waiter": .male,
@@ -117,8 +139,7 @@ enum Lexicon {
         "porter": .male, "coachman": .male, "policeman": .male, "king": .male, "queen": .female, "prince": .male,
         "princess": .female, "old": .unknown, "youth": .male, "lad": .male, "lass": .female, "fellow": .male,
         "visitor": .unknown, "host": .male, "hostess": .female, "guard": .male, "voice": .unknown, "croupier": .male,
-        "baron": .male, "baroness": .female, "abbe": .male, "marquis": .male, "frenchman": .male, "englishman": .male,
-        "russian": .male, "pole": .male, "german": .male, "grandmother": .female, "grandfather": .male, "teacher": .unknown,
+        "baron": .male, "baroness": .female, "abbe": .male, "marquis": .male, "grandmother": .female, "grandfather": .male, "teacher": .unknown,
         "minister": .male, "count": .male, "countess": .female, "innkeeper": .male, "hunter": .male, "farmer": .male,
         "girls": .female, "men": .male, "women": .female, "mother": .female, "father": .male, "uncle": .male, "aunt": .female,
         "niece": .female, "nephew": .male, "sister": .female,

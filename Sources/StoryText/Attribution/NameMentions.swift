@@ -204,12 +204,14 @@ struct NameMentionFinder {
             if Lexicon.honorifics[token.lower] != nil {
                 title = NameMentionFinder.canonicalTitle(token.lower)
                 j = i + 1
-                if j < n, tokens[j].lower == ".", tokens[j].paragraph == token.paragraph { j += 1 }
+                // "Mr. Smith", but "the General. Meanwhile": only an abbreviation takes a full stop.
+                if j < n, tokens[j].lower == ".", tokens[j].paragraph == token.paragraph, Lexicon.abbreviations.contains(token.lower) { j += 1 }
             }
             var words: [String] = []
             var end = j
             var initials = 0
-            while end < n, words.count - initials < 3 {
+            // "the Queen's Croquet-Ground": a title owning something names no one after it.
+            while end < n, words.count - initials < 3, title == nil || !token.isPossessive {
                 let t = tokens[end]
                 guard t.isWord, t.isCapitalized, t.quote == token.quote, t.paragraph == token.paragraph else { break }
                 // "Mr. E. W. B. Childers": initials join the name that follows them.

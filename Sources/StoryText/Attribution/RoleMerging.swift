@@ -182,4 +182,45 @@ enum RoleMerging {
             }
         }
     }
+
+    /// The grandmother "seventy-five years of age Antonida Vassilievna" is called by that name
+    /// ("Pardon me, Antonida Vassilievna," I replied) and never so named in a tag: the answer to
+    /// such a call went to the name (`addressee`) while her tagged lines went to the role. When
+    /// a relative known by role is called by one name in the turns beside at least two of its
+    /// lines, by no other name as often, and that name speaks only where called and the narration
+    /// names it at most once, the two are one person: the role takes the name and its lines.
+    static func nameCalledBeside(entities: inout [Entity], genders: [Gender], attributions: inout [Attribution],
+                                 vocatives: [[Int]], mentions: [NameMention], mentionEntity: [Int]) {
+        var lines = Array(repeating: 0, count: entities.count), linesAsCalled = lines, inNarration = lines
+        for a in attributions where a.entity >= 0 && a.entity < entities.count {
+            lines[a.entity] += 1
+            if a.evidence == .addressee { linesAsCalled[a.entity] += 1 }
+        }
+        for (index, mention) in mentions.enumerated() where !mention.inQuote && mentionEntity[index] >= 0 && mentionEntity[index] < entities.count {
+            inNarration[mentionEntity[index]] += 1
+        }
+        func compatible(_ a: Gender, _ b: Gender) -> Bool { a == .unknown || b == .unknown || a == b }
+        for role in entities.indices where entities[role].kind == .role && lines[role] > 0 {
+            guard let head = entities[role].formCounts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key.split(separator: " ").last,
+                  kinship.contains(String(head)) else { continue }
+            var calls: [Int: Int] = [:]
+            for q in attributions.indices where attributions[q].entity == role {
+                var called: Set<Int> = []
+                for neighbour in [q - 1, q + 1] where neighbour >= 0 && neighbour < attributions.count && neighbour < vocatives.count
+                    && attributions[neighbour].entity != role {
+                    called.formUnion(vocatives[neighbour])
+                }
+                for e in called { calls[e, default: 0] += 1 }
+            }
+            guard let top = calls.values.max(), top >= 2, calls.values.filter({ $0 == top }).count == 1,
+                  let name = calls.first(where: { $0.value == top })?.key, name >= 0, name < entities.count,
+                  entities[name].kind == .named, lines[name] == linesAsCalled[name], inNarration[name] <= 1,
+                  compatible(genders[name], genders[role]) else { continue }
+            for q in attributions.indices where attributions[q].entity == name { attributions[q].entity = role }
+            for (key, _) in entities[name].formCounts where entities[role].formCounts[key] == nil {
+                entities[role].formCounts[key] = 0
+                entities[role].formDisplay[key] = entities[name].formDisplay[key]
+            }
+        }
+    }
 }

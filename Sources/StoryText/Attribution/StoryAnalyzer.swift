@@ -35,6 +35,8 @@ public struct StoryAnalyzer: Sendable {
                                              mentions: mentions, mentionEntity: clusters.mentionEntity, tokens: tokens)
         RoleMerging.nameFromDialogue(entities: &entities, genders: entityEstimates.map(\.gender), attributions: attributions,
                                      mentions: mentions, mentionEntity: clusters.mentionEntity, tokens: tokens)
+        RoleMerging.nameCalledBeside(entities: &entities, genders: entityEstimates.map(\.gender), attributions: &attributions,
+                                     vocatives: attributor.vocatives, mentions: mentions, mentionEntity: clusters.mentionEntity)
         FullNameCompletion.complete(entities: &entities, genders: entityEstimates.map(\.gender), attributions: &attributions)
         var narrationMentions = Array(repeating: 0, count: clusters.entities.count)
         for (index, mention) in mentions.enumerated() where !mention.inQuote && clusters.mentionEntity[index] >= 0 {
