@@ -47,6 +47,8 @@ DESCRIPTIONS = {
     "fallback": "turn-taking further away, from people named before the run, or by address words",
     "pronounTagClose": "pronoun tag with two close candidates, or nobody of its gender near",
     "guess": "last-resort guess",
+    "minorName": "any evidence, for a name with under 0.2 % of the book's lines",
+    "minorRole": "any evidence, for a role with under 1 % of the book's lines",
 }
 
 

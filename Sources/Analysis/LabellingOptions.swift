@@ -9,10 +9,11 @@ public enum LabellingMode: String, Sendable, Hashable, Codable, CaseIterable {
 /// Knobs of the labelling pipeline. The defaults suit cloud models with large context windows.
 public struct LabellingOptions: Sendable, Hashable {
     /// Hybrid mode sends dialogue whose confidence is below this (missing confidence counts as 0).
-    /// Offline confidences are measured accuracies (StoryText's `Confidence`); the default, 0.77,
-    /// sends every kind of evidence less reliable than turn-taking in a two-party run: about 29 %
-    /// of the dialogue, holding about 52 % of the offline errors on the thirteen development
-    /// novels (bench/attribution-calibration.py, docs/llm.md).
+    /// Offline confidences are measured accuracies (StoryText's `Confidence`); the default, 0.80,
+    /// sends two-party turn-taking and every kind of evidence less reliable, and the lines of
+    /// speakers with a small share of the book (roles under 1 %, names under 0.2 %): about 35 % of
+    /// the dialogue, holding about 71 % of the offline errors on the thirteen development novels
+    /// (bench/attribution-calibration.py's rule, docs/analysis.md, docs/llm.md).
     public var confidenceThreshold: Double
     /// At most this many spans in one request.
     public var maxSpansPerRequest: Int
@@ -33,7 +34,7 @@ public struct LabellingOptions: Sendable, Hashable {
     public var linesPerCharacter: Int
 
     public init(
-        confidenceThreshold: Double = 0.77, maxSpansPerRequest: Int = 40, inputTokenBudget: Int = 6000,
+        confidenceThreshold: Double = 0.80, maxSpansPerRequest: Int = 40, inputTokenBudget: Int = 6000,
         contextCharacters: Int = 120, concurrency: Int = 4, enrichCharacters: Bool = true,
         charactersPerEnrichmentRequest: Int = 10, maxEnrichedCharacters: Int = 30, linesPerCharacter: Int = 3
     ) {

@@ -86,11 +86,20 @@ enum CastAssembler {
                 gender: estimate.gender, ageRange: estimate.age, lines: lines[entity],
                 genderConfidence: estimate.genderConfidence, ageConfidence: estimate.ageConfidence))
         }
+        let allLines = lines.reduce(0, +)
+        func confidence(of piece: Piece) -> Double {
+            // A play script's "NAME:" is as sure of a minor speaker as of any other.
+            guard piece.evidence != .script, piece.entity >= 0,
+                  let standing = Confidence.standing(isRole: entities[piece.entity].kind == .role, lines: lines[piece.entity], of: allLines) else {
+                return Confidence.value(for: piece.evidence)
+            }
+            return min(Confidence.value(for: piece.evidence), Confidence.value(for: standing))
+        }
         let segments = pieces.map { piece in
             piece.kind == .narration
                 ? Segment(start: piece.start, end: piece.end, kind: .narration)
                 : Segment(start: piece.start, end: piece.end, kind: .dialogue, speaker: ids[piece.entity],
-                          confidence: Confidence.value(for: piece.evidence))
+                          confidence: confidence(of: piece))
         }
         return StoryAnalysis(title: document.title, author: document.author, characters: characters,
                              chapters: document.chapters, segments: segments)
