@@ -515,4 +515,30 @@ struct AnalysisUnseenNovelTests {
         #expect(!passage.analysis.characters.contains { ($0.aliases + [$0.name]).contains { $0.contains("Meanwhile") || $0.contains("Croquet") } })
         #expect(passage.character(named: "The General")?.lines == 2)
     }
+
+    @Test("'The old gentleman' is never the boy named before his lines")
+    func descriptionKeepsItsAge() {
+        let passage = AnalyzedPassage("""
+        "Please, sir, I am hungry," said Oliver.
+
+        "Hold your tongue," said Mr. Bumble.
+
+        Mr. Bumble led Master Oliver into the room. Oliver, a little boy of nine, trembled from head to foot.
+
+        "Is this the boy?" said the old gentleman.
+
+        "This is him, sir," replied Mr. Bumble.
+
+        Oliver looked up. "I suppose he's fond of chimney-sweeping?" said the old gentleman.
+
+        "He doats on it, your worship," replied Mr. Bumble.
+
+        Oliver said nothing. "And he will be a sweep, will he?" inquired the old gentleman.
+
+        "If we was to bind him to any other trade, he'd run away," said Mr. Bumble.
+        """)
+        // The build before this change joined the old gentleman to the boy (Master Oliver, 4 lines).
+        #expect(passage.character(named: "the old gentleman")?.lines == 3)
+        #expect(passage.character(named: "Master Oliver")?.lines == 1)
+    }
 }

@@ -62,7 +62,7 @@ enum RoleMerging {
     /// the role's interlocutor) is the same one, and no other person is as often, the role is
     /// that person. (A strict majority was a knife edge: one more line of Frank Churchill's, 13
     /// votes of 26 against Mr. Weston's 11, split "the young man" from him.)
-    static func joinDefiniteDescriptions(entities: inout [Entity], genders: [Gender], attributions: inout [Attribution],
+    static func joinDefiniteDescriptions(entities: inout [Entity], genders: [Gender], ages: [AgeRange], attributions: inout [Attribution],
                                          mentions: [NameMention], mentionEntity: [Int], tokens: [Token]) {
         var lines = Array(repeating: 0, count: entities.count)
         for a in attributions where a.entity >= 0 && a.entity < entities.count { lines[a.entity] += 1 }
@@ -120,11 +120,19 @@ enum RoleMerging {
                 let line = quoteParagraph[q] ?? -1
                 return (indefiniteParagraphs[e] ?? []).contains { $0 <= line && $0 >= line - 3 }
             }
+            // "The old gentleman" is no child, and "the young lady" no old woman.
+            let cues = Set(entities[e].firstForm!.split(separator: " ").map(String.init))
+            func ageFits(_ named: Int) -> Bool {
+                let age = named < ages.count ? ages[named] : .unknown
+                if !cues.isDisjoint(with: ["old", "elderly", "aged"]) { return age != .child && age != .teen }
+                if !cues.isDisjoint(with: ["young", "little", "boy", "girl", "lad", "lass"]) { return age != .elderly }
+                return true
+            }
             var lineCandidate: [Int: Int] = [:]
             for (q, a) in attributions.enumerated() where a.entity == e {
                 // Someone who speaks the turn before or after is the role's interlocutor, not the role.
                 let neighbours = [q - 1, q + 1].filter { attributions.indices.contains($0) }.map { attributions[$0].entity }
-                if let named = before[q]?[genders[e]]?.first(where: { !neighbours.contains($0) }) {
+                if let named = before[q]?[genders[e]]?.first(where: { !neighbours.contains($0) && ageFits($0) }) {
                     votes[named, default: 0] += 1
                     if !nearIntroduction(q) { lineCandidate[q] = named }
                 }

@@ -31,7 +31,8 @@ public struct StoryAnalyzer: Sendable {
             entityEstimates.append(inference.estimate(entities[index], pronouns: votes))
         }
         RoleMerging.merge(entities: &entities, genders: entityEstimates.map(\.gender), attributions: &attributions)
-        RoleMerging.joinDefiniteDescriptions(entities: &entities, genders: entityEstimates.map(\.gender), attributions: &attributions,
+        RoleMerging.joinDefiniteDescriptions(entities: &entities, genders: entityEstimates.map(\.gender), ages: entityEstimates.map(\.age),
+                                             attributions: &attributions,
                                              mentions: mentions, mentionEntity: clusters.mentionEntity, tokens: tokens)
         RoleMerging.nameFromDialogue(entities: &entities, genders: entityEstimates.map(\.gender), attributions: attributions,
                                      mentions: mentions, mentionEntity: clusters.mentionEntity, tokens: tokens)
