@@ -8,7 +8,8 @@
 // User Timing marks (read by the browser test): "storyvoice:journey-sentence-playing" and
 // "storyvoice:journey-sentence-ended" (detail {part, sentence}), "storyvoice:journey-waiting";
 // the <audio> element's data-key is the "part:sentence" it holds (none for the unlocking silence).
-import { api, apiBlob, followJob, isAbort } from "../shared/api.js";
+import { api, followJob, isAbort } from "../shared/api.js";
+import { AudioClips } from "../shared/clips.js";
 import { $, el, markup } from "../shared/dom.js";
 import { downloadLink } from "../shared/download.js";
 import { autoplayKey, send, statusName, styles } from "./common.js";
@@ -113,7 +114,7 @@ export default function playerScreen() {
       let lastSent = null; // the playhead last sent to the server
       let shownPart = null; // the part whose text is shown, and how many sentences it showed
       let shownCount = -1;
-      const clips = new Map(); // "part:sentence" -> {promise, url, controller}
+      const clips = new AudioClips({ signal }); // "part:sentence" -> its WAV
       const counts = new Map(); // part -> sentences it had when last read
       let speed = Number(localStorage.getItem(speedKey));
       if (!speeds.includes(speed)) speed = 1;
@@ -341,8 +342,8 @@ export default function playerScreen() {
         // numbers: forget what was fetched of it (but the sentence sounding now).
         for (const part of journey.parts) {
           if (part.sentences.length < (counts.get(part.number) ?? 0)) {
-            for (const wanted of [...clips.keys()]) {
-              if (wanted.startsWith(`${part.number}:`) && wanted !== audio.dataset.key) forget(wanted);
+            for (const wanted of clips.keys()) {
+              if (wanted.startsWith(`${part.number}:`) && wanted !== audio.dataset.key) clips.forget(wanted);
             }
           }
           counts.set(part.number, part.sentences.length);
@@ -355,41 +356,9 @@ export default function playerScreen() {
         if (journey.status === "failed" && waiting) say(journey.error ?? "This story could not go on.", { error: true });
       }
 
-      // --- Audio: each sentence's WAV, fetched through the API helper -----------------------
+      // --- Audio: each sentence's WAV (js/shared/clips.js) ----------------------------------
       function clip(number, index) {
-        const wanted = key(number, index);
-        let entry = clips.get(wanted);
-        if (entry) return entry.promise;
-        const sentence = sentenceAt(number, index);
-        const controller = new AbortController();
-        entry = { controller, url: null };
-        entry.promise = apiBlob(sentence.audio_url, { signal: AbortSignal.any ? AbortSignal.any([signal, controller.signal]) : controller.signal })
-          .then((blob) => {
-            entry.url = URL.createObjectURL(blob);
-            if (disposed || clips.get(wanted) !== entry) URL.revokeObjectURL(entry.url);
-            return entry.url;
-          })
-          .catch((error) => {
-            if (clips.get(wanted) === entry) clips.delete(wanted);
-            throw error;
-          });
-        entry.promise.catch(() => {});
-        clips.set(wanted, entry);
-        return entry.promise;
-      }
-
-      /** Lets go of a sentence's audio (its fetch, its object URL). */
-      function forget(wanted) {
-        const entry = clips.get(wanted);
-        if (!entry) return;
-        entry.controller.abort();
-        if (entry.url) URL.revokeObjectURL(entry.url);
-        clips.delete(wanted);
-      }
-
-      /** Lets go of audio that is neither the sentence playing nor the next. */
-      function trimClips(keep) {
-        for (const wanted of [...clips.keys()]) if (!keep.includes(wanted)) forget(wanted);
+        return clips.fetch(key(number, index), sentenceAt(number, index).audio_url).promise;
       }
 
       /** The position after this one, if the journey has it yet (null: not yet; "end": the end). */
@@ -410,7 +379,7 @@ export default function playerScreen() {
           keep.push(key(after.part, after.sentence));
           clip(after.part, after.sentence).catch(() => {});
         }
-        trimClips(keep);
+        clips.keepOnly(keep);
       }
 
       /** Moves past a finished part to the next one; answers "play", "wait" or "end". */
@@ -646,7 +615,7 @@ export default function playerScreen() {
         audio.pause();
         audio.removeAttribute("src");
         audio.load();
-        trimClips([]);
+        clips.dispose();
         if (session) {
           for (const action of ["play", "pause", "nexttrack", "previoustrack"]) {
             try { session.setActionHandler(action, null); } catch { /* not supported here */ }

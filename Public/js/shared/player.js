@@ -6,9 +6,8 @@
 // formats, divided by the speed), with at most `maxFetches` requests in flight. A jump fetches
 // its line first, alone: other fetches are cancelled, and nothing else is asked for until it is
 // in. While the line to play is not ready the player says so (`onWaiting(true)`), rather than
-// pretending to play. Audio is fetched through the API helper, so an expired access cookie is
-// refreshed instead of stopping playback.
-import { apiBlob } from "./api.js";
+// pretending to play. The audio is kept in `AudioClips` (js/shared/clips.js), by line.
+import { AudioClips } from "./clips.js";
 
 const bufferSeconds = 30;
 const maxFetches = 2;
@@ -75,7 +74,7 @@ export class Player {
     this.spare = new Audio();
     this.spareIndex = null;
     for (const element of [this.audio, this.spare]) element.preload = "auto";
-    this.entries = new Map(); // index -> {promise, url, duration, controller, done}
+    this.clips = new AudioClips(); // line index -> {promise, url, duration, controller, done}
     this.inFlight = new Set(); // entries being fetched (at most maxFetches)
     this.disposed = false;
     this.timer = null; // the pause between two lines
@@ -122,31 +121,23 @@ export class Player {
 
   /** Starts the fetch of line `index` (once); answers its entry. */
   start(index) {
-    let entry = this.entries.get(index);
-    if (entry) return entry;
-    const controller = new AbortController();
-    entry = { index, controller, url: null, duration: null, done: false };
-    entry.promise = (async () => {
-      try {
-        const blob = await apiBlob(this.source.audioUrl(index), { signal: controller.signal });
-        entry.url = URL.createObjectURL(blob);
+    const existing = this.clips.get(index);
+    if (existing) return existing;
+    const entry = this.clips.fetch(index, this.source.audioUrl(index), {
+      prepare: async (entry, blob) => {
         entry.duration = await wavDuration(blob).catch(() => null) ?? await mediaDuration(entry.url);
-        if (this.disposed || this.entries.get(index) !== entry) URL.revokeObjectURL(entry.url);
-        entry.done = true;
+      },
+      ready: (entry) => {
         if (entry.duration) this.hooks.onDuration(index, entry.duration);
         if (index === this.index + 1 && this.playing) this.preloadNext();
-        return entry.url;
-      } catch (error) {
-        if (this.entries.get(index) === entry) this.entries.delete(index);
-        // An answer without an error body of its own gets the line's number in its message.
-        throw error.generic ? new Error(`Line ${index + 1} could not be rendered (${error.status}).`) : error;
-      } finally {
+      },
+      // An answer without an error body of its own gets the line's number in its message.
+      failure: (error) => error.generic ? new Error(`Line ${index + 1} could not be rendered (${error.status}).`) : error,
+      settled: (entry) => {
         this.inFlight.delete(entry);
         if (!this.disposed) this.schedule();
-      }
-    })();
-    entry.promise.catch(() => {});
-    this.entries.set(index, entry);
+      },
+    });
     this.inFlight.add(entry);
     return entry;
   }
@@ -154,7 +145,7 @@ export class Player {
   /** Loads the next line into the spare element, once its audio is in. */
   preloadNext() {
     const next = this.index + 1;
-    const entry = this.entries.get(next);
+    const entry = this.clips.get(next);
     if (this.disposed || !entry?.done || this.spareIndex === next) return;
     this.spare.src = entry.url;
     this.spare.playbackRate = this.speed;
@@ -171,12 +162,11 @@ export class Player {
 
   /** Forgets a line's audio (cancelling its fetch): it is fetched again when needed. */
   drop(index) {
-    const entry = this.entries.get(index);
+    const entry = this.clips.get(index);
     if (!entry) return;
     if (index === this.spareIndex) this.clearSpare();
-    this.entries.delete(index);
-    if (this.inFlight.delete(entry)) entry.controller.abort();
-    if (entry.url) URL.revokeObjectURL(entry.url);
+    this.inFlight.delete(entry);
+    this.clips.forget(index);
   }
 
   /** Forgets line `index`'s audio (it changed on the server). */
@@ -190,19 +180,19 @@ export class Player {
   schedule() {
     if (this.disposed || !this.length) return;
     const from = this.index;
-    for (const index of [...this.entries.keys()]) {
+    for (const index of this.clips.keys()) {
       if (index < from - keepBehind || index > from + lookAhead) this.drop(index);
     }
     // The line to play comes first, even if that means cancelling a fetch further ahead; until
     // it is in, nothing else is asked for (it may be rendering, and has the server to itself).
-    const limit = this.entries.get(from)?.done ? maxFetches : 1;
-    while (!this.entries.has(from) && this.inFlight.size >= limit) {
-      const furthest = [...this.inFlight].sort((a, b) => b.index - a.index)[0];
-      this.drop(furthest.index);
+    const limit = this.clips.get(from)?.done ? maxFetches : 1;
+    while (!this.clips.get(from) && this.inFlight.size >= limit) {
+      const furthest = [...this.inFlight].sort((a, b) => b.key - a.key)[0];
+      this.drop(furthest.key);
     }
     let ahead = 0;
     for (let index = from; index < this.length && index <= from + lookAhead && ahead < bufferSeconds; index += 1) {
-      let entry = this.entries.get(index);
+      let entry = this.clips.get(index);
       if (!entry) {
         if (this.inFlight.size >= limit) break;
         entry = this.start(index);
@@ -214,7 +204,7 @@ export class Player {
   /** Seconds of fetched audio ready after the line playing (the buffer). */
   buffered() {
     let ahead = 0;
-    for (let index = this.index + 1; this.entries.get(index)?.done; index += 1) ahead += this.entries.get(index).duration ?? 0;
+    for (let index = this.index + 1; this.clips.get(index)?.done; index += 1) ahead += this.clips.get(index).duration ?? 0;
     return ahead;
   }
 
@@ -231,7 +221,7 @@ export class Player {
     this.playing = true;
     const resume = this.audio.src && this.audio.paused && this.audio.currentTime > 0 && !this.audio.ended;
     // A line not fetched yet: "preparing" from the start, never a "Pause" with nothing playing.
-    if (!resume && !this.entries.get(this.index)?.done) this.setWaiting(true);
+    if (!resume && !this.clips.get(this.index)?.done) this.setWaiting(true);
     this.hooks.onState("playing");
     if (resume) {
       const generation = this.generation;
@@ -304,7 +294,7 @@ export class Player {
     this.remember();
     this.hooks.onLine(index);
     this.schedule();
-    const entry = this.entries.get(index) ?? this.start(index);
+    const entry = this.start(index);
     if (!entry.done) this.setWaiting(true);
     let url;
     try {
@@ -352,7 +342,8 @@ export class Player {
     this.hooks = { onLine: none, onState: none, onError: none, onWaiting: none, onDuration: none };
     this.pause();
     this.disposed = true;
-    for (const index of [...this.entries.keys()]) this.drop(index);
+    this.inFlight.clear();
+    this.clips.dispose();
     for (const element of [this.audio, this.spare]) {
       element.removeEventListener("ended", this.onEnded);
       element.removeEventListener("playing", this.onPlaying);
