@@ -374,7 +374,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "CallWorkflowsTests", dependencies: [
-            "CallWorkflows",
+            "CallWorkflows", "AppStore", "AppStoreTestSupport", "DatabaseTestSupport", "Persistence",
         ]),
         .testTarget(name: "JourneyServicesTests", dependencies: [
             "JourneyServices", "Journeys", "VendorHTTP", "TestSupport",
