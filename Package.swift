@@ -99,7 +99,8 @@ let package = Package(
         ]),
         .testTarget(name: "VoiceWorkflowsTests", dependencies: ["VoiceWorkflows", "VoiceChat", "StoryWorkflows"]),
         .testTarget(name: "StoryWorkflowsTests", dependencies: [
-            "StoryWorkflows", "ObjectStorage", "Persistence",
+            "StoryWorkflows", "ObjectStorage", "Persistence", "DatabaseTestSupport",
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "ObjectStorageTests", dependencies: [
             "ObjectStorage", .product(name: "Crypto", package: "swift-crypto"), .product(name: "NIOCore", package: "swift-nio"),
