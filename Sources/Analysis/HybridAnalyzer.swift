@@ -182,9 +182,39 @@ public struct HybridAnalyzer: Sendable {
     enum BatchOutcome: Sendable {
         case labels([Int: SpanPrompt.Speaker], note: String?)
         case fallback(String)
+
+        /// Two halves' outcomes as one: the labels of both; a half whose answers were unusable
+        /// adds none, so its spans keep their offline labels (and say so).
+        func merged(with other: BatchOutcome, title: String) -> BatchOutcome {
+            switch (self, other) {
+            case (.fallback(let a), .fallback):
+                return .fallback(a)
+            case (.labels(let a, let noteA), .labels(let b, let noteB)):
+                let notes = [noteA, noteB].compactMap { $0 }
+                return .labels(a.merging(b) { first, _ in first }, note: notes.isEmpty ? nil : notes.joined(separator: " "))
+            case (.labels(let labels, let note), .fallback(let problem)), (.fallback(let problem), .labels(let labels, let note)):
+                let unusable = "\(title): part of the model's answer was unusable twice (\(problem))."
+                return .labels(labels, note: [note, unusable].compactMap { $0 }.joined(separator: " "))
+            }
+        }
     }
 
+    /// Labels a batch; one too long for the model's window is labelled in halves (a small local
+    /// model reads 4,096 tokens, a request planned for cloud models may need more).
     private func labelBatch(_ batch: LabellingBatch, work: Work, roster: [Character]) async -> Result<BatchOutcome, LanguageModelError> {
+        let outcome = await labelWhole(batch, work: work, roster: roster)
+        guard case .failure(let error) = outcome, error.isTooLong,
+              let (first, second) = batch.halves(start: { work.analysis.segments[$0].start }) else { return outcome }
+        logger.notice("a request too long for the model is sent in halves", metadata: ["chapter": "\(batch.title)", "spans": "\(batch.segments.count)"])
+        switch (await labelBatch(first, work: work, roster: roster), await labelBatch(second, work: work, roster: roster)) {
+        case (.failure(let error), _), (_, .failure(let error)):
+            return .failure(error)
+        case (.success(let a), .success(let b)):
+            return .success(a.merged(with: b, title: batch.title))
+        }
+    }
+
+    private func labelWhole(_ batch: LabellingBatch, work: Work, roster: [Character]) async -> Result<BatchOutcome, LanguageModelError> {
         let ids = Set(roster.map(\.id))
         let visible = work.roster(for: batch, from: roster)
         var correction: String?

@@ -17,6 +17,22 @@ public struct LabellingBatch: Sendable, Hashable {
     public var chapters: [Int]
     /// "Chapter 3" or "Chapter 3 – Chapter 5", for notes.
     public var title: String
+
+    /// The batch in two, each with the passages its spans are in (`start` gives a segment's
+    /// offset): for a request too long for a small model's window. Nil for a single span.
+    func halves(start: (Int) -> Int) -> (LabellingBatch, LabellingBatch)? {
+        guard segments.count > 1 else { return nil }
+        func part(_ indices: ArraySlice<Int>) -> LabellingBatch {
+            let shown = windows.filter { window in indices.contains { window.range.contains(start($0)) } }
+            var batch = self
+            batch.segments = Array(indices)
+            batch.windows = shown
+            batch.chapters = shown.reduce(into: [Int]()) { if $0.last != $1.chapter { $0.append($1.chapter) } }
+            return batch
+        }
+        let middle = segments.count / 2
+        return (part(segments[..<middle]), part(segments[middle...]))
+    }
 }
 
 /// Which spans go to the model and how they are grouped into requests: a pure function of

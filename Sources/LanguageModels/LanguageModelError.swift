@@ -28,6 +28,16 @@ public struct LanguageModelError: Error, Sendable, Hashable, CustomStringConvert
     /// Whether waiting and sending the same request again may succeed.
     public var isTransient: Bool { kind.isTransient }
 
+    /// Whether the request was refused for being longer than the model reads (the local
+    /// model's own check, or a provider's "maximum context length"): a shorter one may pass.
+    public var isTooLong: Bool {
+        guard case .requestRejected(let status) = kind, status == 400 || status == 413 else { return false }
+        if status == 413 { return true }
+        let said = (detail ?? "").lowercased()
+        return ["context length", "context window", "maximum context", "too long", "too many tokens", "reads at most", "maximum number of tokens"]
+            .contains { said.contains($0) }
+    }
+
     /// What happened and what to do, without the step: "the OpenAI key was rejected — update it …".
     public var description: String {
         if provider == .local { return Self.explainLocal(kind, model: model, detail: detail) }

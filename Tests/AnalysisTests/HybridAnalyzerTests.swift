@@ -46,6 +46,36 @@ struct HybridAnalyzerTests {
         }
     }
 
+    /// The model on this machine with a small window, answered by the loopback (OpenAI's wire).
+    struct SmallWindowHost: LocalModelHost {
+        let modelName = "small-window"
+        let baseURL: String
+        let contextTokens: Int
+        func endpoint() async throws -> LocalEndpoint {
+            LocalEndpoint(baseURL: baseURL, key: Secret("loopback-local-key"), model: modelName, contextTokens: contextTokens)
+        }
+        func serverFailed(_ endpoint: LocalEndpoint) async {}
+    }
+
+    @Test("A request longer than the local model reads is sent in halves, and every span is still labelled")
+    func tooLongForTheLocalModelIsHalved() async throws {
+        let story = smallStory()
+        let truth = story.truth
+        try await LoopbackServer.withServer(handler: labeller(text: story.document.text) { span in truth[Int(span.dropFirst())!]! }) { server in
+            // Room for a request of one or two spans, not for all six in one (the build before
+            // this change stopped the whole labelling with "cannot take this request").
+            let local = LocalLanguageModel(host: SmallWindowHost(baseURL: server.baseURL + "/v1", contextTokens: 900), scheduler: ModelScheduler())
+            let result = try await HybridAnalyzer(model: local, options: noEnrichment).label(document: story.document, analysis: story.analysis, mode: .full)
+            for (index, speaker) in truth {
+                #expect(result.analysis.segments[index].speaker == speaker)
+            }
+            let requests = server.requests.compactMap { VendorWire.prompt(of: $0, provider: .openai)?.user }.filter { $0.contains("Label these spans: ") }
+            #expect(requests.count > 1)
+            #expect(requests.allSatisfy { listedIDs($0, after: "Label these spans: ").count < 6 })
+            #expect(Set(sentSpans(server.requests)) == ["S1", "S3", "S5", "S7", "S9", "S11"])
+        }
+    }
+
     @Test("Full mode sends every dialogue span")
     func fullSendsEverything() async throws {
         let story = smallStory()

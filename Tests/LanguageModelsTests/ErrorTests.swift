@@ -205,4 +205,17 @@ struct ErrorTests {
         let error = LanguageModelError(.invalidKey, provider: .openai, model: "gpt-4o-mini")
         #expect(error.message(step: "Character extraction", story: "Emma") == "Character extraction failed for Emma: the OpenAI key was rejected — update it in Settings or OPENAI_API_KEY")
     }
+
+    @Test("A request refused for its length says so, whoever refused it; other refusals do not")
+    func tooLong() {
+        func refused(_ status: Int, _ detail: String, _ provider: Provider = .openai) -> LanguageModelError {
+            LanguageModelError(.requestRejected(status: status), provider: provider, model: "m", detail: detail)
+        }
+        #expect(refused(400, "the request needs about 4137 tokens (prompt and answer) and the local model reads at most 4096; shorten it", .local).isTooLong)
+        #expect(refused(400, "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens.").isTooLong)
+        #expect(refused(400, "prompt is too long: 210000 tokens > 200000 maximum", .anthropic).isTooLong)
+        #expect(refused(413, "Request Entity Too Large").isTooLong)
+        #expect(!refused(400, "Invalid schema for response_format 'labels'").isTooLong)
+        #expect(!LanguageModelError(.invalidKey, provider: .openai, model: "m").isTooLong)
+    }
 }
