@@ -203,8 +203,11 @@ public struct HybridAnalyzer: Sendable {
     /// model reads 4,096 tokens, a request planned for cloud models may need more).
     private func labelBatch(_ batch: LabellingBatch, work: Work, roster: [Character]) async -> Result<BatchOutcome, LanguageModelError> {
         let outcome = await labelWhole(batch, work: work, roster: roster)
-        guard case .failure(let error) = outcome, error.isTooLong,
-              let (first, second) = batch.halves(start: { work.analysis.segments[$0].start }) else { return outcome }
+        guard case .failure(let error) = outcome, error.isTooLong else { return outcome }
+        guard let (first, second) = batch.halves(start: { work.analysis.segments[$0].start }) else {
+            // One span with its roster is still too long: it keeps its offline label.
+            return .success(.fallback("the request is longer than the model reads"))
+        }
         logger.notice("a request too long for the model is sent in halves", metadata: ["chapter": "\(batch.title)", "spans": "\(batch.segments.count)"])
         switch (await labelBatch(first, work: work, roster: roster), await labelBatch(second, work: work, roster: roster)) {
         case (.failure(let error), _), (_, .failure(let error)):
@@ -278,7 +281,25 @@ public struct HybridAnalyzer: Sendable {
         return (results.flatMap(\.1), results.compactMap(\.2))
     }
 
+    /// Enriches a group; one whose request is too long for the model's window is enriched in
+    /// halves, and a single character still too long keeps its metadata, with a note.
     private func enrichGroup(_ group: [Character], work: Work, segments: [Segment], evidence: EvidenceIndex) async throws -> (profiles: [CharacterProfile], note: String?) {
+        do {
+            return try await enrichWhole(group, work: work, segments: segments, evidence: evidence)
+        } catch let error as AnalysisError {
+            guard error.underlying.isTooLong else { throw error }
+            guard group.count > 1 else {
+                return ([], "Character metadata for \(group[0].name) is unchanged: the request is longer than the model reads.")
+            }
+            let middle = group.count / 2
+            let first = try await enrichGroup(Array(group[..<middle]), work: work, segments: segments, evidence: evidence)
+            let second = try await enrichGroup(Array(group[middle...]), work: work, segments: segments, evidence: evidence)
+            let notes = [first.note, second.note].compactMap { $0 }
+            return (first.profiles + second.profiles, notes.isEmpty ? nil : notes.joined(separator: " "))
+        }
+    }
+
+    private func enrichWhole(_ group: [Character], work: Work, segments: [Segment], evidence: EvidenceIndex) async throws -> (profiles: [CharacterProfile], note: String?) {
         let request = work.enrichmentRequest(group, segments: segments)
         var lastProblem = ""
         for attempt in 1...2 {

@@ -76,6 +76,33 @@ struct HybridAnalyzerTests {
         }
     }
 
+    @Test("Characters too many for the local model's window are described in smaller groups; one that never fits keeps its metadata")
+    func enrichmentTooLongIsHalved() async throws {
+        let story = smallStory()
+        let truth = story.truth
+        try await LoopbackServer.withServer(handler: labeller(text: story.document.text) { span in truth[Int(span.dropFirst())!]! }) { server in
+            func run(window: Int) async throws -> (LabelledAnalysis, [[String]]) {
+                let before = server.requests.count
+                let local = LocalLanguageModel(host: SmallWindowHost(baseURL: server.baseURL + "/v1", contextTokens: window), scheduler: ModelScheduler())
+                let result = try await HybridAnalyzer(model: local).label(document: story.document, analysis: story.analysis, mode: .hybrid)
+                let described = server.requests.dropFirst(before).compactMap { VendorWire.prompt(of: $0, provider: .openai)?.user }
+                    .map { listedIDs($0, after: "Describe each of these characters: ") }.filter { !$0.isEmpty }
+                return (result, described)
+            }
+            // Three characters do not fit 2,000 tokens together; one and two do (the build
+            // before this change stopped the analysis with "cannot take this request").
+            let (halved, groups) = try await run(window: 2_000)
+            #expect(Set(halved.profiles.map(\.id)) == ["c1", "c2", "c3"])
+            #expect(groups.count > 1 && groups.allSatisfy { $0.count < 3 })
+            // In 900 tokens no character fits: the labels are still the model's, the metadata
+            // stays as it was, and the notes say why.
+            let (unchanged, _) = try await run(window: 900)
+            #expect(unchanged.profiles.isEmpty)
+            #expect(unchanged.notes.contains { $0.contains("longer than the model reads") })
+            #expect(unchanged.analysis.segments[3].speaker == "c2" && unchanged.analysis.segments[9].speaker == "c1")
+        }
+    }
+
     @Test("Full mode sends every dialogue span")
     func fullSendsEverything() async throws {
         let story = smallStory()
