@@ -21,12 +21,12 @@ public struct HybridAnalyzer: Sendable {
 
     public init(
         model: any LanguageModel, cache: ResponseCache? = nil, ledger: UsageLedger = UsageLedger(),
-        prices: PriceTable = .builtIn, options: LabellingOptions = LabellingOptions(),
+        prices: PriceTable = .builtIn, options: LabellingOptions? = nil,
         logger: Logger = Logger(label: "storyvoice.analysis")
     ) {
         self.model = MeteredModel(model, cache: cache, ledger: ledger, prices: prices)
         self.ledger = ledger
-        self.options = options
+        self.options = options ?? .defaults(for: model.provider)
         self.logger = logger
     }
 
@@ -44,9 +44,10 @@ public struct HybridAnalyzer: Sendable {
     /// The estimate for any model, without a client (for "what would GPT-4o cost?").
     public static func estimate(
         document: StoryDocument, analysis: StoryAnalysis, mode: LabellingMode, model spec: ModelSpec,
-        options: LabellingOptions = LabellingOptions(), prices: PriceTable = .builtIn
+        options: LabellingOptions? = nil, prices: PriceTable = .builtIn
     ) -> CostEstimate {
-        estimate(document: document, analysis: analysis, mode: mode, provider: spec.provider, model: spec.model, options: options, prices: prices, cache: nil)
+        estimate(document: document, analysis: analysis, mode: mode, provider: spec.provider, model: spec.model,
+                 options: options ?? .defaults(for: spec.provider), prices: prices, cache: nil)
     }
 
     static func estimate(

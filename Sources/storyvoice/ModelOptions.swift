@@ -20,8 +20,8 @@ struct ModelOptions: ParsableArguments {
     @Option(help: "The provider's base URL (a local server, a proxy).")
     var baseURL: String?
 
-    @Option(help: "Hybrid mode sends lines whose confidence is below this.")
-    var threshold: Double = LabellingOptions().confidenceThreshold
+    @Option(help: "Hybrid mode sends lines whose confidence is below this (default: 0.80; 0.77 for the local model).")
+    var threshold: Double?
 
     @Option(help: "A JSON price table ({\"openai:gpt-4o-mini\": {\"input\": 0.15, \"output\": 0.6}}, USD per million tokens) over the built-in one (default: STORYVOICE_PRICES).")
     var prices: String?
@@ -38,7 +38,12 @@ struct ModelOptions: ParsableArguments {
         }
     }
 
-    var labellingOptions: LabellingOptions { LabellingOptions(confidenceThreshold: threshold) }
+    /// The model's defaults, with `--threshold` over them.
+    func labellingOptions(for provider: Provider) -> LabellingOptions {
+        var options = LabellingOptions.defaults(for: provider)
+        if let threshold { options.confidenceThreshold = threshold }
+        return options
+    }
 
     /// `--prices`, else `STORYVOICE_PRICES`, over the built-in table.
     func priceTable() throws -> PriceTable {
@@ -66,7 +71,7 @@ struct ModelLabelling {
         let prices = try options.priceTable()
         var out = "What \(spec) would be sent for \(document.title) (nothing has been sent):\n"
         for mode in LabellingMode.allCases {
-            let estimate = HybridAnalyzer.estimate(document: document, analysis: analysis, mode: mode, model: spec, options: options.labellingOptions, prices: prices)
+            let estimate = HybridAnalyzer.estimate(document: document, analysis: analysis, mode: mode, model: spec, options: options.labellingOptions(for: spec.provider), prices: prices)
             let cost = estimate.cost.map { String(format: "$%.4f", $0) } ?? "unknown price (add it with --prices)"
             out += "  \(mode.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)) \(estimate.spansSent) of \(estimate.dialogueSegments) lines, \(estimate.requests) request(s), ~\(estimate.inputTokens) input + ~\(estimate.outputTokens) output tokens, \(cost)\n"
         }
@@ -87,7 +92,7 @@ struct ModelLabelling {
         }
         let analyzer = HybridAnalyzer(
             model: model, cache: try ResponseCache(directory: ModelOptions.cacheDirectory), prices: try options.priceTable(),
-            options: options.labellingOptions)
+            options: options.labellingOptions(for: spec.provider))
         let estimate = analyzer.estimate(document: document, analysis: analysis, mode: options.mode)
         let cost = estimate.cost.map { String(format: "~$%.4f", $0) } ?? "unknown cost"
         FileHandle.standardError.write(Data("Sending \(estimate.spansSent) line(s) in \(estimate.requests) request(s) to \(spec) (\(cost); \(estimate.cachedRequests) answer(s) already cached)\n".utf8))

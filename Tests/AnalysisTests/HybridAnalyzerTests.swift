@@ -103,6 +103,16 @@ struct HybridAnalyzerTests {
         }
     }
 
+    @Test("The model on this machine, which labels worse than the offline analysis, is sent less by default than a cloud model")
+    func localModelDefaults() async throws {
+        try await LoopbackServer.withServer(handler: { _ in VendorWire.error(.openai, status: 500, message: "unused") }) { server in
+            let local = LocalLanguageModel(host: SmallWindowHost(baseURL: server.baseURL + "/v1", contextTokens: 4_096), scheduler: ModelScheduler())
+            #expect(HybridAnalyzer(model: local).options.confidenceThreshold == 0.77)
+            #expect(HybridAnalyzer(model: makeModel(server: server)).options.confidenceThreshold == 0.80)
+            #expect(HybridAnalyzer(model: local, options: LabellingOptions(confidenceThreshold: 0.5)).options.confidenceThreshold == 0.5)
+        }
+    }
+
     @Test("Full mode sends every dialogue span")
     func fullSendsEverything() async throws {
         let story = smallStory()
