@@ -4,7 +4,7 @@
 /// (docs/analysis.md, "Accuracy by confidence band"; 2026-12-06).
 /// Each kind has a value of its own, so the benchmark can tell the kinds apart in
 /// `analyze --format json`; re-run it after changing the rules and copy its values here.
-/// Hybrid labelling's threshold (`LabellingOptions.confidenceThreshold`, 0.80) sends two-party
+/// Hybrid labelling's threshold for cloud models (`LabellingOptions`, 0.80) sends two-party
 /// turn-taking and every kind below it, and every line of a minor speaker (`Standing`).
 enum Confidence {
     static func value(for evidence: AttributionEvidence) -> Double {
