@@ -14,7 +14,11 @@ import TestSupport
         let fileLimit = 128
         let server = ServerProcess(
             dataDirectory: scratch.appendingPathComponent("data"),
-            environment: ["STORYVOICE_ENGINES": "espeak-ng", "STORYVOICE_HTTP_HEAD_TIMEOUT": "2", "STORYVOICE_HTTP_KEEP_ALIVE_TIMEOUT": "2"],
+            // The call openings' warm-up is off: speech started at the moment the stalled
+            // connections take the last descriptor crashed the server (SIGILL) twice on a busy
+            // machine, a bug of its own (stop 63's note), not the one this test is about.
+            environment: ["STORYVOICE_ENGINES": "espeak-ng", "STORYVOICE_HTTP_HEAD_TIMEOUT": "2", "STORYVOICE_HTTP_KEEP_ALIVE_TIMEOUT": "2",
+                          "STORYVOICE_CALL_OPENINGS_AHEAD": "0"],
             workers: 0, fileLimit: fileLimit)
         try await server.start()
         defer { server.kill() }
