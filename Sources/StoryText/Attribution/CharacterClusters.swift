@@ -227,7 +227,7 @@ struct CharacterClusterer {
                 // two names bear waits until every name is placed (2b).
                 guard !sharedTitles.contains(title) else { continue }
                 let bearers = entities.indices.filter { entities[$0].kind == .named && entities[$0].titles[title] != nil }
-                if let target = bearers.max(by: { (entities[$0].titles[title]!, $1) < (entities[$1].titles[title]!, $0) }) {
+                if let target = Self.mostTitled(bearers, title: title, entities: entities) {
                     addForm(key, to: target)
                     continue
                 }
@@ -322,7 +322,7 @@ struct CharacterClusterer {
             guard let title = m.title, m.words.isEmpty else { continue }
             let bearers = entities.indices.filter { entities[$0].kind == .named && entities[$0].titles[title] != nil }
             let bearer = m.isRoleTitle ? roleTitleBearer(bearers, of: title, toForm: key, entities: entities, formEntity: formEntity)
-                : bearers.max { (entities[$0].titles[title]!, $1) < (entities[$1].titles[title]!, $0) }
+                : Self.mostTitled(bearers, title: title, entities: entities)
             if let target = bearer {
                 addForm(key, to: target)
             } else {
@@ -384,15 +384,18 @@ struct CharacterClusterer {
         return Result(entities: entities, mentionEntity: mentionEntity)
     }
 
+    /// Of `candidates` (each bearing `title`), the one most often so titled; the earlier on a tie.
+    static func mostTitled(_ candidates: [Int], title: String, entities: [Entity]) -> Int? {
+        candidates.max { (entities[$0].titles[title]!, $1) < (entities[$1].titles[title]!, $0) }
+    }
+
     /// The character a title used as a role means. The bearer named near a third or more of the
     /// title's uses (within a few pages), and nearer than any other: of two barons ("Baron Rothschild" in talk, "the Baron Burmergelm" at the
     /// spa), the one at the spa; failing that, as before every name was placed, the most titled of
     /// those named before the title's first use ("the General" from page one is no General
     /// Perovski whose memoirs someone reads later).
     private func roleTitleBearer(_ bearers: [Int], of title: String, toForm key: String, entities: [Entity], formEntity: [String: Int]) -> Int? {
-        func mostTitled(_ candidates: [Int]) -> Int? {
-            candidates.max { (entities[$0].titles[title]!, $1) < (entities[$1].titles[title]!, $0) }
-        }
+        func mostTitled(_ candidates: [Int]) -> Int? { Self.mostTitled(candidates, title: title, entities: entities) }
         guard !bearers.isEmpty else { return nil }
         let wanted = Set(bearers), window = 10_000
         var named: [(position: Int, entity: Int)] = []
