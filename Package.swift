@@ -352,7 +352,7 @@ let package = Package(
             dependencies: [
                 "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "Narration", "LanguageModels", "VendorHTTP", "Analysis",
                 "StoryServer", "StoryWorkflows", "Jobs", "Persistence", "LocalModel", "ChatStories", "ChatVideo", "ChatWorkflows", "Journeys", "JourneyServices", "JourneyWorkflows",
-                "ObjectStorage", "Bootstrap",
+                "ObjectStorage", "Bootstrap", "ProcessWorkers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

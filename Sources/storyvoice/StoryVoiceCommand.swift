@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import ProcessWorkers
 
 @main
 struct StoryVoiceCommand: AsyncParsableCommand {
@@ -20,6 +21,8 @@ struct StoryVoiceCommand: AsyncParsableCommand {
             handler.logLevel = level
             return handler
         }
+        // Before any descriptor can run out: see DispatchTimers.
+        await DispatchTimers.arm()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

@@ -131,6 +131,9 @@ final class ServerProcess: @unchecked Sendable {
     /// A test that fails half-way must not leave a server rendering in the background.
     deinit { kill() }
 
+    /// The running server's process id.
+    var processIdentifier: Int32? { process?.processIdentifier }
+
     func start() async throws {
         let process = try Self.launch(
             ["serve", "--port", "\(port)", "--lease-seconds", "3", "--workers", "\(workers)",

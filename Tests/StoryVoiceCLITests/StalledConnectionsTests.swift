@@ -14,11 +14,8 @@ import TestSupport
         let fileLimit = 128
         let server = ServerProcess(
             dataDirectory: scratch.appendingPathComponent("data"),
-            // The call openings' warm-up is off: speech started at the moment the stalled
-            // connections take the last descriptor crashed the server (SIGILL) twice on a busy
-            // machine, a bug of its own (stop 63's note), not the one this test is about.
-            environment: ["STORYVOICE_ENGINES": "espeak-ng", "STORYVOICE_HTTP_HEAD_TIMEOUT": "2", "STORYVOICE_HTTP_KEEP_ALIVE_TIMEOUT": "2",
-                          "STORYVOICE_CALL_OPENINGS_AHEAD": "0"],
+            // The call openings' warm-up speaks meanwhile, and runs out of descriptors too.
+            environment: ["STORYVOICE_ENGINES": "espeak-ng", "STORYVOICE_HTTP_HEAD_TIMEOUT": "2", "STORYVOICE_HTTP_KEEP_ALIVE_TIMEOUT": "2"],
             workers: 0, fileLimit: fileLimit)
         try await server.start()
         defer { server.kill() }
@@ -37,5 +34,36 @@ import TestSupport
         for connection in stalled {
             #expect(await connection.closedByServer(within: max(.seconds(1), deadline - .now)))
         }
+    }
+
+    /// Stop 63's crash, made certain: libdispatch opens a timer descriptor for each clock the
+    /// first time something sleeps on it, and traps (SIGILL) when none is left. Speech that
+    /// first slept while stalled connections held every descriptor killed the server. So every
+    /// `storyvoice` arms Dispatch's clocks as it starts; here, the server has the timers of the
+    /// wall clock (CLOCK_REALTIME) and of Swift's continuous clock (CLOCK_BOOTTIME) before
+    /// anything of its own has slept (no job workers, no warm-up).
+    @Test func dispatchClocksAreArmedBeforeTheFirstConnection() async throws {
+        let scratch = try CLI.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let server = ServerProcess(
+            dataDirectory: scratch.appendingPathComponent("data"),
+            environment: ["STORYVOICE_ENGINES": "espeak-ng", "STORYVOICE_CALL_OPENINGS_AHEAD": "0"], workers: 0)
+        try await server.start()
+        defer { server.kill() }
+        let pid = try #require(server.processIdentifier)
+        #expect(Set([CLOCK_REALTIME, CLOCK_BOOTTIME].map(Int.init)).isSubset(of: try timerClocks(of: pid)))
+    }
+
+    /// The clock ids of the timer descriptors `pid` has open (Linux's /proc/PID/fdinfo).
+    private func timerClocks(of pid: Int32) throws -> Set<Int> {
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")
+        return Set(descriptors.compactMap { descriptor -> Int? in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)"),
+                  target.contains("timerfd"),
+                  let info = try? String(contentsOfFile: "/proc/\(pid)/fdinfo/\(descriptor)", encoding: .utf8),
+                  let line = info.split(separator: "\n").first(where: { $0.hasPrefix("clockid:") })
+            else { return nil }
+            return Int(line.dropFirst("clockid:".count).trimmingCharacters(in: .whitespaces))
+        })
     }
 }
