@@ -59,7 +59,7 @@ struct ChatEntitlements: Sendable {
     /// their jobs where the export row has not caught up (a job failed by a dead worker).
     func exportsToday(now: Date) async throws -> Int {
         let records = try await ChatExportRepository(database: database).started(ownerID: ownerID, since: ChatPlan.startOfDay(now))
-        let jobs = try await ChatExportView.jobs(of: records, database: database)
+        let jobs = try await ChatExportView.jobs(of: records, queue: JobQueue(database: database))
         return records.filter { record in
             guard let job = record.jobID.flatMap({ jobs[$0] }) else { return true }
             return job.status != .failed && job.status != .cancelled

@@ -25,10 +25,10 @@ public struct ChatConversations: Sendable {
     }
 
     public func list() async throws -> [ChatConversationSummary] {
-        try await repository.list(ownerID: ownerID).map { record in
+        try await repository.list(ownerID: ownerID).map { row in
             ChatConversationSummary(
-                id: try record.requireID(), title: record.title, theme: ChatTheme(rawValue: record.theme) ?? .imessage,
-                messageCount: record.messageCount, createdAt: record.createdAt, updatedAt: record.updatedAt)
+                id: row.id, title: row.title, theme: ChatTheme(rawValue: row.theme) ?? .imessage,
+                messageCount: row.messageCount, createdAt: row.createdAt, updatedAt: row.updatedAt)
         }
     }
 
@@ -39,11 +39,11 @@ public struct ChatConversations: Sendable {
         let id = UUID.random()
         conversation.id = id.uuidString.lowercased()
         try Self.check(conversation)
-        let record = ChatConversationRecord(
+        let row = ChatConversationRow(
             id: id, ownerID: ownerID, title: conversation.title, theme: conversation.theme.rawValue,
             document: try ChatDocument.encode(conversation), messageCount: conversation.messages.count, now: now)
-        try await repository.create(record)
-        return try ChatDocument.conversation(record)
+        try await repository.create(row)
+        return try ChatDocument.conversation(row)
     }
 
     public func conversation(_ id: UUID) async throws -> ChatConversation {
@@ -54,20 +54,20 @@ public struct ChatConversations: Sendable {
     /// valid. The draft is applied to the latest version atomically, so parallel edits of
     /// different fields are all kept; with `expectedVersion`, only to that version.
     public func replace(_ id: UUID, with draft: ChatConversationDraft, now: Date = Date()) async throws -> ChatConversation {
-        let saved: ChatConversationRecord?
+        let saved: ChatConversationRow?
         do {
-            saved = try await repository.modify(id, ownerID: ownerID, now: now) { record in
+            saved = try await repository.modify(id, ownerID: ownerID, now: now) { row in
                 // What is wrong with the edit itself is said first: reloading would not mend it.
-                let conversation = draft.applied(to: try ChatDocument.conversation(record))
+                let conversation = draft.applied(to: try ChatDocument.conversation(row))
                 try Self.check(conversation)
-                if let expectedVersion, record.version != expectedVersion {
+                if let expectedVersion, row.version != expectedVersion {
                     throw ChatError(.staleVersion, code: "stale_version",
-                                    "The chat story was changed elsewhere (it is now version \(record.version), not \(expectedVersion)). Reload it and make the change again.")
+                                    "The chat story was changed elsewhere (it is now version \(row.version), not \(expectedVersion)). Reload it and make the change again.")
                 }
-                record.title = conversation.title
-                record.theme = conversation.theme.rawValue
-                record.document = try ChatDocument.encode(conversation)
-                record.messageCount = conversation.messages.count
+                row.title = conversation.title
+                row.theme = conversation.theme.rawValue
+                row.document = try ChatDocument.encode(conversation)
+                row.messageCount = conversation.messages.count
             }
         } catch is ChatConversationRepository.EditConflict {
             throw ChatError(.conflict, code: "edit_conflict", "The chat story is being changed by many edits at once; try again.")
@@ -106,9 +106,9 @@ public struct ChatConversations: Sendable {
         return ChatTimeline(conversation: conversation, settings: settings)
     }
 
-    func find(_ id: UUID) async throws -> ChatConversationRecord {
-        guard let record = try await repository.find(id, ownerID: ownerID) else { throw ChatError.conversationNotFound }
-        return record
+    func find(_ id: UUID) async throws -> ChatConversationRow {
+        guard let row = try await repository.find(id, ownerID: ownerID) else { throw ChatError.conversationNotFound }
+        return row
     }
 
     /// What a kept conversation must be: valid, and short enough for some plan to make a video of.
@@ -178,14 +178,14 @@ enum ChatDocument {
         return String(decoding: try encoder.encode(Body(characters: conversation.characters, messages: conversation.messages)), as: UTF8.self)
     }
 
-    static func conversation(_ record: ChatConversationRecord) throws -> ChatConversation {
+    static func conversation(_ row: ChatConversationRow) throws -> ChatConversation {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        let body = try decoder.decode(Body.self, from: Data(record.document.utf8))
+        let body = try decoder.decode(Body.self, from: Data(row.document.utf8))
         var conversation = ChatConversation(
-            id: try record.requireID().uuidString.lowercased(), title: record.title, theme: ChatTheme(rawValue: record.theme) ?? .imessage,
-            characters: body.characters, messages: body.messages, createdAt: record.createdAt, updatedAt: record.updatedAt)
-        conversation.version = record.version
+            id: row.id.uuidString.lowercased(), title: row.title, theme: ChatTheme(rawValue: row.theme) ?? .imessage,
+            characters: body.characters, messages: body.messages, createdAt: row.createdAt, updatedAt: row.updatedAt)
+        conversation.version = row.version
         return conversation
     }
 }

@@ -66,7 +66,7 @@ struct ChatExportHandler: JobHandler {
         }
     }
 
-    static func inputs(_ record: ChatExportRecord) throws -> (ChatConversation, ChatExportSettings) {
+    static func inputs(_ record: ChatExportRow) throws -> (ChatConversation, ChatExportSettings) {
         let conversation = try ChatConversation.decodeFile(Data(record.conversationJSON.utf8))
         let settings = try JSONDecoder().decode(ChatExportSettings.self, from: Data(record.settingsJSON.utf8))
         return (conversation, settings)

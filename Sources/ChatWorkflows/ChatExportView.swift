@@ -1,5 +1,4 @@
 import ChatStories
-import FluentKit
 import Foundation
 import Jobs
 import Persistence
@@ -57,8 +56,8 @@ public struct ChatExportView: Sendable, Codable, Equatable {
         try container.encode(finishedAt, forKey: .finishedAt)
     }
 
-    init(_ record: ChatExportRecord, job: JobRecord?) throws {
-        let id = try record.requireID()
+    init(_ record: ChatExportRow, job: JobRecord?) {
+        let id = record.id
         self.id = id
         conversationID = record.conversationID
         title = record.title
@@ -89,16 +88,13 @@ public struct ChatExportView: Sendable, Codable, Equatable {
     }
 
     /// The jobs of the exports not yet finished, by id, in one query.
-    static func jobs(of records: [ChatExportRecord], database: any Database) async throws -> [UUID: JobRecord] {
-        let ids = records.filter { !(Status(rawValue: $0.status)?.isFinished ?? true) }.compactMap(\.jobID)
-        guard !ids.isEmpty else { return [:] }
-        let jobs = try await JobRecord.query(on: database).filter(\.$id ~~ ids).all()
-        return Dictionary(jobs.compactMap { job in job.id.map { ($0, job) } }, uniquingKeysWith: { first, _ in first })
+    static func jobs(of records: [ChatExportRow], queue: JobQueue) async throws -> [UUID: JobRecord] {
+        try await queue.jobs(ids: records.filter { !(Status(rawValue: $0.status)?.isFinished ?? true) }.compactMap(\.jobID))
     }
 
-    static func views(_ records: [ChatExportRecord], database: any Database) async throws -> [ChatExportView] {
-        let jobs = try await jobs(of: records, database: database)
-        return try records.map { try ChatExportView($0, job: $0.jobID.flatMap { jobs[$0] }) }
+    static func views(_ records: [ChatExportRow], queue: JobQueue) async throws -> [ChatExportView] {
+        let jobs = try await jobs(of: records, queue: queue)
+        return records.map { ChatExportView($0, job: $0.jobID.flatMap { jobs[$0] }) }
     }
 }
 

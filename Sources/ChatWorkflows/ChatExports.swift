@@ -4,6 +4,7 @@ import Foundation
 import Jobs
 import ObjectStorage
 import Persistence
+import StoryModel
 
 /// One user's chat story videos: start an export (a job, checked against their plan), follow
 /// it, download it, share it.
@@ -56,33 +57,34 @@ public struct ChatExports: Sendable {
             try await repository.lockOwner(ownerID)
             let settings = try plan.exportSettings(
                 for: conversation, requested: requested, exportsToday: try await entitlements.exportsToday(now: at), now: at)
-            let record = ChatExportRecord(
-                ownerID: ownerID, conversationID: id, title: conversation.title,
+            var record = ChatExportRow(
+                id: UUID.random(), ownerID: ownerID, conversationID: id, title: conversation.title,
                 conversationJSON: String(decoding: conversation.encodedFile(), as: UTF8.self),
                 settingsJSON: String(decoding: try JSONEncoder().encode(settings), as: UTF8.self), now: at)
             try await repository.create(record)
             let job = try await JobQueue(database: database).enqueue(
-                kind: ChatJobs.export, payload: ChatJobs.Payload(export_id: try record.requireID()), ownerID: ownerID,
+                kind: ChatJobs.export, payload: ChatJobs.Payload(export_id: record.id), ownerID: ownerID,
                 maxAttempts: ChatJobs.exportAttempts)
-            try await repository.attach(job: try job.requireID(), to: record)
+            record.jobID = try job.requireID()
+            try await repository.attach(job: try job.requireID(), to: record.id)
             return (record, job)
         }
-        return try ChatExportView(record, job: job)
+        return ChatExportView(record, job: job)
     }
 
     /// The user's exports (of one conversation), newest first.
     public func list(conversation: UUID? = nil) async throws -> [ChatExportView] {
-        try await ChatExportView.views(try await repository.list(ownerID: ownerID, conversationID: conversation), database: database)
+        try await ChatExportView.views(try await repository.list(ownerID: ownerID, conversationID: conversation), queue: JobQueue(database: database))
     }
 
     public func export(_ id: UUID) async throws -> ChatExportView {
-        try await ChatExportView.views([try await find(id)], database: database)[0]
+        try await ChatExportView.views([try await find(id)], queue: JobQueue(database: database))[0]
     }
 
     /// The finished video's key in the artifact store, and its title.
     public func video(_ id: UUID) async throws -> (key: String, title: String) {
         let record = try await find(id)
-        let view = try await ChatExportView.views([record], database: database)[0]
+        let view = try await ChatExportView.views([record], queue: JobQueue(database: database))[0]
         return (try await Self.file(of: record, view: view, artifacts: artifacts), record.title)
     }
 
@@ -90,18 +92,18 @@ public struct ChatExports: Sendable {
     /// without signing in. Sharing again keeps the same link.
     public func share(_ id: UUID) async throws -> ChatExportView {
         let record = try await find(id)
-        let view = try await ChatExportView.views([record], database: database)[0]
+        let view = try await ChatExportView.views([record], queue: JobQueue(database: database))[0]
         _ = try await Self.file(of: record, view: view, artifacts: artifacts)
         guard let shared = try await repository.share(id, ownerID: ownerID, token: ChatShareToken.make()) else {
             throw ChatError.exportNotFound
         }
-        return try await ChatExportView.views([shared], database: database)[0]
+        return try await ChatExportView.views([shared], queue: JobQueue(database: database))[0]
     }
 
     /// Ends the share link: whoever has it can no longer watch. Sharing again makes a new one.
     public func unshare(_ id: UUID) async throws -> ChatExportView {
         guard let record = try await repository.unshare(id, ownerID: ownerID) else { throw ChatError.exportNotFound }
-        return try await ChatExportView.views([record], database: database)[0]
+        return try await ChatExportView.views([record], queue: JobQueue(database: database))[0]
     }
 
     /// The video shared under `token`, for anyone; not found for a token nobody shared.
@@ -114,13 +116,13 @@ public struct ChatExports: Sendable {
         return (path, record.title)
     }
 
-    func find(_ id: UUID) async throws -> ChatExportRecord {
+    func find(_ id: UUID) async throws -> ChatExportRow {
         guard let record = try await repository.find(id, ownerID: ownerID) else { throw ChatError.exportNotFound }
         return record
     }
 
     /// The video's key in `artifacts`, once it is made and kept.
-    static func file(of record: ChatExportRecord, view: ChatExportView, artifacts: any ArtifactStore) async throws -> String {
+    static func file(of record: ChatExportRow, view: ChatExportView, artifacts: any ArtifactStore) async throws -> String {
         switch view.status {
         case .queued, .running:
             throw ChatError(.conflict, code: "export_not_ready",

@@ -83,6 +83,13 @@ public struct JobQueue: Sendable {
         try await JobRecord.find(id, on: database)
     }
 
+    /// The jobs with these ids, by id, in one query.
+    public func jobs(ids: [UUID]) async throws -> [UUID: JobRecord] {
+        guard !ids.isEmpty else { return [:] }
+        let jobs = try await JobRecord.query(on: database).filter(\.$id ~~ ids).all()
+        return Dictionary(jobs.compactMap { job in job.id.map { ($0, job) } }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The owner's jobs, newest first.
     public func jobs(ownerID: UUID, limit: Int = 50) async throws -> [JobRecord] {
         try await JobRecord.query(on: database)

@@ -19,20 +19,23 @@ struct ChatRepositoryTests {
             let conversations = ChatConversationRepository(database: database.database)
             let exports = ChatExportRepository(database: database.database)
             let document = #"{"characters":[],"messages":[{"text":"first"},{"text":"second"}]}"#
-            let record = ChatConversationRecord(ownerID: ada, title: "Wrong number", theme: "imessage", document: document, messageCount: 2, now: Date())
-            try await conversations.create(record)
-            let id = try record.requireID()
-            let export = ChatExportRecord(ownerID: ada, conversationID: id, title: "Wrong number", conversationJSON: "{}", settingsJSON: "{}", now: Date())
+            let id = UUID()
+            try await conversations.create(
+                ChatConversationRow(id: id, ownerID: ada, title: "Wrong number", theme: "imessage", document: document, messageCount: 2, now: Date()))
+            let export = ChatExportRow(id: UUID(), ownerID: ada, conversationID: id, title: "Wrong number", conversationJSON: "{}", settingsJSON: "{}", now: Date())
             try await exports.create(export)
-            try await exports.update(try export.requireID(), ownerID: ada) { $0.filePath = "chat-exports/a/b.mp4" }
+            try await exports.update(export.id, ownerID: ada) { $0.filePath = "chat-exports/a/b.mp4" }
+            #expect(try await exports.find(export.id, ownerID: ada)?.filePath == "chat-exports/a/b.mp4")
+            try await exports.attach(job: id, to: export.id)
+            #expect(try await exports.find(export.id, ownerID: ada)?.jobID == id)
 
             #expect(try await conversations.find(id, ownerID: ada)?.document == document)
             #expect(try await conversations.find(id, ownerID: bob) == nil)
             #expect(try await conversations.list(ownerID: bob).isEmpty)
-            #expect(try await exports.find(try export.requireID(), ownerID: bob) == nil)
+            #expect(try await exports.find(export.id, ownerID: bob) == nil)
             #expect(try await exports.list(ownerID: bob).isEmpty)
-            #expect(try await exports.update(try export.requireID(), ownerID: bob) { $0.status = "failed" } == false)
-            #expect(try await exports.share(try export.requireID(), ownerID: bob, token: "t") == nil)
+            #expect(try await exports.update(export.id, ownerID: bob) { $0.status = "failed" } == false)
+            #expect(try await exports.share(export.id, ownerID: bob, token: "t") == nil)
             #expect(try await conversations.delete(id, ownerID: bob) == nil)
             #expect(try await conversations.modify(id, ownerID: bob) { $0.title = "Bob's" } == nil)
             let renamed = try await conversations.modify(id, ownerID: ada) { $0.title = "Renamed" }
@@ -49,13 +52,13 @@ struct ChatRepositoryTests {
     func shareAndCount(_ backend: Backend) async throws {
         try await withDatabase(backend) { database, _ in
             let (ada, _) = try await Self.users(database)
-            let conversation = ChatConversationRecord(ownerID: ada, title: "T", theme: "imessage", document: "{}", messageCount: 0, now: Date())
+            let conversation = ChatConversationRow(id: UUID(), ownerID: ada, title: "T", theme: "imessage", document: "{}", messageCount: 0, now: Date())
             try await ChatConversationRepository(database: database.database).create(conversation)
             let exports = ChatExportRepository(database: database.database)
             let now = Date()
-            var made: [ChatExportRecord] = []
+            var made: [ChatExportRow] = []
             for (status, age) in [("succeeded", 60.0), ("failed", 30), ("running", 10), ("succeeded", 90_000)] {
-                let record = ChatExportRecord(ownerID: ada, conversationID: try conversation.requireID(), title: "T", conversationJSON: "{}", settingsJSON: "{}", now: now.addingTimeInterval(-age))
+                var record = ChatExportRow(id: UUID(), ownerID: ada, conversationID: conversation.id, title: "T", conversationJSON: "{}", settingsJSON: "{}", now: now.addingTimeInterval(-age))
                 record.status = status
                 try await exports.create(record)
                 made.append(record)
@@ -63,8 +66,8 @@ struct ChatRepositoryTests {
             let counted = try await exports.started(ownerID: ada, since: now.addingTimeInterval(-3_600))
             #expect(Set(counted.map(\.status)) == ["succeeded", "running"] && counted.count == 2)
 
-            let first = try await exports.share(try made[0].requireID(), ownerID: ada, token: "first-token")
-            let second = try await exports.share(try made[0].requireID(), ownerID: ada, token: "second-token")
+            let first = try await exports.share(made[0].id, ownerID: ada, token: "first-token")
+            let second = try await exports.share(made[0].id, ownerID: ada, token: "second-token")
             #expect(first?.shareToken == "first-token" && second?.shareToken == "first-token")
             #expect(try await exports.find(shareToken: "first-token")?.id == made[0].id)
             #expect(try await exports.find(shareToken: "second-token") == nil)

@@ -11,21 +11,21 @@ public struct ChatConversationRepository: Sendable {
         self.database = database
     }
 
-    public func create(_ record: ChatConversationRecord) async throws {
-        try await record.create(on: database)
+    public func create(_ row: ChatConversationRow) async throws {
+        try await ChatConversationRecord(row).create(on: database)
     }
 
-    public func find(_ id: UUID, ownerID: UUID) async throws -> ChatConversationRecord? {
+    public func find(_ id: UUID, ownerID: UUID) async throws -> ChatConversationRow? {
         try await ChatConversationRecord.query(on: database)
-            .filter(\.$id == id).filter(\.$owner.$id == ownerID).first()
+            .filter(\.$id == id).filter(\.$owner.$id == ownerID).first()?.row()
     }
 
     /// The owner's conversations, most recently edited first.
-    public func list(ownerID: UUID, limit: Int = 500) async throws -> [ChatConversationRecord] {
+    public func list(ownerID: UUID, limit: Int = 500) async throws -> [ChatConversationRow] {
         try await ChatConversationRecord.query(on: database)
             .filter(\.$owner.$id == ownerID)
             .sort(\.$updatedAt, .descending).sort(\.$id)
-            .limit(limit).all()
+            .limit(limit).all().map { try $0.row() }
     }
 
     /// Other writes kept winning: `modify` gave up.
@@ -36,17 +36,17 @@ public struct ChatConversationRepository: Sendable {
     /// again to the fresh row (see `VersionedRows`). Returns the row as written (its `version`
     /// the new one), or nil when the owner has no such conversation.
     public func modify(
-        _ id: UUID, ownerID: UUID, now: Date = Date(), attempts: Int = 20, _ change: (ChatConversationRecord) throws -> Void
-    ) async throws -> ChatConversationRecord? {
+        _ id: UUID, ownerID: UUID, now: Date = Date(), attempts: Int = 20, _ change: (inout ChatConversationRow) throws -> Void
+    ) async throws -> ChatConversationRow? {
         let sql = try database.requireSQL()
         return try await VersionedRows.modify(
             attempts: attempts, conflict: EditConflict(), read: { try await find(id, ownerID: ownerID) }, version: \.version, change: change
-        ) { record, seen in
+        ) { row, seen in
             let written = try await sql.update(ChatConversationRecord.schema)
-                .set("title", to: record.title)
-                .set("theme", to: record.theme)
-                .set("document", to: record.document)
-                .set("message_count", to: record.messageCount)
+                .set("title", to: row.title)
+                .set("theme", to: row.theme)
+                .set("document", to: row.document)
+                .set("message_count", to: row.messageCount)
                 .set("updated_at", to: now)
                 .set(SQLIdentifier("version"), to: VersionedRows.nextVersion)
                 .where("id", .equal, id).where("owner_id", .equal, ownerID)
@@ -54,8 +54,8 @@ public struct ChatConversationRepository: Sendable {
                 .returning("version")
                 .all()
             guard let version = try written.first?.decode(column: "version", as: Int.self) else { return false }
-            record.version = version
-            record.updatedAt = now
+            row.version = version
+            row.updatedAt = now
             return true
         }
     }

@@ -11,13 +11,13 @@ enum VersionedRows {
     /// Nil when the row is gone; `conflict` is thrown when other writes kept winning.
     static func modify<Row>(
         attempts: Int, conflict: any Error, read: () async throws -> Row?, version: (Row) -> Int,
-        change: (Row) throws -> Void, write: (Row, Int) async throws -> Bool
+        change: (inout Row) throws -> Void, write: (inout Row, Int) async throws -> Bool
     ) async throws -> Row? {
         for _ in 0..<attempts {
-            guard let row = try await read() else { return nil }
+            guard var row = try await read() else { return nil }
             let seen = version(row)
-            try change(row)
-            if try await write(row, seen) { return row }
+            try change(&row)
+            if try await write(&row, seen) { return row }
             // Another writer won: step aside a moment so the two do not collide again in step.
             try await Task.sleep(for: .milliseconds(Int.random(in: 1...10)))
         }

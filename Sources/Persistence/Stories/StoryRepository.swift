@@ -43,7 +43,7 @@ public struct StoryRepository: Sendable {
     @discardableResult
     public func modify(id: UUID, ownerID: UUID, attempts: Int = 20, _ change: (StoryRecord) throws -> Void) async throws -> StoryRecord? {
         let written = try await VersionedRows.modify(
-            attempts: attempts, conflict: EditConflict(), read: { try await find(id: id, ownerID: ownerID) }, version: \.version, change: change
+            attempts: attempts, conflict: EditConflict(), read: { try await find(id: id, ownerID: ownerID) }, version: \.version, change: { try change($0) }
         ) { story, seen in
             guard let sql = database as? any SQLDatabase else {
                 try await story.save(on: database)
