@@ -242,7 +242,6 @@ let package = Package(
             name: "VoiceWorkflows",
             dependencies: [
                 "VoiceChat", "StoryWorkflows", "StoryModel", "LanguageModels", "Audio", "Speech", "Persistence", "CloudSpeech", "VendorHTTP",
-                .product(name: "FluentKit", package: "fluent-kit"),
             ]
         ),
         // Chat stories for a signed-in user: conversations kept, videos made as jobs and shared,

@@ -1,4 +1,3 @@
-import FluentKit
 import Foundation
 import LanguageModels
 import Persistence
@@ -41,7 +40,7 @@ public struct VoiceConversations: Sendable {
     }
 
     public func list() async throws -> [VoiceConversation] {
-        try await repository.list(ownerID: ownerID).map { try Self.conversation($0, messages: nil) }
+        try await repository.list(ownerID: ownerID).map { Self.conversation($0, messages: nil) }
     }
 
     public func conversation(_ id: UUID) async throws -> VoiceConversation {
@@ -49,7 +48,7 @@ public struct VoiceConversations: Sendable {
         let messages = try await repository.messages(of: id).map {
             VoiceConversation.Message(role: ChatTurn.Role(rawValue: $0.role) ?? .user, text: $0.remembered, interrupted: $0.heard != nil)
         }
-        return try Self.conversation(record, messages: messages)
+        return Self.conversation(record, messages: messages)
     }
 
     public func delete(_ id: UUID) async throws {
@@ -73,7 +72,7 @@ public struct VoiceConversations: Sendable {
     }
 
     /// The user's conversation `reference` names; nil for none or `new`. Anything else is not found.
-    public func find(_ reference: String?) async throws -> VoiceConversationRecord? {
+    public func find(_ reference: String?) async throws -> VoiceConversationRow? {
         guard let reference, reference != "new" else { return nil }
         guard let id = UUID(uuidString: reference) else { throw Self.notFound }
         return try await find(id)
@@ -81,7 +80,7 @@ public struct VoiceConversations: Sendable {
 
     /// The conversation a turn is kept in (nil: a new one, created now) and what it remembers,
     /// for the model.
-    public func open(_ found: VoiceConversationRecord?, question: String?) async throws -> (VoiceConversationRecord, [ChatTurn]) {
+    public func open(_ found: VoiceConversationRow?, question: String?) async throws -> (VoiceConversationRow, [ChatTurn]) {
         guard let record = found else {
             return (try await repository.create(ownerID: ownerID, title: question.map(Self.title) ?? Self.untitled), [])
         }
@@ -89,8 +88,8 @@ public struct VoiceConversations: Sendable {
     }
 
     /// What the model is given of a kept conversation before the next question.
-    public func history(of record: VoiceConversationRecord) async throws -> [ChatTurn] {
-        var messages = try await repository.messages(of: try record.requireID())
+    public func history(of record: VoiceConversationRow) async throws -> [ChatTurn] {
+        var messages = try await repository.messages(of: record.id)
         // A question left unanswered (its reply failed) is being asked again: not twice.
         if let last = messages.last, last.role == ChatTurn.Role.user.rawValue { messages.removeLast() }
         return messages.compactMap { message -> ChatTurn? in
@@ -102,7 +101,7 @@ public struct VoiceConversations: Sendable {
 
     /// `events` with the turn kept in `conversation` as it goes; a `conversation` event after
     /// `run-start` names it.
-    public func keeping(_ events: AsyncStream<VoiceTurnEvent>, in conversation: VoiceConversationRecord, question: String?) -> AsyncStream<VoiceTurnEvent> {
+    public func keeping(_ events: AsyncStream<VoiceTurnEvent>, in conversation: VoiceConversationRow, question: String?) -> AsyncStream<VoiceTurnEvent> {
         let keeper = TurnKeeper(repository: repository, conversation: conversation)
         return AsyncStream { continuation in
             let task = Task {
@@ -111,8 +110,8 @@ public struct VoiceConversations: Sendable {
                     for await event in events {
                         try await keeper.observe(event)
                         continuation.yield(event)
-                        if case .runStart = event, let id = conversation.id {
-                            continuation.yield(.conversation(id: id.uuidString))
+                        if case .runStart = event {
+                            continuation.yield(.conversation(id: conversation.id.uuidString))
                         }
                     }
                 } catch {
@@ -127,7 +126,7 @@ public struct VoiceConversations: Sendable {
         }
     }
 
-    func find(_ id: UUID) async throws -> VoiceConversationRecord {
+    func find(_ id: UUID) async throws -> VoiceConversationRow {
         guard let record = try await repository.find(id, ownerID: ownerID) else { throw Self.notFound }
         return record
     }
@@ -146,8 +145,8 @@ public struct VoiceConversations: Sendable {
         return line.count <= 80 ? line : String(line.prefix(79)) + "…"
     }
 
-    static func conversation(_ record: VoiceConversationRecord, messages: [VoiceConversation.Message]?) throws -> VoiceConversation {
-        VoiceConversation(id: try record.requireID(), title: record.title, createdAt: record.createdAt, updatedAt: record.updatedAt, messages: messages)
+    static func conversation(_ record: VoiceConversationRow, messages: [VoiceConversation.Message]?) -> VoiceConversation {
+        VoiceConversation(id: record.id, title: record.title, createdAt: record.createdAt, updatedAt: record.updatedAt, messages: messages)
     }
 }
 
@@ -156,24 +155,24 @@ public struct VoiceConversations: Sendable {
 /// reply's text at the end.
 private actor TurnKeeper {
     let repository: VoiceConversationRepository
-    let conversation: VoiceConversationRecord
-    var reply: VoiceMessageRecord?
+    let conversation: VoiceConversationRow
+    var reply: VoiceMessageRow?
     var written = ""
     var saved = ""
 
-    init(repository: VoiceConversationRepository, conversation: VoiceConversationRecord) {
+    init(repository: VoiceConversationRepository, conversation: VoiceConversationRow) {
         self.repository = repository
         self.conversation = conversation
     }
 
     func asked(_ question: String) async throws {
-        let messages = try await repository.messages(of: conversation.requireID())
+        let messages = try await repository.messages(of: conversation.id)
         if messages.isEmpty, conversation.title == VoiceConversations.untitled {
-            try await repository.retitle(conversation, VoiceConversations.title(question))
+            try await repository.retitle(conversation.id, VoiceConversations.title(question))
         }
         // Asked again after its reply failed: kept once.
         if let last = messages.last, last.role == ChatTurn.Role.user.rawValue, last.text == question { return }
-        try await repository.append(to: conversation, role: ChatTurn.Role.user.rawValue, text: question)
+        try await repository.append(to: conversation.id, role: ChatTurn.Role.user.rawValue, text: question)
     }
 
     func observe(_ event: VoiceTurnEvent) async throws {
@@ -183,7 +182,7 @@ private actor TurnKeeper {
         case .llmDelta(let piece):
             written += piece
             if reply == nil {
-                reply = try await repository.append(to: conversation, role: ChatTurn.Role.assistant.rawValue, text: written)
+                reply = try await repository.append(to: conversation.id, role: ChatTurn.Role.assistant.rawValue, text: written)
                 saved = written
             }
         case .ttsStart:
@@ -194,7 +193,7 @@ private actor TurnKeeper {
             try await finish()
         case .error(stage: .llm, _, _, _):
             // The reply failed: the question stays, to be asked again; no half answer is kept.
-            if let reply { try await repository.remove(reply) }
+            if let reply { try await repository.remove(message: reply.id) }
             reply = nil
         default:
             break
@@ -203,7 +202,7 @@ private actor TurnKeeper {
 
     func finish() async throws {
         guard let reply, written != saved else { return }
-        try await repository.update(reply, text: written)
+        try await repository.update(message: reply.id, text: written)
         saved = written
     }
 }

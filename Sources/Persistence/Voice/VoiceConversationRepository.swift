@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import StoryModel
 
 /// Voice chat conversations. Every read and write names the owner, so one user never reaches
 /// another's conversation (it is simply not found).
@@ -10,60 +11,58 @@ public struct VoiceConversationRepository: Sendable {
         self.database = database
     }
 
-    public func create(ownerID: UUID, title: String, now: Date = Date()) async throws -> VoiceConversationRecord {
-        let record = VoiceConversationRecord(ownerID: ownerID, title: title, now: now)
+    public func create(ownerID: UUID, title: String, now: Date = Date()) async throws -> VoiceConversationRow {
+        let record = VoiceConversationRecord(id: UUID.random(), ownerID: ownerID, title: title, now: now)
         try await record.create(on: database)
-        return record
+        return try record.row()
     }
 
-    public func find(_ id: UUID, ownerID: UUID) async throws -> VoiceConversationRecord? {
+    public func find(_ id: UUID, ownerID: UUID) async throws -> VoiceConversationRow? {
         try await VoiceConversationRecord.query(on: database)
-            .filter(\.$id == id).filter(\.$owner.$id == ownerID).first()
+            .filter(\.$id == id).filter(\.$owner.$id == ownerID).first()?.row()
     }
 
     /// The owner's conversations, most recently used first.
-    public func list(ownerID: UUID, limit: Int = 200) async throws -> [VoiceConversationRecord] {
+    public func list(ownerID: UUID, limit: Int = 200) async throws -> [VoiceConversationRow] {
         try await VoiceConversationRecord.query(on: database)
             .filter(\.$owner.$id == ownerID)
             .sort(\.$updatedAt, .descending).sort(\.$id)
-            .limit(limit).all()
+            .limit(limit).all().map { try $0.row() }
     }
 
-    public func messages(of conversationID: UUID) async throws -> [VoiceMessageRecord] {
+    public func messages(of conversationID: UUID) async throws -> [VoiceMessageRow] {
         try await VoiceMessageRecord.query(on: database)
             .filter(\.$conversation.$id == conversationID)
-            .sort(\.$position).all()
+            .sort(\.$position).all().map { try $0.row() }
     }
 
     /// Adds a message after the last one and marks the conversation used.
     @discardableResult
-    public func append(to conversation: VoiceConversationRecord, role: String, text: String, now: Date = Date()) async throws -> VoiceMessageRecord {
-        let id = try conversation.requireID()
-        return try await database.transaction { database in
+    public func append(to conversationID: UUID, role: String, text: String, now: Date = Date()) async throws -> VoiceMessageRow {
+        try await database.transaction { database in
             // A write first: a SQLite transaction that has read cannot take the write lock while
             // another connection writes, and fails at once ("database is locked").
-            try await VoiceConversationRecord.query(on: database).filter(\.$id == id).set(\.$updatedAt, to: now).update()
+            try await VoiceConversationRecord.query(on: database).filter(\.$id == conversationID).set(\.$updatedAt, to: now).update()
             let last = try await VoiceMessageRecord.query(on: database)
-                .filter(\.$conversation.$id == id).sort(\.$position, .descending).first()
-            let message = VoiceMessageRecord(conversationID: id, position: (last?.position ?? -1) + 1, role: role, text: text, now: now)
+                .filter(\.$conversation.$id == conversationID).sort(\.$position, .descending).first()
+            let message = VoiceMessageRecord(
+                id: UUID.random(), conversationID: conversationID, position: (last?.position ?? -1) + 1, role: role, text: text, now: now)
             try await message.create(on: database)
-            return message
+            return try message.row()
         }
     }
 
-    public func retitle(_ conversation: VoiceConversationRecord, _ title: String) async throws {
-        conversation.title = title
-        try await conversation.update(on: database)
+    public func retitle(_ conversationID: UUID, _ title: String) async throws {
+        try await VoiceConversationRecord.query(on: database).filter(\.$id == conversationID).set(\.$title, to: title).update()
     }
 
     /// Replaces a reply's text (what the model wrote by the end of the turn).
-    public func update(_ message: VoiceMessageRecord, text: String) async throws {
-        message.text = text
-        try await message.update(on: database)
+    public func update(message id: UUID, text: String) async throws {
+        try await VoiceMessageRecord.query(on: database).filter(\.$id == id).set(\.$text, to: text).update()
     }
 
-    public func remove(_ message: VoiceMessageRecord) async throws {
-        try await message.delete(on: database)
+    public func remove(message id: UUID) async throws {
+        try await VoiceMessageRecord.query(on: database).filter(\.$id == id).delete()
     }
 
     /// Records how much of the conversation's last reply was heard. False when the last
@@ -79,10 +78,10 @@ public struct VoiceConversationRepository: Sendable {
     }
 
     public func delete(_ id: UUID, ownerID: UUID) async throws -> Bool {
-        guard let record = try await find(id, ownerID: ownerID) else { return false }
+        guard try await find(id, ownerID: ownerID) != nil else { return false }
         // Deleted here, not left to ON DELETE CASCADE, which SQLite honours only with foreign keys on.
         try await VoiceMessageRecord.query(on: database).filter(\.$conversation.$id == id).delete()
-        try await record.delete(on: database)
+        try await VoiceConversationRecord.query(on: database).filter(\.$id == id).filter(\.$owner.$id == ownerID).delete()
         return true
     }
 }
