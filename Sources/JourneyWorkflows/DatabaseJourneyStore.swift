@@ -43,7 +43,8 @@ struct DatabaseJourneyStore: JourneyStore {
     }
 
     func save(_ part: JourneyPart) async throws {
-        let record = try await repository.part(part.number, of: journeyID) ?? JourneyPartRecord(journeyID: journeyID, number: part.number, beat: part.beat, now: Date())
+        var record = try await repository.part(part.number, of: journeyID)
+            ?? JourneyPartRow(id: UUID.random(), journeyID: journeyID, number: part.number, beat: part.beat, now: Date())
         let wasReady = record.status == JourneyPart.Status.ready.rawValue
         record.status = part.status.rawValue
         record.beat = part.beat
@@ -73,7 +74,7 @@ struct DatabaseJourneyStore: JourneyStore {
     }
 
     /// The journey, or a permanent failure when it was deleted while being told.
-    private func journey() async throws -> JourneyRecord {
+    private func journey() async throws -> JourneyRow {
         guard let record = try await repository.find(journeyID, ownerID: ownerID) else { throw JourneyGone() }
         return record
     }
@@ -82,7 +83,7 @@ struct DatabaseJourneyStore: JourneyStore {
         if !found { throw JourneyGone() }
     }
 
-    static func part(_ record: JourneyPartRecord) throws -> JourneyPart {
+    static func part(_ record: JourneyPartRow) throws -> JourneyPart {
         JourneyPart(
             number: record.number, status: JourneyPart.Status(rawValue: record.status) ?? .writing, beat: record.beat,
             fallback: record.fallback, sentences: try JSONDecoder().decode([PartSentence].self, from: Data(record.sentencesJSON.utf8)),

@@ -142,12 +142,12 @@ public struct JourneyLibrary: Sendable {
         let choices = try await choices(request)
         let (style, voice, modelText) = (choices.style, choices.voice, choices.modelText)
         let planned = try await plan(PlanRequest(start: request.start, end: request.end, mode: request.mode))
-        let record = JourneyRecord(
-            ownerID: ownerID, planJSON: String(decoding: try JSONEncoder().encode(planned), as: UTF8.self),
+        let record = JourneyRow(
+            id: UUID.random(), ownerID: ownerID, planJSON: String(decoding: try JSONEncoder().encode(planned), as: UTF8.self),
             parts: planned.plan.parts, wordsPerMinute: planned.plan.wordsPerMinute,
             style: style.kind.rawValue, styleDescription: style.description, voice: voice.voice, model: modelText, now: now())
         try await repository.create(record)
-        let id = try record.requireID()
+        let id = record.id
         try await JourneyJobs.startTellerIfNeeded(id, ownerID: ownerID, database: user.database, buffer: buffer)
         return try await journey(id)
     }
@@ -228,7 +228,7 @@ public struct JourneyLibrary: Sendable {
 
     // MARK: Helpers
 
-    private func find(_ id: UUID) async throws -> JourneyRecord {
+    private func find(_ id: UUID) async throws -> JourneyRow {
         guard let record = try await repository.find(id, ownerID: ownerID) else { throw StoryError.notFound("journey") }
         return record
     }

@@ -110,9 +110,9 @@ struct JourneyTelling: Sendable {
         self.openings = openings
     }
 
-    func teller(for record: JourneyRecord) async throws -> JourneyTeller {
-        let id = try record.requireID()
-        let ownerID = record.$owner.id
+    func teller(for record: JourneyRow) async throws -> JourneyTeller {
+        let id = record.id
+        let ownerID = record.ownerID
         let plan = try JSONDecoder().decode(JourneyPlan.self, from: Data(record.planJSON.utf8))
         let style = try StoryStyle(id: record.style, description: record.styleDescription)
         let user = Stories(database: database, dataDirectory: dataDirectory, narration: narration, models: models, plans: PlanCache(), ownerID: ownerID)

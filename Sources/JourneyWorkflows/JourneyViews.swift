@@ -107,8 +107,8 @@ public struct JourneyView: Sendable, Codable, Equatable {
         case readyAhead = "ready_ahead"
     }
 
-    init(_ record: JourneyRecord, parts: [JourneyPart], buffer: BufferPolicy) throws {
-        let id = try record.requireID()
+    init(_ record: JourneyRow, parts: [JourneyPart], buffer: BufferPolicy) throws {
+        let id = record.id
         self.id = id
         createdAt = record.createdAt
         updatedAt = record.updatedAt
@@ -159,9 +159,9 @@ public struct JourneySummaryView: Sendable, Codable, Equatable {
         case durationSeconds = "duration_s"
     }
 
-    init(_ record: JourneyRecord) throws {
+    init(_ record: JourneyRow) throws {
         let plan = try JSONDecoder().decode(JourneyPlan.self, from: Data(record.planJSON.utf8))
-        id = try record.requireID()
+        id = record.id
         createdAt = record.createdAt
         title = record.title
         start = plan.start.name

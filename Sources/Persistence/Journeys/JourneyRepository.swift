@@ -10,24 +10,24 @@ public struct JourneyRepository: Sendable {
         self.database = database
     }
 
-    public func create(_ record: JourneyRecord) async throws {
-        try await record.create(on: database)
+    public func create(_ row: JourneyRow) async throws {
+        try await JourneyRecord(row).create(on: database)
     }
 
-    public func find(_ id: UUID, ownerID: UUID) async throws -> JourneyRecord? {
-        try await JourneyRecord.query(on: database).filter(\.$id == id).filter(\.$owner.$id == ownerID).first()
+    public func find(_ id: UUID, ownerID: UUID) async throws -> JourneyRow? {
+        try await record(id, ownerID: ownerID)?.row()
     }
 
     /// The owner's journeys, newest first.
-    public func list(ownerID: UUID, limit: Int = 200) async throws -> [JourneyRecord] {
+    public func list(ownerID: UUID, limit: Int = 200) async throws -> [JourneyRow] {
         try await JourneyRecord.query(on: database).filter(\.$owner.$id == ownerID)
-            .sort(\.$createdAt, .descending).sort(\.$id).limit(limit).all()
+            .sort(\.$createdAt, .descending).sort(\.$id).limit(limit).all().map { try $0.row() }
     }
 
     /// Deletes the journey and its parts; false when the owner has no such journey.
     @discardableResult
     public func delete(_ id: UUID, ownerID: UUID) async throws -> Bool {
-        guard let record = try await find(id, ownerID: ownerID) else { return false }
+        guard let record = try await record(id, ownerID: ownerID) else { return false }
         try await database.transaction { database in
             try await JourneyPartRecord.query(on: database).filter(\.$journey.$id == id).delete()
             try await record.delete(on: database)
@@ -37,10 +37,12 @@ public struct JourneyRepository: Sendable {
 
     /// Applies `change` to the owner's journey and writes it; false when it is gone.
     @discardableResult
-    public func update(_ id: UUID, ownerID: UUID, now: Date = Date(), _ change: (JourneyRecord) -> Void) async throws -> Bool {
-        guard let record = try await find(id, ownerID: ownerID) else { return false }
-        change(record)
-        record.updatedAt = now
+    public func update(_ id: UUID, ownerID: UUID, now: Date = Date(), _ change: (inout JourneyRow) -> Void) async throws -> Bool {
+        guard let record = try await record(id, ownerID: ownerID) else { return false }
+        var row = try record.row()
+        change(&row)
+        row.updatedAt = now
+        record.set(row)
         try await record.update(on: database)
         return true
     }
@@ -70,18 +72,22 @@ public struct JourneyRepository: Sendable {
     // MARK: Parts
 
     /// The journey's parts begun so far, in order.
-    public func parts(of journeyID: UUID) async throws -> [JourneyPartRecord] {
-        try await JourneyPartRecord.query(on: database).filter(\.$journey.$id == journeyID).sort(\.$number).all()
+    public func parts(of journeyID: UUID) async throws -> [JourneyPartRow] {
+        try await JourneyPartRecord.query(on: database).filter(\.$journey.$id == journeyID).sort(\.$number).all().map { try $0.row() }
     }
 
-    public func part(_ number: Int, of journeyID: UUID) async throws -> JourneyPartRecord? {
-        try await JourneyPartRecord.query(on: database).filter(\.$journey.$id == journeyID).filter(\.$number == number).first()
+    public func part(_ number: Int, of journeyID: UUID) async throws -> JourneyPartRow? {
+        try await JourneyPartRecord.query(on: database).filter(\.$journey.$id == journeyID).filter(\.$number == number).first()?.row()
     }
 
     /// Writes the part (new or changed).
-    public func save(_ part: JourneyPartRecord, now: Date = Date()) async throws {
-        part.updatedAt = now
-        try await part.save(on: database)
+    public func save(_ part: JourneyPartRow, now: Date = Date()) async throws {
+        let record = try await JourneyPartRecord.find(part.id, on: database) ?? JourneyPartRecord()
+        record.id = part.id
+        var row = part
+        row.updatedAt = now
+        record.set(row)
+        try await record.save(on: database)
     }
 
     /// Counts the journey's ready parts into `parts_ready`.
@@ -89,5 +95,9 @@ public struct JourneyRepository: Sendable {
         let ready = try await JourneyPartRecord.query(on: database).filter(\.$journey.$id == id).filter(\.$status == "ready").count()
         try await JourneyRecord.query(on: database).filter(\.$id == id).set(\.$partsReady, to: ready).set(\.$updatedAt, to: Date()).update()
         return ready
+    }
+
+    private func record(_ id: UUID, ownerID: UUID) async throws -> JourneyRecord? {
+        try await JourneyRecord.query(on: database).filter(\.$id == id).filter(\.$owner.$id == ownerID).first()
     }
 }
