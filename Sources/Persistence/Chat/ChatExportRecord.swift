@@ -69,23 +69,23 @@ final class ChatExportRecord: Model, @unchecked Sendable {
         set(row)
     }
 
-    /// Every column but the id, from `row`.
+    /// The columns where `row` differs (ChangedFields: an update writes only those).
     func set(_ row: ChatExportRow) {
-        $owner.id = row.ownerID
-        conversationID = row.conversationID
-        title = row.title
-        conversationJSON = row.conversationJSON
-        settingsJSON = row.settingsJSON
-        status = row.status
-        progress = row.progress
-        errorMessage = row.errorMessage
-        filePath = row.filePath
-        durationMS = row.durationMS
-        shareToken = row.shareToken
-        jobID = row.jobID
-        createdAt = row.createdAt
-        updatedAt = row.updatedAt
-        finishedAt = row.finishedAt
+        $owner.$id.assign(row.ownerID)
+        $conversationID.assign(row.conversationID)
+        $title.assign(row.title)
+        $conversationJSON.assign(row.conversationJSON)
+        $settingsJSON.assign(row.settingsJSON)
+        $status.assign(row.status)
+        $progress.assign(row.progress)
+        $errorMessage.assign(row.errorMessage)
+        $filePath.assign(row.filePath)
+        $durationMS.assign(row.durationMS)
+        $shareToken.assign(row.shareToken)
+        $jobID.assign(row.jobID)
+        $createdAt.assign(row.createdAt)
+        $updatedAt.assign(row.updatedAt)
+        $finishedAt.assign(row.finishedAt)
     }
 
     func row() throws -> ChatExportRow {

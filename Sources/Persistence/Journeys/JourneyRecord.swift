@@ -122,28 +122,28 @@ final class JourneyRecord: Model, @unchecked Sendable {
         set(row)
     }
 
-    /// Every column but the id, from `row`.
+    /// The columns where `row` differs (ChangedFields: an update writes only those).
     func set(_ row: JourneyRow) {
-        $owner.id = row.ownerID
-        title = row.title
-        planJSON = row.planJSON
-        style = row.style
-        styleDescription = row.styleDescription
-        voice = row.voice
-        model = row.model
-        status = row.status
-        errorMessage = row.errorMessage
-        outlineJSON = row.outlineJSON
-        parts = row.parts
-        partsReady = row.partsReady
-        wordsPerMinute = row.wordsPerMinute
-        playheadPart = row.playheadPart
-        playheadSentence = row.playheadSentence
-        tellJobID = row.tellJobID
-        exportJobID = row.exportJobID
-        exportPath = row.exportPath
-        createdAt = row.createdAt
-        updatedAt = row.updatedAt
+        $owner.$id.assign(row.ownerID)
+        $title.assign(row.title)
+        $planJSON.assign(row.planJSON)
+        $style.assign(row.style)
+        $styleDescription.assign(row.styleDescription)
+        $voice.assign(row.voice)
+        $model.assign(row.model)
+        $status.assign(row.status)
+        $errorMessage.assign(row.errorMessage)
+        $outlineJSON.assign(row.outlineJSON)
+        $parts.assign(row.parts)
+        $partsReady.assign(row.partsReady)
+        $wordsPerMinute.assign(row.wordsPerMinute)
+        $playheadPart.assign(row.playheadPart)
+        $playheadSentence.assign(row.playheadSentence)
+        $tellJobID.assign(row.tellJobID)
+        $exportJobID.assign(row.exportJobID)
+        $exportPath.assign(row.exportPath)
+        $createdAt.assign(row.createdAt)
+        $updatedAt.assign(row.updatedAt)
     }
 
     func row() throws -> JourneyRow {
@@ -182,17 +182,21 @@ final class JourneyPartRecord: Model, @unchecked Sendable {
 
     init() {}
 
-    /// Every column but the id, from `row`.
+    init(id: UUID) {
+        self.id = id
+    }
+
+    /// The columns where `row` differs (ChangedFields: an update writes only those).
     func set(_ row: JourneyPartRow) {
-        $journey.id = row.journeyID
-        number = row.number
-        status = row.status
-        beat = row.beat
-        fallback = row.fallback
-        sentencesJSON = row.sentencesJSON
-        attempts = row.attempts
-        createdAt = row.createdAt
-        updatedAt = row.updatedAt
+        $journey.$id.assign(row.journeyID)
+        $number.assign(row.number)
+        $status.assign(row.status)
+        $beat.assign(row.beat)
+        $fallback.assign(row.fallback)
+        $sentencesJSON.assign(row.sentencesJSON)
+        $attempts.assign(row.attempts)
+        $createdAt.assign(row.createdAt)
+        $updatedAt.assign(row.updatedAt)
     }
 
     func row() throws -> JourneyPartRow {

@@ -82,8 +82,7 @@ public struct JourneyRepository: Sendable {
 
     /// Writes the part (new or changed).
     public func save(_ part: JourneyPartRow, now: Date = Date()) async throws {
-        let record = try await JourneyPartRecord.find(part.id, on: database) ?? JourneyPartRecord()
-        record.id = part.id
+        let record = try await JourneyPartRecord.find(part.id, on: database) ?? JourneyPartRecord(id: part.id)
         var row = part
         row.updatedAt = now
         record.set(row)
