@@ -11,13 +11,14 @@ public enum LabellingMode: String, Sendable, Hashable, Codable, CaseIterable {
 /// Knobs of the labelling pipeline. The defaults suit cloud models with large context windows.
 public struct LabellingOptions: Sendable, Hashable {
     /// The default options for `provider`'s models. The model on this machine (a 1.5B model)
-    /// labels worse than the offline analysis at every confidence: on The Awakening, hybrid at
-    /// 0.80 with it took the lines it was sent from 0.80 right to 0.63 (two-party turn-taking
-    /// from 0.91 to 0.59). It keeps the old threshold, 0.77, which sends it less, until it is
-    /// measured on more novels (docs/llm.md); a cloud model gets 0.80.
+    /// labels worse than the offline analysis at every confidence, so by default hybrid sends it
+    /// no line and it only describes the characters. Measured 2026-12-06, the lines hybrid at
+    /// 0.80 sent it: The Awakening 0.80 right offline → 0.63 with its labels (234 lines), Daisy
+    /// Miller 0.60 → 0.43 (157 lines); worse in every confidence band of both (docs/llm.md).
+    /// Full mode still sends it every line when asked. A cloud model gets 0.80.
     public static func defaults(for provider: Provider) -> LabellingOptions {
         var options = LabellingOptions()
-        if provider == .local { options.confidenceThreshold = 0.77 }
+        if provider == .local { options.confidenceThreshold = 0 }
         return options
     }
 

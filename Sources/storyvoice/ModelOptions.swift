@@ -20,7 +20,7 @@ struct ModelOptions: ParsableArguments {
     @Option(help: "The provider's base URL (a local server, a proxy).")
     var baseURL: String?
 
-    @Option(help: "Hybrid mode sends lines whose confidence is below this (default: 0.80; 0.77 for the local model).")
+    @Option(help: "Hybrid mode sends lines whose confidence is below this (default: 0.80; 0 for the local model, which labels worse than the offline analysis and only describes characters).")
     var threshold: Double?
 
     @Option(help: "A JSON price table ({\"openai:gpt-4o-mini\": {\"input\": 0.15, \"output\": 0.6}}, USD per million tokens) over the built-in one (default: STORYVOICE_PRICES).")
@@ -95,7 +95,8 @@ struct ModelLabelling {
             options: options.labellingOptions(for: spec.provider))
         let estimate = analyzer.estimate(document: document, analysis: analysis, mode: options.mode)
         let cost = estimate.cost.map { String(format: "~$%.4f", $0) } ?? "unknown cost"
-        FileHandle.standardError.write(Data("Sending \(estimate.spansSent) line(s) in \(estimate.requests) request(s) to \(spec) (\(cost); \(estimate.cachedRequests) answer(s) already cached)\n".utf8))
+        let lines = estimate.spansSent == 0 ? "no line (only the characters, to describe)" : "\(estimate.spansSent) line(s)"
+        FileHandle.standardError.write(Data("Sending \(lines) in \(estimate.requests) request(s) to \(spec) (\(cost); \(estimate.cachedRequests) answer(s) already cached)\n".utf8))
         let bar = ProgressBar(enabled: Terminal.isStandardErrorInteractive, stream: .standardError)
         defer { bar.finish() }
         do {

@@ -84,7 +84,9 @@ struct HybridAnalyzerTests {
             func run(window: Int) async throws -> (LabelledAnalysis, [[String]]) {
                 let before = server.requests.count
                 let local = LocalLanguageModel(host: SmallWindowHost(baseURL: server.baseURL + "/v1", contextTokens: window), scheduler: ModelScheduler())
-                let result = try await HybridAnalyzer(model: local).label(document: story.document, analysis: story.analysis, mode: .hybrid)
+                // A threshold of its own: by default the local model is sent no line (below).
+                let result = try await HybridAnalyzer(model: local, options: LabellingOptions(confidenceThreshold: 0.80))
+                    .label(document: story.document, analysis: story.analysis, mode: .hybrid)
                 let described = server.requests.dropFirst(before).compactMap { VendorWire.prompt(of: $0, provider: .openai)?.user }
                     .map { listedIDs($0, after: "Describe each of these characters: ") }.filter { !$0.isEmpty }
                 return (result, described)
@@ -103,13 +105,22 @@ struct HybridAnalyzerTests {
         }
     }
 
-    @Test("The model on this machine, which labels worse than the offline analysis, is sent less by default than a cloud model")
+    @Test("The model on this machine, which labels worse than the offline analysis, is sent no line by default and only describes the characters")
     func localModelDefaults() async throws {
-        try await LoopbackServer.withServer(handler: { _ in VendorWire.error(.openai, status: 500, message: "unused") }) { server in
+        let story = smallStory()
+        let truth = story.truth
+        try await LoopbackServer.withServer(handler: labeller(text: story.document.text) { span in truth[Int(span.dropFirst())!]! }) { server in
             let local = LocalLanguageModel(host: SmallWindowHost(baseURL: server.baseURL + "/v1", contextTokens: 4_096), scheduler: ModelScheduler())
-            #expect(HybridAnalyzer(model: local).options.confidenceThreshold == 0.77)
+            #expect(HybridAnalyzer(model: local).options.confidenceThreshold == 0)
             #expect(HybridAnalyzer(model: makeModel(server: server)).options.confidenceThreshold == 0.80)
             #expect(HybridAnalyzer(model: local, options: LabellingOptions(confidenceThreshold: 0.5)).options.confidenceThreshold == 0.5)
+
+            let estimate = HybridAnalyzer(model: local).estimate(document: story.document, analysis: story.analysis, mode: .hybrid)
+            #expect(estimate.spansSent == 0 && estimate.requests > 0)
+            let result = try await HybridAnalyzer(model: local).label(document: story.document, analysis: story.analysis, mode: .hybrid)
+            #expect(sentSpans(server.requests).isEmpty)
+            #expect(result.analysis.segments.map(\.speaker) == story.analysis.segments.map(\.speaker))
+            #expect(Set(result.profiles.map(\.id)) == ["c1", "c2", "c3"])
         }
     }
 

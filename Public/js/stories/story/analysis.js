@@ -40,8 +40,12 @@ export function analysisPart(view) {
     const other = estimates.find((estimate) => estimate.mode !== mode);
     const tokens = (estimate) => (estimate.input_tokens + estimate.output_tokens).toLocaleString();
     if (llm === "local") {
+      // It labels worse than the offline analysis, so hybrid asks it for character descriptions only.
+      const sent = chosen.lines_sent === 0
+        ? "it describes the characters and relabels no line (on the novels measured, its labels were worse than the offline analysis)"
+        : `${chosen.lines_sent.toLocaleString()} of ${chosen.dialogue_lines.toLocaleString()} lines`;
       const text = `${mode === "full" ? "Full" : "Hybrid"} analysis with ${localModel}, running on this machine (free, nothing leaves it): `
-        + `${chosen.lines_sent.toLocaleString()} of ${chosen.dialogue_lines.toLocaleString()} lines, ${duration(chosen.local_seconds)}. `
+        + `${sent}, ${duration(chosen.local_seconds)}. `
         + `(${other.mode}: ${duration(other.local_seconds)}.) A model of your own (Settings) is faster. Start?`;
       return confirmDialog(text, "Start");
     }
