@@ -36,14 +36,14 @@ public struct CallAccounts: Sendable {
         return ledger.allowance(at: now()).permission(trialEndsAt: ledger.trialEndsAt)
     }
 
-    static func purchase(_ record: StoreTransactionRecord) -> Purchase? {
+    static func purchase(_ record: StoreTransactionRow) -> Purchase? {
         guard let product = CallProduct(productID: record.productID) else { return nil }
         return Purchase(
             transactionID: record.transactionID, originalTransactionID: record.originalTransactionID, product: product,
             purchasedAt: record.purchasedAt, expiresAt: record.expiresAt, revokedAt: record.revokedAt)
     }
 
-    static func ledgerCall(_ record: PhoneCallRecord) -> LedgerCall {
+    static func ledgerCall(_ record: PhoneCallRow) -> LedgerCall {
         LedgerCall(id: record.id, placedAt: record.createdAt, durationSeconds: record.durationSeconds, counts: record.counts)
     }
 }

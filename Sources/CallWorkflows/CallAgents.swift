@@ -43,10 +43,10 @@ public struct CallAgents: Sendable {
         guard let narration, let transcriber else {
             throw CallError(.unavailable, code: "no_local_agent", "This server has no voices for a call: its operator can install them (storyvoice doctor says how).")
         }
-        guard let id = Int(grant.callID), let call = try await PhoneCallRecord.find(id, on: database) else {
+        guard let id = Int(grant.callID), let call = try await CallRepository(database: database).call(id: id) else {
             throw CallError(.notFound, code: "call_not_found", "The call is gone.")
         }
-        let model = try await models.model(.local, userID: call.$user.id, database: database)
+        let model = try await models.model(.local, userID: call.userID, database: database)
         let voice = try await Self.localVoice(like: grant.scenario.voice, narration: narration)
         let effects = LocalVoiceAgent.Effects(
             transcribe: { recording in

@@ -2,6 +2,7 @@ import Calls
 import FluentKit
 import Foundation
 import Persistence
+import StoryModel
 
 /// The scenarios a user can call with: the 23 built in, and their own.
 public struct CallScenarios: Sendable {
@@ -19,7 +20,7 @@ public struct CallScenarios: Sendable {
     public func all(for userID: UUID?) async throws -> [CallScenario] {
         guard let userID else { return ScenarioCatalog.all }
         let custom = try await CallRepository(database: database).customScenarios(of: userID)
-        return ScenarioCatalog.all + (try custom.map(Self.scenario))
+        return ScenarioCatalog.all + custom.map(Self.scenario)
     }
 
     /// A built-in scenario, or one of the user's own; nil for anything else (another user's
@@ -29,14 +30,14 @@ public struct CallScenarios: Sendable {
         guard id.hasPrefix(Self.customPrefix), let uuid = UUID(uuidString: String(id.dropFirst(Self.customPrefix.count))),
               let record = try await CallRepository(database: database).customScenario(id: uuid, of: userID)
         else { return nil }
-        return try Self.scenario(record)
+        return Self.scenario(record)
     }
 
     public func create(_ draft: CustomScenarioDraft, for userID: UUID) async throws -> CallScenario {
         let checked: CallScenario
         do { checked = try draft.scenario(id: "pending") } catch { throw CallError.invalid(error) }
-        let record = CustomScenarioRecord(
-            userID: userID, name: checked.name, description: checked.description, icon: checked.icon,
+        let record = CustomScenarioRow(
+            id: UUID.random(), userID: userID, name: checked.name, description: checked.description, icon: checked.icon,
             prompt: draft.prompt.trimmingCharacters(in: .whitespacesAndNewlines), voice: checked.voice.rawValue,
             temperature: checked.temperature, now: now())
         // Counted and inserted under the user's lock, so creations at once cannot all pass the
@@ -45,46 +46,51 @@ public struct CallScenarios: Sendable {
             guard try await CallRepository(database: database).customScenarioCount(of: userID) < Self.customLimit else {
                 throw CallError(.conflict, code: "too_many_scenarios", "You have \(Self.customLimit) scenarios of your own; delete one to make another.")
             }
-            try await record.create(on: database)
+            try await CallRepository(database: database).createScenario(record)
         }
-        return try Self.scenario(record)
+        return Self.scenario(record)
     }
 
     public func update(id: String, with draft: CustomScenarioDraft, for userID: UUID) async throws -> CallScenario {
-        let record = try await ownRecord(id: id, of: userID)
+        let uuid = try ownID(id)
         let checked: CallScenario
         do { checked = try draft.scenario(id: id) } catch { throw CallError.invalid(error) }
-        record.name = checked.name
-        record.description = checked.description
-        record.icon = checked.icon
-        record.prompt = draft.prompt.trimmingCharacters(in: .whitespacesAndNewlines)
-        record.voice = checked.voice.rawValue
-        record.temperature = checked.temperature
-        record.updatedAt = now()
-        try await record.save(on: database)
-        return try Self.scenario(record)
+        let at = now()
+        guard let record = try await CallRepository(database: database).updateScenario(id: uuid, of: userID, { record in
+            record.name = checked.name
+            record.description = checked.description
+            record.icon = checked.icon
+            record.prompt = draft.prompt.trimmingCharacters(in: .whitespacesAndNewlines)
+            record.voice = checked.voice.rawValue
+            record.temperature = checked.temperature
+            record.updatedAt = at
+        }) else { throw Self.notFound(id) }
+        return Self.scenario(record)
     }
 
     public func delete(id: String, for userID: UUID) async throws {
-        try await ownRecord(id: id, of: userID).delete(on: database)
+        guard try await CallRepository(database: database).deleteScenario(id: try ownID(id), of: userID) else { throw Self.notFound(id) }
     }
 
     static let customLimit = 50
 
-    private func ownRecord(id: String, of userID: UUID) async throws -> CustomScenarioRecord {
-        guard id.hasPrefix(Self.customPrefix), let uuid = UUID(uuidString: String(id.dropFirst(Self.customPrefix.count))),
-              let record = try await CallRepository(database: database).customScenario(id: uuid, of: userID)
-        else {
-            throw CallError(.notFound, code: "scenario_not_found", "You have no scenario of your own with the id \"\(id)\".")
+    /// The row id of a custom scenario's id; not found for any other.
+    private func ownID(_ id: String) throws -> UUID {
+        guard id.hasPrefix(Self.customPrefix), let uuid = UUID(uuidString: String(id.dropFirst(Self.customPrefix.count))) else {
+            throw Self.notFound(id)
         }
-        return record
+        return uuid
+    }
+
+    static func notFound(_ id: String) -> CallError {
+        CallError(.notFound, code: "scenario_not_found", "You have no scenario of your own with the id \"\(id)\".")
     }
 
     /// A kept scenario as it was checked when saved (not checked again: a stricter check later
     /// must not hide what users already have).
-    static func scenario(_ record: CustomScenarioRecord) throws -> CallScenario {
+    static func scenario(_ record: CustomScenarioRow) -> CallScenario {
         CallScenario(
-            id: customPrefix + (try record.requireID()).uuidString.lowercased(), name: record.name,
+            id: customPrefix + record.id.uuidString.lowercased(), name: record.name,
             description: record.description, icon: record.icon, category: .custom, isFamilyFriendly: false,
             voice: RealtimeVoice(rawValue: record.voice) ?? .alloy, temperature: record.temperature,
             instructions: record.prompt + "\n\n" + ScenarioCatalog.houseRules)

@@ -57,8 +57,8 @@ public struct CallHistoryItem: Codable, Equatable, Sendable {
         case durationSeconds = "duration_seconds"
     }
 
-    init(_ record: PhoneCallRecord) {
-        id = record.id ?? 0
+    init(_ record: PhoneCallRow) {
+        id = record.id
         phoneNumber = record.phoneNumber
         scenario = record.scenarioID
         status = record.status
@@ -93,8 +93,8 @@ public struct ScheduledCallView: Codable, Equatable, Sendable {
         case callID = "call_id"
     }
 
-    init(_ record: ScheduledCallRecord) {
-        scheduleID = record.id ?? 0
+    init(_ record: ScheduledCallRow) {
+        scheduleID = record.id
         phoneNumber = record.phoneNumber
         scenario = record.scenarioID
         scheduledTime = CallDates.string(record.scheduledTime)

@@ -51,10 +51,9 @@ public struct PhoneCalls: Sendable {
             logger.error("Twilio did not place a call", metadata: ["error": "\(error.message)", "status": "\(error.status.map(String.init) ?? "-")"])
             throw CallError(.upstream, code: "telephony_failed", "The call could not be placed: \(error.messageForCaller) Nothing was counted.")
         }
-        record.callSID = call.sid
-        try await record.save(on: database)
+        let placed = try await CallRepository(database: database).updateCall(id: record.id) { $0.callSID = call.sid } ?? record
         let allowance = try await accounts.ledger(of: userID).allowance(at: services.now())
-        return MakeCallResponse(callSid: record.callSID ?? "", status: record.status, durationLimit: record.durationLimit, usageStats: .init(allowance))
+        return MakeCallResponse(callSid: call.sid, status: placed.status, durationLimit: record.durationLimit, usageStats: .init(allowance))
     }
 
     /// A call from the web app's call page: the same checks and counting, no phone.
@@ -64,7 +63,7 @@ public struct PhoneCalls: Sendable {
         let token = Self.newToken()
         let record = try await reserve(userID: userID, number: "browser", scenarioID: scenario.id, channel: "browser", token: token)
         return BrowserCallTicket(
-            callID: record.id ?? 0, token: token, mediaStreamPath: "/media-stream", durationLimit: record.durationLimit,
+            callID: record.id, token: token, mediaStreamPath: "/media-stream", durationLimit: record.durationLimit,
             scenario: ScenarioView(scenario))
     }
 
@@ -89,7 +88,7 @@ public struct PhoneCalls: Sendable {
     /// for by the later call's allowance, and both went through).
     private func reserve(
         userID: UUID, number: String, scenarioID: String, channel: String, token: String, counted: Bool = true
-    ) async throws -> PhoneCallRecord {
+    ) async throws -> PhoneCallRow {
         // The account first (its trial may start now), outside the lock: the lock's transaction
         // uses one connection only.
         _ = try await CallRepository(database: database).account(for: userID, appType: "mobile_consumer", now: services.now())
@@ -98,25 +97,24 @@ public struct PhoneCalls: Sendable {
             let ledger = try await CallAccounts(database: database, now: now).ledger(of: userID)
             let stamp = max(now(), ledger.calls.last?.placedAt ?? .distantPast)
             if counted { try Self.require(ledger, at: stamp) }
-            let record = PhoneCallRecord(
+            return try await CallRepository(database: database).insertCall(NewPhoneCall(
                 userID: userID, phoneNumber: number, scenarioID: scenarioID, channel: channel,
-                durationLimit: ledger.allowance(at: stamp).durationLimit, streamTokenHash: Self.hash(token), now: stamp)
-            record.counts = counted
-            try await record.create(on: database)
-            return record
+                durationLimit: ledger.allowance(at: stamp).durationLimit, streamTokenHash: Self.hash(token), counts: counted, createdAt: stamp))
         }
     }
 
     /// The `UserLock` scope of placing calls.
     static let lockScope = "calls"
 
-    private func giveBack(_ record: PhoneCallRecord, status: String, message: String?) async throws {
-        record.status = status
-        record.counts = false
-        record.errorMessage = message
-        record.endedAt = services.now()
-        record.streamTokenHash = nil
-        try await record.save(on: database)
+    private func giveBack(_ record: PhoneCallRow, status: String, message: String?) async throws {
+        let now = services.now()
+        try await CallRepository(database: database).updateCall(id: record.id) { record in
+            record.status = status
+            record.counts = false
+            record.errorMessage = message
+            record.endedAt = now
+            record.streamTokenHash = nil
+        }
     }
 
     // MARK: History
@@ -146,21 +144,23 @@ public struct PhoneCalls: Sendable {
         guard value("AccountSid") == configuration.accountSID, let sid = value("CallSid"), let status = value("CallStatus") else {
             throw CallError(.invalid, code: "invalid_callback", "The callback has no CallSid and CallStatus for this account.")
         }
-        guard let record = try await CallRepository(database: database).call(sid: sid) else {
+        let repository = CallRepository(database: database)
+        guard let call = try await repository.call(sid: sid) else {
             logger.notice("a status callback for an unknown call", metadata: ["call_sid": "\(sid)"])
             return
         }
-        // Callbacks may arrive out of order; a final status is never replaced by an earlier one.
-        guard Self.finalStatuses[record.status] == nil else { return }
-        record.status = status
-        if let connected = Self.finalStatuses[status] {
-            let seconds = value("CallDuration").flatMap(Int.init) ?? 0
-            record.durationSeconds = seconds
-            record.counts = record.counts && connected
-            record.endedAt = services.now()
-            record.streamTokenHash = nil
+        let now = services.now(), seconds = value("CallDuration").flatMap(Int.init) ?? 0
+        try await repository.updateCall(id: call.id) { record in
+            // Callbacks may arrive out of order; a final status is never replaced by an earlier one.
+            guard Self.finalStatuses[record.status] == nil else { return }
+            record.status = status
+            if let connected = Self.finalStatuses[status] {
+                record.durationSeconds = seconds
+                record.counts = record.counts && connected
+                record.endedAt = now
+                record.streamTokenHash = nil
+            }
         }
-        try await record.save(on: database)
     }
 
     // MARK: The media stream's hooks
@@ -170,14 +170,15 @@ public struct PhoneCalls: Sendable {
         guard let token, !token.isEmpty else { return nil }
         do {
             let repository = CallRepository(database: database)
-            guard let record = try await repository.call(streamTokenHash: Self.hash(token)), let id = record.id else { return nil }
+            let hash = Self.hash(token)
+            guard let record = try await repository.call(streamTokenHash: hash) else { return nil }
             // A Twilio call's stream must come from that call.
             if record.channel == "twilio", let expected = record.callSID, callSid != expected { return nil }
-            guard let scenario = try await scenarios.scenario(id: record.scenarioID, for: record.$user.id) else { return nil }
-            record.streamTokenHash = nil
-            if record.channel == "browser" { record.status = "in-progress" }
-            try await record.save(on: database)
-            return MediaStreamGrant(callID: String(id), scenario: scenario, durationLimit: record.durationLimit)
+            guard let scenario = try await scenarios.scenario(id: record.scenarioID, for: record.userID) else { return nil }
+            // Used once: of two streams presenting it at once, one is admitted.
+            guard try await repository.useStreamToken(hash, of: record.id) else { return nil }
+            if record.channel == "browser" { try await repository.updateCall(id: record.id) { $0.status = "in-progress" } }
+            return MediaStreamGrant(callID: String(record.id), scenario: scenario, durationLimit: record.durationLimit)
         } catch {
             logger.error("a media stream could not be authorised: \(error)")
             return nil
@@ -197,12 +198,14 @@ public struct PhoneCalls: Sendable {
     /// call in which the agent never spoke is given back, like a phone call nobody answered.
     public func streamEnded(callID: String, secondsConnected: Double, agentSpoke: Bool = true) async {
         do {
-            guard let id = Int(callID), let record = try await CallRepository(database: database).call(id: id), record.channel == "browser" else { return }
-            record.status = agentSpoke ? "completed" : "failed"
-            record.counts = record.counts && agentSpoke
-            record.durationSeconds = min(record.durationLimit, Int(secondsConnected.rounded()))
-            record.endedAt = services.now()
-            try await record.save(on: database)
+            let now = services.now()
+            guard let id = Int(callID), try await CallRepository(database: database).call(id: id)?.channel == "browser" else { return }
+            try await CallRepository(database: database).updateCall(id: id) { record in
+                record.status = agentSpoke ? "completed" : "failed"
+                record.counts = record.counts && agentSpoke
+                record.durationSeconds = min(record.durationLimit, Int(secondsConnected.rounded()))
+                record.endedAt = now
+            }
         } catch {
             logger.error("a browser call's end could not be recorded: \(error)")
         }

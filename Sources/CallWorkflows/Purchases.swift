@@ -133,7 +133,7 @@ public struct Purchases: Sendable {
         }
         let repository = CallRepository(database: database)
         if let existing = try await repository.transaction(id: id) {
-            guard existing.$user.id == userID else {
+            guard existing.userID == userID else {
                 throw CallError(.forbidden, code: "purchase_of_another_account", "This purchase is already used by another account.")
             }
             return false
@@ -142,7 +142,7 @@ public struct Purchases: Sendable {
         if let owner = try await repository.owner(ofOriginalTransaction: original), owner != userID {
             throw CallError(.forbidden, code: "purchase_of_another_account", "This subscription belongs to another account.")
         }
-        let record = StoreTransactionRecord(
+        let record = StoreTransactionRow(
             userID: userID, transactionID: id, originalTransactionID: original, productID: product.rawValue,
             purchasedAt: purchased, expiresAt: product == .addonCalls ? purchased.addingTimeInterval(CallProduct.addonLifetime) : transaction.expiresDate,
             revokedAt: transaction.revocationDate, environment: transaction.environment?.rawValue ?? "Production", now: services.now())

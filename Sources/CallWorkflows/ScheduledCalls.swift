@@ -42,14 +42,13 @@ public struct ScheduledCalls: Sendable {
         }
         try await PhoneCalls(database: database, services: services).requirePermission(userID)
         guard services.twilio != nil else { throw CallError.twilioNotConfigured }
-        let record = ScheduledCallRecord(userID: userID, phoneNumber: number.e164, scenarioID: scenarioID, scheduledTime: when, now: now)
-        try await database.transaction { database in
-            try await record.create(on: database)
+        let record = try await database.transaction { database in
+            let repository = CallRepository(database: database)
+            let record = try await repository.insertSchedule(userID: userID, phoneNumber: number.e164, scenarioID: scenarioID, scheduledTime: when, now: now)
             let job = try await JobQueue(database: database).enqueue(
-                kind: CallJobs.scheduled, payload: String(decoding: try JSONEncoder().encode(CallJobs.SchedulePayload(schedule_id: try record.requireID())), as: UTF8.self),
+                kind: CallJobs.scheduled, payload: String(decoding: try JSONEncoder().encode(CallJobs.SchedulePayload(schedule_id: record.id)), as: UTF8.self),
                 ownerID: userID, maxAttempts: 1, runAt: when)
-            record.jobID = job.id
-            try await record.save(on: database)
+            return try await repository.updateSchedule(id: record.id) { $0.jobID = job.id } ?? record
         }
         return ScheduledCallView(record)
     }
@@ -60,14 +59,14 @@ public struct ScheduledCalls: Sendable {
 
     /// Cancels a call not yet placed.
     public func cancel(scheduleID: Int, userID: UUID) async throws -> ScheduledCallView {
-        guard let record = try await CallRepository(database: database).schedule(id: scheduleID, of: userID) else {
+        let repository = CallRepository(database: database)
+        guard let found = try await repository.schedule(id: scheduleID, of: userID) else {
             throw CallError(.notFound, code: "schedule_not_found", "You have no scheduled call \(scheduleID).")
         }
-        guard record.status == "scheduled" else {
-            throw CallError(.conflict, code: "schedule_not_pending", "This call is \(record.status) and can no longer be cancelled.")
+        guard found.status == "scheduled" else {
+            throw CallError(.conflict, code: "schedule_not_pending", "This call is \(found.status) and can no longer be cancelled.")
         }
-        record.status = "cancelled"
-        try await record.save(on: database)
+        let record = try await repository.updateSchedule(id: scheduleID) { $0.status = "cancelled" } ?? found
         if let job = record.jobID { _ = try await JobQueue(database: database).cancel(id: job, ownerID: userID) }
         return ScheduledCallView(record)
     }
@@ -75,17 +74,20 @@ public struct ScheduledCalls: Sendable {
     /// The job: places the call if it is still scheduled and the plan still allows it; says why
     /// not otherwise.
     func place(scheduleID: Int) async throws {
-        guard let record = try await ScheduledCallRecord.find(scheduleID, on: database), record.status == "scheduled" else { return }
+        let repository = CallRepository(database: database)
+        guard let record = try await repository.schedule(id: scheduleID), record.status == "scheduled" else { return }
+        let outcome: (status: String, callID: Int?, message: String?)
         do {
             let calls = PhoneCalls(database: database, services: services, logger: logger)
-            let placed = try await calls.makeCall(userID: record.$user.id, phoneNumber: record.phoneNumber, scenarioID: record.scenarioID)
-            record.status = "placed"
-            record.callID = try await CallRepository(database: database).call(sid: placed.callSid)?.id
-            record.message = nil
+            let placed = try await calls.makeCall(userID: record.userID, phoneNumber: record.phoneNumber, scenarioID: record.scenarioID)
+            outcome = ("placed", try await repository.call(sid: placed.callSid)?.id, nil)
         } catch let error as CallError {
-            record.status = "failed"
-            record.message = error.message
+            outcome = ("failed", nil, error.message)
         }
-        try await record.save(on: database)
+        try await repository.updateSchedule(id: scheduleID) { schedule in
+            schedule.status = outcome.status
+            schedule.callID = outcome.callID
+            schedule.message = outcome.message
+        }
     }
 }

@@ -5,6 +5,7 @@ import Foundation
 import Jobs
 import Logging
 import Persistence
+import StoryModel
 
 /// App Store Server Notifications V2: verified and kept at once (Apple wants a quick 200),
 /// processed once by a job. A notification Apple sends again (same `notificationUUID`) is
@@ -31,17 +32,19 @@ public struct StoreNotifications: Sendable {
         guard let uuid = notification.payload.notificationUUID, let type = notification.notificationType?.rawValue else {
             throw CallError(.invalid, code: "purchase_not_verified", "The notification has no notificationUUID or type.")
         }
-        let record = StoreNotificationRecord(
-            notificationUUID: uuid, notificationType: type, subtype: notification.subtype?.rawValue, signedPayload: signedPayload, now: services.now())
-        guard try await CallRepository(database: database).insertIfNew(record) else { return }
+        let record = StoreNotificationRow(
+            id: UUID.random(), notificationUUID: uuid, notificationType: type, subtype: notification.subtype?.rawValue, signedPayload: signedPayload, now: services.now())
+        let repository = CallRepository(database: database)
+        guard try await repository.insertIfNew(record) else { return }
         guard let owner = try await subscriber(of: notification) else {
-            record.status = "ignored"
-            record.message = "No account has this purchase yet; it is applied when the app sends it."
-            try await record.save(on: database)
+            try await repository.updateNotification(id: record.id) { record in
+                record.status = "ignored"
+                record.message = "No account has this purchase yet; it is applied when the app sends it."
+            }
             return
         }
         try await JobQueue(database: database).enqueue(
-            kind: CallJobs.storeNotification, payload: CallJobs.NotificationPayload(notification_id: try record.requireID()),
+            kind: CallJobs.storeNotification, payload: CallJobs.NotificationPayload(notification_id: record.id),
             ownerID: owner, maxAttempts: 5)
     }
 
@@ -79,19 +82,18 @@ public struct StoreNotifications: Sendable {
         } else {
             message = "nothing to apply: no transaction of this app's products"
         }
-        record.status = "processed"
-        record.message = message
-        record.processedAt = services.now()
-        try await record.save(on: database)
+        let now = services.now()
+        try await repository.updateNotification(id: notificationID) { record in
+            record.status = "processed"
+            record.message = message
+            record.processedAt = now
+        }
     }
 
     private func revoke(_ transaction: SignedTransaction, product: CallProduct, ownerID: UUID, purchases: Purchases) async throws {
         guard let id = transaction.transactionId else { return }
         let when = transaction.revocationDate ?? services.now()
-        if let existing = try await CallRepository(database: database).transaction(id: id) {
-            existing.revokedAt = when
-            try await existing.save(on: database)
-        } else {
+        if try await CallRepository(database: database).updateTransaction(id: id, { $0.revokedAt = when }) == nil {
             var revoked = transaction
             revoked.revocationDate = when
             _ = try await purchases.keep(revoked, product: product, for: ownerID)
@@ -99,18 +101,18 @@ public struct StoreNotifications: Sendable {
     }
 
     private func reinstate(_ transaction: SignedTransaction) async throws {
-        guard let id = transaction.transactionId, let existing = try await CallRepository(database: database).transaction(id: id) else { return }
-        existing.revokedAt = nil
-        try await existing.save(on: database)
+        guard let id = transaction.transactionId else { return }
+        try await CallRepository(database: database).updateTransaction(id: id) { $0.revokedAt = nil }
     }
 
     /// A renewal's new expiry, or a billing grace period that keeps the plan until it ends.
     private func update(_ transaction: SignedTransaction, renewal: SignedRenewalInfo?, type: NotificationType?) async throws {
-        guard let id = transaction.transactionId, let existing = try await CallRepository(database: database).transaction(id: id) else { return }
-        if let expires = transaction.expiresDate { existing.expiresAt = expires }
-        if type == .didFailToRenew, let grace = renewal?.gracePeriodExpiresDate, grace > (existing.expiresAt ?? .distantPast) {
-            existing.expiresAt = grace
+        guard let id = transaction.transactionId else { return }
+        try await CallRepository(database: database).updateTransaction(id: id) { existing in
+            if let expires = transaction.expiresDate { existing.expiresAt = expires }
+            if type == .didFailToRenew, let grace = renewal?.gracePeriodExpiresDate, grace > (existing.expiresAt ?? .distantPast) {
+                existing.expiresAt = grace
+            }
         }
-        try await existing.save(on: database)
     }
 }

@@ -3,7 +3,7 @@ import Calls
 import DatabaseTestSupport
 import FluentKit
 import Foundation
-import Persistence
+@testable import Persistence
 @testable import StoryServer
 import Testing
 import TestSupport
@@ -29,9 +29,9 @@ struct CallConcurrencyTests: CallsAPITesting {
         try await account.save(on: database)
         func buy(_ product: CallProduct, at purchased: Date, expires: Date?) async throws {
             let id = String(UInt64.random(in: 2_000_000_000_000_000...2_999_999_999_999_999))
-            try await StoreTransactionRecord(
+            _ = try await CallRepository(database: database).insertIfNew(StoreTransactionRow(
                 userID: userID, transactionID: id, originalTransactionID: id, productID: product.rawValue, purchasedAt: purchased,
-                expiresAt: expires, revokedAt: nil, environment: "Sandbox", now: now).create(on: database)
+                expiresAt: expires, revokedAt: nil, environment: "Sandbox", now: now))
         }
         let made: Int
         switch boundary {
@@ -50,12 +50,13 @@ struct CallConcurrencyTests: CallsAPITesting {
             made = 0
         }
         for _ in 0..<made {
-            let call = PhoneCallRecord(
+            let call = try await CallRepository(database: database).insertCall(NewPhoneCall(
                 userID: userID, phoneNumber: "+14155550100", scenarioID: "default", channel: "twilio", durationLimit: 60,
-                streamTokenHash: nil, now: now.addingTimeInterval(-1_800))
-            call.status = "completed"
-            call.durationSeconds = 30
-            try await call.create(on: database)
+                streamTokenHash: nil, counts: true, createdAt: now.addingTimeInterval(-1_800)))
+            try await CallRepository(database: database).updateCall(id: call.id) { call in
+                call.status = "completed"
+                call.durationSeconds = 30
+            }
         }
         return (boundary == .expired ? 0 : 1, made)
     }

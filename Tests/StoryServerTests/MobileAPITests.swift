@@ -7,7 +7,7 @@ import FluentKit
 import Foundation
 import Jobs
 import NIOCore
-import Persistence
+@testable import Persistence
 @testable import StoryServer
 import Telephony
 import Testing
