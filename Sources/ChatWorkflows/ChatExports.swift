@@ -25,6 +25,8 @@ public struct ChatExports: Sendable {
     }
 
     var repository: ChatExportRepository { ChatExportRepository(database: database) }
+    /// Where an export's job, and so its live state, is read.
+    var jobs: JobQueue { JobQueue(database: database) }
 
     /// The user's plan and what they used of it today.
     public func allowance() async throws -> ChatAllowance {
@@ -65,8 +67,9 @@ public struct ChatExports: Sendable {
             let job = try await JobQueue(database: database).enqueue(
                 kind: ChatJobs.export, payload: ChatJobs.Payload(export_id: record.id), ownerID: ownerID,
                 maxAttempts: ChatJobs.exportAttempts)
-            record.jobID = try job.requireID()
-            try await repository.attach(job: try job.requireID(), to: record.id)
+            let jobID = try job.requireID()
+            record.jobID = jobID
+            try await repository.attach(job: jobID, to: record.id)
             return (record, job)
         }
         return ChatExportView(record, job: job)
@@ -74,17 +77,17 @@ public struct ChatExports: Sendable {
 
     /// The user's exports (of one conversation), newest first.
     public func list(conversation: UUID? = nil) async throws -> [ChatExportView] {
-        try await ChatExportView.views(try await repository.list(ownerID: ownerID, conversationID: conversation), queue: JobQueue(database: database))
+        try await ChatExportView.views(try await repository.list(ownerID: ownerID, conversationID: conversation), queue: jobs)
     }
 
     public func export(_ id: UUID) async throws -> ChatExportView {
-        try await ChatExportView.views([try await find(id)], queue: JobQueue(database: database))[0]
+        try await ChatExportView.views([try await find(id)], queue: jobs)[0]
     }
 
     /// The finished video's key in the artifact store, and its title.
     public func video(_ id: UUID) async throws -> (key: String, title: String) {
         let record = try await find(id)
-        let view = try await ChatExportView.views([record], queue: JobQueue(database: database))[0]
+        let view = try await ChatExportView.views([record], queue: jobs)[0]
         return (try await Self.file(of: record, view: view, artifacts: artifacts), record.title)
     }
 
@@ -92,18 +95,18 @@ public struct ChatExports: Sendable {
     /// without signing in. Sharing again keeps the same link.
     public func share(_ id: UUID) async throws -> ChatExportView {
         let record = try await find(id)
-        let view = try await ChatExportView.views([record], queue: JobQueue(database: database))[0]
+        let view = try await ChatExportView.views([record], queue: jobs)[0]
         _ = try await Self.file(of: record, view: view, artifacts: artifacts)
         guard let shared = try await repository.share(id, ownerID: ownerID, token: ChatShareToken.make()) else {
             throw ChatError.exportNotFound
         }
-        return try await ChatExportView.views([shared], queue: JobQueue(database: database))[0]
+        return try await ChatExportView.views([shared], queue: jobs)[0]
     }
 
     /// Ends the share link: whoever has it can no longer watch. Sharing again makes a new one.
     public func unshare(_ id: UUID) async throws -> ChatExportView {
         guard let record = try await repository.unshare(id, ownerID: ownerID) else { throw ChatError.exportNotFound }
-        return try await ChatExportView.views([record], queue: JobQueue(database: database))[0]
+        return try await ChatExportView.views([record], queue: jobs)[0]
     }
 
     /// The video shared under `token`, for anyone; not found for a token nobody shared.
