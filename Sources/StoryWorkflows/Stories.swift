@@ -43,7 +43,7 @@ public struct Stories: Sendable {
     // MARK: Reading
 
     /// The owner's story; another user's id is simply not found.
-    public func story(_ id: UUID) async throws -> StoryRecord {
+    public func story(_ id: UUID) async throws -> StoryRow {
         guard let story = try await StoryRepository(database: database).find(id: id, ownerID: ownerID) else {
             throw StoryError.notFound("story")
         }
@@ -51,12 +51,12 @@ public struct Stories: Sendable {
         return story
     }
 
-    public func content(_ story: StoryRecord) throws -> StoryContent {
+    public func content(_ story: StoryRow) throws -> StoryContent {
         try StoryContent(story, dataDirectory: dataDirectory)
     }
 
     /// What the story page shows: the analysis, the whole cast (choices and automatic picks).
-    public func performance(_ story: StoryRecord) async throws -> (content: StoryContent, cast: Cast?) {
+    public func performance(_ story: StoryRow) async throws -> (content: StoryContent, cast: Cast?) {
         let content = try self.content(story)
         guard let analysis = content.analysis, narration != nil else { return (content, nil) }
         let pipeline = try await userNarration().narration
@@ -79,7 +79,7 @@ public struct Stories: Sendable {
     /// if someone else edited the story meanwhile, `change` is applied again to their result,
     /// so parallel edits are all kept. Returns the story as saved.
     @discardableResult
-    public func edit(_ story: StoryRecord, _ change: (inout StoryAnalysis, inout CastOverrides) throws -> Void) async throws -> StoryRecord {
+    public func edit(_ story: StoryRow, _ change: (inout StoryAnalysis, inout CastOverrides) throws -> Void) async throws -> StoryRow {
         try await modify(story) { fresh in
             var content = try self.content(fresh)
             guard var analysis = content.analysis else { throw StoryError.notAnalyzed }
@@ -95,20 +95,20 @@ public struct Stories: Sendable {
 
     /// Saves `change` to the latest version of `story` atomically (see `edit`), or refuses it
     /// when the client asked for another version than the latest.
-    private func modify(_ story: StoryRecord, _ change: (StoryRecord) throws -> Void) async throws -> StoryRecord {
-        let saved = try await StoryRepository(database: database).modify(id: try story.requireID(), ownerID: ownerID) { fresh in
+    private func modify(_ story: StoryRow, _ change: (inout StoryRow) throws -> Void) async throws -> StoryRow {
+        let saved = try await StoryRepository(database: database).modify(id: story.id, ownerID: ownerID) { fresh in
             if let expectedVersion, fresh.version != expectedVersion {
                 throw StoryError(.staleVersion, code: "stale_version",
                                  "The story was changed elsewhere (it is now version \(fresh.version), not \(expectedVersion)). Reload it and make the change again.")
             }
-            try change(fresh)
+            try change(&fresh)
         }
         guard let saved else { throw StoryError.notFound("story") }
         return saved
     }
 
     @discardableResult
-    public func editCharacter(_ story: StoryRecord, id: String, _ edit: CharacterEdit) async throws -> StoryRecord {
+    public func editCharacter(_ story: StoryRow, id: String, _ edit: CharacterEdit) async throws -> StoryRow {
         let edit = try Self.validated(edit)
         return try await self.edit(story) { analysis, _ in
             guard let index = analysis.characters.firstIndex(where: { $0.id == id }) else { throw StoryError.notFound("character") }
@@ -117,7 +117,7 @@ public struct Stories: Sendable {
     }
 
     @discardableResult
-    public func addCharacter(_ story: StoryRecord, _ edit: CharacterEdit) async throws -> StoryRecord {
+    public func addCharacter(_ story: StoryRow, _ edit: CharacterEdit) async throws -> StoryRow {
         guard edit.name != nil else { throw StoryError(.invalid, code: "invalid_name", "A new character needs a name.") }
         let edit = try Self.validated(edit)
         return try await self.edit(story) { analysis, _ in
@@ -128,7 +128,7 @@ public struct Stories: Sendable {
     }
 
     @discardableResult
-    public func mergeCharacter(_ story: StoryRecord, id: String, into survivor: String) async throws -> StoryRecord {
+    public func mergeCharacter(_ story: StoryRow, id: String, into survivor: String) async throws -> StoryRow {
         try await edit(story) { analysis, overrides in
             guard analysis.character(id: id) != nil, analysis.character(id: survivor) != nil else { throw StoryError.notFound("character") }
             try analysis.merge(id, into: survivor)
@@ -138,13 +138,13 @@ public struct Stories: Sendable {
 
     /// Gives line `n` of the performance to `speaker` (nil: narration).
     @discardableResult
-    public func reassignLine(_ story: StoryRecord, line n: Int, to speaker: String?) async throws -> StoryRecord {
+    public func reassignLine(_ story: StoryRow, line n: Int, to speaker: String?) async throws -> StoryRow {
         let line = try await plannedLine(story, n)
         return try await edit(story) { analysis, _ in try analysis.reassign(segment: line.segment, to: speaker) }
     }
 
     @discardableResult
-    public func setLexicon(_ story: StoryRecord, _ lexicon: PronunciationLexicon) async throws -> StoryRecord {
+    public func setLexicon(_ story: StoryRow, _ lexicon: PronunciationLexicon) async throws -> StoryRow {
         try await modify(story) { fresh in
             var overrides = try self.content(fresh).overrides
             overrides.lexicon = lexicon.isEmpty ? nil : lexicon.entries
@@ -154,7 +154,7 @@ public struct Stories: Sendable {
 
     /// Sets the voice of `narrator` or a character id.
     @discardableResult
-    public func setVoice(_ story: StoryRecord, role: String, _ choice: VoiceChoice) async throws -> StoryRecord {
+    public func setVoice(_ story: StoryRow, role: String, _ choice: VoiceChoice) async throws -> StoryRow {
         let assignment = try await choice.validated(against: userNarration().narration)
         return try await edit(story) { analysis, overrides in
             if role == "narrator" {
@@ -170,7 +170,7 @@ public struct Stories: Sendable {
 
     /// Forgets the user's choice for a role: the automatic casting applies again.
     @discardableResult
-    public func restoreVoice(_ story: StoryRecord, role: String) async throws -> StoryRecord {
+    public func restoreVoice(_ story: StoryRow, role: String) async throws -> StoryRow {
         try await edit(story) { analysis, overrides in
             if role == "narrator" {
                 overrides.narrator = nil
@@ -185,33 +185,33 @@ public struct Stories: Sendable {
 
     /// The lines in reading order (those in `range`, or all), with whether each is rendered
     /// yet. Only the returned lines are checked against the cache, so a page costs its size.
-    public func playbackLines(_ story: StoryRecord, range: Range<Int>? = nil) async throws -> PlaybackPage {
+    public func playbackLines(_ story: StoryRow, range: Range<Int>? = nil) async throws -> PlaybackPage {
         let (pipeline, plan) = try await self.plan(story)
         let wanted = (range ?? plan.lines.indices).clamped(to: plan.lines.indices)
         return PlaybackPage(
-            story: try story.requireID(), lines: pipeline.markingCached(Array(plan.lines[wanted])), texts: Array(plan.texts[wanted]),
+            story: story.id, lines: pipeline.markingCached(Array(plan.lines[wanted])), texts: Array(plan.texts[wanted]),
             total: plan.lines.count, speakerNames: plan.speakerNames, chapters: plan.chapters)
     }
 
     /// Line `n`'s audio as WAV, rendered through the shared cache.
-    public func lineAudio(_ story: StoryRecord, line n: Int) async throws -> Data {
+    public func lineAudio(_ story: StoryRow, line n: Int) async throws -> Data {
         try await playedLine(story, n, compressed: false) { pipeline, line in try await pipeline.utteranceAudio(line) }
     }
 
     /// Line `n`'s audio as Ogg Opus (about a tenth of the WAV's size), for listeners whose
     /// connection is not local.
-    public func compressedLineAudio(_ story: StoryRecord, line n: Int) async throws -> Data {
+    public func compressedLineAudio(_ story: StoryRow, line n: Int) async throws -> Data {
         try await playedLine(story, n, compressed: true) { pipeline, line in try await pipeline.compressedUtteranceAudio(line) }
     }
 
     /// Line `n` served to a listener: a jump stops rendering the old stretch first, so the line
     /// asked for has the engines, and rendering then goes on ahead of the listener.
     private func playedLine(
-        _ story: StoryRecord, _ n: Int, compressed: Bool, audio: (any NarrationService, PlannedUtterance) async throws -> Data
+        _ story: StoryRow, _ n: Int, compressed: Bool, audio: (any NarrationService, PlannedUtterance) async throws -> Data
     ) async throws -> Data {
         let (pipeline, plan) = try await self.plan(story)
         guard plan.lines.indices.contains(n) else { throw StoryError.notFound("segment") }
-        let id = try story.requireID()
+        let id = story.id
         await ahead?.jumped(story: id, to: n)
         let data = try await audio(pipeline, plan.lines[n])
         await ahead?.follow(story: id, at: n, of: plan.lines, pipeline: pipeline, compressed: compressed)
@@ -220,7 +220,7 @@ public struct Stories: Sendable {
 
     /// How long an export would render with the fastest voices, with the user's own time budget
     /// (when they chose one) and with the best, and which the user has chosen.
-    public func renderEstimates(_ story: StoryRecord) async throws -> (chosen: CastingPreference, estimates: [RenderEstimate]) {
+    public func renderEstimates(_ story: StoryRow) async throws -> (chosen: CastingPreference, estimates: [RenderEstimate]) {
         let chosen = try await SettingsRepository(database: database, box: models.box).narrationDefaults(userID: ownerID).voices
         var estimates: [RenderEstimate] = []
         // The plans come from the plan cache (the chosen one is the player's own).
@@ -231,7 +231,7 @@ public struct Stories: Sendable {
         return (chosen, estimates)
     }
 
-    private func plannedLine(_ story: StoryRecord, _ n: Int) async throws -> PlannedUtterance {
+    private func plannedLine(_ story: StoryRow, _ n: Int) async throws -> PlannedUtterance {
         let lines = try await plan(story).plan.lines
         guard lines.indices.contains(n) else { throw StoryError.notFound("segment") }
         return lines[n]
@@ -240,9 +240,9 @@ public struct Stories: Sendable {
     /// The story's pipeline and plan. The plan (and what the player shows of it) is kept while
     /// neither the story nor the user's voices change, so a line's audio costs one settings
     /// query and a look-up, not a decode and re-plan of the whole book.
-    private func plan(_ story: StoryRecord, preference: CastingPreference? = nil) async throws -> (pipeline: any NarrationService, plan: StoryPlan) {
+    private func plan(_ story: StoryRow, preference: CastingPreference? = nil) async throws -> (pipeline: any NarrationService, plan: StoryPlan) {
         let (narration, voices) = try await userNarration(preference: preference)
-        let key = PlanCache.Key(story: try story.requireID(), version: story.updatedAt ?? .distantPast, voices: voices)
+        let key = PlanCache.Key(story: story.id, version: story.updatedAt ?? .distantPast, voices: voices)
         if let plan = await plans.plan(for: key) { return (narration.forStory(plan.overrides), plan) }
         let content = try self.content(story)
         guard let analysis = content.analysis else { throw StoryError.notAnalyzed }
@@ -255,30 +255,30 @@ public struct Stories: Sendable {
 
     // MARK: Jobs
 
-    public func analyze(_ story: StoryRecord, llm: String?, mode: LabellingMode?) async throws -> JobRecord {
+    public func analyze(_ story: StoryRow, llm: String?, mode: LabellingMode?) async throws -> JobRecord {
         if let llm { try await requireModel(llm, step: "Speaker labelling", story: story) }
         return try await StoryLibrary(dataDirectory: dataDirectory)
             .enqueueAnalysis(of: story, ownerID: ownerID, database: database, llm: llm, mode: mode)
     }
 
-    public func suggestVoices(_ story: StoryRecord, llm: String) async throws -> JobRecord {
+    public func suggestVoices(_ story: StoryRow, llm: String) async throws -> JobRecord {
         guard try content(story).analysis != nil else { throw StoryError.notAnalyzed }
         try await requireModel(llm, step: "Voice suggestion", story: story)
         return try await JobQueue(database: database).enqueue(
-            kind: StoryJobs.suggestVoices, payload: StoryJobs.Payload(story_id: try story.requireID(), llm: llm), ownerID: ownerID)
+            kind: StoryJobs.suggestVoices, payload: StoryJobs.Payload(story_id: story.id, llm: llm), ownerID: ownerID)
     }
 
-    public func export(_ story: StoryRecord, format: String) async throws -> JobRecord {
+    public func export(_ story: StoryRow, format: String) async throws -> JobRecord {
         guard StoryJobs.exportFormats.contains(format) else {
             throw StoryError(.invalid, code: "invalid_format", "Export as 'm4b' or 'mp3'.")
         }
         guard try content(story).analysis != nil else { throw StoryError.notAnalyzed }
         return try await JobQueue(database: database).enqueue(
-            kind: StoryJobs.render, payload: StoryJobs.Payload(story_id: try story.requireID(), format: format), ownerID: ownerID)
+            kind: StoryJobs.render, payload: StoryJobs.Payload(story_id: story.id, format: format), ownerID: ownerID)
     }
 
     /// The latest export's key in the artifact store, and its format.
-    public func exported(_ story: StoryRecord) throws -> (key: String, format: String) {
+    public func exported(_ story: StoryRow) throws -> (key: String, format: String) {
         guard let render = try content(story).render else {
             throw StoryError(.notFound, code: "not_rendered", "This story has not been exported yet; export it first.")
         }
@@ -286,7 +286,7 @@ public struct Stories: Sendable {
     }
 
     /// What each labelling mode would send to `llm` and cost, before anything is sent.
-    public func estimates(_ story: StoryRecord, llm: String) throws -> (model: String, estimates: [(LabellingMode, CostEstimate)]) {
+    public func estimates(_ story: StoryRow, llm: String) throws -> (model: String, estimates: [(LabellingMode, CostEstimate)]) {
         let spec = try ModelAccess.spec(llm)
         let content = try self.content(story)
         let analysis = content.analysis ?? StoryAnalyzer().analyze(content.document)
@@ -297,7 +297,7 @@ public struct Stories: Sendable {
 
     /// Fails at once when the model cannot be used (bad spec, no stored key), rather than
     /// queueing a job that is bound to fail.
-    private func requireModel(_ llm: String, step: String, story: StoryRecord) async throws {
+    private func requireModel(_ llm: String, step: String, story: StoryRow) async throws {
         let spec = try ModelAccess.spec(llm)
         do {
             _ = try await models.model(spec, userID: ownerID, database: database)

@@ -44,11 +44,14 @@ extension Bench {
             let models = ModelAccess.make(environment: [:], secret: try ServerSecret(key: .init(size: .bits256)), dataDirectory: data)
             let owner = try await UserRepository(database: database).create(email: "bench@example.com", passwordHash: "-").requireID()
             let library = StoryLibrary(dataDirectory: data)
-            let story = try await library.add(try ImportedText.paste(text: Self.story(lines), title: "Bench", author: nil), ownerID: owner, database: database)
+            var story = try await library.add(try ImportedText.paste(text: Self.story(lines), title: "Bench", author: nil), ownerID: owner, database: database)
             let document = try StoryContent(story, dataDirectory: data).document
             try story.store(analysis: StoryAnalyzer().analyze(document))
-            story.analysisState = .analyzed
-            try await StoryRepository(database: database).save(story)
+            let analysisJSON = story.analysisJSON
+            story = try await StoryRepository(database: database).update(id: story.id, ownerID: owner) { story in
+                story.analysisJSON = analysisJSON
+                story.analysisState = .analyzed
+            } ?? story
 
             func stories(_ plans: PlanCache) -> Stories {
                 Stories(database: database, dataDirectory: data, narration: narration, models: models, plans: plans, ownerID: owner)
@@ -62,7 +65,7 @@ extension Bench {
             func timed(_ use: Stories) async throws -> Double {
                 let elapsed = try await clock.measure {
                     for request in 0..<requests {
-                        let fresh = try await StoryRepository(database: database).find(id: try story.requireID(), ownerID: owner)!
+                        let fresh = try await StoryRepository(database: database).find(id: story.id, ownerID: owner)!
                         _ = try await use.lineAudio(fresh, line: request % window)
                     }
                 }

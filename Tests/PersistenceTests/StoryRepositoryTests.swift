@@ -13,16 +13,20 @@ struct StoryRepositoryTests {
             let ada = try await users.create(email: "ada@x.io", passwordHash: "h").requireID()
             let bob = try await users.create(email: "bob@x.io", passwordHash: "h").requireID()
             let stories = StoryRepository(database: database.database)
-            let story = StoryRecord(ownerID: ada, title: "The Open Window", author: "Saki", text: "“Hello.”",
+            let story = StoryRow(id: UUID(), ownerID: ada, title: "The Open Window", author: "Saki", text: "“Hello.”",
                                     textPath: nil, textSHA256: "x", characterCount: 8, importedAt: Date())
             try await stories.create(story)
-            let id = try story.requireID()
+            let id = story.id
 
             #expect(try await stories.find(id: id, ownerID: ada)?.title == "The Open Window")
             #expect(try await stories.find(id: id, ownerID: bob) == nil)
             #expect(try await stories.list(ownerID: bob).isEmpty)
             #expect(try await stories.delete(id: id, ownerID: bob) == false)
             #expect(try await stories.list(ownerID: ada).count == 1)
+            // An update writes what it changed, and only for the owner.
+            #expect(try await stories.update(id: id, ownerID: bob) { $0.title = "Bob's" } == nil)
+            let renamed = try await stories.update(id: id, ownerID: ada) { $0.title = "Renamed" }
+            #expect(renamed?.title == "Renamed" && renamed?.text == "“Hello.”" && renamed?.updatedAt != nil)
             #expect(try await stories.delete(id: id, ownerID: ada) == true)
             #expect(try await stories.list(ownerID: ada).isEmpty)
         }

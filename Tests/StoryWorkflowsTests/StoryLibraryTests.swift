@@ -30,11 +30,11 @@ struct StoryLibraryTests {
             #expect(kept.textPath == nil && filed.textPath != nil, "a text over the limit is a file, not a row")
 
             let mine = try Self.stories(database, data: data, owner: owner)
-            #expect(try mine.content(try await mine.story(try kept.requireID())).document.text == short)
-            #expect(try mine.content(try await mine.story(try filed.requireID())).document.text == long)
+            #expect(try mine.content(try await mine.story(kept.id)).document.text == short)
+            #expect(try mine.content(try await mine.story(filed.id)).document.text == long)
 
             let theirs = try Self.stories(database, data: data, owner: stranger)
-            let refused = await #expect(throws: StoryError.self) { _ = try await theirs.story(try kept.requireID()) }
+            let refused = await #expect(throws: StoryError.self) { _ = try await theirs.story(kept.id) }
             #expect(refused?.kind == .notFound)
             await #expect(throws: StoryError.self, "an empty paste is refused before anything is kept") {
                 _ = try ImportedText.paste(text: " \n\t", title: nil, author: nil)

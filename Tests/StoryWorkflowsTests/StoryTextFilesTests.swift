@@ -11,8 +11,8 @@ struct StoryTextFilesTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("texts-\(name)-\(UUID().uuidString)", isDirectory: true)
     }
 
-    static func story(_ stored: (path: String, sha256: String), title: String = "A long stay") -> StoryRecord {
-        StoryRecord(ownerID: UUID(), title: title, author: nil, text: nil, textPath: stored.path, textSHA256: stored.sha256, characterCount: 0, importedAt: Date())
+    static func story(_ stored: (path: String, sha256: String), title: String = "A long stay") -> StoryRow {
+        StoryRow(id: UUID(), ownerID: UUID(), title: title, author: nil, text: nil, textPath: stored.path, textSHA256: stored.sha256, characterCount: 0, importedAt: Date())
     }
 
     @Test("written here, fetched there whole, checked against its hash; a copy that differs or is gone is refused")

@@ -10,27 +10,36 @@ public struct StoryRepository: Sendable {
         self.database = database
     }
 
-    public func create(_ story: StoryRecord) async throws {
-        try await story.create(on: database)
+    /// Keeps a new story; returns it as kept (with the time the database stamped).
+    @discardableResult
+    public func create(_ story: StoryRow) async throws -> StoryRow {
+        let record = StoryRecord(story)
+        try await record.create(on: database)
+        return try record.row()
     }
 
     /// The owner's stories, newest first.
-    public func list(ownerID: UUID) async throws -> [StoryRecord] {
+    public func list(ownerID: UUID) async throws -> [StoryRow] {
         try await StoryRecord.query(on: database)
             .filter(\.$owner.$id == ownerID)
             .sort(\.$importedAt, .descending)
-            .all()
+            .all().map { try $0.row() }
     }
 
-    public func find(id: UUID, ownerID: UUID) async throws -> StoryRecord? {
-        try await StoryRecord.query(on: database)
-            .filter(\.$id == id)
-            .filter(\.$owner.$id == ownerID)
-            .first()
+    public func find(id: UUID, ownerID: UUID) async throws -> StoryRow? {
+        try await record(id: id, ownerID: ownerID)?.row()
     }
 
-    public func save(_ story: StoryRecord) async throws {
-        try await story.save(on: database)
+    /// Applies `change` to the owner's story and writes what it changed (not its version: see
+    /// `modify` for edits that must not interleave); nil when the story is gone.
+    @discardableResult
+    public func update(id: UUID, ownerID: UUID, _ change: (inout StoryRow) throws -> Void) async throws -> StoryRow? {
+        guard let record = try await record(id: id, ownerID: ownerID) else { return nil }
+        var row = try record.row()
+        try change(&row)
+        record.apply(row)
+        try await record.update(on: database)
+        return try record.row()
     }
 
     /// A conflicting write kept winning: `modify` gave up.
@@ -41,19 +50,16 @@ public struct StoryRepository: Sendable {
     /// `version`); otherwise the story is read again and `change` applied to the fresh row.
     /// So concurrent edits are serialised, and none is lost. Nil when the story is gone.
     @discardableResult
-    public func modify(id: UUID, ownerID: UUID, attempts: Int = 20, _ change: (StoryRecord) throws -> Void) async throws -> StoryRecord? {
+    public func modify(id: UUID, ownerID: UUID, attempts: Int = 20, _ change: (inout StoryRow) throws -> Void) async throws -> StoryRow? {
+        let sql = try database.requireSQL()
         let written = try await VersionedRows.modify(
-            attempts: attempts, conflict: EditConflict(), read: { try await find(id: id, ownerID: ownerID) }, version: \.version, change: { try change($0) }
+            attempts: attempts, conflict: EditConflict(), read: { try await find(id: id, ownerID: ownerID) }, version: \.version, change: change
         ) { story, seen in
-            guard let sql = database as? any SQLDatabase else {
-                try await story.save(on: database)
-                return true
-            }
-            return try await !sql.update(StoryRecord.schema)
+            try await !sql.update(StoryRecord.schema)
                 .set("analysis_json", to: story.analysisJSON)
                 .set("cast_json", to: story.castJSON)
                 .set("render_json", to: story.renderJSON)
-                .set("analysis_state", to: story.analysisStateRaw)
+                .set("analysis_state", to: story.analysisState.rawValue)
                 .set("duration_seconds", to: story.durationSeconds)
                 .set("updated_at", to: Date())
                 .set(SQLIdentifier("version"), to: VersionedRows.nextVersion)
@@ -69,8 +75,12 @@ public struct StoryRepository: Sendable {
     /// Deletes the story if the owner has it; returns whether anything was deleted.
     @discardableResult
     public func delete(id: UUID, ownerID: UUID) async throws -> Bool {
-        guard let story = try await find(id: id, ownerID: ownerID) else { return false }
+        guard let story = try await record(id: id, ownerID: ownerID) else { return false }
         try await story.delete(on: database)
         return true
+    }
+
+    private func record(id: UUID, ownerID: UUID) async throws -> StoryRecord? {
+        try await StoryRecord.query(on: database).filter(\.$id == id).filter(\.$owner.$id == ownerID).first()
     }
 }

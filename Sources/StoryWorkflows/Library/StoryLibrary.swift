@@ -30,7 +30,7 @@ public struct StoryLibrary: Sendable {
         self.analyzesStories = analyzesStories
     }
 
-    public func add(_ document: ImportedText, ownerID: UUID, database: any Database) async throws -> StoryRecord {
+    public func add(_ document: ImportedText, ownerID: UUID, database: any Database) async throws -> StoryRow {
         let bytes = Data(document.text.utf8)
         var inline: String? = document.text
         var path: String?
@@ -41,8 +41,8 @@ public struct StoryLibrary: Sendable {
             path = stored.path
             hash = stored.sha256
         }
-        let story = StoryRecord(
-            ownerID: ownerID, title: document.title, author: document.author, text: inline, textPath: path,
+        var story = StoryRow(
+            id: UUID.random(), ownerID: ownerID, title: document.title, author: document.author, text: inline, textPath: path,
             textSHA256: hash, characterCount: document.text.unicodeScalars.count, importedAt: Date()
         )
         if !document.chapters.isEmpty {
@@ -58,12 +58,11 @@ public struct StoryLibrary: Sendable {
                 try story.store(overrides: overrides)
             }
         }
-        try await StoryRepository(database: database).create(story)
-        return story
+        return try await StoryRepository(database: database).create(story)
     }
 
     /// The story as a bundle: text, analysis and voice choices (`StoryBundle`).
-    public func bundle(of story: StoryRecord) throws -> StoryBundle {
+    public func bundle(of story: StoryRow) throws -> StoryBundle {
         let content = try StoryContent(story, dataDirectory: dataDirectory)
         return StoryBundle(
             title: story.title, author: story.author, text: content.document.text, analysis: content.analysis,
@@ -73,18 +72,17 @@ public struct StoryLibrary: Sendable {
     /// Marks the story as being analysed and queues its analysis.
     @discardableResult
     public func enqueueAnalysis(
-        of story: StoryRecord, ownerID: UUID, database: any Database, llm: String? = nil, mode: LabellingMode? = nil
+        of story: StoryRow, ownerID: UUID, database: any Database, llm: String? = nil, mode: LabellingMode? = nil
     ) async throws -> JobRecord {
-        story.analysisState = .analyzing
-        try await StoryRepository(database: database).save(story)
+        try await StoryRepository(database: database).update(id: story.id, ownerID: ownerID) { $0.analysisState = .analyzing }
         return try await JobQueue(database: database).enqueue(
-            kind: StoryJobs.analyze, payload: StoryJobs.Payload(story_id: try story.requireID(), llm: llm, mode: mode), ownerID: ownerID)
+            kind: StoryJobs.analyze, payload: StoryJobs.Payload(story_id: story.id, llm: llm, mode: mode), ownerID: ownerID)
     }
 
     /// Puts the server's welcome story (`ServerConfig.welcomeStory`) in a new account's library
     /// and queues its analysis, so a first visit has a story ready to play. Returns nil when
     /// the server has none.
-    public func addWelcomeStory(ownerID: UUID, database: any Database) async throws -> StoryRecord? {
+    public func addWelcomeStory(ownerID: UUID, database: any Database) async throws -> StoryRow? {
         guard let file = welcomeStory else { return nil }
         let data = try Data(contentsOf: file)
         let document = try ImportedText.upload(data: data, filename: file.lastPathComponent, title: nil, author: nil)

@@ -27,9 +27,9 @@ public struct StoryTextFiles: Sendable {
     }
 
     /// Brings the story's text file to this machine when another one wrote it, so the
-    /// synchronous readers (`StoryRecord.fullText`) find it. A copy that does not match the
+    /// synchronous readers (`StoryRow.fullText`) find it. A copy that does not match the
     /// story's hash is refused rather than used.
-    public func fetch(for story: StoryRecord) async throws {
+    public func fetch(for story: StoryRow) async throws {
         guard story.text == nil, let path = story.textPath else { return }
         let local = ContentStore(dataDirectory: dataDirectory).root.appendingPathComponent(path)
         if FileManager.default.fileExists(atPath: local.path) { return }

@@ -12,8 +12,8 @@ public struct StoryContent: Sendable {
     public var overrides: CastOverrides
     public var render: StoryRender?
 
-    public init(_ story: StoryRecord, dataDirectory: DataDirectory) throws {
-        id = try story.requireID()
+    public init(_ story: StoryRow, dataDirectory: DataDirectory) throws {
+        id = story.id
         document = try story.document(dataDirectory: dataDirectory)
         analysis = try story.analysisJSON.map { try JSONDecoder().decode(StoryAnalysis.self, from: Data($0.utf8)) }
         overrides = try story.castJSON.map { try JSONDecoder().decode(CastOverrides.self, from: Data($0.utf8)) } ?? CastOverrides()
@@ -32,7 +32,7 @@ public struct StoryRender: Codable, Sendable, Hashable {
     public var renderedAt: Date
 }
 
-extension StoryRecord {
+extension StoryRow {
     /// The story as the importer read it: text, and the chapters found then (detected from the
     /// text for stories imported before chapters were kept).
     public func document(dataDirectory: DataDirectory) throws -> StoryDocument {
@@ -51,15 +51,15 @@ extension StoryRecord {
         return ""
     }
 
-    public func store(analysis: StoryAnalysis) throws {
+    public mutating func store(analysis: StoryAnalysis) throws {
         analysisJSON = String(decoding: try JSONEncoder().encode(analysis), as: UTF8.self)
     }
 
-    public func store(overrides: CastOverrides) throws {
+    public mutating func store(overrides: CastOverrides) throws {
         castJSON = String(decoding: try JSONEncoder().encode(overrides), as: UTF8.self)
     }
 
-    public func store(render: StoryRender) throws {
+    public mutating func store(render: StoryRender) throws {
         renderJSON = String(decoding: try JSONEncoder().encode(render), as: UTF8.self)
     }
 }

@@ -48,7 +48,7 @@ public enum StoryJobs {
     }
 
     /// The job's story, its text on this machine (fetched from the store when another wrote it).
-    static func loadStory(_ job: ClaimedJob, context: JobContext, texts: StoryTextFiles) async throws -> (StoryRecord, Payload) {
+    static func loadStory(_ job: ClaimedJob, context: JobContext, texts: StoryTextFiles) async throws -> (StoryRow, Payload) {
         let payload: Payload = try job.decodePayload()
         guard let story = try await StoryRepository(database: context.queue.database).find(id: payload.story_id, ownerID: job.ownerID) else {
             throw PermanentJobFailure("The story was deleted before the job ran.")
@@ -107,8 +107,7 @@ struct AnalyzeHandler: JobHandler {
             // The last attempt: say so on the story, not only on the job (unless the offline
             // analysis was stored and only the model's pass failed).
             if !offlineStored, job.attempt >= job.maxAttempts || error is PermanentJobFailure {
-                story.analysisState = .failed
-                try? await StoryRepository(database: context.queue.database).save(story)
+                _ = try? await StoryRepository(database: context.queue.database).update(id: story.id, ownerID: job.ownerID) { $0.analysisState = .failed }
             }
             throw error
         }

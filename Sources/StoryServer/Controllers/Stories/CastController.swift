@@ -80,7 +80,7 @@ struct CastController: Sendable {
         }
     }
 
-    private func voiceChange(_ request: Request, _ body: (Stories, StoryRecord, String) async throws -> StoryRecord) async throws -> Response {
+    private func voiceChange(_ request: Request, _ body: (Stories, StoryRow, String) async throws -> StoryRow) async throws -> Response {
         let stories = try request.stories(config)
         let story = try await request.story(stories)
         let role = request.parameters.get("role") ?? ""
@@ -100,7 +100,7 @@ struct CastController: Sendable {
 
     /// Finds the story, applies `body`, answers with the story's analysis reply.
     private func change(
-        _ request: Request, status: HTTPResponseStatus = .ok, _ body: (Stories, StoryRecord) async throws -> StoryRecord
+        _ request: Request, status: HTTPResponseStatus = .ok, _ body: (Stories, StoryRow) async throws -> StoryRow
     ) async throws -> Response {
         let stories = try request.stories(config)
         let saved = try await body(stories, try await request.story(stories))

@@ -79,7 +79,7 @@ struct StoriesController: Sendable {
 
         let story = try await config.library.add(document, ownerID: user.id, database: request.db)
         let response = try Response.json(try detail(story), status: .created)
-        response.headers.replaceOrAdd(name: .location, value: "/api/stories/\(try story.requireID())")
+        response.headers.replaceOrAdd(name: .location, value: "/api/stories/\(story.id)")
         return response
     }
 
@@ -101,20 +101,21 @@ struct StoriesController: Sendable {
 
     @Sendable
     func update(_ request: Request) async throws -> Response {
-        let story = try await find(request)
+        let found = try await find(request)
         let change = try request.decodeJSON(UpdateRequest.self)
-        if let title = change.title {
-            let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        var title: String?
+        if let wanted = change.title {
+            let trimmed = wanted.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty, trimmed.count <= 300 else {
                 throw APIError(status: .unprocessableEntity, code: "invalid_title", message: "A title needs 1 to 300 characters.")
             }
-            story.title = trimmed
+            title = trimmed
         }
-        if let author = change.author {
-            let trimmed = author.trimmingCharacters(in: .whitespacesAndNewlines)
-            story.author = trimmed.isEmpty ? nil : String(trimmed.prefix(300))
-        }
-        try await StoryRepository(database: request.db).save(story)
+        let author = change.author.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.map { $0.isEmpty ? nil : String($0.prefix(300)) }
+        guard let story = try await StoryRepository(database: request.db).update(id: found.id, ownerID: try request.requireUser().id, { story in
+            if let title { story.title = title }
+            if let author { story.author = author }
+        }) else { throw APIError.notFound("story") }
         return try Response.json(try summary(story))
     }
 
@@ -163,7 +164,7 @@ struct StoriesController: Sendable {
         return UploadForm(file: file, title: form.part(named: "title")?.text, author: form.part(named: "author")?.text)
     }
 
-    private func find(_ request: Request) async throws -> StoryRecord {
+    private func find(_ request: Request) async throws -> StoryRow {
         let user = try request.requireUser()
         let id = try request.uuidParameter("id", what: "story")
         guard let story = try await StoryRepository(database: request.db).find(id: id, ownerID: user.id) else {
@@ -173,14 +174,14 @@ struct StoriesController: Sendable {
         return story
     }
 
-    private func summary(_ story: StoryRecord) throws -> StorySummary {
+    private func summary(_ story: StoryRow) throws -> StorySummary {
         StorySummary(
-            id: try story.requireID(), title: story.title, author: story.author, imported_at: story.importedAt,
+            id: story.id, title: story.title, author: story.author, imported_at: story.importedAt,
             analysis_state: story.analysisState, duration_seconds: story.durationSeconds, character_count: story.characterCount
         )
     }
 
-    private func detail(_ story: StoryRecord, withText: Bool = true) throws -> StoryDetail {
+    private func detail(_ story: StoryRow, withText: Bool = true) throws -> StoryDetail {
         let text: String?
         if !withText {
             text = nil
@@ -192,7 +193,7 @@ struct StoriesController: Sendable {
             text = ""
         }
         return StoryDetail(
-            id: try story.requireID(), title: story.title, author: story.author, imported_at: story.importedAt,
+            id: story.id, title: story.title, author: story.author, imported_at: story.importedAt,
             analysis_state: story.analysisState, duration_seconds: story.durationSeconds,
             character_count: story.characterCount, text: text
         )

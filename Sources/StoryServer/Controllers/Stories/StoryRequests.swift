@@ -17,7 +17,7 @@ extension Request {
     }
 
     /// The story in the `:id` parameter, if the signed-in user has it.
-    func story(_ stories: Stories) async throws -> StoryRecord {
+    func story(_ stories: Stories) async throws -> StoryRow {
         try await stories.story(try uuidParameter("id", what: "story"))
     }
 }
@@ -82,7 +82,7 @@ struct PerformanceReply: Encodable {
     /// The reply for `story`; `changedFrom` (the cast before a voice change of `role`) adds
     /// `also_changed`; `segments: false` leaves the analysis's segments out.
     static func response(
-        _ story: StoryRecord, _ stories: Stories, status: HTTPResponseStatus = .ok, changedFrom before: (cast: Cast?, role: String)? = nil,
+        _ story: StoryRow, _ stories: Stories, status: HTTPResponseStatus = .ok, changedFrom before: (cast: Cast?, role: String)? = nil,
         segments: Bool = true
     ) async throws -> Response {
         let (content, cast) = try await stories.performance(story)
