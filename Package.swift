@@ -394,7 +394,7 @@ let package = Package(
         .testTarget(name: "SpeechEnginesTests", dependencies: ["SpeechEngines", "Speech", "Audio", "StoryModel", "ProcessWorkers"]),
         // Runs the built `storyvoice` binary as a user would.
         .testTarget(name: "StoryVoiceCLITests", dependencies: [
-            "Audio", "StoryModel", "TestSupport", "LanguageModels", "VendorHTTP", "DatabaseTestSupport", "ObjectStorage",
+            "Audio", "StoryModel", "TestSupport", "LanguageModels", "VendorHTTP", "DatabaseTestSupport", "ObjectStorage", "ProcessWorkers",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
         ]),

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessWorkers
 import Testing
 import TestSupport
 
@@ -51,19 +52,7 @@ import TestSupport
         try await server.start()
         defer { server.kill() }
         let pid = try #require(server.processIdentifier)
-        #expect(Set([CLOCK_REALTIME, CLOCK_BOOTTIME].map(Int.init)).isSubset(of: try timerClocks(of: pid)))
-    }
-
-    /// The clock ids of the timer descriptors `pid` has open (Linux's /proc/PID/fdinfo).
-    private func timerClocks(of pid: Int32) throws -> Set<Int> {
-        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")
-        return Set(descriptors.compactMap { descriptor -> Int? in
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(descriptor)"),
-                  target.contains("timerfd"),
-                  let info = try? String(contentsOfFile: "/proc/\(pid)/fdinfo/\(descriptor)", encoding: .utf8),
-                  let line = info.split(separator: "\n").first(where: { $0.hasPrefix("clockid:") })
-            else { return nil }
-            return Int(line.dropFirst("clockid:".count).trimmingCharacters(in: .whitespaces))
-        })
+        let clocks = try #require(DispatchTimers.timerClocks(ofProcess: pid))
+        #expect(Set([CLOCK_REALTIME, CLOCK_BOOTTIME].map(Int.init)).isSubset(of: clocks), "\(clocks)")
     }
 }
