@@ -14,7 +14,7 @@ public struct LabellingOptions: Sendable, Hashable {
     /// labels worse than the offline analysis at every confidence, so by default hybrid sends it
     /// no line and it only describes the characters. Measured 2026-12-06, the lines hybrid at
     /// 0.80 sent it: The Awakening 0.80 right offline → 0.63 with its labels (234 lines), Daisy
-    /// Miller 0.60 → 0.43 (157 lines); worse in every confidence band of both (docs/llm.md).
+    /// Miller 0.60 → 0.43 (157 lines), Alice 0.52 → 0.36 (89 lines) (docs/llm.md).
     /// Full mode still sends it every line when asked. A cloud model gets 0.80.
     public static func defaults(for provider: Provider) -> LabellingOptions {
         var options = LabellingOptions()
