@@ -301,14 +301,10 @@ struct MobileAPITests: CallsAPITesting {
             #expect(try decode(MobileClient.WebhookResponse.self, webhook).status == "success")
             #expect(try await app.send(.POST, "/mobile/app-store/webhook", json: #"{"signedPayload":"\#(signed)"}"#).status == .ok)
 
-            var permission = ""
-            for _ in 0..<6_000 where permission != "trial_call_available" {
-                try await Task.sleep(for: .milliseconds(50))
-                permission = try decode(MobileClient.CallPermission.self, try await app.send(.POST, "/mobile/check-call-permission", token: token)).status
-            }
+            #expect(try await processedNotification("refund-1", app) == "processed")
+            #expect(try await StoreNotificationRecord.query(on: app.db).count() == 1)
+            let permission = try decode(MobileClient.CallPermission.self, try await app.send(.POST, "/mobile/check-call-permission", token: token)).status
             #expect(permission == "trial_call_available")
-            let notifications = try await StoreNotificationRecord.query(on: app.db).all()
-            #expect(notifications.count == 1 && notifications.first?.status == "processed")
             #expect(try await app.send(.GET, "/api/chat/entitlement", token: token).json?["premium"] == .bool(false))
 
             let forged = try await app.send(.POST, "/mobile/app-store/webhook", json: #"{"signedPayload":"\#(signed.dropLast(4))AAAA"}"#)
@@ -336,12 +332,7 @@ struct MobileAPITests: CallsAPITesting {
                 let signed = try ca.signNotification(AppStoreFixtures.notification(type, subtype: subtype, uuid: uuid), transaction: transaction, renewalInfo: renewal)
                 let reply = try await app.send(.POST, "/mobile/app-store/webhook", json: #"{"signedPayload":"\#(signed)"}"#)
                 #expect(reply.status == .ok, "\(type.rawValue): \(reply.body.string)")
-                var status: String?
-                for _ in 0..<12_000 where status != "processed" {
-                    try await Task.sleep(for: .milliseconds(50))
-                    status = try await StoreNotificationRecord.query(on: app.db).filter(\.$notificationUUID == uuid).first()?.status
-                }
-                #expect(status == "processed", "\(type.rawValue)")
+                #expect(try await processedNotification(uuid, app) == "processed", "\(type.rawValue)")
                 return try decode(MobileClient.SubscriptionStatus.self, try await app.send(.GET, "/mobile/subscription-status", token: token))
             }
 
@@ -400,11 +391,7 @@ struct MobileAPITests: CallsAPITesting {
                 purchased: Date().addingTimeInterval(-day), expires: Date().addingTimeInterval(6 * day))
             let signed = try ca.signNotification(AppStoreFixtures.notification(.didRenew, uuid: "renew-1"), transaction: renewal)
             #expect(try await app.send(.POST, "/mobile/app-store/webhook", json: #"{"signedPayload":"\#(signed)"}"#).status == .ok)
-            var status = ""
-            for _ in 0..<6_000 where status != "active" {
-                try await Task.sleep(for: .milliseconds(50))
-                status = try decode(MobileClient.SubscriptionStatus.self, try await app.send(.GET, "/mobile/subscription-status", token: token)).subscription_status
-            }
+            #expect(try await processedNotification("renew-1", app) == "processed")
             let renewed = try decode(MobileClient.SubscriptionStatus.self, try await app.send(.GET, "/mobile/subscription-status", token: token))
             #expect(renewed.app_store_transaction_id == "2000000000000011")
             // The cycles still count from the first purchase, eight days ago.
@@ -413,6 +400,18 @@ struct MobileAPITests: CallsAPITesting {
             #expect(stats.week_start_date == CallDates.string(try #require(first.purchaseDate).addingTimeInterval(7 * day)))
             #expect(try decode(MobileClient.CallPermission.self, try await app.send(.POST, "/mobile/check-call-permission", token: token)).status == "basic_call_available")
         }
+    }
+
+    /// Waits for the job to apply a notification. The job marks it processed after all its
+    /// changes to the plan, so a plan read after this sees the job's whole work; waiting for
+    /// the plan itself raced the mark.
+    private func processedNotification(_ uuid: String, _ app: Application) async throws -> String? {
+        var status: String?
+        for _ in 0..<12_000 where status != "processed" {
+            try await Task.sleep(for: .milliseconds(50))
+            status = try await StoreNotificationRecord.query(on: app.db).filter(\.$notificationUUID == uuid).first()?.status
+        }
+        return status
     }
 
     @Test("custom scenarios: made, listed, used, refused when abusive, invisible to others")
