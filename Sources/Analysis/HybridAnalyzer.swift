@@ -117,11 +117,14 @@ public struct HybridAnalyzer: Sendable {
             let characters = roster.characters
             var outcomes: [Int: BatchOutcome] = [:]
             var transient: [Int] = []
-            try await withThrowingTaskGroup(of: (Int, Result<BatchOutcome, LanguageModelError>).self) { group in
+            var refused: LanguageModelError?
+            await withTaskGroup(of: (Int, Result<BatchOutcome, LanguageModelError>).self) { group in
                 for (position, batch) in wave.enumerated() {
                     group.addTask { (position, await labelBatch(batch, work: work, roster: characters)) }
                 }
-                for try await (position, outcome) in group {
+                // A refusal stops the run only once the wave's other requests are answered: they
+                // are paid for and cached, so a second run does not ask them again.
+                for await (position, outcome) in group {
                     switch outcome {
                     case .success(let value):
                         outcomes[position] = value
@@ -129,10 +132,11 @@ public struct HybridAnalyzer: Sendable {
                     case .failure(let error) where error.isTransient:
                         transient.append(position)
                     case .failure(let error):
-                        throw AnalysisError(step: Step.labelling, story: document.title, underlying: error)
+                        refused = refused ?? error
                     }
                 }
             }
+            if let refused { throw AnalysisError(step: Step.labelling, story: document.title, underlying: refused) }
             // A chunk that failed for a passing reason is retried alone, after its wave.
             for position in transient.sorted() {
                 logger.notice("retrying a failed chunk alone", metadata: ["chapter": "\(wave[position].title)"])

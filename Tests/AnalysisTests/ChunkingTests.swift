@@ -123,10 +123,13 @@ struct ChunkingTests {
         let good = labeller(text: book.document.text) { span in truth[Int(span.dropFirst())!]! }
         let answered = LockedValue(0)
 
-        // First run: chapter 5 is refused outright (not transient), which stops the run.
+        // First run: chapter 5 is refused outright (not transient), which stops the run. Chapter
+        // 6, asked beside it, is answered after the refusal: an answer the server sends is paid
+        // for, so the run waits for it and keeps it.
         try await LoopbackServer.withServer(handler: { request in
             let user = VendorWire.prompt(of: request, provider: .openai)?.user ?? ""
             if user.contains("Chapter: Chapter 5\n") { return VendorWire.error(.openai, status: 403, message: "no access") }
+            if user.contains("Chapter: Chapter 6\n") { try? await Task.sleep(for: .milliseconds(300)) }
             answered.withLock { $0 += 1 }
             return await good(request)
         }) { server in
