@@ -77,8 +77,26 @@ def first_json(stdout):
 
 
 def analyse(binary, text_path):
-    out = subprocess.run([binary, "analyze", text_path, "--format", "json"], capture_output=True, text=True, check=True)
+    """The analysis with each line's evidence and features (`--features`)."""
+    out = subprocess.run([binary, "analyze", text_path, "--format", "json", "--features"], capture_output=True, text=True, check=True)
     return first_json(out.stdout)
+
+
+def kind_values(system, path=CONFIDENCE_SWIFT):
+    """{segment index: its kind's value}: the value Confidence.swift gives the line's evidence,
+    lowered to its speaker's standing's (minorRole, minorName) as `Confidence.value(for:speaker:...)`
+    does. The shipped confidence is the learned one (LearnedConfidence), a value of its own per
+    line, so the kinds are read from the line's evidence instead."""
+    value = {name: v for v, names in kind_names(path).items() for name in names}
+    names = system.get("featureNames") or []
+    standing = [(names.index("speaker." + k), k) for k in ("minorRole", "minorName") if "speaker." + k in names]
+    out = {}
+    for line in system.get("lineFeatures") or []:
+        v = value.get(line["evidence"], 0.0)
+        for i, k in standing:
+            if line["features"][i] > 0: v = min(v, value.get(k, v))
+        out[line["segment"]] = round(v, 4)
+    return out
 
 
 def kind_names(path=CONFIDENCE_SWIFT):
@@ -112,10 +130,14 @@ def mapping(s, gchars, system):
     return resolve
 
 
-def lines_of(s, folder, system):
-    """(lines, missed, scorable, dialogue segments): lines = [(confidence, right)] for found scorable gold quotes."""
+def lines_of(s, folder, system, by_kind=True):
+    """(lines, missed, scorable, dialogue segments): lines = [(confidence, right)] for found scorable
+    gold quotes; the confidence is the line's kind's value (`kind_values`) when `by_kind` and the
+    analysis has its lines' features, else the shipped one."""
     text, gchars, gold = s.load_gold(folder)
-    items = system.get("quotes") or [x for x in system.get("segments", []) if x.get("kind") == "dialogue"]
+    kinds = kind_values(system) if by_kind and "lineFeatures" in system else None
+    items = system.get("quotes") or [dict(x, confidence=kinds.get(i, x.get("confidence")) if kinds is not None else x.get("confidence"))
+                                     for i, x in enumerate(system.get("segments", [])) if x.get("kind") == "dialogue"]
     pred = []
     for q in items:
         a, b = s.trim(text, int(q["start"]), int(q["end"]))

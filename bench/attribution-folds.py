@@ -15,11 +15,10 @@ gold labels (not from reading their text) is fitted on the twelve and applied to
 
   - the gender cast when nothing in the text tells (`GenderAgeInference.unmarked`, confidence
     0.35): the majority gold gender of such characters in the twelve;
-  - the confidence of each kind of evidence (Sources/StoryText/Attribution/Confidence.swift):
-    that kind's accuracy on the twelve;
-  - hybrid's threshold (`LabellingOptions.confidenceThreshold`): the one bench/attribution-calibration.py
-    recommends from the twelve (the highest kind's value below which at most 35 % of the dialogue
-    segments lie).
+  - the learned confidence of each line (`LearnedConfidence`, bench/attribution-learn.py): the
+    logistic model of the lines' features fitted on the twelve. Its values are probabilities, so
+    hybrid's threshold is the shipped one (`LabellingOptions.confidenceThreshold`), not fitted.
+    Run with numpy: .venv/bin/python3 bench/attribution-folds.py.
 
 The held-out novel's gender, and what hybrid sends of it and reaches with a perfect model, are
 then measured with the fitted values. Attribution, explicit/anaphoric/implicit, character recall
@@ -44,6 +43,7 @@ KINDS = ("Explicit", "Anaphoric", "Implicit")
 sys.path.insert(0, here)
 calibration = importlib.import_module("attribution-calibration")  # its loader, alignment and calibration rules
 errors = calibration.errors
+learn = importlib.import_module("attribution-learn")  # the learned confidence, fitted per fold (needs numpy)
 
 
 def ratio(pair):
@@ -63,14 +63,6 @@ def unmarked_characters(s, folder, system):
         if gid in speaking and gchars[gid]["gender"] in ("M", "F") and abs(float(c.get("genderConfidence") or 0) - UNMARKED_CONFIDENCE) < 1e-6:
             out.append(gchars[gid]["gender"])
     return out
-
-
-def recommend_threshold(conf_of, kinds, segments):
-    """bench/attribution-calibration.py's rule: the highest kind's value below which at most 35 % of the dialogue segments lie."""
-    best = None
-    for t in sorted({conf_of(c) for c in kinds if conf_of(c) > 0}):
-        if sum(conf_of(c) < t for c in segments) / len(segments) <= 0.35: best = t
-    return best
 
 
 def judge(before, after, novels, made_from):
@@ -104,13 +96,17 @@ def main():
     args = parser.parse_args()
     s = errors.load_scorer(args.data)
     novels = sorted(n for n in os.listdir(args.data) if os.path.isfile(os.path.join(args.data, n, "novel_text.txt")))
-    score, lines, segments, missed, scorable, unmarked = {}, {}, {}, {}, {}, {}
+    score, lines, segments, missed, scorable, unmarked, learnable = {}, {}, {}, {}, {}, {}, {}
     for novel in novels:
         folder = os.path.join(args.data, novel)
         system = calibration.analyse(args.bin, os.path.join(folder, "novel_text.txt"))
         score[novel] = s.score(folder, system)
-        lines[novel], missed[novel], scorable[novel], segments[novel] = calibration.lines_of(s, folder, system)
+        lines[novel], missed[novel], scorable[novel], segments[novel] = calibration.lines_of(s, folder, system, by_kind=False)
         unmarked[novel] = unmarked_characters(s, folder, system)
+        learnable[novel] = learn.Novel(s, folder, system, len(system["featureNames"]))
+    # The shipped confidence is learned (bench/attribution-learn.py): each novel's lines get the
+    # model fitted on the other twelve.
+    held_out = learn.loo(learnable, novels, learnable[novels[0]].width)
 
     threshold = calibration.default_threshold()
     rows = {}
@@ -123,26 +119,22 @@ def main():
         right, total = r["gender"]
         shipped_right = sum(g == "M" for g in unmarked[n])
         cv_right = right - shipped_right + sum(g == fitted for g in unmarked[n])
-        # Confidence: each kind's accuracy on the other twelve; hybrid's threshold from them.
-        acc = collections.defaultdict(lambda: [0, 0])
-        for m in others:
-            for c, ok in lines[m]: acc[c][0] += ok; acc[c][1] += 1
-        conf_of = lambda c, acc=acc: acc[c][0] / acc[c][1] if acc.get(c, [0, 0])[1] else c
-        other_segments = [c for m in others for c in segments[m]]
-        fitted_threshold = recommend_threshold(conf_of, {c for m in others for c, _ in lines[m]}, other_segments) or threshold
+        # Confidence: the model fitted on the other twelve; the threshold as shipped (the
+        # model's values are probabilities, so no threshold is fitted).
+        cv_lines, cv_segments, _ = held_out[n]
 
-        def hybrid(conf, t):
-            sent = [ok for c, ok in lines[n] if conf(c) < t]
-            kept = sum(ok for c, ok in lines[n] if conf(c) >= t)
-            segs = sum(conf(c) < t for c in segments[n]) / len(segments[n]) if segments[n] else 0.0
-            return (kept + len(sent)) / scorable[n], segs
+        def hybrid(line_conf, segment_conf, t):
+            right = sum(ok or c < t for c, ok in zip(line_conf, (ok for _, ok in lines[n])))
+            segs = sum(c < t for c in segment_conf) / len(segment_conf) if segment_conf else 0.0
+            return right / scorable[n], segs
+        shipped = [c for c, _ in lines[n]]
         rows[n] = dict(
             attribution=ratio(r["attribution"].get("all", [0, 0])), attribution_n=r["attribution"].get("all", [0, 0]),
             **{k.lower(): ratio(r["attribution"].get(k, [0, 0])) for k in KINDS},
             char_recall=ratio(r["char"]), char=r["char"], quote_f1=r["quote_f1"],
             gender=ratio(r["gender"]), gender_n=r["gender"], gender_cv=cv_right / total if total else 0.0,
             gender_cv_n=[cv_right, total], unmarked_fitted=fitted,
-            hybrid=hybrid(lambda c: c, threshold), hybrid_cv=hybrid(conf_of, fitted_threshold), threshold_cv=fitted_threshold,
+            hybrid=hybrid(shipped, segments[n], threshold), hybrid_cv=hybrid(cv_lines, cv_segments, threshold), threshold_cv=threshold,
             tp=round(r["quote_r"] * r["gold_quotes"]), gold=r["gold_quotes"], found=r["found_quotes"],
             by={k: r["attribution"].get(k, [0, 0]) for k in KINDS})
 
@@ -159,7 +151,7 @@ def main():
                   sent_cv=sum(rows[n]["hybrid_cv"][1] * len(segments[n]) for n in novels) / sum(len(segments[n]) for n in novels))
 
     head = "%-22s %7s %7s %7s %7s %6s %6s %6s %6s %6s | %6s %6s %6s %5s" % (
-        "novel", "attrib", "attr-cv", "explic", "anaph", "impl", "chars", "gender", "gen-cv", "qF1", "hyb", "hyb-cv", "sent-cv", "t-cv")
+        "novel", "attrib", "attr-cv", "explic", "anaph", "impl", "chars", "gender", "gen-cv", "qF1", "hyb", "hyb-cv", "sent-cv", "t")
     print(head)
     for n in novels:
         x = rows[n]
@@ -172,7 +164,7 @@ def main():
         t["gender_cv"], t["quote_f1"], t["hybrid"], t["hybrid_cv"], 100 * t["sent_cv"]))
     print("(attr-cv = attrib: no value that chooses a speaker is fitted; gen-cv: the unmarked gender fitted on the other twelve"
           " (chose %s); hyb: hybrid with a perfect model at the shipped threshold %.2f and constants (%.1f%% of segments sent);"
-          " hyb-cv: with each kind's confidence and the threshold (t-cv) fitted on the other twelve)" % (
+          " hyb-cv: with the confidence model fitted on the other twelve, at the same threshold)" % (
               "/".join(sorted({rows[n]["unmarked_fitted"] for n in novels})), threshold, 100 * t["sent"]))
     low = [n for n in novels if rows[n]["attribution"] < 0.70]
     print("novels below 0.70: %s" % (", ".join(low) or "none"))

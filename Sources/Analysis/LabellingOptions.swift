@@ -23,11 +23,10 @@ public struct LabellingOptions: Sendable, Hashable {
     }
 
     /// Hybrid mode sends dialogue whose confidence is below this (missing confidence counts as 0).
-    /// Offline confidences are measured accuracies (StoryText's `Confidence`); the default, 0.80,
-    /// sends two-party turn-taking and every kind of evidence less reliable, and the lines of
-    /// speakers with a small share of the book (roles under 1 %, names under 0.2 %): about 35 % of
-    /// the dialogue, holding about 71 % of the offline errors on the thirteen development novels
-    /// (bench/attribution-calibration.py's rule, docs/analysis.md, docs/llm.md).
+    /// Offline confidences are probabilities that the speaker is right, learned across the
+    /// development novels (StoryText's `LearnedConfidence`); the default, 0.80, sends the lines
+    /// less than 80 % likely right: about 30 % of the dialogue on the thirteen development novels,
+    /// more of a book the analysis reads badly (docs/analysis.md, "a learned confidence"; docs/llm.md).
     public var confidenceThreshold: Double
     /// At most this many spans in one request.
     public var maxSpansPerRequest: Int

@@ -19,6 +19,9 @@ struct Analyze: AsyncParsableCommand {
     @Flag(help: "Indent the JSON.")
     var pretty = false
 
+    @Flag(help: "With --format json, each line's evidence and features (for bench/attribution-learn.py).")
+    var features = false
+
     @Option(help: "Script lines to show with --format text.")
     var lines = 20
 
@@ -26,7 +29,8 @@ struct Analyze: AsyncParsableCommand {
 
     func run() async throws {
         let document = try input.load()
-        var analysis = StoryAnalyzer().analyze(document)
+        let explanation = StoryAnalyzer().explain(document)
+        var analysis = explanation.analysis
         if let spec = try model.spec() {
             let labelling = ModelLabelling(options: model, spec: spec)
             if model.estimate {
@@ -43,11 +47,28 @@ struct Analyze: AsyncParsableCommand {
         case .json:
             let encoder = JSONEncoder()
             encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-            FileHandle.standardOutput.write(try encoder.encode(analysis))
+            FileHandle.standardOutput.write(features ? try encoder.encode(ExplainedAnalysis(analysis: analysis, lines: explanation.lines))
+                                                     : try encoder.encode(analysis))
             FileHandle.standardOutput.write(Data("\n".utf8))
         case .text:
             print(AnalysisReport(analysis: analysis, text: document.text, scriptLines: lines).render())
         }
+    }
+}
+
+/// The analysis with `lineFeatures` beside its own fields: the names of the features, and each
+/// line's evidence and features.
+struct ExplainedAnalysis: Encodable {
+    var analysis: StoryAnalysis
+    var lines: [ExplainedLine]
+
+    private enum Keys: String, CodingKey { case lineFeatures, featureNames }
+
+    func encode(to encoder: any Encoder) throws {
+        try analysis.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(ExplainedLine.featureNames, forKey: .featureNames)
+        try container.encode(lines, forKey: .lineFeatures)
     }
 }
 

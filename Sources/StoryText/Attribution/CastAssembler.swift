@@ -10,10 +10,12 @@ enum CastAssembler {
         var kind: SegmentKind
         var entity: Int
         var evidence: AttributionEvidence
+        /// The quote the piece is part of; -1 for narration.
+        var quote: Int = -1
     }
 
     static func assemble(document: StoryDocument, text: AnalysisText, quotes: [QuoteSpan], attributions: [Attribution],
-                         entities: [Entity], estimates: [GenderAgeInference.Estimate]) -> StoryAnalysis {
+                         entities: [Entity], estimates: [GenderAgeInference.Estimate]) -> (StoryAnalysis, [ExplainedLine]) {
         var pieces: [Piece] = []
         func narration(_ start: Int, _ end: Int) {
             guard end > start else { return }
@@ -35,10 +37,10 @@ enum CastAssembler {
                 }
                 var from = start
                 for cut in cuts where cut > from && cut < end {
-                    pieces.append(Piece(start: from, end: cut, kind: .dialogue, entity: a.entity, evidence: a.evidence))
+                    pieces.append(Piece(start: from, end: cut, kind: .dialogue, entity: a.entity, evidence: a.evidence, quote: q))
                     from = cut
                 }
-                if end > from { pieces.append(Piece(start: from, end: end, kind: .dialogue, entity: a.entity, evidence: a.evidence)) }
+                if end > from { pieces.append(Piece(start: from, end: end, kind: .dialogue, entity: a.entity, evidence: a.evidence, quote: q)) }
             }
             // A speech that runs over several paragraphs is one line per paragraph, the same
             // speaker's; the blank lines between them are not speech.
@@ -86,23 +88,78 @@ enum CastAssembler {
                 gender: estimate.gender, ageRange: estimate.age, lines: lines[entity],
                 genderConfidence: estimate.genderConfidence, ageConfidence: estimate.ageConfidence))
         }
-        let allLines = lines.reduce(0, +)
-        func confidence(of piece: Piece) -> Double {
-            // A play script's "NAME:" is as sure of a minor speaker as of any other.
-            guard piece.evidence != .script, piece.entity >= 0,
-                  let standing = Confidence.standing(isRole: entities[piece.entity].kind == .role, lines: lines[piece.entity], of: allLines) else {
-                return Confidence.value(for: piece.evidence)
+        let explained = explain(pieces, text: text, quotes: quotes, entities: entities, estimates: estimates, lines: lines)
+        var next = explained.makeIterator()
+        var segments: [Segment] = []
+        var explainedLines: [ExplainedLine] = []
+        for piece in pieces {
+            guard piece.kind == .dialogue else {
+                segments.append(Segment(start: piece.start, end: piece.end, kind: .narration))
+                continue
             }
-            return min(Confidence.value(for: piece.evidence), Confidence.value(for: standing))
+            let (evidence, features) = next.next()!
+            let value = features.flatMap(LearnedConfidence.value) ?? Confidence.value(
+                for: evidence, speaker: piece.entity >= 0 ? entities[piece.entity] : nil, lines: piece.entity >= 0 ? lines[piece.entity] : 0,
+                of: lines.reduce(0, +))
+            if let features { explainedLines.append(ExplainedLine(segment: segments.count, evidence: evidence.name, features: features.values)) }
+            segments.append(Segment(start: piece.start, end: piece.end, kind: .dialogue, speaker: ids[piece.entity], confidence: value))
         }
-        let segments = pieces.map { piece in
-            piece.kind == .narration
-                ? Segment(start: piece.start, end: piece.end, kind: .narration)
-                : Segment(start: piece.start, end: piece.end, kind: .dialogue, speaker: ids[piece.entity],
-                          confidence: confidence(of: piece))
+        let analysis = StoryAnalysis(title: document.title, author: document.author, characters: characters,
+                                     chapters: document.chapters, segments: segments)
+        return (analysis, explainedLines)
+    }
+
+    /// Each dialogue piece's evidence and, unless it is a play script's `NAME:` or has no
+    /// speaker, its features for the learned confidence.
+    private static func explain(_ pieces: [Piece], text: AnalysisText, quotes: [QuoteSpan], entities: [Entity],
+                                estimates: [GenderAgeInference.Estimate], lines: [Int]) -> [(AttributionEvidence, LineFeatures?)] {
+        let allLines = lines.reduce(0, +)
+        let speaking = entities.indices.filter { lines[$0] > 0 }
+        func shared(_ name: (Entity) -> String?) -> Set<String> {
+            var counts: [String: Int] = [:]
+            for e in speaking { if let n = name(entities[e]) { counts[n, default: 0] += 1 } }
+            return Set(counts.filter { $0.value > 1 }.keys)
         }
-        return StoryAnalysis(title: document.title, author: document.author, characters: characters,
-                             chapters: document.chapters, segments: segments)
+        let sharedSurnames = shared(\.surname), sharedGivenNames = shared(\.givenName)
+        var quotesInParagraph: [Int: Int] = [:]
+        for quote in quotes { quotesInParagraph[quote.paragraph, default: 0] += 1 }
+        let dialogue = pieces.filter { $0.kind == .dialogue }
+        let tagDistance = distancesToTags(dialogue)
+        return dialogue.indices.map { index in
+            let piece = dialogue[index]
+            guard piece.evidence != .script, piece.entity >= 0 else { return (piece.evidence, nil) }
+            let entity = entities[piece.entity]
+            // The neighbours are the lines of other quotes: a quote cut in two speaks once.
+            let previous = dialogue[..<index].last { $0.quote != piece.quote }
+            let following = dialogue[(index + 1)...].first { $0.quote != piece.quote }
+            var words = 0, inWord = false
+            for offset in piece.start..<piece.end {
+                let letter = ScalarClass.isLetter(text.codes[offset])
+                if letter && !inWord { words += 1 }
+                inWord = letter
+            }
+            let context = LineFeatures.Context(
+                evidence: piece.evidence, entity: entity, estimate: estimates[piece.entity],
+                lines: lines[piece.entity], allLines: allLines, speakers: speaking.count,
+                sharesSurname: entity.surname.map(sharedSurnames.contains) ?? false,
+                sharesGivenName: entity.givenName.map(sharedGivenNames.contains) ?? false,
+                words: words, quotesInParagraph: quotesInParagraph[quotes[piece.quote].paragraph] ?? 1,
+                sameAsPrevious: previous?.entity == piece.entity, sameAsNext: following?.entity == piece.entity,
+                beforeFirstMention: piece.start < entity.firstPosition,
+                tagDistance: tagDistance[index],
+                nearbySpeakers: Set(dialogue[max(0, index - 4)..<min(dialogue.count, index + 5)].map(\.entity)).count,
+                alternates: index >= 2 && dialogue[index - 2].entity == piece.entity && dialogue[index - 1].entity != piece.entity)
+            return (piece.evidence, LineFeatures(context))
+        }
+    }
+
+    /// For each dialogue piece, the lines to the nearest piece a tag attributes (16 at most).
+    private static func distancesToTags(_ dialogue: [Piece]) -> [Int] {
+        let cap = 16
+        var distance = dialogue.map { $0.evidence >= .pronounTagClose ? 0 : cap }
+        for i in distance.indices.dropFirst() { distance[i] = min(distance[i], distance[i - 1] + 1) }
+        for i in distance.indices.reversed().dropFirst() { distance[i] = min(distance[i], distance[i + 1] + 1) }
+        return distance
     }
 }
 

@@ -1,11 +1,12 @@
 /// Probability that a speaker is right, by the kind of evidence that chose it: the accuracy
 /// measured for that evidence, end to end (the quote found and given to the right character),
 /// on the thirteen PDNC development novels by `bench/attribution-calibration.py`
-/// (docs/analysis.md, "Accuracy by confidence band"; 2026-12-06).
-/// Each kind has a value of its own, so the benchmark can tell the kinds apart in
-/// `analyze --format json`; re-run it after changing the rules and copy its values here.
-/// Hybrid labelling's threshold for cloud models (`LabellingOptions`, 0.80) sends two-party
-/// turn-taking and every kind below it, and every line of a minor speaker (`Standing`).
+/// (docs/analysis.md, "Accuracy by confidence band"; 2026-12-06); re-run it after changing the
+/// rules and copy its values here.
+/// A line's shipped confidence is the learned one (`LearnedConfidence`), which weighs these
+/// kinds with the rest of what is known about the line; these values remain for a play
+/// script's `NAME:`, a line with no speaker, and every line if the learned weights no longer
+/// fit the features. They are also the baseline `bench/attribution-learn.py` judges against.
 enum Confidence {
     static func value(for evidence: AttributionEvidence) -> Double {
         switch evidence {
@@ -40,6 +41,17 @@ enum Confidence {
         let share = Double(lines) / Double(max(total, 1))
         if isRole { return share < 0.01 ? .minorRole : nil }
         return share < 0.002 ? .minorName : nil
+    }
+
+    /// The value for a line chosen by `evidence` for `speaker`, who has `lines` of the book's
+    /// `total`: the lower of the evidence's value and the speaker's standing's.
+    static func value(for evidence: AttributionEvidence, speaker: Entity?, lines: Int, of total: Int) -> Double {
+        // A play script's "NAME:" is as sure of a minor speaker as of any other.
+        guard evidence != .script, let speaker,
+              let standing = standing(isRole: speaker.kind == .role, lines: lines, of: total) else {
+            return value(for: evidence)
+        }
+        return min(value(for: evidence), value(for: standing))
     }
 
     static func value(for standing: Standing) -> Double {

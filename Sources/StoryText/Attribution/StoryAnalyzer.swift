@@ -7,6 +7,12 @@ public struct StoryAnalyzer: Sendable {
 
     /// Pure and deterministic. Copies `document.chapters` into the result (the importer fills them).
     public func analyze(_ document: StoryDocument) -> StoryAnalysis {
+        explain(document).analysis
+    }
+
+    /// The analysis and, for each dialogue line with a speaker, the evidence and features its
+    /// confidence was computed from (`analyze --features`, for `bench/attribution-learn.py`).
+    public func explain(_ document: StoryDocument) -> (analysis: StoryAnalysis, lines: [ExplainedLine]) {
         let text = AnalysisText(document.text)
         let quotes = QuoteFinder(text: text).find()
         let tokens = Tokenizer.tokenize(text, quotes: quotes)
