@@ -15,7 +15,7 @@ public struct LabellingOptions: Sendable, Hashable {
     /// no line and it only describes the characters. Measured 2026-12-06, the lines hybrid at
     /// 0.80 sent it: The Awakening 0.80 right offline → 0.63 with its labels (234 lines), Daisy
     /// Miller 0.60 → 0.43 (157 lines), Alice 0.52 → 0.36 (89 lines) (docs/llm.md).
-    /// Full mode still sends it every line when asked. A cloud model gets 0.80.
+    /// Full mode still sends it every line when asked. A cloud model gets 0.85.
     public static func defaults(for provider: Provider) -> LabellingOptions {
         var options = LabellingOptions()
         if provider == .local { options.confidenceThreshold = 0 }
@@ -24,8 +24,8 @@ public struct LabellingOptions: Sendable, Hashable {
 
     /// Hybrid mode sends dialogue whose confidence is below this (missing confidence counts as 0).
     /// Offline confidences are probabilities that the speaker is right, learned across the
-    /// development novels (StoryText's `LearnedConfidence`); the default, 0.80, sends the lines
-    /// less than 80 % likely right: about 30 % of the dialogue on the thirteen development novels,
+    /// development novels (StoryText's `LearnedConfidence`); the default, 0.85, sends the lines
+    /// less than 85 % likely right: about 32 % of the dialogue on the thirteen development novels,
     /// more of a book the analysis reads badly (docs/analysis.md, "a learned confidence"; docs/llm.md).
     public var confidenceThreshold: Double
     /// At most this many spans in one request.
@@ -47,7 +47,7 @@ public struct LabellingOptions: Sendable, Hashable {
     public var linesPerCharacter: Int
 
     public init(
-        confidenceThreshold: Double = 0.80, maxSpansPerRequest: Int = 40, inputTokenBudget: Int = 6000,
+        confidenceThreshold: Double = 0.85, maxSpansPerRequest: Int = 40, inputTokenBudget: Int = 6000,
         contextCharacters: Int = 120, concurrency: Int = 4, enrichCharacters: Bool = true,
         charactersPerEnrichmentRequest: Int = 10, maxEnrichedCharacters: Int = 30, linesPerCharacter: Int = 3
     ) {

@@ -62,12 +62,13 @@ struct ExplainedAnalysis: Encodable {
     var analysis: StoryAnalysis
     var lines: [ExplainedLine]
 
-    private enum Keys: String, CodingKey { case lineFeatures, featureNames }
+    private enum Keys: String, CodingKey { case lineFeatures, featureNames, candidateFeatureNames }
 
     func encode(to encoder: any Encoder) throws {
         try analysis.encode(to: encoder)
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(ExplainedLine.featureNames, forKey: .featureNames)
+        try container.encode(ExplainedLine.candidateFeatureNames, forKey: .candidateFeatureNames)
         try container.encode(lines, forKey: .lineFeatures)
     }
 }

@@ -20,7 +20,7 @@ struct ModelOptions: ParsableArguments {
     @Option(help: "The provider's base URL (a local server, a proxy).")
     var baseURL: String?
 
-    @Option(help: "Hybrid mode sends lines whose confidence is below this (default: 0.80; 0 for the local model, which labels worse than the offline analysis and only describes characters).")
+    @Option(help: "Hybrid mode sends lines whose confidence is below this (default: 0.85; 0 for the local model, which labels worse than the offline analysis and only describes characters).")
     var threshold: Double?
 
     @Option(help: "A JSON price table ({\"openai:gpt-4o-mini\": {\"input\": 0.15, \"output\": 0.6}}, USD per million tokens) over the built-in one (default: STORYVOICE_PRICES).")

@@ -105,7 +105,7 @@ func smallStory() -> Fixture {
             .narration("Mrs. Gray arrived at noon with a basket of eggs and a great deal of news."),
             .quote("You will never guess who has come to the village.", truth: "c3", offline: "c3", confidence: 0.85),
             .quote("The new curate, I suppose.", truth: "c1", offline: "c2", confidence: 0.3),
-            .quote("Indeed it is, and he is very tall.", truth: "c3", offline: "c3", confidence: 0.8),
+            .quote("Indeed it is, and he is very tall.", truth: "c3", offline: "c3", confidence: 0.9),
         ],
     ])
 }

@@ -112,7 +112,7 @@ struct HybridAnalyzerTests {
         try await LoopbackServer.withServer(handler: labeller(text: story.document.text) { span in truth[Int(span.dropFirst())!]! }) { server in
             let local = LocalLanguageModel(host: SmallWindowHost(baseURL: server.baseURL + "/v1", contextTokens: 4_096), scheduler: ModelScheduler())
             #expect(HybridAnalyzer(model: local).options.confidenceThreshold == 0)
-            #expect(HybridAnalyzer(model: makeModel(server: server)).options.confidenceThreshold == 0.80)
+            #expect(HybridAnalyzer(model: makeModel(server: server)).options.confidenceThreshold == 0.85)
             #expect(HybridAnalyzer(model: local, options: LabellingOptions(confidenceThreshold: 0.5)).options.confidenceThreshold == 0.5)
 
             let estimate = HybridAnalyzer(model: local).estimate(document: story.document, analysis: story.analysis, mode: .hybrid)

@@ -4,7 +4,7 @@ import Testing
 
 /// Hybrid labelling's default threshold (`LabellingOptions().confidenceThreshold` in Analysis,
 /// which this suite does not import): lines below it are sent to the user's model.
-let hybridThreshold = 0.80
+let hybridThreshold = 0.85
 
 @Suite("Analysis: who speaks each quote")
 struct AnalysisAttributionTests {

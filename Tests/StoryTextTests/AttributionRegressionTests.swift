@@ -156,14 +156,16 @@ struct AttributionRegressionTests {
     /// from the first five novels, and seven of the eight added later, which the rules were not
     /// first written on (a narrator named only by a nickname, titled namesakes, families, roles
     /// named by any noun, newcomers, voices identified afterwards). Character recall is the share
-    /// of the novel's speaking characters some character of the analysis stands for.
+    /// of the novel's speaking characters some character of the analysis stands for. Five floors
+    /// sit above what the rules alone reach (Howards End 0.771, The Sun Also Rises 0.819), so
+    /// they fail if the turn model (`TurnCandidates`) stops choosing.
     static let floors: [(novel: String, attribution: Double, quoteF1: Double, characterRecall: Double)] = [
-        ("NorthangerAbbey", 0.72, 0.975, 0.93),
-        ("TheSunAlsoRises", 0.80, 0.97, 0.80),
+        ("NorthangerAbbey", 0.735, 0.975, 0.93),
+        ("TheSunAlsoRises", 0.825, 0.97, 0.80),
         ("SenseAndSensibility", 0.72, 0.96, 0.94),
-        ("DaisyMiller", 0.85, 0.97, 0.80),
-        ("HardTimes", 0.82, 0.97, 0.90),
-        ("HowardsEnd", 0.75, 0.97, 0.85),
+        ("DaisyMiller", 0.87, 0.97, 0.80),
+        ("HardTimes", 0.835, 0.97, 0.90),
+        ("HowardsEnd", 0.778, 0.97, 0.85),
         ("OliverTwist", 0.83, 0.98, 0.77),
         ("AlicesAdventuresInWonderland", 0.89, 0.95, 0.95),
     ]

@@ -12,9 +12,12 @@ enum CastAssembler {
         var evidence: AttributionEvidence
         /// The quote the piece is part of; -1 for narration.
         var quote: Int = -1
+        /// The turn model's chance for the speaker it chose, when it weighed this line.
+        var turnProbability: Double?
+        var movedByModel = false
     }
 
-    static func assemble(document: StoryDocument, text: AnalysisText, quotes: [QuoteSpan], attributions: [Attribution],
+    static func assemble(document: StoryDocument, text: AnalysisText, tokens: [Token], quotes: [QuoteSpan], attributions: [Attribution],
                          entities: [Entity], estimates: [GenderAgeInference.Estimate]) -> (StoryAnalysis, [ExplainedLine]) {
         var pieces: [Piece] = []
         func narration(_ start: Int, _ end: Int) {
@@ -64,6 +67,7 @@ enum CastAssembler {
             cursor = quote.end
         }
         narration(cursor, text.count)
+        let turnChoices = reconsiderTurns(&pieces, text: text, tokens: tokens, entities: entities, genders: estimates.map(\.gender))
 
         var lines = Array(repeating: 0, count: entities.count)
         for piece in pieces where piece.kind == .dialogue && piece.entity >= 0 { lines[piece.entity] += 1 }
@@ -101,12 +105,54 @@ enum CastAssembler {
             let value = features.flatMap(LearnedConfidence.value) ?? Confidence.value(
                 for: evidence, speaker: piece.entity >= 0 ? entities[piece.entity] : nil, lines: piece.entity >= 0 ? lines[piece.entity] : 0,
                 of: lines.reduce(0, +))
-            if let features { explainedLines.append(ExplainedLine(segment: segments.count, evidence: evidence.name, features: features.values)) }
+            if let features {
+                let candidates = turnChoices[segments.count].map { choice in
+                    zip(choice.candidates, choice.features).map { ExplainedLine.Candidate(speaker: ids[$0], features: $1) }
+                }
+                explainedLines.append(ExplainedLine(segment: segments.count, evidence: evidence.name, features: features.values,
+                                                    candidates: candidates))
+            }
             segments.append(Segment(start: piece.start, end: piece.end, kind: .dialogue, speaker: ids[piece.entity], confidence: value))
         }
         let analysis = StoryAnalysis(title: document.title, author: document.author, characters: characters,
                                      chapters: document.chapters, segments: segments)
         return (analysis, explainedLines)
+    }
+
+    /// Gives each line a turn rule attributed the speaker the turn model finds likeliest among
+    /// the people talking nearby (`TurnCandidates`); the other lines of its quote follow it.
+    /// Returns the choices weighed, by the index their line's segment will have.
+    private static func reconsiderTurns(_ pieces: inout [Piece], text: AnalysisText, tokens: [Token], entities: [Entity],
+                                        genders: [Gender]) -> [Int: TurnCandidates.Choice] {
+        let dialogue = pieces.indices.filter { pieces[$0].kind == .dialogue }
+        let lines = dialogue.enumerated().map { n, index in
+            let piece = pieces[index]
+            return TurnCandidates.Line(start: piece.start, end: piece.end, entity: piece.entity, evidence: piece.evidence,
+                                       opensQuote: n == 0 || pieces[dialogue[n - 1]].quote != piece.quote)
+        }
+        let choices = TurnCandidates(lines: lines, text: text, tokens: tokens, entities: entities, genders: genders).choices()
+        var spoken = Array(repeating: 0, count: entities.count)
+        for line in lines where line.entity >= 0 { spoken[line.entity] += 1 }
+        var bySegment: [Int: TurnCandidates.Choice] = [:]
+        for choice in choices {
+            // A piece's index is its segment's: narration runs are merged as pieces are made.
+            bySegment[dialogue[choice.line]] = choice
+            guard let chances = TurnCandidates.probabilities(choice),
+                  var best = chances.indices.filter({ choice.allowed($0) }).max(by: { chances[$0] < chances[$1] }) else { continue }
+            let ruled = pieces[dialogue[choice.line]].entity
+            let quoteLines = (choice.line..<dialogue.count).prefix { $0 == choice.line || !lines[$0].opensQuote }
+            // The model never takes a speaker's last lines: someone the rules heard once stays in
+            // the cast (the model prefers the people who talk most).
+            if choice.candidates[best] != ruled && spoken[ruled] <= quoteLines.count { best = choice.candidates.firstIndex(of: ruled)! }
+            spoken[ruled] -= quoteLines.count
+            spoken[choice.candidates[best]] += quoteLines.count
+            for n in quoteLines {
+                pieces[dialogue[n]].entity = choice.candidates[best]
+                pieces[dialogue[n]].turnProbability = chances[best]
+                pieces[dialogue[n]].movedByModel = choice.candidates[best] != ruled
+            }
+        }
+        return bySegment
     }
 
     /// Each dialogue piece's evidence and, unless it is a play script's `NAME:` or has no
@@ -146,6 +192,7 @@ enum CastAssembler {
                 words: words, quotesInParagraph: quotesInParagraph[quotes[piece.quote].paragraph] ?? 1,
                 sameAsPrevious: previous?.entity == piece.entity, sameAsNext: following?.entity == piece.entity,
                 beforeFirstMention: piece.start < entity.firstPosition,
+                turnProbability: piece.turnProbability, movedByModel: piece.movedByModel,
                 tagDistance: tagDistance[index],
                 nearbySpeakers: Set(dialogue[max(0, index - 4)..<min(dialogue.count, index + 5)].map(\.entity)).count,
                 alternates: index >= 2 && dialogue[index - 2].entity == piece.entity && dialogue[index - 1].entity != piece.entity)

@@ -39,45 +39,49 @@ enum LearnedWeights {
         "turn.log2TagDistance",
         "turn.nearbySpeakers",
         "turn.alternates",
+        "turn.modelProbability",
+        "turn.movedByModel",
     ]
-    static let bias = 3.561127
+    static let bias = 1.722398
     static let weights: [Double] = [
-        -1.594103,  // evidence.guess
-        -1.268356,  // evidence.crowdedTurn
-        -1.266431,  // evidence.fallback
-        -0.725381,  // evidence.turnTaking
-        -0.176700,  // evidence.addressee
-        -1.137912,  // evidence.action
-        -1.522649,  // evidence.continuation
-        -1.361106,  // evidence.pronounTagClose
-        -0.231161,  // evidence.pronounTag
-        1.474342,  // evidence.namedTag
-        0.725529,  // speaker.role
-        -0.170434,  // speaker.narrator
-        -6.851557,  // speaker.group
-        0.426651,  // speaker.log10Share
-        -2.245778,  // speaker.minorRole
-        -0.548499,  // speaker.minorName
-        0.016796,  // speaker.sharesSurname
-        0.004221,  // speaker.sharesGivenName
-        0.003048,  // speaker.log2Forms
-        0.276775,  // speaker.titles
-        0.131823,  // speaker.genderConfidence
+        -2.877038,  // evidence.guess
+        -3.091133,  // evidence.crowdedTurn
+        -3.189475,  // evidence.fallback
+        -3.069564,  // evidence.turnTaking
+        -2.513226,  // evidence.addressee
+        0.480828,  // evidence.action
+        -2.688025,  // evidence.continuation
+        0.177782,  // evidence.pronounTagClose
+        1.335548,  // evidence.pronounTag
+        3.073438,  // evidence.namedTag
+        0.928135,  // speaker.role
+        -0.070228,  // speaker.narrator
+        -6.535438,  // speaker.group
+        0.200985,  // speaker.log10Share
+        -2.714635,  // speaker.minorRole
+        -0.371819,  // speaker.minorName
+        0.061364,  // speaker.sharesSurname
+        0.012007,  // speaker.sharesGivenName
+        0.035929,  // speaker.log2Forms
+        0.239569,  // speaker.titles
+        -0.039039,  // speaker.genderConfidence
         0.000000,  // speaker.genderUnknown
-        -0.009993,  // line.log2Words
-        0.548227,  // line.crowdedParagraph
-        -0.368019,  // line.sameAsPrevious
-        -0.589821,  // line.sameAsNext
-        -1.374882,  // line.beforeFirstMention
-        0.450212,  // book.log10Lines
-        -0.241044,  // book.log2Speakers
-        -1.180780,  // role.namedTag
-        -0.238483,  // role.pronounTag
-        0.276227,  // line.log2TagDistance
-        -0.464234,  // line.nearbySpeakers
-        0.187194,  // line.alternates
-        -0.676313,  // turn.log2TagDistance
-        -0.040170,  // turn.nearbySpeakers
-        0.723731,  // turn.alternates
+        0.009008,  // line.log2Words
+        0.136626,  // line.crowdedParagraph
+        -0.172125,  // line.sameAsPrevious
+        -0.223254,  // line.sameAsNext
+        -1.649224,  // line.beforeFirstMention
+        0.590684,  // book.log10Lines
+        -0.305694,  // book.log2Speakers
+        -1.130968,  // role.namedTag
+        -0.277116,  // role.pronounTag
+        0.212321,  // line.log2TagDistance
+        -0.491594,  // line.nearbySpeakers
+        0.169599,  // line.alternates
+        -0.674958,  // turn.log2TagDistance
+        0.327353,  // turn.nearbySpeakers
+        0.219820,  // turn.alternates
+        4.054141,  // turn.modelProbability
+        -0.075593,  // turn.movedByModel
     ]
 }

@@ -23,6 +23,10 @@ struct LineFeatures: Sendable {
         var sameAsPrevious: Bool
         var sameAsNext: Bool
         var beforeFirstMention: Bool
+        /// The turn model's chance for the speaker it chose, if it weighed the line.
+        var turnProbability: Double?
+        /// The turn model gave the line another speaker than the rules.
+        var movedByModel: Bool
         /// Lines of other quotes to the nearest one a tag names (named or pronoun), capped.
         var tagDistance: Int
         /// Different speakers among the four lines either side.
@@ -44,6 +48,7 @@ struct LineFeatures: Sendable {
         "role.namedTag", "role.pronounTag",
         "line.log2TagDistance", "line.nearbySpeakers", "line.alternates",
         "turn.log2TagDistance", "turn.nearbySpeakers", "turn.alternates",
+        "turn.modelProbability", "turn.movedByModel",
     ]
 
     /// The kinds of evidence a learned confidence weighs; a play script's `NAME:` keeps its
@@ -74,6 +79,7 @@ struct LineFeatures: Sendable {
         // that follow the turns, not for a tag.
         let turn = [.turnTaking, .crowdedTurn, .fallback, .addressee, .guess].contains(c.evidence) ? 1.0 : 0
         values += [turn * log2(Double(1 + c.tagDistance)), turn * Double(c.nearbySpeakers), turn * flag(c.alternates)]
+        values += [c.turnProbability ?? 0, flag(c.movedByModel)]
     }
 }
 
@@ -105,7 +111,18 @@ public struct ExplainedLine: Codable, Sendable, Equatable {
     public var segment: Int
     public var evidence: String
     public var features: [Double]
+    /// For a line a turn rule attributed: the people talking nearby the turn model weighed,
+    /// each with its features (`TurnCandidates`); the rules' choice has `rule` = 1.
+    public var candidates: [Candidate]?
+
+    public struct Candidate: Codable, Sendable, Equatable {
+        /// The character's id; nil for one left with no line.
+        public var speaker: String?
+        public var features: [Double]
+    }
 
     /// The names of `features`, in order.
     public static var featureNames: [String] { LineFeatures.names }
+    /// The names of a candidate's features, in order.
+    public static var candidateFeatureNames: [String] { TurnCandidates.names }
 }

@@ -61,7 +61,7 @@ public struct StoryAnalyzer: Sendable {
         }
         let castEstimates = zip(entityEstimates, entities).map { GenderAgeInference.unmarked($0, of: $1) }
         return CastAssembler.assemble(
-            document: document, text: text, quotes: quotes, attributions: attributions,
+            document: document, text: text, tokens: tokens, quotes: quotes, attributions: attributions,
             entities: entities, estimates: castEstimates)
     }
 }
