@@ -75,7 +75,7 @@ public struct JobQueue: Sendable {
     public func job(id: UUID, ownerID: UUID) async throws -> JobRecord? {
         try await JobRecord.query(on: database)
             .filter(\.$id == id)
-            .filter(\.$owner.$id == ownerID)
+            .filter(\.$ownerID == ownerID)
             .first()
     }
 
@@ -93,7 +93,7 @@ public struct JobQueue: Sendable {
     /// The owner's jobs, newest first.
     public func jobs(ownerID: UUID, limit: Int = 50) async throws -> [JobRecord] {
         try await JobRecord.query(on: database)
-            .filter(\.$owner.$id == ownerID)
+            .filter(\.$ownerID == ownerID)
             .sort(\.$createdAt, .descending)
             .limit(limit)
             .all()

@@ -101,7 +101,7 @@ struct HealthResponse: Content {
 func health(_ request: Request, _ config: ServerConfig) async throws -> Response {
     var problems: [String] = []
     do {
-        _ = try await UserRecord.query(on: request.db).count()
+        _ = try await UserRepository(database: request.db).count()
     } catch {
         problems.append("the database does not answer (\(String(describing: error).prefix(200)))")
     }

@@ -29,7 +29,7 @@ struct Admin: AsyncParsableCommand {
             let expiresAt = days.map { Date().addingTimeInterval(Double($0) * 86_400) }
             try await AdminDatabase.withUser(email) { database, user in
                 try await EntitlementRepository(database: database)
-                    .grant(Entitlement.premium, to: try user.requireID(), source: Entitlement.Source.admin, expiresAt: expiresAt)
+                    .grant(Entitlement.premium, to: user.id, source: Entitlement.Source.admin, expiresAt: expiresAt)
                 let until = expiresAt.map { "until \($0.formatted(.iso8601))" } ?? "until revoked"
                 print("\(user.email) has premium \(until).")
             }
@@ -47,7 +47,7 @@ struct Admin: AsyncParsableCommand {
         func run() async throws {
             try await AdminDatabase.withUser(email) { database, user in
                 let repository = EntitlementRepository(database: database)
-                let userID = try user.requireID()
+                let userID = user.id
                 let revoked = try await repository.revoke(Entitlement.premium, from: userID, source: Entitlement.Source.admin)
                 let remaining = try await repository.active(Entitlement.premium, userID: userID)
                 if !remaining.isEmpty {
@@ -62,7 +62,7 @@ struct Admin: AsyncParsableCommand {
 
 /// The database `storyvoice serve` would open, migrated, for one command.
 enum AdminDatabase {
-    static func withUser(_ email: String, _ body: (any Database, UserRecord) async throws -> Void) async throws {
+    static func withUser(_ email: String, _ body: (any Database, UserRow) async throws -> Void) async throws {
         let environment = ProcessInfo.processInfo.environment
         let dataDirectory = DataDirectory.resolve(environment: environment)
         try dataDirectory.create()

@@ -42,7 +42,7 @@ extension Bench {
         private func measure(_ database: any Database, _ data: DataDirectory) async throws {
             let narration = try await LocalNarration.make(dataDirectory: data.url)
             let models = ModelAccess.make(environment: [:], secret: try ServerSecret(key: .init(size: .bits256)), dataDirectory: data)
-            let owner = try await UserRepository(database: database).create(email: "bench@example.com", passwordHash: "-").requireID()
+            let owner = try await UserRepository(database: database).create(email: "bench@example.com", passwordHash: "-").id
             let library = StoryLibrary(dataDirectory: data)
             var story = try await library.add(try ImportedText.paste(text: Self.story(lines), title: "Bench", author: nil), ownerID: owner, database: database)
             let document = try StoryContent(story, dataDirectory: data).document

@@ -10,7 +10,7 @@ struct PhoneCallsTests {
     @Test("a call's stream token admits one stream, even when several present it at once", arguments: Backend.available)
     func streamTokenWorksOnce(_ backend: Backend) async throws {
         try await withDatabase(backend) { database, _ in
-            let user = try await UserRepository(database: database.database).create(email: "caller@example.com", passwordHash: "h").requireID()
+            let user = try await UserRepository(database: database.database).create(email: "caller@example.com", passwordHash: "h").id
             let calls = PhoneCalls(database: database.database, services: CallServices())
             let ticket = try await calls.startBrowserCall(userID: user, scenarioID: "default")
 

@@ -20,7 +20,7 @@ struct PurchasesTests {
     }
 
     static func user(_ email: String, in database: StoryDatabase) async throws -> UUID {
-        try await UserRepository(database: database.database).create(email: email, passwordHash: "h").requireID()
+        try await UserRepository(database: database.database).create(email: email, passwordHash: "h").id
     }
 
     @Test("a signed purchase makes a basic subscriber once and grants chat premium", arguments: Backend.available)

@@ -21,7 +21,7 @@ final class TestClock: Sendable {
 }
 
 func makeOwner(_ database: StoryDatabase, email: String = "owner@example.com") async throws -> UUID {
-    try await UserRepository(database: database.database).create(email: email, passwordHash: "h").requireID()
+    try await UserRepository(database: database.database).create(email: email, passwordHash: "h").id
 }
 
 /// Polls `condition` until it holds; fails after `attempts` tries. Not a timing assertion: the

@@ -12,7 +12,7 @@ struct ChangedFieldsTests {
     @Test("a journey's playhead written from a row read before the teller counted a part keeps the count", arguments: Backend.available)
     func journeyUpdateKeepsOthersWrites(_ backend: Backend) async throws {
         try await withDatabase(backend) { database, _ in
-            let owner = try await UserRepository(database: database.database).create(email: "ada@x.io", passwordHash: "h").requireID()
+            let owner = try await UserRepository(database: database.database).create(email: "ada@x.io", passwordHash: "h").id
             let repository = JourneyRepository(database: database.database)
             let id = UUID()
             try await repository.create(JourneyRow(
@@ -39,7 +39,7 @@ struct ChangedFieldsTests {
     @Test("an export's progress written from an old read keeps a share link made meanwhile", arguments: Backend.available)
     func exportUpdateKeepsOthersWrites(_ backend: Backend) async throws {
         try await withDatabase(backend) { database, _ in
-            let owner = try await UserRepository(database: database.database).create(email: "ada@x.io", passwordHash: "h").requireID()
+            let owner = try await UserRepository(database: database.database).create(email: "ada@x.io", passwordHash: "h").id
             let conversation = ChatConversationRow(id: UUID(), ownerID: owner, title: "T", theme: "imessage", document: "{}", messageCount: 0, now: Date())
             try await ChatConversationRepository(database: database.database).create(conversation)
             let exports = ChatExportRepository(database: database.database)

@@ -8,8 +8,8 @@ import Testing
 struct ChatRepositoryTests {
     static func users(_ database: StoryDatabase) async throws -> (UUID, UUID) {
         let users = UserRepository(database: database.database)
-        return (try await users.create(email: "ada@x.io", passwordHash: "h").requireID(),
-                try await users.create(email: "bob@x.io", passwordHash: "h").requireID())
+        return (try await users.create(email: "ada@x.io", passwordHash: "h").id,
+                try await users.create(email: "bob@x.io", passwordHash: "h").id)
     }
 
     @Test("conversations and exports are visible only to their owner; deleting one takes its exports", arguments: Backend.available)

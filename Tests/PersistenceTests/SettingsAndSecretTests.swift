@@ -16,7 +16,7 @@ struct SettingsAndSecretTests {
     func keysEncrypted(_ backend: Backend) async throws {
         try await withDatabase(backend) { database, _ in
             let user = try await UserRepository(database: database.database).create(email: "a@b.co", passwordHash: "h")
-            let userID = try user.requireID()
+            let userID = user.id
             let settings = SettingsRepository(database: database.database, box: try Self.box())
             let key = "sk-proj-TOPSECRETVALUE1234567890abcd"
             try await settings.setKey(key, for: .openai, userID: userID)
@@ -42,8 +42,8 @@ struct SettingsAndSecretTests {
     func keysAreBoundToOwnerAndVendor(_ backend: Backend) async throws {
         try await withDatabase(backend) { database, _ in
             let users = UserRepository(database: database.database)
-            let ada = try await users.create(email: "ada@b.co", passwordHash: "h").requireID()
-            let bob = try await users.create(email: "bob@b.co", passwordHash: "h").requireID()
+            let ada = try await users.create(email: "ada@b.co", passwordHash: "h").id
+            let bob = try await users.create(email: "bob@b.co", passwordHash: "h").id
             let box = try Self.box()
             let settings = SettingsRepository(database: database.database, box: box)
             try await settings.setKey("sk-ada-secret-0123456789", for: .openai, userID: ada)
@@ -75,11 +75,11 @@ struct SettingsAndSecretTests {
         try await withDatabase(backend) { database, _ in
             let user = try await UserRepository(database: database.database).create(email: "a@b.co", passwordHash: "h")
             let settings = SettingsRepository(database: database.database, box: try Self.box())
-            #expect(try await settings.narrationDefaults(userID: try user.requireID()) == .standard)
+            #expect(try await settings.narrationDefaults(userID: user.id) == .standard)
             let chosen = NarrationDefaults(rate: 1.25, pitch: 0.9, volume: 0.8)
-            try await settings.setNarrationDefaults(chosen, userID: try user.requireID())
-            try await settings.setNarrationDefaults(chosen, userID: try user.requireID())
-            #expect(try await settings.narrationDefaults(userID: try user.requireID()) == chosen)
+            try await settings.setNarrationDefaults(chosen, userID: user.id)
+            try await settings.setNarrationDefaults(chosen, userID: user.id)
+            #expect(try await settings.narrationDefaults(userID: user.id) == chosen)
         }
     }
 

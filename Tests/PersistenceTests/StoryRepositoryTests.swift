@@ -10,8 +10,8 @@ struct StoryRepositoryTests {
     func ownerScoped(_ backend: Backend) async throws {
         try await withDatabase(backend) { database, _ in
             let users = UserRepository(database: database.database)
-            let ada = try await users.create(email: "ada@x.io", passwordHash: "h").requireID()
-            let bob = try await users.create(email: "bob@x.io", passwordHash: "h").requireID()
+            let ada = try await users.create(email: "ada@x.io", passwordHash: "h").id
+            let bob = try await users.create(email: "bob@x.io", passwordHash: "h").id
             let stories = StoryRepository(database: database.database)
             let story = StoryRow(id: UUID(), ownerID: ada, title: "The Open Window", author: "Saki", text: "“Hello.”",
                                     textPath: nil, textSHA256: "x", characterCount: 8, importedAt: Date())

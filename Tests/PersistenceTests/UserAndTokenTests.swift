@@ -2,7 +2,7 @@ import DatabaseTestSupport
 import FluentKit
 import FluentSQL
 import Foundation
-import Persistence
+@testable import Persistence
 import Testing
 
 @Suite("Users and refresh tokens")
@@ -25,7 +25,7 @@ struct UserAndTokenTests {
         try await withDatabase(backend) { database, _ in
             let user = try await UserRepository(database: database.database).create(email: "a@b.co", passwordHash: "h")
             let tokens = RefreshTokenRepository(database: database.database)
-            let issued = try await tokens.issue(userID: try user.requireID(), expiresAt: Date().addingTimeInterval(60))
+            let issued = try await tokens.issue(userID: user.id, expiresAt: Date().addingTimeInterval(60))
             let rows = try await database.database.requireSQL().raw("SELECT token_hash FROM refresh_tokens").all()
             let stored = try rows.map { try $0.decode(column: "token_hash", as: String.self) }
             #expect(stored == [RefreshTokenRepository.hash(issued.value)])
@@ -38,7 +38,7 @@ struct UserAndTokenTests {
     func rotationAndReuse(_ backend: Backend) async throws {
         try await withDatabase(backend) { database, _ in
             let user = try await UserRepository(database: database.database).create(email: "a@b.co", passwordHash: "h")
-            let userID = try user.requireID()
+            let userID = user.id
             let tokens = RefreshTokenRepository(database: database.database)
             let later = Date().addingTimeInterval(3600)
             let first = try await tokens.issue(userID: userID, expiresAt: later)
@@ -48,7 +48,7 @@ struct UserAndTokenTests {
                 Issue.record("expected rotation"); return
             }
             #expect(owner == userID)
-            #expect(second.record.familyID == first.record.familyID)
+            #expect(second.familyID == first.familyID)
 
             guard case .reused = try await tokens.rotate(value: first.value, now: Date(), nextExpiresAt: later) else {
                 Issue.record("expected reuse"); return
@@ -67,7 +67,7 @@ struct UserAndTokenTests {
         try await withDatabase(backend) { database, _ in
             let user = try await UserRepository(database: database.database).create(email: "a@b.co", passwordHash: "h")
             let tokens = RefreshTokenRepository(database: database.database)
-            let issued = try await tokens.issue(userID: try user.requireID(), expiresAt: Date().addingTimeInterval(10))
+            let issued = try await tokens.issue(userID: user.id, expiresAt: Date().addingTimeInterval(10))
             guard case .expired = try await tokens.rotate(value: issued.value, now: Date().addingTimeInterval(11), nextExpiresAt: Date()) else {
                 Issue.record("expected expiry"); return
             }
@@ -82,7 +82,7 @@ struct UserAndTokenTests {
         try await withDatabase(backend) { database, _ in
             let user = try await UserRepository(database: database.database).create(email: "a@b.co", passwordHash: "h")
             let later = Date().addingTimeInterval(3600)
-            let issued = try await RefreshTokenRepository(database: database.database).issue(userID: try user.requireID(), expiresAt: later)
+            let issued = try await RefreshTokenRepository(database: database.database).issue(userID: user.id, expiresAt: later)
             let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
                 for _ in 0..<4 {
                     group.addTask {

@@ -19,8 +19,8 @@ struct StoryLibraryTests {
         try await withDatabase(backend) { database, test in
             let data = DataDirectory(url: test.directory.appendingPathComponent("data", isDirectory: true))
             let users = UserRepository(database: database.database)
-            let owner = try await users.create(email: "owner@example.com", passwordHash: "h").requireID()
-            let stranger = try await users.create(email: "stranger@example.com", passwordHash: "h").requireID()
+            let owner = try await users.create(email: "owner@example.com", passwordHash: "h").id
+            let stranger = try await users.create(email: "stranger@example.com", passwordHash: "h").id
             let library = StoryLibrary(dataDirectory: data, inlineTextLimitBytes: 1_000)
             let short = "“Who is there?” asked the lantern keeper.\n\n“Only me,” said Anne."
             let long = String(repeating: "“Is it far?” asked Anne. “Not very,” said Matthew.\n\n", count: 100)

@@ -5,23 +5,23 @@ import Foundation
 ///
 /// One row per (user, entitlement, source): an admin's grant and an App Store purchase are kept
 /// apart, so revoking one leaves the other.
-public final class EntitlementRecord: Model, @unchecked Sendable {
-    public static let schema = "entitlements"
+final class EntitlementRecord: Model, @unchecked Sendable {
+    static let schema = "entitlements"
 
-    @ID(key: .id) public var id: UUID?
-    @Parent(key: "user_id") public var user: UserRecord
+    @ID(key: .id) var id: UUID?
+    @Parent(key: "user_id") var user: UserRecord
     /// `premium`.
-    @Field(key: "entitlement") public var entitlement: String
-    /// `admin` (storyvoice admin grant-premium), later `app_store`.
-    @Field(key: "source") public var source: String
+    @Field(key: "entitlement") var entitlement: String
+    /// `admin` (storyvoice admin grant-premium), `app_store`.
+    @Field(key: "source") var source: String
     /// Nil: until revoked.
-    @OptionalField(key: "expires_at") public var expiresAt: Date?
-    @Field(key: "created_at") public var createdAt: Date
-    @Field(key: "updated_at") public var updatedAt: Date
+    @OptionalField(key: "expires_at") var expiresAt: Date?
+    @Field(key: "created_at") var createdAt: Date
+    @Field(key: "updated_at") var updatedAt: Date
 
-    public init() {}
+    init() {}
 
-    public init(id: UUID? = nil, userID: UUID, entitlement: String, source: String, expiresAt: Date?, now: Date) {
+    init(id: UUID? = nil, userID: UUID, entitlement: String, source: String, expiresAt: Date?, now: Date) {
         self.id = id
         self.$user.id = userID
         self.entitlement = entitlement
@@ -31,8 +31,9 @@ public final class EntitlementRecord: Model, @unchecked Sendable {
         self.updatedAt = now
     }
 
-    public func isActive(at now: Date) -> Bool {
-        expiresAt.map { $0 > now } ?? true
+    func row() throws -> EntitlementRow {
+        EntitlementRow(id: try requireID(), userID: $user.id, entitlement: entitlement, source: source, expiresAt: expiresAt,
+                       createdAt: createdAt, updatedAt: updatedAt)
     }
 }
 

@@ -14,16 +14,16 @@ public struct EntitlementRepository: Sendable {
     @discardableResult
     public func grant(
         _ entitlement: String, to userID: UUID, source: String, expiresAt: Date?, now: Date = Date()
-    ) async throws -> EntitlementRecord {
+    ) async throws -> EntitlementRow {
         if let existing = try await find(entitlement, userID: userID, source: source) {
             existing.expiresAt = expiresAt
             existing.updatedAt = now
             try await existing.update(on: database)
-            return existing
+            return try existing.row()
         }
         let record = EntitlementRecord(userID: userID, entitlement: entitlement, source: source, expiresAt: expiresAt, now: now)
         try await record.create(on: database)
-        return record
+        return try record.row()
     }
 
     /// Removes the grant from `source`; returns whether there was one.
@@ -35,11 +35,12 @@ public struct EntitlementRepository: Sendable {
     }
 
     /// The user's grants of `entitlement` in force at `now`, the longest-lasting first.
-    public func active(_ entitlement: String, userID: UUID, now: Date = Date()) async throws -> [EntitlementRecord] {
+    public func active(_ entitlement: String, userID: UUID, now: Date = Date()) async throws -> [EntitlementRow] {
         let grants = try await EntitlementRecord.query(on: database)
             .filter(\.$user.$id == userID)
             .filter(\.$entitlement == entitlement)
             .all()
+            .map { try $0.row() }
         return grants.filter { $0.isActive(at: now) }.sorted { ($0.expiresAt ?? .distantFuture) > ($1.expiresAt ?? .distantFuture) }
     }
 

@@ -6,20 +6,20 @@ import Foundation
 /// Tokens issued from one login form a family: each refresh revokes the presented token and
 /// issues the next one in the same family. Presenting a token that was already used means it
 /// leaked, so the whole family is revoked.
-public final class RefreshTokenRecord: Model, @unchecked Sendable {
-    public static let schema = "refresh_tokens"
+final class RefreshTokenRecord: Model, @unchecked Sendable {
+    static let schema = "refresh_tokens"
 
-    @ID(key: .id) public var id: UUID?
-    @Parent(key: "user_id") public var user: UserRecord
-    @Field(key: "token_hash") public var tokenHash: String
-    @Field(key: "family_id") public var familyID: UUID
-    @Field(key: "revoked") public var revoked: Bool
-    @Field(key: "expires_at") public var expiresAt: Date
-    @Timestamp(key: "created_at", on: .create) public var createdAt: Date?
+    @ID(key: .id) var id: UUID?
+    @Parent(key: "user_id") var user: UserRecord
+    @Field(key: "token_hash") var tokenHash: String
+    @Field(key: "family_id") var familyID: UUID
+    @Field(key: "revoked") var revoked: Bool
+    @Field(key: "expires_at") var expiresAt: Date
+    @Timestamp(key: "created_at", on: .create) var createdAt: Date?
 
-    public init() {}
+    init() {}
 
-    public init(id: UUID? = nil, userID: UUID, tokenHash: String, familyID: UUID, expiresAt: Date) {
+    init(id: UUID? = nil, userID: UUID, tokenHash: String, familyID: UUID, expiresAt: Date) {
         self.id = id
         self.$user.id = userID
         self.tokenHash = tokenHash

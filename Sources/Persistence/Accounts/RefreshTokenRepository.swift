@@ -7,7 +7,9 @@ import StoryModel
 /// A freshly minted refresh token: the value goes to the client, only its hash is stored.
 public struct IssuedRefreshToken: Sendable {
     public let value: String
-    public let record: RefreshTokenRecord
+    /// The login session the token belongs to; access tokens name it.
+    public let familyID: UUID
+    public let expiresAt: Date
 }
 
 /// What presenting a refresh token led to.
@@ -47,10 +49,10 @@ public struct RefreshTokenRepository: Sendable {
         let value = Self.generateValue()
         let record = RefreshTokenRecord(userID: userID, tokenHash: Self.hash(value), familyID: familyID, expiresAt: expiresAt)
         try await record.create(on: database)
-        return IssuedRefreshToken(value: value, record: record)
+        return IssuedRefreshToken(value: value, familyID: familyID, expiresAt: expiresAt)
     }
 
-    public func find(value: String) async throws -> RefreshTokenRecord? {
+    func find(value: String) async throws -> RefreshTokenRecord? {
         try await RefreshTokenRecord.query(on: database).filter(\.$tokenHash == Self.hash(value)).first()
     }
 

@@ -15,7 +15,7 @@ public struct UserRepository: Sendable {
     }
 
     /// Creates an account; throws `PersistenceError.emailTaken` when the email is in use.
-    public func create(email: String, passwordHash: String) async throws -> UserRecord {
+    public func create(email: String, passwordHash: String) async throws -> UserRow {
         let normalized = Self.normalize(email: email)
         if try await find(email: normalized) != nil { throw PersistenceError.emailTaken }
         let user = UserRecord(email: normalized, passwordHash: passwordHash)
@@ -25,14 +25,19 @@ public struct UserRepository: Sendable {
             // Lost a race with another registration of the same email.
             throw PersistenceError.emailTaken
         }
-        return user
+        return try user.row()
     }
 
-    public func find(email: String) async throws -> UserRecord? {
-        try await UserRecord.query(on: database).filter(\.$email == Self.normalize(email: email)).first()
+    public func find(email: String) async throws -> UserRow? {
+        try await UserRecord.query(on: database).filter(\.$email == Self.normalize(email: email)).first()?.row()
     }
 
-    public func find(id: UUID) async throws -> UserRecord? {
-        try await UserRecord.find(id, on: database)
+    public func find(id: UUID) async throws -> UserRow? {
+        try await UserRecord.find(id, on: database)?.row()
+    }
+
+    /// How many accounts there are (and proof the database answers).
+    public func count() async throws -> Int {
+        try await UserRecord.query(on: database).count()
     }
 }

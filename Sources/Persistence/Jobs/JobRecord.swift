@@ -9,7 +9,8 @@ public final class JobRecord: Model, @unchecked Sendable {
     public static let schema = "jobs"
 
     @ID(key: .id) public var id: UUID?
-    @Parent(key: "owner_id") public var owner: UserRecord
+    /// The account the job works for (a foreign key to users, set by the migration).
+    @Field(key: "owner_id") public var ownerID: UUID
     @Field(key: "kind") public var kind: String
     @Field(key: "payload") public var payload: String
     @Field(key: "status") public var statusRaw: String
@@ -30,7 +31,7 @@ public final class JobRecord: Model, @unchecked Sendable {
 
     public init(id: UUID? = nil, ownerID: UUID, kind: String, payload: String, maxAttempts: Int, runAt: Date) {
         self.id = id
-        self.$owner.id = ownerID
+        self.ownerID = ownerID
         self.kind = kind
         self.payload = payload
         self.statusRaw = JobStatus.queued.rawValue

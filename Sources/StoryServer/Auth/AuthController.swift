@@ -65,24 +65,24 @@ struct AuthController: Sendable {
         try Self.validate(email: email, password: body.password)
         try await limit(addressLimiter, clientAddress(of: request), what: "sign-in and registration attempts from your address")
         let hash = try await hashPassword(body.password, on: request)
-        let user: UserRecord
+        let user: UserRow
         do {
             user = try await UserRepository(database: request.db).create(email: email, passwordHash: hash)
         } catch PersistenceError.emailTaken {
             throw APIError(status: .conflict, code: "email_taken", message: "An account with this email already exists; log in instead.")
         }
         do {
-            try await config.library.addWelcomeStory(ownerID: try user.requireID(), database: request.db)
+            try await config.library.addWelcomeStory(ownerID: user.id, database: request.db)
         } catch {
             // The account matters more than the sample: register anyway, and say why it is missing.
             request.logger.warning("The welcome story could not be added to a new account: \(error)")
         }
         // The phone app's accounts start their calls trial now (3 calls within 7 days).
         if request.headers.first(name: "X-App-Type")?.lowercased() == "mobile" {
-            try await CallAccounts(database: request.db, now: config.calls.now).open(userID: try user.requireID())
+            try await CallAccounts(database: request.db, now: config.calls.now).open(userID: user.id)
         }
         // 200 like login: both calls answer the same token shape with the same status.
-        return try await tokenResponse(for: try user.requireID(), on: request, status: .ok)
+        return try await tokenResponse(for: user.id, on: request, status: .ok)
     }
 
     @Sendable
@@ -106,7 +106,7 @@ struct AuthController: Sendable {
             throw APIError.unauthorized("Incorrect email or password.", code: "invalid_credentials")
         }
         await limiter.reset(key)
-        return try await tokenResponse(for: try user.requireID(), on: request, status: .ok)
+        return try await tokenResponse(for: user.id, on: request, status: .ok)
     }
 
     @Sendable
@@ -117,7 +117,7 @@ struct AuthController: Sendable {
         )
         switch outcome {
         case .rotated(let userID, let next):
-            let access = try await accessToken(for: userID, session: next.record.familyID, on: request)
+            let access = try await accessToken(for: userID, session: next.familyID, on: request)
             return try respond(access: access, refresh: next.value, status: .ok, on: request)
         case .reused:
             throw APIError.unauthorized(

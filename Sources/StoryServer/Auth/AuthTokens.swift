@@ -23,7 +23,7 @@ extension AuthController {
         let refresh = try await RefreshTokenRepository(database: request.db).issue(
             userID: userID, expiresAt: Date().addingTimeInterval(config.refreshTokenLifetime)
         )
-        let access = try await accessToken(for: userID, session: refresh.record.familyID, on: request)
+        let access = try await accessToken(for: userID, session: refresh.familyID, on: request)
         return try respond(access: access, refresh: refresh.value, status: status, on: request)
     }
 
