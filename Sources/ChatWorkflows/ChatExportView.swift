@@ -56,7 +56,7 @@ public struct ChatExportView: Sendable, Codable, Equatable {
         try container.encode(finishedAt, forKey: .finishedAt)
     }
 
-    init(_ record: ChatExportRow, job: JobRecord?) {
+    init(_ record: ChatExportRow, job: JobRow?) {
         let id = record.id
         self.id = id
         conversationID = record.conversationID
@@ -88,7 +88,7 @@ public struct ChatExportView: Sendable, Codable, Equatable {
     }
 
     /// The jobs of the exports not yet finished, by id, in one query.
-    static func jobs(of records: [ChatExportRow], queue: JobQueue) async throws -> [UUID: JobRecord] {
+    static func jobs(of records: [ChatExportRow], queue: JobQueue) async throws -> [UUID: JobRow] {
         try await queue.jobs(ids: records.filter { !(Status(rawValue: $0.status)?.isFinished ?? true) }.compactMap(\.jobID))
     }
 

@@ -67,7 +67,7 @@ public struct ChatExports: Sendable {
             let job = try await JobQueue(database: database).enqueue(
                 kind: ChatJobs.export, payload: ChatJobs.Payload(export_id: record.id), ownerID: ownerID,
                 maxAttempts: ChatJobs.exportAttempts)
-            let jobID = try job.requireID()
+            let jobID = job.id
             record.jobID = jobID
             try await repository.attach(job: jobID, to: record.id)
             return (record, job)

@@ -53,56 +53,57 @@ public struct JobQueue: Sendable {
     @discardableResult
     public func enqueue(
         kind: String, payload: String = "{}", ownerID: UUID, maxAttempts: Int? = nil, runAt: Date? = nil
-    ) async throws -> JobRecord {
+    ) async throws -> JobRow {
         let record = JobRecord(
             ownerID: ownerID, kind: kind, payload: payload,
             maxAttempts: maxAttempts ?? retry.maxAttempts, runAt: runAt ?? now()
         )
         try await record.create(on: database)
-        return record
+        return try record.row()
     }
 
     /// Adds a job whose payload is `payload` encoded as JSON.
     @discardableResult
     public func enqueue<Payload: Encodable>(
         kind: String, payload: Payload, ownerID: UUID, maxAttempts: Int? = nil
-    ) async throws -> JobRecord {
+    ) async throws -> JobRow {
         let data = try JSONEncoder().encode(payload)
         return try await enqueue(kind: kind, payload: String(decoding: data, as: UTF8.self), ownerID: ownerID, maxAttempts: maxAttempts)
     }
 
     /// The job if `ownerID` owns it; nil otherwise (so other users' jobs look absent).
-    public func job(id: UUID, ownerID: UUID) async throws -> JobRecord? {
+    public func job(id: UUID, ownerID: UUID) async throws -> JobRow? {
         try await JobRecord.query(on: database)
             .filter(\.$id == id)
             .filter(\.$ownerID == ownerID)
-            .first()
+            .first()?.row()
     }
 
-    public func job(id: UUID) async throws -> JobRecord? {
-        try await JobRecord.find(id, on: database)
+    public func job(id: UUID) async throws -> JobRow? {
+        try await JobRecord.find(id, on: database)?.row()
     }
 
     /// The jobs with these ids, by id, in one query.
-    public func jobs(ids: [UUID]) async throws -> [UUID: JobRecord] {
+    public func jobs(ids: [UUID]) async throws -> [UUID: JobRow] {
         guard !ids.isEmpty else { return [:] }
-        let jobs = try await JobRecord.query(on: database).filter(\.$id ~~ ids).all()
-        return Dictionary(jobs.compactMap { job in job.id.map { ($0, job) } }, uniquingKeysWith: { first, _ in first })
+        let jobs = try await JobRecord.query(on: database).filter(\.$id ~~ ids).all().map { try $0.row() }
+        return Dictionary(jobs.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The owner's jobs, newest first.
-    public func jobs(ownerID: UUID, limit: Int = 50) async throws -> [JobRecord] {
+    public func jobs(ownerID: UUID, limit: Int = 50) async throws -> [JobRow] {
         try await JobRecord.query(on: database)
             .filter(\.$ownerID == ownerID)
             .sort(\.$createdAt, .descending)
             .limit(limit)
             .all()
+            .map { try $0.row() }
     }
 
     /// Stops the owner's job if it has not finished: a queued job never runs, a running one
     /// loses its lease (its worker notices within `cancelCheckInterval` and stops the handler).
     /// Returns the job as it is now, or nil when `ownerID` has no such job.
-    public func cancel(id: UUID, ownerID: UUID) async throws -> JobRecord? {
+    public func cancel(id: UUID, ownerID: UUID) async throws -> JobRow? {
         let at = now()
         try await database.requireSQL().update(JobRecord.schema)
             .set("status", to: JobStatus.cancelled.rawValue)

@@ -17,8 +17,8 @@ public struct JobSnapshot: Codable, Sendable, Equatable {
     public var updatedAt: Date
     public var finishedAt: Date?
 
-    public init(_ record: JobRecord) {
-        self.id = record.id ?? UUID.random()
+    public init(_ record: JobRow) {
+        self.id = record.id
         self.kind = record.kind
         self.status = record.status
         self.progress = record.progress

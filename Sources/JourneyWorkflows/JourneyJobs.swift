@@ -50,14 +50,20 @@ public enum JourneyJobs {
            !job.status.isFinished {
             return false
         }
-        return try await database.transaction { database in
-            let job = try await JobQueue(database: database).enqueue(
-                kind: tell, payload: Payload(journey_id: journeyID), ownerID: ownerID, maxAttempts: tellAttempts)
-            guard try await JourneyRepository(database: database).claimTeller(journeyID, ownerID: ownerID, jobID: try job.requireID(), replacing: record.tellJobID) else {
-                try await job.delete(on: database)
-                return false
+        do {
+            try await database.transaction { database in
+                let job = try await JobQueue(database: database).enqueue(
+                    kind: tell, payload: Payload(journey_id: journeyID), ownerID: ownerID, maxAttempts: tellAttempts)
+                // Another request claimed the journey first: rolling back drops this job.
+                guard try await JourneyRepository(database: database).claimTeller(journeyID, ownerID: ownerID, jobID: job.id, replacing: record.tellJobID) else {
+                    throw TellerClaimedElsewhere()
+                }
             }
             return true
+        } catch is TellerClaimedElsewhere {
+            return false
         }
     }
+
+    private struct TellerClaimedElsewhere: Error {}
 }

@@ -202,7 +202,7 @@ public struct JourneyLibrary: Sendable {
     }
 
     /// Starts the audiobook of the parts told so far (a job; follow it at `/api/jobs/{id}`).
-    public func export(_ id: UUID) async throws -> JobRecord {
+    public func export(_ id: UUID) async throws -> JobRow {
         let record = try await find(id)
         guard record.partsReady > 0 else {
             throw StoryError(.conflict, code: "nothing_told", NothingToldYet().description)

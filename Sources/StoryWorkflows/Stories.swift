@@ -255,20 +255,20 @@ public struct Stories: Sendable {
 
     // MARK: Jobs
 
-    public func analyze(_ story: StoryRow, llm: String?, mode: LabellingMode?) async throws -> JobRecord {
+    public func analyze(_ story: StoryRow, llm: String?, mode: LabellingMode?) async throws -> JobRow {
         if let llm { try await requireModel(llm, step: "Speaker labelling", story: story) }
         return try await StoryLibrary(dataDirectory: dataDirectory)
             .enqueueAnalysis(of: story, ownerID: ownerID, database: database, llm: llm, mode: mode)
     }
 
-    public func suggestVoices(_ story: StoryRow, llm: String) async throws -> JobRecord {
+    public func suggestVoices(_ story: StoryRow, llm: String) async throws -> JobRow {
         guard try content(story).analysis != nil else { throw StoryError.notAnalyzed }
         try await requireModel(llm, step: "Voice suggestion", story: story)
         return try await JobQueue(database: database).enqueue(
             kind: StoryJobs.suggestVoices, payload: StoryJobs.Payload(story_id: story.id, llm: llm), ownerID: ownerID)
     }
 
-    public func export(_ story: StoryRow, format: String) async throws -> JobRecord {
+    public func export(_ story: StoryRow, format: String) async throws -> JobRow {
         guard StoryJobs.exportFormats.contains(format) else {
             throw StoryError(.invalid, code: "invalid_format", "Export as 'm4b' or 'mp3'.")
         }

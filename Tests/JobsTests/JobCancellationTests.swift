@@ -13,7 +13,7 @@ struct JobCancellationTests {
             let owner = try await makeOwner(database)
             let stranger = try await makeOwner(database, email: "stranger@example.com")
             let queue = JobQueue(database: database.database)
-            let id = try await queue.enqueue(kind: "work", ownerID: owner).requireID()
+            let id = try await queue.enqueue(kind: "work", ownerID: owner).id
 
             #expect(try await queue.cancel(id: id, ownerID: stranger) == nil)
             #expect(try await queue.job(id: id)?.status == .queued)
@@ -27,7 +27,7 @@ struct JobCancellationTests {
         try await withDatabase(backend) { database, _ in
             let owner = try await makeOwner(database)
             let queue = JobQueue(database: database.database)
-            let id = try await queue.enqueue(kind: "long", ownerID: owner).requireID()
+            let id = try await queue.enqueue(kind: "long", ownerID: owner).id
             let stopped = Counter()
             var registry = JobHandlerRegistry()
             registry.register("long") { _, context in
@@ -78,7 +78,7 @@ struct JobCancellationTests {
                 return nil
             }
             for _ in 0..<10 { try await queue.enqueue(kind: "export", ownerID: ada) }
-            let analysis = try await queue.enqueue(kind: "analyze", ownerID: bob).requireID()
+            let analysis = try await queue.enqueue(kind: "analyze", ownerID: bob).id
             let configuration = JobWorker.Configuration(
                 workerID: "w", leaseDuration: .seconds(120), heartbeatInterval: .seconds(60), pollInterval: .milliseconds(20))
             let workers = JobWorker.lanes(queue: queue, registry: registry, configuration: configuration, concurrency: [.long: 1, .quick: 1])
@@ -97,7 +97,7 @@ struct JobCancellationTests {
         try await withDatabase(backend) { database, _ in
             let owner = try await makeOwner(database)
             let queue = JobQueue(database: database.database)
-            let id = try await queue.enqueue(kind: "video", ownerID: owner).requireID()
+            let id = try await queue.enqueue(kind: "video", ownerID: owner).id
             let stopped = Counter()
             var registry = JobHandlerRegistry()
             registry.register("video", timeLimit: .milliseconds(200)) { _, _ in
@@ -124,11 +124,11 @@ struct JobCancellationTests {
             let patient = try await makeOwner(database, email: "patient@example.com")
             let clock = TestClock()
             let queue = JobQueue(database: database.database, now: clock.function)
-            let first = try await queue.enqueue(kind: "work", ownerID: busy).requireID()
+            let first = try await queue.enqueue(kind: "work", ownerID: busy).id
             clock.advance(by: 1)
-            let second = try await queue.enqueue(kind: "work", ownerID: busy).requireID()
+            let second = try await queue.enqueue(kind: "work", ownerID: busy).id
             clock.advance(by: 1)
-            let other = try await queue.enqueue(kind: "work", ownerID: patient).requireID()
+            let other = try await queue.enqueue(kind: "work", ownerID: patient).id
             clock.advance(by: 1)
 
             #expect(try await queue.claim(workerID: "a", leaseDuration: 60)?.id == first)

@@ -71,7 +71,7 @@ struct JobQueueTests {
             let jobCount = 40
             var expected = Set<UUID>()
             for index in 0..<jobCount {
-                expected.insert(try await JobQueue(database: database.database).enqueue(kind: "k", payload: "{\"n\":\(index)}", ownerID: owner).requireID())
+                expected.insert(try await JobQueue(database: database.database).enqueue(kind: "k", payload: "{\"n\":\(index)}", ownerID: owner).id)
             }
             // Each claimer gets its own handle (its own connection on PostgreSQL).
             let claims = try await withThrowingTaskGroup(of: [UUID].self) { group in
@@ -114,7 +114,7 @@ struct JobQueueTests {
             await #expect(throws: JobError.leaseLost) { try await queue.complete(dead.lease) }
             await #expect(throws: JobError.leaseLost) { try await queue.reportProgress(dead.lease, fraction: 1, message: nil) }
             try await queue.complete(alive.lease)
-            #expect(try await queue.job(id: job.requireID())?.status == .succeeded)
+            #expect(try await queue.job(id: job.id)?.status == .succeeded)
         }
     }
 
@@ -159,7 +159,7 @@ struct JobQueueTests {
             #expect(third.attempt == 3)
             #expect(try await queue.fail(third.lease, error: "still broken") == .failed)
 
-            let record = try #require(try await queue.job(id: job.requireID()))
+            let record = try #require(try await queue.job(id: job.id))
             #expect(record.status == .failed)
             #expect(record.lastError == "still broken")
             clock.advance(by: 10_000)
@@ -190,7 +190,7 @@ struct JobQueueTests {
             _ = try #require(try await queue.claim(workerID: "b", leaseDuration: 10))
             clock.advance(by: 11)
             #expect(try await queue.claim(workerID: "c", leaseDuration: 10) == nil)
-            let record = try #require(try await queue.job(id: job.requireID()))
+            let record = try #require(try await queue.job(id: job.id))
             #expect(record.status == .failed)
             #expect(record.lastError?.contains("stopped responding") == true)
         }
@@ -203,8 +203,8 @@ struct JobQueueTests {
             let bob = try await makeOwner(database, email: "bob@x.io")
             let queue = JobQueue(database: database.database)
             let job = try await queue.enqueue(kind: "render", ownerID: ada)
-            #expect(try await queue.job(id: job.requireID(), ownerID: ada) != nil)
-            #expect(try await queue.job(id: job.requireID(), ownerID: bob) == nil)
+            #expect(try await queue.job(id: job.id, ownerID: ada) != nil)
+            #expect(try await queue.job(id: job.id, ownerID: bob) == nil)
             #expect(try await queue.jobs(ownerID: bob).isEmpty)
         }
     }

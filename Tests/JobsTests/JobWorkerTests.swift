@@ -32,7 +32,7 @@ struct JobWorkerTests {
                 return "{\"counted\":\(input.to)}"
             }
             let job = try await queue.enqueue(kind: "count", payload: #"{"to":3}"#, ownerID: owner)
-            let id = try job.requireID()
+            let id = job.id
 
             let worker = JobWorker(queue: queue, registry: registry, configuration: Self.fastConfiguration("w"))
             let running = Task { await worker.run() }
@@ -66,8 +66,8 @@ struct JobWorkerTests {
                 _ = try job.decodePayload(as: Input.self)
                 return nil
             }
-            let flaky = try await queue.enqueue(kind: "flaky", ownerID: owner).requireID()
-            let strict = try await queue.enqueue(kind: "strict", payload: #"{"story": 12}"#, ownerID: owner).requireID()
+            let flaky = try await queue.enqueue(kind: "flaky", ownerID: owner).id
+            let strict = try await queue.enqueue(kind: "strict", payload: #"{"story": 12}"#, ownerID: owner).id
             let worker = JobWorker(queue: queue, registry: registry, configuration: Self.fastConfiguration("w"))
             let running = Task { await worker.run() }
             let done = try await eventually {
@@ -93,7 +93,7 @@ struct JobWorkerTests {
         try await withDatabase(backend) { database, _ in
             let owner = try await makeOwner(database)
             let queue = JobQueue(database: database.database)
-            let id = try await queue.enqueue(kind: "render", ownerID: owner).requireID()
+            let id = try await queue.enqueue(kind: "render", ownerID: owner).id
             // A worker claims with a short lease and dies: no heartbeat, no result.
             let dead = try #require(try await queue.claim(workerID: "dead", leaseDuration: 0.3))
             #expect(dead.id == id)
@@ -118,7 +118,7 @@ struct JobWorkerTests {
         try await withDatabase(backend) { database, _ in
             let owner = try await makeOwner(database)
             let queue = JobQueue(database: database.database)
-            let id = try await queue.enqueue(kind: "long", ownerID: owner).requireID()
+            let id = try await queue.enqueue(kind: "long", ownerID: owner).id
             var registry = JobHandlerRegistry()
             registry.register("long") { _, context in
                 try await context.reportProgress(0.1, message: "started")
@@ -145,7 +145,7 @@ struct JobWorkerTests {
         try await withDatabase(backend) { database, _ in
             let owner = try await makeOwner(database)
             let queue = JobQueue(database: database.database)
-            let id = try await queue.enqueue(kind: "k", ownerID: owner).requireID()
+            let id = try await queue.enqueue(kind: "k", ownerID: owner).id
             let stream = queue.snapshots(id: id, ownerID: owner, pollInterval: .milliseconds(10))
             let reader = Task { try await stream.reduce(into: [JobSnapshot]()) { $0.append($1) } }
 

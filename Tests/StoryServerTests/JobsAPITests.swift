@@ -20,7 +20,7 @@ struct JobsAPITests {
             let ada = try await app.register("ada@example.com").access_token
             let bob = try await app.register("bob@example.com").access_token
             let job = try await JobQueue(database: app.db).enqueue(kind: "render", ownerID: try await userID(app, ada))
-            let id = try job.requireID()
+            let id = job.id
 
             let mine = try await app.send(.GET, "/api/jobs/\(id)", token: ada)
             #expect(mine.status == .ok)
@@ -46,7 +46,7 @@ struct JobsAPITests {
         try await withServer(backend, adjust: { $0.jobEventStreamDuration = .milliseconds(300) }) { app, _, _ in
             let ada = try await app.register("ada@example.com").access_token
             let queue = JobQueue(database: app.db)
-            let id = try await queue.enqueue(kind: "render", ownerID: try await userID(app, ada)).requireID()
+            let id = try await queue.enqueue(kind: "render", ownerID: try await userID(app, ada)).id
             let claimed = try #require(try await queue.claim(workerID: "w", leaseDuration: 60))
             try await queue.reportProgress(claimed.lease, fraction: 0.5, message: "Rendering segment 5 of 10")
 
@@ -67,7 +67,7 @@ struct JobsAPITests {
         try await withServer(backend) { app, _, _ in
             let ada = try await app.register("ada@example.com").access_token
             let queue = JobQueue(database: app.db)
-            let id = try await queue.enqueue(kind: "render", ownerID: try await userID(app, ada)).requireID()
+            let id = try await queue.enqueue(kind: "render", ownerID: try await userID(app, ada)).id
             let claimed = try #require(try await queue.claim(workerID: "w", leaseDuration: 60))
 
             // A worker finishes while the client listens (or before it connects: either way

@@ -39,7 +39,7 @@ struct LiveServerTests {
         }) { app, _, _ in
             let token = try await app.register("ada@example.com").access_token
             let owner = try #require(try await UserRepository(database: app.db).find(email: "ada@example.com")?.id)
-            let id = try await JobQueue(database: app.db).enqueue(kind: "echo", payload: #"{"hello":"world"}"#, ownerID: owner).requireID()
+            let id = try await JobQueue(database: app.db).enqueue(kind: "echo", payload: #"{"hello":"world"}"#, ownerID: owner).id
             var finished = false
             for _ in 0..<400 where !finished {
                 let reply = try await app.send(.GET, "/api/jobs/\(id)", token: token)

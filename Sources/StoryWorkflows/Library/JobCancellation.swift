@@ -6,7 +6,7 @@ import Persistence
 extension StoryJobs {
     /// Cancels the owner's job (nil when there is none). A cancelled analysis leaves its story
     /// as it was before: analysed if it had an analysis, otherwise not analysed.
-    public static func cancel(jobID: UUID, ownerID: UUID, database: any Database) async throws -> JobRecord? {
+    public static func cancel(jobID: UUID, ownerID: UUID, database: any Database) async throws -> JobRow? {
         guard let job = try await JobQueue(database: database).cancel(id: jobID, ownerID: ownerID) else { return nil }
         guard job.status == .cancelled, job.kind == analyze,
               let payload = try? JSONDecoder().decode(Payload.self, from: Data(job.payload.utf8)) else { return job }

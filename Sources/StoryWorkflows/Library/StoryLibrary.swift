@@ -73,7 +73,7 @@ public struct StoryLibrary: Sendable {
     @discardableResult
     public func enqueueAnalysis(
         of story: StoryRow, ownerID: UUID, database: any Database, llm: String? = nil, mode: LabellingMode? = nil
-    ) async throws -> JobRecord {
+    ) async throws -> JobRow {
         try await StoryRepository(database: database).update(id: story.id, ownerID: ownerID) { $0.analysisState = .analyzing }
         return try await JobQueue(database: database).enqueue(
             kind: StoryJobs.analyze, payload: StoryJobs.Payload(story_id: story.id, llm: llm, mode: mode), ownerID: ownerID)
