@@ -106,7 +106,38 @@ struct TurnCandidates {
                 let entity = lines[j].entity
                 if entity >= 0, !candidates.contains(entity) { candidates.append(entity) }
             }
-            return Choice(line: index, candidates: candidates, features: candidates.map { features(of: $0, at: index, among: candidates.count) })
+            let around = Surroundings(of: index, in: self)
+            return Choice(line: index, candidates: candidates,
+                          features: candidates.map { features(of: $0, at: index, among: candidates.count, around: around) })
+        }
+    }
+
+    /// What the text says around line `k`, read once for all its candidates.
+    private struct Surroundings {
+        /// The name words of the line before, the line, the line after, the narration before and after.
+        var previousLine, line, nextLine, before, after: Set<String>
+        var beforeIsEmpty: Bool
+        var beforeIsShort: Bool
+        /// The first he/she at the start of the narration after, and at the end of the one before.
+        var pronounAfter, pronounBefore: Gender?
+        /// Whom the line before and the line after address ("madam", "sir").
+        var addressBefore, addressAfter: Gender?
+
+        init(of k: Int, in turns: TurnCandidates) {
+            func words(_ range: Range<Int>) -> Set<String> { Set(turns.wordTokens(range).map { turns.tokens[$0].lower }) }
+            func lineWords(_ j: Int) -> Set<String> { turns.lines.indices.contains(j) ? words(turns.lines[j].start..<turns.lines[j].end) : [] }
+            let beforeRange = turns.narration(before: k), afterRange = turns.narration(before: k + 1)
+            previousLine = lineWords(k - 1)
+            line = lineWords(k)
+            nextLine = lineWords(k + 1)
+            before = words(beforeRange)
+            after = words(afterRange)
+            beforeIsEmpty = before.isEmpty
+            beforeIsShort = beforeRange.count < 200
+            pronounAfter = turns.pronoun(afterRange.lowerBound..<min(afterRange.upperBound, afterRange.lowerBound + 60))
+            pronounBefore = turns.pronoun(max(beforeRange.lowerBound, beforeRange.upperBound - 80)..<beforeRange.upperBound)
+            addressBefore = turns.addressed(k - 1)
+            addressAfter = turns.addressed(k + 1)
         }
     }
 
@@ -121,7 +152,7 @@ struct TurnCandidates {
         return exps.map { $0 / sum }
     }
 
-    private func features(of c: Int, at k: Int, among count: Int) -> [Double] {
+    private func features(of c: Int, at k: Int, among count: Int, around: Surroundings) -> [Double] {
         let line = lines[k]
         let rule = line.entity == c ? 1.0 : 0
         func spoke(_ j: Int, tagged: Bool? = nil) -> Double {
@@ -138,11 +169,11 @@ struct TurnCandidates {
             }
             return log2(Double(1 + (lines.indices.contains(k + step * d) ? d : Self.horizon)))
         }
-        let before = narration(before: k), after = narration(before: k + 1)
-        func named(_ range: Range<Int>) -> Double {
-            wordTokens(range).contains { nameWords[c].contains(tokens[$0].lower) } ? 1 : 0
+        func named(_ words: Set<String>) -> Double { nameWords[c].isDisjoint(with: words) ? 0 : 1 }
+        func cue(_ gender: Gender?) -> Double {
+            guard let gender, genders[c] == .male || genders[c] == .female else { return 0 }
+            return gender == genders[c] ? 1 : -1
         }
-        func lineNamed(_ j: Int) -> Double { lines.indices.contains(j) ? named(lines[j].start..<lines[j].end) : 0 }
         let share = Double(spoken[c]) / Double(max(lines.count, 1))
         let recent = (max(0, k - Self.window)..<k).filter { lines[$0].entity == c }.count
         return [rule] + Self.kinds.map { rule * ($0 == line.evidence ? 1 : 0) } + [
@@ -150,16 +181,15 @@ struct TurnCandidates {
             spoke(k + 1, tagged: true), spoke(k + 1, tagged: false), spoke(k + 2, tagged: true), spoke(k + 2, tagged: false),
             spoke(k - 3), spoke(k + 3),
             distance(-1), distance(-1, tagged: true), distance(1),
-            lineNamed(k), lineNamed(k - 1), lineNamed(k + 1), named(before), named(after),
+            named(around.line), named(around.previousLine), named(around.nextLine), named(around.before), named(around.after),
             log10(max(share, 1e-4)), genders[c] == .female ? 1 : 0, Double(count) * rule,
             k >= 2 && lines[k - 2].entity == c && lines[k - 1].entity != c ? 1 : 0,
             k + 2 < lines.count && lines[k + 2].entity == c && lines[k + 1].entity != c ? 1 : 0,
-            k >= 1 && lines[k - 1].entity == c && wordTokens(before).isEmpty ? 1 : 0,
-            before.count < 200 ? named(before) : 0,
+            k >= 1 && lines[k - 1].entity == c && around.beforeIsEmpty ? 1 : 0,
+            around.beforeIsShort ? named(around.before) : 0,
             Double(recent) / Double(Self.window),
-            pronounCue(after.lowerBound..<min(after.upperBound, after.lowerBound + 60), c),
-            pronounCue(max(before.lowerBound, before.upperBound - 80)..<before.upperBound, c),
-            addressCue(k - 1, c), addressCue(k + 1, c),
+            cue(around.pronounAfter), cue(around.pronounBefore),
+            cue(around.addressBefore), cue(around.addressAfter),
         ]
     }
 
@@ -186,29 +216,20 @@ struct TurnCandidates {
         return result
     }
 
-    /// +1 when line `j` addresses someone of the candidate's gender ("madam", "sir"), -1 when
-    /// of the other; 0 without such a word, or for a candidate of no known gender.
-    private func addressCue(_ j: Int, _ c: Int) -> Double {
-        guard lines.indices.contains(j), genders[c] == .male || genders[c] == .female,
-              let gender = wordTokens(lines[j].start..<lines[j].end).lazy.compactMap(address).first
-        else { return 0 }
-        return gender == genders[c] ? 1 : -1
-    }
-
-    /// The gender token `index` addresses: an address word with no word after it ("madam!",
+    /// Whom line `j` addresses: the first address word in it with no word after it ("madam!",
     /// not "Miss Morland").
-    private func address(_ index: Int) -> Gender? {
-        guard let gender = Self.addressGender[tokens[index].lower] else { return nil }
-        return index + 1 < tokens.count && tokens[index + 1].isWord ? nil : gender
+    private func addressed(_ j: Int) -> Gender? {
+        guard lines.indices.contains(j) else { return nil }
+        return wordTokens(lines[j].start..<lines[j].end).lazy.compactMap { index -> Gender? in
+            guard let gender = Self.addressGender[tokens[index].lower] else { return nil }
+            return index + 1 < tokens.count && tokens[index + 1].isWord ? nil : gender
+        }.first
     }
 
-    /// +1 when the first he/she/his/her/him in `range` is the candidate's gender, -1 when it is
-    /// the other, 0 without one or for a candidate of no known gender.
-    private func pronounCue(_ range: Range<Int>, _ c: Int) -> Double {
-        guard genders[c] == .male || genders[c] == .female,
-              let word = wordTokens(range).lazy.map({ tokens[$0].lower }).first(where: { ["she", "he", "her", "his", "him"].contains($0) })
-        else { return 0 }
-        let female = word == "she" || word == "her"
-        return (genders[c] == .female) == female ? 1 : -1
+    /// The gender of the first he/she/his/her/him in `range`.
+    private func pronoun(_ range: Range<Int>) -> Gender? {
+        guard let word = wordTokens(range).lazy.map({ tokens[$0].lower }).first(where: { ["she", "he", "her", "his", "him"].contains($0) })
+        else { return nil }
+        return word == "she" || word == "her" ? .female : .male
     }
 }
