@@ -44,9 +44,14 @@ import Testing
         try #require(atCancel > 0, "no line was rendered")
         export.cancel()
         await #expect(throws: CancellationError.self) { _ = try await export.value }
+        let cancelled = rendered()
 
-        // The lines in flight were stopped, not finished in the background.
-        #expect(rendered() == atCancel, "lines finished after the export was cancelled")
+        // The lines in flight were stopped, not finished in the background: nothing more is
+        // written in the seconds a long line takes. (A line already writing its file when the
+        // cancel came may count; on a loaded machine that window is not zero.)
+        try await Task.sleep(for: .seconds(5))
+        #expect(rendered() == cancelled, "lines finished after the export was cancelled")
+        #expect(cancelled <= atCancel + 1, "\(cancelled) lines at the cancel's end, \(atCancel) at its start")
         #expect(try FileManager.default.contentsOfDirectory(atPath: books.path).isEmpty)
         // While it ran, it said how long was left.
         #expect(messages.withLock { $0 }.contains { $0.contains("left") }, "\(messages.withLock { $0 })")
