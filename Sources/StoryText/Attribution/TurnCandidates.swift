@@ -8,7 +8,7 @@ import StoryModel
 ///
 /// Every feature is read from the rules' attributions, never from the model's own choices, so
 /// one pass decides every line, and `bench/attribution-learn.py` fits and judges the weights
-/// (`LearnedWeights.speakerNames`, `.speakerWeights`) on exactly what the Swift code computes.
+/// (`LearnedSpeakerWeights`) on exactly what the Swift code computes.
 struct TurnCandidates {
     /// The kinds of evidence a turn rule gives. A line a tag attributes is never reconsidered,
     /// nor one whose paragraph's subject acts (`action`) or whose pronoun tag fixes the gender
