@@ -1,19 +1,25 @@
 #!/usr/bin/env python3
-"""A learned confidence for the offline analysis (issue 48, item 2): a logistic model of each
-line's features (`storyvoice analyze --format json --features`: the kind of evidence, the
-speaker's standing and names, the line and its neighbours), fitted on the development novels
-and judged leave one novel out against the measured-per-kind confidence that ships today.
+"""The analysis's two learned models (issue 48, item 2), fitted on the development novels and
+judged leave one novel out:
 
-  bench/attribution-learn.py [--bin PATH] [--data ../shared/eval/pdnc-dev] [--cache DIR] [--write]
+  - the turn model (Sources/StoryText/Attribution/TurnCandidates.swift): who, of the people
+    talking near a line a turn rule attributed, said it; a conditional logit over each line's
+    candidates. Printed first: per novel, the turn lines right as the rules chose, as shipped,
+    and as the model fitted on the other twelve picks;
+  - the learned confidence (LineFeatures.swift, LearnedConfidence.swift): the chance a line's
+    speaker is right; a logistic model, judged against each kind's measured value (the
+    confidence before it). Both choose hybrid's threshold by the same rule on the twelve (the
+    value below which SEND_SHARE of their dialogue segments lie); it prints the share sent, the
+    attribution a perfect model would reach, log loss and expected calibration error, and the
+    same at equal cost (the lowest-confidence share of lines sent).
 
-Needs numpy (the project's .venv has it: .venv/bin/python3 bench/attribution-learn.py).
-For each of the thirteen folds it fits the model on twelve novels and predicts the thirteenth;
-the kinds are fitted the same way (each kind's accuracy on the twelve). Both then choose hybrid's
-threshold by the same rule on the twelve (the value below which SEND_SHARE of their dialogue
-segments lie) and the held-out novel's lines below it are "sent". It prints, per novel and
-pooled: the share of dialogue segments sent, attribution with a perfect model (sent lines right,
-kept lines as they are, missed quotes wrong), log loss and the expected calibration error.
---write fits on all thirteen and writes Sources/StoryText/Attribution/LearnedWeights.swift.
+  bench/attribution-learn.py [--bin PATH] [--data ../shared/eval/pdnc-dev] [--cache DIR] [--l2 X]
+                             [--write speakers|confidence]
+
+Reads `storyvoice analyze FILE --format json --features`. Needs numpy (the project's .venv has
+it: .venv/bin/python3 bench/attribution-learn.py). --write fits on all thirteen and writes the
+weights as Swift; after a rule change write speakers, rebuild, then write confidence (it reads
+the turn model's choices), and rebuild.
 """
 import argparse, collections, hashlib, importlib, json, math, os, subprocess, sys
 from concurrent.futures import ThreadPoolExecutor
