@@ -26,7 +26,7 @@ public struct LabellingOptions: Sendable, Hashable {
     /// Offline confidences are probabilities that the speaker is right, learned across the
     /// development novels (StoryText's `LearnedConfidence`); the default, 0.85, sends the lines
     /// less than 85 % likely right: about 32 % of the dialogue on the thirteen development novels,
-    /// more of a book the analysis reads badly (docs/analysis.md, "a learned confidence"; docs/llm.md).
+    /// more of a book the analysis reads badly (docs/analysis.md, "learned across the novels"; docs/llm.md).
     public var confidenceThreshold: Double
     /// At most this many spans in one request.
     public var maxSpansPerRequest: Int
