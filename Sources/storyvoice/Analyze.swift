@@ -29,7 +29,7 @@ struct Analyze: AsyncParsableCommand {
 
     func run() async throws {
         let document = try input.load()
-        let explanation = StoryAnalyzer().explain(document)
+        let explanation = features ? StoryAnalyzer().explain(document) : (analysis: StoryAnalyzer().analyze(document), lines: [ExplainedLine]())
         var analysis = explanation.analysis
         if let spec = try model.spec() {
             let labelling = ModelLabelling(options: model, spec: spec)

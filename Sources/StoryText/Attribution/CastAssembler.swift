@@ -18,7 +18,7 @@ enum CastAssembler {
     }
 
     static func assemble(document: StoryDocument, text: AnalysisText, tokens: [Token], quotes: [QuoteSpan], attributions: [Attribution],
-                         entities: [Entity], estimates: [GenderAgeInference.Estimate]) -> (StoryAnalysis, [ExplainedLine]) {
+                         entities: [Entity], estimates: [GenderAgeInference.Estimate], explaining: Bool) -> (StoryAnalysis, [ExplainedLine]) {
         var pieces: [Piece] = []
         func narration(_ start: Int, _ end: Int) {
             guard end > start else { return }
@@ -105,7 +105,8 @@ enum CastAssembler {
             let value = features.flatMap(LearnedConfidence.value) ?? Confidence.value(
                 for: evidence, speaker: piece.entity >= 0 ? entities[piece.entity] : nil, lines: piece.entity >= 0 ? lines[piece.entity] : 0,
                 of: lines.reduce(0, +))
-            if let features {
+            // The lines' explanations are copies for `analyze --features`; a plain analysis skips them.
+            if explaining, let features {
                 let candidates = turnChoices[segments.count].map { choice in
                     zip(choice.candidates, choice.features).map { ExplainedLine.Candidate(speaker: ids[$0], features: $1) }
                 }

@@ -7,12 +7,16 @@ public struct StoryAnalyzer: Sendable {
 
     /// Pure and deterministic. Copies `document.chapters` into the result (the importer fills them).
     public func analyze(_ document: StoryDocument) -> StoryAnalysis {
-        explain(document).analysis
+        analysis(document, explaining: false).analysis
     }
 
     /// The analysis and, for each dialogue line with a speaker, the evidence and features its
     /// confidence was computed from (`analyze --features`, for `bench/attribution-learn.py`).
     public func explain(_ document: StoryDocument) -> (analysis: StoryAnalysis, lines: [ExplainedLine]) {
+        analysis(document, explaining: true)
+    }
+
+    private func analysis(_ document: StoryDocument, explaining: Bool) -> (analysis: StoryAnalysis, lines: [ExplainedLine]) {
         let text = AnalysisText(document.text)
         let quotes = QuoteFinder(text: text).find()
         let tokens = Tokenizer.tokenize(text, quotes: quotes)
@@ -62,6 +66,6 @@ public struct StoryAnalyzer: Sendable {
         let castEstimates = zip(entityEstimates, entities).map { GenderAgeInference.unmarked($0, of: $1) }
         return CastAssembler.assemble(
             document: document, text: text, tokens: tokens, quotes: quotes, attributions: attributions,
-            entities: entities, estimates: castEstimates)
+            entities: entities, estimates: castEstimates, explaining: explaining)
     }
 }
