@@ -80,6 +80,7 @@ def main():
     parser.add_argument("--out")
     parser.add_argument("--variant", action="append", help="NAME:PITCH:FORMANT:SPEED (repeatable; replaces the defaults)")
     parser.add_argument("--json")
+    parser.add_argument("--asr-model", help="a CTranslate2 Whisper directory to judge WER with (default: tiny.en)")
     args = parser.parse_args()
     variants = VARIANTS
     if args.variant:
@@ -115,7 +116,7 @@ def main():
     summary["peak_rss_mb"] = worker.peak_rss_mb()
     worker.close()
 
-    whisper = subprocess.Popen([kv.PYTHON, "scripts/whisper-worker.py", "--threads", "1"], cwd=PROJECT,
+    whisper = subprocess.Popen([kv.PYTHON, "scripts/whisper-worker.py", "--threads", "1", *kv.asr_model_args(args)], cwd=PROJECT,
                                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     json.loads(whisper.stdout.readline())
     for row in rows:

@@ -208,6 +208,12 @@ def wer(reference, hypothesis):
     return row[len(h)] / max(1, len(r))
 
 
+def asr_model_args(args):
+    """whisper-worker.py's --model for --asr-model: a larger Whisper (base) mishears fewer names on
+    its own account, so what it loses is more the voice's."""
+    return ["--model", args.asr_model] if getattr(args, "asr_model", None) else []
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--threads", type=int, default=1)
@@ -217,6 +223,7 @@ def main():
     parser.add_argument("--controls", action="store_true", help="add espeak-ng, flite and festival voices as controls")
     parser.add_argument("--voice", action="append", help="voice or blend spec, @en-gb for British phonemes (repeatable)")
     parser.add_argument("--json", help="write the results here as JSON")
+    parser.add_argument("--asr-model", help="a CTranslate2 Whisper directory to judge WER with (default: tiny.en)")
     args = parser.parse_args()
     out = args.out or tempfile.mkdtemp(prefix="kokoro-bench-")
     os.makedirs(out, exist_ok=True)
@@ -292,7 +299,7 @@ def main():
                 rate = w.getframerate()
             row[name]["f0_median"], row[name]["f0_range_st"], row[name]["voiced"] = pitch(samples, rate)
 
-    whisper = subprocess.Popen([PYTHON, "scripts/whisper-worker.py", "--threads", "1"], cwd=PROJECT,
+    whisper = subprocess.Popen([PYTHON, "scripts/whisper-worker.py", "--threads", "1", *asr_model_args(args)], cwd=PROJECT,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     json.loads(whisper.stdout.readline())
     for row in rows:
