@@ -97,9 +97,9 @@ let package = Package(
         .testTarget(name: "BootstrapTests", dependencies: [
             "Bootstrap", "StoryWorkflows", "ChatWorkflows", "JourneyWorkflows", "CallWorkflows", "LanguageModels", "Persistence",
         ]),
-        .testTarget(name: "VoiceWorkflowsTests", dependencies: ["VoiceWorkflows", "VoiceChat", "StoryWorkflows"]),
+        .testTarget(name: "VoiceWorkflowsTests", dependencies: ["Platform", "VoiceWorkflows", "VoiceChat"]),
         .testTarget(name: "StoryWorkflowsTests", dependencies: [
-            "StoryWorkflows", "ObjectStorage", "Persistence", "DatabaseTestSupport",
+            "Platform", "StoryWorkflows", "ObjectStorage", "Persistence", "DatabaseTestSupport",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .testTarget(name: "ObjectStorageTests", dependencies: [
@@ -224,16 +224,28 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The stories use cases and their job handlers, and the live narration pipeline on this
-        // machine's engines: what the CLI, the server and `storyvoice worker` share. No Vapor.
+        // The platform under every product's use cases (issue 50): the signed-in user's context,
+        // their language models, their voices and this machine's speech, the one error type, the
+        // file store's refusal. No product's logic, no Vapor.
+        .target(
+            name: "Platform",
+            dependencies: [
+                "StoryModel", "Audio", "Speech", "SpeechEngines", "CloudSpeech", "Narration", "LanguageModels", "VendorHTTP",
+                "Persistence", "ObjectStorage", "Problems",
+                .product(name: "FluentKit", package: "fluent-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The stories use cases and their job handlers: what the CLI, the server and
+        // `storyvoice worker` share. No Vapor.
         .target(
             name: "StoryWorkflows",
             dependencies: [
-                "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "CloudSpeech", "Narration", "LanguageModels", "VendorHTTP",
-                "Analysis", "Persistence", "Jobs", "ProcessWorkers", "ObjectStorage", "Problems",
+                "Platform",
+                "StoryModel", "StoryText", "Audio", "Speech", "Narration", "LanguageModels", "VendorHTTP",
+                "Analysis", "Persistence", "Jobs", "ProcessWorkers", "ObjectStorage",
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
@@ -241,7 +253,7 @@ let package = Package(
         .target(
             name: "VoiceWorkflows",
             dependencies: [
-                "VoiceChat", "StoryWorkflows", "StoryModel", "LanguageModels", "Audio", "Speech", "Persistence", "CloudSpeech", "VendorHTTP",
+                "VoiceChat", "Platform", "StoryModel", "LanguageModels", "Audio", "Speech", "Persistence", "CloudSpeech", "VendorHTTP",
             ]
         ),
         // Chat stories for a signed-in user: conversations kept, videos made as jobs and shared,
@@ -249,7 +261,7 @@ let package = Package(
         .target(
             name: "ChatWorkflows",
             dependencies: [
-                "ChatStories", "ChatVideo", "Audio", "Persistence", "Jobs", "StoryWorkflows", "LanguageModels", "StoryModel", "ObjectStorage", "Problems",
+                "ChatStories", "ChatVideo", "Audio", "Persistence", "Jobs", "Platform", "LanguageModels", "StoryModel", "ObjectStorage", "Problems",
                 .product(name: "FluentKit", package: "fluent-kit"),
             ]
         ),
@@ -258,7 +270,7 @@ let package = Package(
         .target(
             name: "JourneyWorkflows",
             dependencies: [
-                "Journeys", "JourneyServices", "StoryModel", "Audio", "Speech", "Persistence", "Jobs", "StoryWorkflows", "LanguageModels", "VoiceChat", "VendorHTTP",
+                "Journeys", "JourneyServices", "StoryModel", "Audio", "Speech", "Persistence", "Jobs", "Platform", "LanguageModels", "VoiceChat", "VendorHTTP",
                 "ObjectStorage",
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -314,7 +326,7 @@ let package = Package(
         .target(
             name: "CallWorkflows",
             dependencies: [
-                "Calls", "Telephony", "AppStore", "Persistence", "Jobs", "VendorHTTP", "StoryWorkflows", "StoryModel", "Speech", "Audio", "Problems",
+                "Calls", "Telephony", "AppStore", "Persistence", "Jobs", "VendorHTTP", "Platform", "StoryModel", "Speech", "Audio", "Problems",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -326,12 +338,14 @@ let package = Package(
         .target(
             name: "Bootstrap",
             dependencies: [
+                "Platform",
                 "StoryWorkflows", "ChatWorkflows", "JourneyWorkflows", "CallWorkflows", "Jobs", "LanguageModels", "ObjectStorage", "Persistence",
             ]
         ),
         .target(
             name: "StoryServer",
             dependencies: [
+                "Platform",
                 "StoryModel", "StoryText", "Persistence", "Jobs", "Analysis", "LanguageModels", "VendorHTTP", "StoryWorkflows",
                 "Speech", "VoiceChat", "VoiceWorkflows", "ChatStories", "ChatWorkflows", "Journeys", "JourneyServices", "JourneyWorkflows",
                 "Calls", "Telephony", "CallWorkflows", "ObjectStorage", "Bootstrap", "Problems",
@@ -349,6 +363,7 @@ let package = Package(
         .executableTarget(
             name: "storyvoice",
             dependencies: [
+                "Platform",
                 "StoryModel", "StoryText", "Audio", "Speech", "SpeechEngines", "Narration", "LanguageModels", "VendorHTTP", "Analysis",
                 "StoryServer", "StoryWorkflows", "Jobs", "Persistence", "LocalModel", "ChatStories", "ChatVideo", "ChatWorkflows", "Journeys", "JourneyServices", "JourneyWorkflows",
                 "ObjectStorage", "Bootstrap", "ProcessWorkers",
@@ -436,6 +451,7 @@ let package = Package(
         .testTarget(
             name: "StoryServerTests",
             dependencies: [
+                "Platform",
                 "StoryServer", "StoryWorkflows", "Persistence", "Jobs", "DatabaseTestSupport", "TestSupport", "LanguageModels", "VendorHTTP", "Speech", "StoryModel", "StoryText", "Narration", "SpeechEngines", "Audio",
                 "ChatWorkflows", "Journeys", "JourneyWorkflows", "Calls", "CallWorkflows", "Telephony", "AppStore", "AppStoreTestSupport",
                 "ObjectStorage",

@@ -6,6 +6,7 @@ import JourneyWorkflows
 import LanguageModels
 import ObjectStorage
 import Persistence
+import Platform
 import StoryWorkflows
 
 /// The live parts of one StoryVoice process, built from its environment the same way by

@@ -6,7 +6,7 @@ import Logging
 import Persistence
 import Speech
 import StoryModel
-import StoryWorkflows
+import Platform
 import Telephony
 
 /// Which voice agent plays a call, and the openings it says first, made ahead (issue 50: the

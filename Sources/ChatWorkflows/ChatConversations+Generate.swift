@@ -1,6 +1,6 @@
 import ChatStories
 import LanguageModels
-import StoryWorkflows
+import Platform
 
 extension ChatConversations {
     /// Checks a generation before any model is asked: premium, a request within the limits, a

@@ -3,7 +3,7 @@ import Jobs
 import ObjectStorage
 import Persistence
 import StoryModel
-import StoryWorkflows
+import Platform
 
 /// Makes the M4B of a journey's parts told so far, a chapter per part, into the journey's
 /// folder, and keeps it in `artifacts` before the journey names it.

@@ -4,7 +4,7 @@ import Journeys
 import Jobs
 import ObjectStorage
 import Persistence
-import StoryWorkflows
+import Platform
 
 /// The journeys' jobs: `journey-tell` writes and voices parts ahead of the listener until the
 /// buffer is full (a moved playhead starts another); `journey-export` makes the audiobook.

@@ -7,15 +7,15 @@ import ObjectStorage
 import Persistence
 import Speech
 import StoryModel
-import StoryWorkflows
+import Platform
 
 /// A signed-in user's journeys: plan a trip, start its story (told by jobs ahead of the
 /// listener), follow and steer it with the playhead, replay, download, delete. The server's
 /// controllers and the tests call these. Refusals are `JourneyError` (the trip and the style)
-/// or `StoryError` (the rest).
+/// or `ServiceError` (the rest).
 public struct JourneyLibrary: Sendable {
     /// The user's context: database, data directory, narration, model access.
-    public var user: Stories
+    public var user: UserContext
     public var routing: JourneyRouting
     public var buffer: BufferPolicy
     /// Where the journeys' sentences and audiobooks are kept (nil: the data directory).
@@ -23,7 +23,7 @@ public struct JourneyLibrary: Sendable {
     var now: @Sendable () -> Date
 
     public init(
-        user: Stories, routing: JourneyRouting, buffer: BufferPolicy = BufferPolicy(), artifacts: (any ArtifactStore)? = nil,
+        user: UserContext, routing: JourneyRouting, buffer: BufferPolicy = BufferPolicy(), artifacts: (any ArtifactStore)? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.user = user
@@ -131,7 +131,7 @@ public struct JourneyLibrary: Sendable {
             let model = try await user.models.model(try ModelAccess.spec(modelText), userID: ownerID, database: user.database)
             return Choices(style: style, voice: voice, narration: narration, modelText: modelText, model: model)
         } catch let error as LanguageModelError {
-            throw StoryError(.invalid, code: error.kind == .missingKey ? "missing_key" : "invalid_model", error.description)
+            throw ServiceError(.invalid, code: error.kind == .missingKey ? "missing_key" : "invalid_model", error.description)
         }
     }
 
@@ -168,7 +168,7 @@ public struct JourneyLibrary: Sendable {
         _ = try await find(id)
         guard let record = try await repository.part(part, of: id), let told = try? DatabaseJourneyStore.part(record),
               told.sentences.indices.contains(sentence) else {
-            throw StoryError(.notFound, code: "not_ready", "Sentence \(sentence + 1) of part \(part) has not been told yet.")
+            throw ServiceError(.notFound, code: "not_ready", "Sentence \(sentence + 1) of part \(part) has not been told yet.")
         }
         return "\(JourneyJobs.folder(journeyID: id, ownerID: ownerID))/\(told.sentences[sentence].file)"
     }
@@ -179,7 +179,7 @@ public struct JourneyLibrary: Sendable {
     public func movePlayhead(_ id: UUID, to playhead: Playhead) async throws -> JourneyView {
         let record = try await find(id)
         guard (1...record.parts).contains(playhead.part), playhead.sentence >= 0 else {
-            throw StoryError(.invalid, code: "invalid_playhead", "The playhead must be in parts 1 to \(record.parts), at sentence 0 or later.")
+            throw ServiceError(.invalid, code: "invalid_playhead", "The playhead must be in parts 1 to \(record.parts), at sentence 0 or later.")
         }
         try await repository.update(id, ownerID: ownerID, now: now()) { record in
             record.playheadPart = playhead.part
@@ -205,7 +205,7 @@ public struct JourneyLibrary: Sendable {
     public func export(_ id: UUID) async throws -> JobRow {
         let record = try await find(id)
         guard record.partsReady > 0 else {
-            throw StoryError(.conflict, code: "nothing_told", NothingToldYet().description)
+            throw ServiceError(.conflict, code: "nothing_told", NothingToldYet().description)
         }
         let job = try await JobQueue(database: user.database).enqueue(
             kind: JourneyJobs.export, payload: JourneyJobs.Payload(journey_id: id), ownerID: ownerID, maxAttempts: JourneyJobs.exportAttempts)
@@ -220,7 +220,7 @@ public struct JourneyLibrary: Sendable {
     public func audiobook(_ id: UUID) async throws -> (key: String, fileName: String) {
         let record = try await find(id)
         guard let path = record.exportPath else {
-            throw StoryError(.notFound, code: "not_exported", "This journey has not been exported yet: POST /api/journeys/\(id.uuidString.lowercased())/export first.")
+            throw ServiceError(.notFound, code: "not_exported", "This journey has not been exported yet: POST /api/journeys/\(id.uuidString.lowercased())/export first.")
         }
         let name = (record.title ?? "Journey").replacingOccurrences(of: #"[^A-Za-z0-9 _-]"#, with: "", options: .regularExpression)
         return (path, (name.isEmpty ? "Journey" : name) + ".m4b")
@@ -229,7 +229,7 @@ public struct JourneyLibrary: Sendable {
     // MARK: Helpers
 
     private func find(_ id: UUID) async throws -> JourneyRow {
-        guard let record = try await repository.find(id, ownerID: ownerID) else { throw StoryError.notFound("journey") }
+        guard let record = try await repository.find(id, ownerID: ownerID) else { throw ServiceError.notFound("journey") }
         return record
     }
 

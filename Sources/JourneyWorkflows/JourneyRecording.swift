@@ -4,7 +4,7 @@ import Journeys
 import LanguageModels
 import Speech
 import StoryModel
-import StoryWorkflows
+import Platform
 
 /// A journey told whole and written as one audiobook with a chapter per part, away from any
 /// server (`storyvoice journey tell`): the same teller the server's jobs run, its parts kept in
@@ -74,12 +74,12 @@ public struct JourneyVoice: Sendable {
         let catalog = await VoiceCatalog.load(from: engines)
         if let id {
             guard let voice = catalog.voice(id: id), let engine = catalog.engine(for: voice) else {
-                throw StoryError(.invalid, code: "unknown_voice", "There is no installed voice '\(id)'. Run 'storyvoice voices' to list them.")
+                throw ServiceError(.invalid, code: "unknown_voice", "There is no installed voice '\(id)'. Run 'storyvoice voices' to list them.")
             }
             (self.voice, self.engine) = (voice, engine)
         } else {
             guard let best = CastableVoices.bestLive(catalog.voices), let engine = catalog.engine(for: best) else {
-                throw StoryError(.unavailable, code: "no_voices", "No voice is installed: run scripts/setup.")
+                throw ServiceError(.unavailable, code: "no_voices", "No voice is installed: run scripts/setup.")
             }
             (self.voice, self.engine) = (best, engine)
         }

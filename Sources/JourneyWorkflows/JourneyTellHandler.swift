@@ -8,7 +8,7 @@ import Logging
 import Persistence
 import Speech
 import StoryModel
-import StoryWorkflows
+import Platform
 
 /// Tells a journey's story ahead of its listener: the parts the buffer policy asks for, one at
 /// a time, until it asks for none (the listener has parts in hand); then lets go, and starts
@@ -47,7 +47,7 @@ struct JourneyTellHandler: JobHandler {
         } catch let error as JourneyTellError {
             try await fail(id, ownerID: job.ownerID, jobID: job.id, message: error.description, repository: repository)
             throw PermanentJobFailure(error.description)
-        } catch let error as StoryError {
+        } catch let error as ServiceError {
             // The model or the voice cannot be had at all (a key removed, a voice uninstalled).
             try await fail(id, ownerID: job.ownerID, jobID: job.id, message: error.message, repository: repository)
             throw PermanentJobFailure(error.message)
@@ -115,7 +115,7 @@ struct JourneyTelling: Sendable {
         let ownerID = record.ownerID
         let plan = try JSONDecoder().decode(JourneyPlan.self, from: Data(record.planJSON.utf8))
         let style = try StoryStyle(id: record.style, description: record.styleDescription)
-        let user = Stories(database: database, dataDirectory: dataDirectory, narration: narration, models: models, plans: PlanCache(), ownerID: ownerID)
+        let user = UserContext(database: database, dataDirectory: dataDirectory, narration: narration, models: models, ownerID: ownerID)
         let voices = try await user.userNarration().narration
         let assignment = VoiceAssignment(voice: record.voice)
         let spec = try ModelAccess.spec(record.model)

@@ -3,6 +3,7 @@ import ChatWorkflows
 import Foundation
 import JourneyServices
 import JourneyWorkflows
+import Platform
 import Speech
 import Bootstrap
 import Jobs

@@ -7,11 +7,12 @@ import LanguageModels
 import Speech
 import StoryModel
 import Persistence
+import Platform
 import StoryText
 
 /// The stories use cases for one signed-in user: read a story and its performance, edit the
 /// analysis and the cast, play it line by line, queue its jobs. The server's controllers and
-/// the tests call these; every refusal is a `StoryError`.
+/// the tests call these; every refusal is a `ServiceError`.
 public struct Stories: Sendable {
     public var database: any Database
     public var dataDirectory: DataDirectory
@@ -45,7 +46,7 @@ public struct Stories: Sendable {
     /// The owner's story; another user's id is simply not found.
     public func story(_ id: UUID) async throws -> StoryRow {
         guard let story = try await StoryRepository(database: database).find(id: id, ownerID: ownerID) else {
-            throw StoryError.notFound("story")
+            throw ServiceError.notFound("story")
         }
         try await StoryTextFiles(dataDirectory: dataDirectory, artifacts: artifacts).fetch(for: story)
         return story
@@ -63,14 +64,15 @@ public struct Stories: Sendable {
         return (content, await pipeline.cast(analysis, overrides: content.overrides))
     }
 
-    /// The user's narration pipeline: local voices plus those their own keys unlock, casting
-    /// for their choice of voices (or for `preference`, when given).
+    /// What every product knows of this user (`UserContext`), as these use cases have it.
+    public var context: UserContext {
+        UserContext(database: database, dataDirectory: dataDirectory, narration: narration, models: models,
+                    artifacts: artifacts, ownerID: ownerID)
+    }
+
+    /// The user's narration pipeline (`UserContext.userNarration`).
     public func userNarration(preference: CastingPreference? = nil) async throws -> (narration: any NarrationService, voices: String) {
-        guard let narration else {
-            throw StoryError(.unavailable, code: "narration_unavailable",
-                             "This server has no speech engines configured; start it with 'storyvoice serve'.")
-        }
-        return try await UserNarration(base: narration, box: models.box).forUser(ownerID, database: database, preference: preference)
+        try await context.userNarration(preference: preference)
     }
 
     // MARK: Editing
@@ -82,7 +84,7 @@ public struct Stories: Sendable {
     public func edit(_ story: StoryRow, _ change: (inout StoryAnalysis, inout CastOverrides) throws -> Void) async throws -> StoryRow {
         try await modify(story) { fresh in
             var content = try self.content(fresh)
-            guard var analysis = content.analysis else { throw StoryError.notAnalyzed }
+            guard var analysis = content.analysis else { throw ServiceError.notAnalyzed }
             do {
                 try change(&analysis, &content.overrides)
             } catch let error as StoryAnalysis.EditError {
@@ -98,12 +100,12 @@ public struct Stories: Sendable {
     private func modify(_ story: StoryRow, _ change: (inout StoryRow) throws -> Void) async throws -> StoryRow {
         let saved = try await StoryRepository(database: database).modify(id: story.id, ownerID: ownerID) { fresh in
             if let expectedVersion, fresh.version != expectedVersion {
-                throw StoryError(.staleVersion, code: "stale_version",
+                throw ServiceError(.staleVersion, code: "stale_version",
                                  "The story was changed elsewhere (it is now version \(fresh.version), not \(expectedVersion)). Reload it and make the change again.")
             }
             try change(&fresh)
         }
-        guard let saved else { throw StoryError.notFound("story") }
+        guard let saved else { throw ServiceError.notFound("story") }
         return saved
     }
 
@@ -111,14 +113,14 @@ public struct Stories: Sendable {
     public func editCharacter(_ story: StoryRow, id: String, _ edit: CharacterEdit) async throws -> StoryRow {
         let edit = try Self.validated(edit)
         return try await self.edit(story) { analysis, _ in
-            guard let index = analysis.characters.firstIndex(where: { $0.id == id }) else { throw StoryError.notFound("character") }
+            guard let index = analysis.characters.firstIndex(where: { $0.id == id }) else { throw ServiceError.notFound("character") }
             analysis.characters[index].apply(edit)
         }
     }
 
     @discardableResult
     public func addCharacter(_ story: StoryRow, _ edit: CharacterEdit) async throws -> StoryRow {
-        guard edit.name != nil else { throw StoryError(.invalid, code: "invalid_name", "A new character needs a name.") }
+        guard edit.name != nil else { throw ServiceError(.invalid, code: "invalid_name", "A new character needs a name.") }
         let edit = try Self.validated(edit)
         return try await self.edit(story) { analysis, _ in
             var character = Character(id: "", name: "", gender: .unknown, ageRange: .unknown, lines: 0)
@@ -130,7 +132,7 @@ public struct Stories: Sendable {
     @discardableResult
     public func mergeCharacter(_ story: StoryRow, id: String, into survivor: String) async throws -> StoryRow {
         try await edit(story) { analysis, overrides in
-            guard analysis.character(id: id) != nil, analysis.character(id: survivor) != nil else { throw StoryError.notFound("character") }
+            guard analysis.character(id: id) != nil, analysis.character(id: survivor) != nil else { throw ServiceError.notFound("character") }
             try analysis.merge(id, into: survivor)
             overrides.characters[id] = nil
         }
@@ -160,7 +162,7 @@ public struct Stories: Sendable {
             if role == "narrator" {
                 overrides.narrator = assignment
             } else {
-                guard let character = analysis.character(id: role) else { throw StoryError.notFound("character") }
+                guard let character = analysis.character(id: role) else { throw ServiceError.notFound("character") }
                 var named = assignment
                 named.name = character.name
                 overrides.characters[role] = named
@@ -175,7 +177,7 @@ public struct Stories: Sendable {
             if role == "narrator" {
                 overrides.narrator = nil
             } else {
-                guard analysis.character(id: role) != nil else { throw StoryError.notFound("character") }
+                guard analysis.character(id: role) != nil else { throw ServiceError.notFound("character") }
                 overrides.characters[role] = nil
             }
         }
@@ -210,7 +212,7 @@ public struct Stories: Sendable {
         _ story: StoryRow, _ n: Int, compressed: Bool, audio: (any NarrationService, PlannedUtterance) async throws -> Data
     ) async throws -> Data {
         let (pipeline, plan) = try await self.plan(story)
-        guard plan.lines.indices.contains(n) else { throw StoryError.notFound("segment") }
+        guard plan.lines.indices.contains(n) else { throw ServiceError.notFound("segment") }
         let id = story.id
         await ahead?.jumped(story: id, to: n)
         let data = try await audio(pipeline, plan.lines[n])
@@ -233,7 +235,7 @@ public struct Stories: Sendable {
 
     private func plannedLine(_ story: StoryRow, _ n: Int) async throws -> PlannedUtterance {
         let lines = try await plan(story).plan.lines
-        guard lines.indices.contains(n) else { throw StoryError.notFound("segment") }
+        guard lines.indices.contains(n) else { throw ServiceError.notFound("segment") }
         return lines[n]
     }
 
@@ -245,7 +247,7 @@ public struct Stories: Sendable {
         let key = PlanCache.Key(story: story.id, version: story.updatedAt ?? .distantPast, voices: voices)
         if let plan = await plans.plan(for: key) { return (narration.forStory(plan.overrides), plan) }
         let content = try self.content(story)
-        guard let analysis = content.analysis else { throw StoryError.notAnalyzed }
+        guard let analysis = content.analysis else { throw ServiceError.notAnalyzed }
         let pipeline = narration.forStory(content.overrides)
         let cast = await pipeline.cast(analysis, overrides: content.overrides)
         let plan = StoryPlan(content, analysis: analysis, lines: pipeline.plan(content.document, analysis: analysis, cast: cast))
@@ -262,7 +264,7 @@ public struct Stories: Sendable {
     }
 
     public func suggestVoices(_ story: StoryRow, llm: String) async throws -> JobRow {
-        guard try content(story).analysis != nil else { throw StoryError.notAnalyzed }
+        guard try content(story).analysis != nil else { throw ServiceError.notAnalyzed }
         try await requireModel(llm, step: "Voice suggestion", story: story)
         return try await JobQueue(database: database).enqueue(
             kind: StoryJobs.suggestVoices, payload: StoryJobs.Payload(story_id: story.id, llm: llm), ownerID: ownerID)
@@ -270,9 +272,9 @@ public struct Stories: Sendable {
 
     public func export(_ story: StoryRow, format: String) async throws -> JobRow {
         guard StoryJobs.exportFormats.contains(format) else {
-            throw StoryError(.invalid, code: "invalid_format", "Export as 'm4b' or 'mp3'.")
+            throw ServiceError(.invalid, code: "invalid_format", "Export as 'm4b' or 'mp3'.")
         }
-        guard try content(story).analysis != nil else { throw StoryError.notAnalyzed }
+        guard try content(story).analysis != nil else { throw ServiceError.notAnalyzed }
         return try await JobQueue(database: database).enqueue(
             kind: StoryJobs.render, payload: StoryJobs.Payload(story_id: story.id, format: format), ownerID: ownerID)
     }
@@ -280,7 +282,7 @@ public struct Stories: Sendable {
     /// The latest export's key in the artifact store, and its format.
     public func exported(_ story: StoryRow) throws -> (key: String, format: String) {
         guard let render = try content(story).render else {
-            throw StoryError(.notFound, code: "not_rendered", "This story has not been exported yet; export it first.")
+            throw ServiceError(.notFound, code: "not_rendered", "This story has not been exported yet; export it first.")
         }
         return (render.path, render.format)
     }
@@ -302,7 +304,7 @@ public struct Stories: Sendable {
         do {
             _ = try await models.model(spec, userID: ownerID, database: database)
         } catch let error as LanguageModelError {
-            throw StoryError(.invalid, code: error.kind == .missingKey ? "missing_key" : "invalid_model",
+            throw ServiceError(.invalid, code: error.kind == .missingKey ? "missing_key" : "invalid_model",
                              error.message(step: step, story: story.title))
         }
     }
@@ -314,18 +316,22 @@ public struct Stories: Sendable {
         if let name = edit.name {
             let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty, trimmed.count <= 120 else {
-                throw StoryError(.invalid, code: "invalid_name", "A character's name needs 1 to 120 characters.")
+                throw ServiceError(.invalid, code: "invalid_name", "A character's name needs 1 to 120 characters.")
             }
             edit.name = trimmed
         }
         return edit
     }
 
-    static func storyError(_ error: StoryAnalysis.EditError) -> StoryError {
+    static func storyError(_ error: StoryAnalysis.EditError) -> ServiceError {
         switch error {
-        case .unknownCharacter(let id): StoryError(.invalid, code: "unknown_character", "No character '\(id)' in this story.")
-        case .unknownSegment: StoryError.notFound("segment")
-        case .sameCharacter: StoryError(.invalid, code: "same_character", "Pick two different characters to merge.")
+        case .unknownCharacter(let id): ServiceError(.invalid, code: "unknown_character", "No character '\(id)' in this story.")
+        case .unknownSegment: ServiceError.notFound("segment")
+        case .sameCharacter: ServiceError(.invalid, code: "same_character", "Pick two different characters to merge.")
         }
     }
+}
+
+extension ServiceError {
+    public static let notAnalyzed = ServiceError(.conflict, code: "not_analyzed", "Analyse the story first (POST /api/stories/{id}/analyze).")
 }

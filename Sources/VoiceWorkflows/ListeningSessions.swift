@@ -1,6 +1,6 @@
 import Foundation
 import StoryModel
-import StoryWorkflows
+import Platform
 import VoiceChat
 
 /// The listening sessions this server holds: speech a user is sending while they speak, kept
@@ -34,7 +34,7 @@ public actor ListeningSessions {
         let mine = sessions.filter { $0.value.owner == owner }.sorted { $0.value.lastUsed < $1.value.lastUsed }
         for (id, _) in mine.prefix(max(0, mine.count - perUser + 1)) { sessions[id] = nil }
         guard sessions.count < limit else {
-            throw StoryError(.unavailable, code: "busy", "Too many people are speaking to this server right now: try again in a moment.")
+            throw ServiceError(.unavailable, code: "busy", "Too many people are speaking to this server right now: try again in a moment.")
         }
         let id = UUID.random()
         sessions[id] = Session(owner: owner, listening: listening, lastUsed: now())
@@ -68,6 +68,6 @@ public actor ListeningSessions {
         sessions = sessions.filter { $0.value.lastUsed >= cutoff }
     }
 
-    static let notFound = StoryError(.notFound, code: "listening_not_found",
+    static let notFound = ServiceError(.notFound, code: "listening_not_found",
                                      "That listening session is over (it was used, cancelled or idle for a minute): start speaking again.")
 }

@@ -6,20 +6,20 @@ import VendorHTTP
 import LanguageModels
 import Speech
 import StoryModel
-import StoryWorkflows
+import Platform
 import VoiceChat
 
 /// Voice chat for one signed-in user: the server's transcriber, the user's own model (or, with
 /// none chosen, the one on this machine), and any voice the user can use. The server's
-/// controllers and the tests call these; every refusal is a `StoryError`.
+/// controllers and the tests call these; every refusal is a `ServiceError`.
 public struct VoiceChats: Sendable {
     /// The user's context: their narration (voices their keys unlock) and model access.
-    public var user: Stories
+    public var user: UserContext
     public var transcriber: (any SpeechTranscriber)?
     /// Recordings longer than this are refused.
     public var maxRecordingSeconds: Double
 
-    public init(user: Stories, transcriber: (any SpeechTranscriber)?, maxRecordingSeconds: Double = 120) {
+    public init(user: UserContext, transcriber: (any SpeechTranscriber)?, maxRecordingSeconds: Double = 120) {
         self.user = user
         self.transcriber = transcriber
         self.maxRecordingSeconds = maxRecordingSeconds
@@ -35,7 +35,7 @@ public struct VoiceChats: Sendable {
         do {
             audio = try await AudioDecoder(maxSeconds: maxRecordingSeconds + 1).decode(file)
         } catch {
-            throw StoryError(.unsupportedMedia, code: "unreadable_audio", "The recording could not be read as audio: \(error)")
+            throw ServiceError(.unsupportedMedia, code: "unreadable_audio", "The recording could not be read as audio: \(error)")
         }
         return try await transcribe(audio, by: transcriber)
     }
@@ -44,10 +44,10 @@ public struct VoiceChats: Sendable {
     /// reach the transcriber, which hears words in them).
     func transcribe(_ audio: PCMAudio, by transcriber: any SpeechTranscriber) async throws -> String {
         guard audio.durationSeconds >= 0.3 else {
-            throw StoryError(.invalid, code: "recording_too_short", "The recording is too short: hold the button while you speak.")
+            throw ServiceError(.invalid, code: "recording_too_short", "The recording is too short: hold the button while you speak.")
         }
         guard audio.durationSeconds <= maxRecordingSeconds else {
-            throw StoryError(.tooLarge, code: "recording_too_long",
+            throw ServiceError(.tooLarge, code: "recording_too_long",
                              "The recording is over \(Int(maxRecordingSeconds)) seconds: ask in shorter parts.")
         }
         let speech = SpeechDetector.speech(in: audio)
@@ -55,12 +55,12 @@ public struct VoiceChats: Sendable {
         return try await heard(speech, by: transcriber)
     }
 
-    /// `transcriber`'s words for speech already found, its failures as `StoryError`s.
+    /// `transcriber`'s words for speech already found, its failures as `ServiceError`s.
     func heard(_ speech: PCMAudio, by transcriber: any SpeechTranscriber) async throws -> String {
         do {
             return try await transcriber.transcribe(speech)
         } catch let error as CloudSpeechError {
-            throw StoryError(error.kind == .missingKey ? .invalid : .unavailable, code: error.kind == .missingKey ? "missing_key" : "transcription_failed", error.description)
+            throw ServiceError(error.kind == .missingKey ? .invalid : .unavailable, code: error.kind == .missingKey ? "missing_key" : "transcription_failed", error.description)
         }
     }
 
@@ -70,7 +70,7 @@ public struct VoiceChats: Sendable {
     /// last piece.
     public func listening(sampleRate: Int, with choice: String? = nil) async throws -> Listening {
         guard (8_000...48_000).contains(sampleRate) else {
-            throw StoryError(.invalid, code: "invalid_sample_rate", "The sample rate must be between 8000 and 48000 (16000 is best).")
+            throw ServiceError(.invalid, code: "invalid_sample_rate", "The sample rate must be between 8000 and 48000 (16000 is best).")
         }
         let transcriber = try await self.transcriber(choice)
         let listening = Listening(sampleRate: sampleRate, maxSeconds: maxRecordingSeconds) { speech in
@@ -89,11 +89,11 @@ public struct VoiceChats: Sendable {
         if choice.isEmpty || choice == "local" { return try localTranscriber() }
         let spec = try? ModelAccess.spec(choice.contains(":") ? choice : "\(choice):\(OpenAITranscriber.defaultModel)")
         guard let spec, spec.provider == .openai else {
-            throw StoryError(.invalid, code: "invalid_transcriber", "The transcriber must be local, openai or openai:MODEL.")
+            throw ServiceError(.invalid, code: "invalid_transcriber", "The transcriber must be local, openai or openai:MODEL.")
         }
         let settings = SettingsRepository(database: user.database, box: user.models.box)
         guard let key = try await settings.key(for: .openai, userID: user.ownerID) else {
-            throw StoryError(.invalid, code: "missing_key", "Add your OpenAI key in Settings to have OpenAI transcribe, or use this machine's.")
+            throw ServiceError(.invalid, code: "missing_key", "Add your OpenAI key in Settings to have OpenAI transcribe, or use this machine's.")
         }
         let factory = user.models.factory
         return OpenAITranscriber(
@@ -104,7 +104,7 @@ public struct VoiceChats: Sendable {
 
     private func localTranscriber() throws -> any SpeechTranscriber {
         guard let transcriber else {
-            throw StoryError(.unavailable, code: "no_transcriber",
+            throw ServiceError(.unavailable, code: "no_transcriber",
                              "This server cannot transcribe speech: run scripts/setup (it installs faster-whisper), or type instead.")
         }
         return transcriber
@@ -115,12 +115,12 @@ public struct VoiceChats: Sendable {
         let narration = try await user.userNarration().narration
         let assignment = try await self.voice(voice, narration: narration)
         guard text.unicodeScalars.contains(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) else {
-            throw StoryError(.invalid, code: "nothing_to_say", "The text has no words to speak.")
+            throw ServiceError(.invalid, code: "nothing_to_say", "The text has no words to speak.")
         }
         do {
             return try await narration.preview(assignment, text: text)
         } catch {
-            throw StoryError(.unavailable, code: "speech_failed", "The voice \(assignment.voice) could not speak this text: \(error)")
+            throw ServiceError(.unavailable, code: "speech_failed", "The voice \(assignment.voice) could not speak this text: \(error)")
         }
     }
 
@@ -140,7 +140,7 @@ public struct VoiceChats: Sendable {
         do {
             chosen = try await user.models.model(spec, userID: user.ownerID, database: user.database)
         } catch let error as LanguageModelError {
-            throw StoryError(.invalid, code: error.kind == .missingKey ? "missing_key" : "invalid_model", error.description)
+            throw ServiceError(.invalid, code: error.kind == .missingKey ? "missing_key" : "invalid_model", error.description)
         }
         let transcribe: @Sendable (VoicePipeline.Recording) async throws -> String = { recording in
             let transcriber = try remote ?? self.localTranscriber()

@@ -1,7 +1,7 @@
 import Foundation
 import LanguageModels
 import Persistence
-import StoryWorkflows
+import Platform
 import VoiceChat
 
 /// A conversation as the API shows it: what was said, in order. A reply the user spoke over
@@ -34,7 +34,7 @@ public struct VoiceConversations: Sendable {
     let repository: VoiceConversationRepository
     let ownerID: UUID
 
-    public init(user: Stories) {
+    public init(user: UserContext) {
         repository = VoiceConversationRepository(database: user.database)
         ownerID = user.ownerID
     }
@@ -61,12 +61,12 @@ public struct VoiceConversations: Sendable {
     public func markHeard(_ heard: String, in id: UUID) async throws {
         _ = try await find(id)
         guard let last = try await repository.messages(of: id).last, last.role == ChatTurn.Role.assistant.rawValue else {
-            throw StoryError(.conflict, code: "no_reply", "The conversation's last message is not a reply.")
+            throw ServiceError(.conflict, code: "no_reply", "The conversation's last message is not a reply.")
         }
         // The player joins the sentences it played with spaces; the reply may break lines.
         let kept = Self.collapsed(heard)
         guard Self.collapsed(last.text).hasPrefix(kept) else {
-            throw StoryError(.invalid, code: "not_heard", "'heard' must be the beginning of the last reply.")
+            throw ServiceError(.invalid, code: "not_heard", "'heard' must be the beginning of the last reply.")
         }
         _ = try await repository.markHeard(kept, in: id)
     }
@@ -134,7 +134,7 @@ public struct VoiceConversations: Sendable {
     /// A conversation's title until its first question is heard.
     static let untitled = "New conversation"
 
-    static let notFound = StoryError(.notFound, code: "conversation_not_found", "No such conversation.")
+    static let notFound = ServiceError(.notFound, code: "conversation_not_found", "No such conversation.")
 
     static func collapsed(_ text: String) -> String {
         text.split(whereSeparator: \.isWhitespace).joined(separator: " ")

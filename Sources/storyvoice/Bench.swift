@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Platform
 import StoryWorkflows
 import Narration
 import Speech

@@ -3,6 +3,7 @@ import FluentKit
 import Foundation
 import Logging
 import Persistence
+import Platform
 import StoryModel
 import StoryText
 import StoryWorkflows

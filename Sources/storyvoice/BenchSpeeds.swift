@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Narration
+import Platform
 import Speech
 import StoryModel
 import StoryText

@@ -2,6 +2,7 @@ import ArgumentParser
 import Audio
 import Foundation
 import LocalModel
+import Platform
 import StoryWorkflows
 import Narration
 import Speech

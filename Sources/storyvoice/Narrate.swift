@@ -1,6 +1,7 @@
 import ArgumentParser
 import Audio
 import Foundation
+import Platform
 import StoryWorkflows
 import Narration
 import Speech

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Audio
 import Foundation
+import Platform
 import StoryModel
 import StoryWorkflows
 import Speech

@@ -1,5 +1,6 @@
 import Foundation
 import LanguageModels
+import Platform
 @testable import StoryServer
 import StoryWorkflows
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import StoryModel
 import StoryText
 import StoryWorkflows

@@ -4,6 +4,7 @@ import ObjectStorage
 import Jobs
 import Journeys
 import LanguageModels
+import Platform
 @testable import StoryServer
 import StoryWorkflows
 import Testing

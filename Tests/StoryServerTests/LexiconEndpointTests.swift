@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import Speech
 @testable import StoryServer
 import StoryWorkflows

@@ -1,6 +1,7 @@
 import DatabaseTestSupport
 import Foundation
 import LanguageModels
+import Platform
 @testable import StoryServer
 import StoryWorkflows
 import Testing

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Narration
+import Platform
 import StoryModel
 @testable import StoryServer
 import StoryWorkflows

@@ -1,6 +1,7 @@
 import DatabaseTestSupport
 import Foundation
 import Narration
+import Platform
 import StoryModel
 @testable import StoryServer
 import StoryWorkflows

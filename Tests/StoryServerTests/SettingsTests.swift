@@ -3,6 +3,7 @@ import FluentKit
 import FluentSQL
 import Foundation
 import Persistence
+import Platform
 import Speech
 @testable import StoryServer
 import StoryWorkflows

@@ -2,6 +2,7 @@ import DatabaseTestSupport
 import Foundation
 import Jobs
 import NIOCore
+import Platform
 import StoryModel
 import Persistence
 @testable import StoryServer

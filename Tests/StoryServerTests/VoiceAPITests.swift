@@ -2,6 +2,7 @@ import Foundation
 import LanguageModels
 import Audio
 import NIOCore
+import Platform
 @testable import StoryServer
 import SpeechEngines
 import StoryWorkflows

@@ -2,6 +2,7 @@ import Crypto
 import DatabaseTestSupport
 import Foundation
 import Persistence
+import Platform
 import StoryWorkflows
 import Testing
 
@@ -34,9 +35,9 @@ struct StoryLibraryTests {
             #expect(try mine.content(try await mine.story(filed.id)).document.text == long)
 
             let theirs = try Self.stories(database, data: data, owner: stranger)
-            let refused = await #expect(throws: StoryError.self) { _ = try await theirs.story(kept.id) }
+            let refused = await #expect(throws: ServiceError.self) { _ = try await theirs.story(kept.id) }
             #expect(refused?.kind == .notFound)
-            await #expect(throws: StoryError.self, "an empty paste is refused before anything is kept") {
+            await #expect(throws: ServiceError.self, "an empty paste is refused before anything is kept") {
                 _ = try ImportedText.paste(text: " \n\t", title: nil, author: nil)
             }
         }

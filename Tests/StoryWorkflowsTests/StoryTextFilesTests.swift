@@ -1,6 +1,7 @@
 import Foundation
 import ObjectStorage
 import Persistence
+import Platform
 import StoryWorkflows
 import Testing
 
@@ -34,12 +35,12 @@ struct StoryTextFilesTests {
         let third = Self.folder("third")
         defer { try? FileManager.default.removeItem(at: third) }
         try await store.keep(Data("something else".utf8), as: "files/\(stored.path)", contentType: "text/plain")
-        let refused = await #expect(throws: StoryError.self) { try await StoryTextFiles(dataDirectory: DataDirectory(url: third), artifacts: store).fetch(for: story) }
+        let refused = await #expect(throws: ServiceError.self) { try await StoryTextFiles(dataDirectory: DataDirectory(url: third), artifacts: store).fetch(for: story) }
         #expect(refused?.code == "text_mismatch")
         #expect(throws: (any Error).self) { _ = try story.fullText(dataDirectory: DataDirectory(url: third)) }
 
         try await store.delete("files/\(stored.path)")
-        let gone = await #expect(throws: StoryError.self) { try await StoryTextFiles(dataDirectory: DataDirectory(url: third), artifacts: store).fetch(for: story) }
+        let gone = await #expect(throws: ServiceError.self) { try await StoryTextFiles(dataDirectory: DataDirectory(url: third), artifacts: store).fetch(for: story) }
         #expect(gone?.code == "text_missing" && gone?.message.contains("Import the story again") == true)
     }
 }

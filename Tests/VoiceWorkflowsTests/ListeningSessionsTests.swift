@@ -1,5 +1,5 @@
 import Foundation
-import StoryWorkflows
+import Platform
 import Synchronization
 import Testing
 import VoiceChat
@@ -21,11 +21,11 @@ struct ListeningSessionsTests {
         let sessions = ListeningSessions()
         let (ada, bob) = (UUID(), UUID())
         let id = try await sessions.open(Self.listening(), owner: ada)
-        let refused = await #expect(throws: StoryError.self) { _ = try await sessions.session(id, owner: bob) }
+        let refused = await #expect(throws: ServiceError.self) { _ = try await sessions.session(id, owner: bob) }
         #expect(refused?.code == "listening_not_found")
         await sessions.close(id, owner: bob)
         _ = try await sessions.take(id, owner: ada)
-        await #expect(throws: StoryError.self) { _ = try await sessions.take(id, owner: ada) }
+        await #expect(throws: ServiceError.self) { _ = try await sessions.take(id, owner: ada) }
     }
 
     @Test("each user holds at most two (the oldest goes), the server at most its limit, and idle ones are dropped")
@@ -38,10 +38,10 @@ struct ListeningSessionsTests {
         let second = try await sessions.open(Self.listening(), owner: ada)
         clock.advance(1)
         _ = try await sessions.open(Self.listening(), owner: ada)
-        await #expect(throws: StoryError.self) { _ = try await sessions.session(first, owner: ada) }
+        await #expect(throws: ServiceError.self) { _ = try await sessions.session(first, owner: ada) }
         _ = try await sessions.session(second, owner: ada)
         _ = try await sessions.open(Self.listening(), owner: UUID())
-        let busy = await #expect(throws: StoryError.self) { _ = try await sessions.open(Self.listening(), owner: UUID()) }
+        let busy = await #expect(throws: ServiceError.self) { _ = try await sessions.open(Self.listening(), owner: UUID()) }
         #expect(busy?.code == "busy")
         clock.advance(61)
         _ = try await sessions.open(Self.listening(), owner: UUID())

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import StoryModel
 import StoryWorkflows
 import Vapor

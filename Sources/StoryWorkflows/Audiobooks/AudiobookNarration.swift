@@ -1,6 +1,7 @@
 import Audio
 import Foundation
 import Narration
+import Platform
 import Speech
 import StoryModel
 import StoryText
@@ -60,11 +61,11 @@ public struct AudiobookNarration: Sendable {
     public func prepare() async throws -> Plan {
         let directory = request.output.deletingLastPathComponent()
         guard FileManager.default.fileExists(atPath: directory.path) else {
-            throw StoryError(.notFound, code: "no_folder", "The folder \(directory.path) does not exist.")
+            throw ServiceError(.notFound, code: "no_folder", "The folder \(directory.path) does not exist.")
         }
         // Before any line is rendered (hours, for a novel): only WAV is written without ffmpeg.
         if AudioFormat(fileExtension: request.output.pathExtension) != .wav, !AudioEncoder.isAvailable() {
-            throw StoryError(.unavailable, code: "no_encoder",
+            throw ServiceError(.unavailable, code: "no_encoder",
                              "Writing .\(request.output.pathExtension) needs ffmpeg, which is not installed: run scripts/setup (or install ffmpeg), or write a .wav.")
         }
         let analysis = StoryAnalyzer().analyze(request.document)
@@ -114,7 +115,7 @@ public enum CastFile {
         do {
             return try JSONDecoder().decode(Cast.self, from: Data(contentsOf: url))
         } catch let error as DecodingError {
-            throw StoryError(.invalid, code: "invalid_cast",
+            throw ServiceError(.invalid, code: "invalid_cast",
                              "\(url.path) is not a valid cast file: \(error.localizedDescription). Start from the NAME.cast.json that narrate writes.")
         }
     }

@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import Foundation
 import LanguageModels
 import Narration
+import Platform
 import Speech
 import StoryModel
 import VendorHTTP
@@ -31,7 +32,7 @@ public struct ModelCasting: Sendable {
         do {
             modelSpec = try ModelSpec(parsing: spec)
         } catch {
-            throw StoryError(.invalid, code: "invalid_model", "--cast-with-llm \(spec): \(error)")
+            throw ServiceError(.invalid, code: "invalid_model", "--cast-with-llm \(spec): \(error)")
         }
         let cast = overrides ?? Cast(narrator: narrator, characters: [:])
         let speaking = analysis.characters.filter { cast.characters[$0.id] == nil }
@@ -48,7 +49,7 @@ public struct ModelCasting: Sendable {
             let model = try LanguageModelFactory(httpClient: client).makeModel(modelSpec)
             suggester = VoiceSuggester(model: model, cache: try ResponseCache(directory: cacheDirectory))
         } catch let error as LanguageModelError {
-            throw StoryError(.invalid, code: "model_failed", error.message(step: "Voice suggestion", story: title))
+            throw ServiceError(.invalid, code: "model_failed", error.message(step: "Voice suggestion", story: title))
         }
         let result: (suggestions: [String: VoiceSuggestion], asked: Int)
         do {
@@ -56,7 +57,7 @@ public struct ModelCasting: Sendable {
                 progress(done, total, character.name)
             }
         } catch let error as AnalysisError {
-            throw StoryError(.unavailable, code: "model_failed", error.description)
+            throw ServiceError(.unavailable, code: "model_failed", error.description)
         }
         for (id, suggestion) in result.suggestions {
             cast.characters[id] = VoiceAssignment(voice: suggestion.voice, rate: suggestion.rate, pitch: suggestion.pitch)

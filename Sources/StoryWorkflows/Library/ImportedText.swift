@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import StoryModel
 import StoryText
 
@@ -18,7 +19,7 @@ public struct ImportedText: Sendable {
 
     public static func paste(text: String, title: String?, author: String?) throws -> ImportedText {
         guard text.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else {
-            throw StoryError(.invalid, code: "empty_story", "The story has no text; paste some first.")
+            throw ServiceError(.invalid, code: "empty_story", "The story has no text; paste some first.")
         }
         let title = cleanTitle(title) ?? titleFromText(text)
         return ImportedText(title: title, author: cleanAuthor(author), text: text, chapters: ChapterDetector.chapters(in: text, title: title))
@@ -45,16 +46,16 @@ public struct ImportedText: Sendable {
     }
 
     /// The importer's message, under the status that fits it.
-    static func storyError(for error: ImportError) -> StoryError {
+    static func storyError(for error: ImportError) -> ServiceError {
         switch error {
         case .emptyFile:
-            StoryError(.invalid, code: "empty_story", error.description)
+            ServiceError(.invalid, code: "empty_story", error.description)
         case .tooLarge(let name, _, let limit):
-            StoryError(.tooLarge, code: "payload_too_large", "\(name) holds more than \(limit / 1_000_000) MB of text, more than this server imports.")
+            ServiceError(.tooLarge, code: "payload_too_large", "\(name) holds more than \(limit / 1_000_000) MB of text, more than this server imports.")
         case .binaryFile, .unsupportedExtension:
-            StoryError(.unsupportedMedia, code: "unsupported_media_type", error.description)
+            ServiceError(.unsupportedMedia, code: "unsupported_media_type", error.description)
         case .brokenEPUB, .brokenBundle, .zipBomb, .fileNotFound, .unreadableFile:
-            StoryError(.invalid, code: "unreadable_story", error.description)
+            ServiceError(.invalid, code: "unreadable_story", error.description)
         }
     }
 

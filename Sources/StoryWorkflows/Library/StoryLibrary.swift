@@ -4,6 +4,7 @@ import Foundation
 import Jobs
 import ObjectStorage
 import Persistence
+import Platform
 import StoryText
 
 /// Adds imported stories to a user's library: small texts inline in the database, large ones

@@ -1,6 +1,7 @@
 import Foundation
 import ObjectStorage
 import Persistence
+import Platform
 
 /// Long stories' texts (over the inline limit) are content-addressed files under `files/` on
 /// this machine, kept in the artifact store too: a server or worker on another machine fetches
@@ -37,13 +38,13 @@ public struct StoryTextFiles: Sendable {
         do {
             bytes = try await artifacts.data(Self.key(path), limit: 256 << 20)
         } catch ArtifactError.notFound {
-            throw StoryError(.notFound, code: "text_missing", "The text of \"\(story.title)\" is missing from the server's store. Import the story again.")
+            throw ServiceError(.notFound, code: "text_missing", "The text of \"\(story.title)\" is missing from the server's store. Import the story again.")
         } catch {
-            throw StoryError(.unavailable, code: "store_unavailable",
+            throw ServiceError(.unavailable, code: "store_unavailable",
                              "The text of \"\(story.title)\" is kept safe, but its store did not answer (\(error)). Try again in a minute.")
         }
         guard ContentStore.sha256Hex(bytes) == story.textSHA256 else {
-            throw StoryError(.unavailable, code: "text_mismatch", "The stored text of \"\(story.title)\" does not match what was imported. Import the story again.")
+            throw ServiceError(.unavailable, code: "text_mismatch", "The stored text of \"\(story.title)\" does not match what was imported. Import the story again.")
         }
         _ = try ContentStore(dataDirectory: dataDirectory).write(bytes, extension: "txt")
     }

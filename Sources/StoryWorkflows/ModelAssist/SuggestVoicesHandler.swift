@@ -2,6 +2,7 @@ import Analysis
 import Foundation
 import Jobs
 import LanguageModels
+import Platform
 import StoryModel
 import Persistence
 

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import StoryModel
 
 /// A story's planned performance and what the player shows of it, decoded and sliced once.

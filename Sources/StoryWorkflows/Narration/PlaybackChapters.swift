@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import StoryModel
 
 /// A page of the player's lines, with what it needs to show them: their texts, the total, the

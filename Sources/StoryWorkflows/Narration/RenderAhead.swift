@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// Renders the lines after the one a listener just asked for, in the background, so the next
 /// lines are in the cache before the player wants them.

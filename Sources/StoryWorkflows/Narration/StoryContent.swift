@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import Platform
 import StoryModel
 import Persistence
 import StoryText

@@ -5,6 +5,7 @@ import Jobs
 import ObjectStorage
 import LanguageModels
 import Narration
+import Platform
 import StoryModel
 import Persistence
 import StoryText
@@ -55,7 +56,7 @@ public enum StoryJobs {
         }
         do {
             try await texts.fetch(for: story)
-        } catch let error as StoryError where error.kind == .notFound {
+        } catch let error as ServiceError where error.kind == .notFound {
             throw PermanentJobFailure(error.message)
         }
         return (story, payload)
@@ -223,21 +224,5 @@ struct RenderHandler: JobHandler {
             fresh.durationSeconds = outcome.durationSeconds
         }
         return #"{"duration_seconds":\#(outcome.durationSeconds),"synthesized":\#(outcome.synthesized),"cache_hits":\#(outcome.cacheHits)}"#
-    }
-}
-
-/// A finished file the store would not take: the job is tried again, and says why.
-public struct StoreUnavailable: Error, CustomStringConvertible {
-    public var error: ArtifactError
-    /// What was made ("The audiobook").
-    public var what: String
-
-    public init(error: ArtifactError, what: String) {
-        self.error = error
-        self.what = what
-    }
-
-    public var description: String {
-        "\(what) was made, but the server's file store did not answer, so it could not be kept. It is tried again by itself in a moment."
     }
 }

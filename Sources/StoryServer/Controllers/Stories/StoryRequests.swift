@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 import StoryModel
 import Persistence
 import StoryWorkflows
@@ -14,6 +15,12 @@ extension Request {
         stories.artifacts = config.artifacts
         stories.expectedVersion = StoryVersionTag.expected(ifMatch: headers[.ifMatch])
         return stories
+    }
+
+    /// What every product's use cases know of the signed-in user.
+    func user(_ config: ServerConfig) throws -> UserContext {
+        UserContext(database: db, dataDirectory: config.dataDirectory, narration: config.narration, models: config.models,
+                    artifacts: config.artifacts, ownerID: try requireUser().id)
     }
 
     /// The story in the `:id` parameter, if the signed-in user has it.

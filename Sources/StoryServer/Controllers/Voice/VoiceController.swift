@@ -65,7 +65,7 @@ struct VoiceController: Sendable {
     struct Transcript: Content { var text: String }
 
     func chats(_ request: Request) throws -> VoiceChats {
-        VoiceChats(user: try request.stories(config), transcriber: config.transcriber)
+        VoiceChats(user: try request.user(config), transcriber: config.transcriber)
     }
 
     @Sendable
@@ -114,7 +114,7 @@ struct VoiceController: Sendable {
     @Sendable
     func startListening(_ request: Request) async throws -> Response {
         let body = request.body.data?.readableBytes ?? 0 > 0 ? try request.decodeJSON(ListenRequest.self) : ListenRequest()
-        let user = try request.stories(config)
+        let user = try request.user(config)
         let sampleRate = body.sampleRate ?? 16_000
         let listening = try await VoiceChats(user: user, transcriber: config.transcriber).listening(sampleRate: sampleRate, with: body.transcriber)
         let id = try await config.listenings.open(listening, owner: user.ownerID)
@@ -129,7 +129,7 @@ struct VoiceController: Sendable {
     @Sendable
     func hearPiece(_ request: Request) async throws -> Response {
         let id = try request.uuidParameter("id", what: "listening session")
-        let user = try request.stories(config)
+        let user = try request.user(config)
         let listening = try await config.listenings.session(id, owner: user.ownerID)
         let bytes = request.body.data.map { Array($0.readableBytesView) } ?? []
         guard bytes.count.isMultiple(of: 2) else {
@@ -148,7 +148,7 @@ struct VoiceController: Sendable {
     @Sendable
     func stopListening(_ request: Request) async throws -> Response {
         let id = try request.uuidParameter("id", what: "listening session")
-        await config.listenings.close(id, owner: try request.stories(config).ownerID)
+        await config.listenings.close(id, owner: try request.user(config).ownerID)
         return Response(status: .noContent)
     }
 
@@ -190,13 +190,13 @@ struct VoiceController: Sendable {
                 guard let id = UUID(uuidString: listening) else {
                     throw APIError(status: .notFound, code: "listening_not_found", message: "No such listening session.")
                 }
-                input = .listened(try await config.listenings.take(id, owner: try request.stories(config).ownerID))
+                input = .listened(try await config.listenings.take(id, owner: try request.user(config).ownerID))
             } else {
                 question = try Self.question(choices.text)
                 input = .text(question ?? "")
             }
             // Another user's conversation is refused before anything else is looked at.
-            let conversations = VoiceConversations(user: try request.stories(config))
+            let conversations = VoiceConversations(user: try request.user(config))
             let reference = choices.chosenConversation
             let found = try await conversations.find(reference)
             let pipeline = try await chats(request).pipeline(model: choices.chosenModel, voice: choices.chosenVoice, transcriber: choices.transcriber)
@@ -218,19 +218,19 @@ struct VoiceController: Sendable {
 
     @Sendable
     func listConversations(_ request: Request) async throws -> Response {
-        try Response.json(ConversationList(conversations: try await VoiceConversations(user: try request.stories(config)).list()))
+        try Response.json(ConversationList(conversations: try await VoiceConversations(user: try request.user(config)).list()))
     }
 
     @Sendable
     func conversation(_ request: Request) async throws -> Response {
         let id = try request.uuidParameter("id", what: "conversation")
-        return try Response.json(try await VoiceConversations(user: try request.stories(config)).conversation(id))
+        return try Response.json(try await VoiceConversations(user: try request.user(config)).conversation(id))
     }
 
     @Sendable
     func deleteConversation(_ request: Request) async throws -> Response {
         let id = try request.uuidParameter("id", what: "conversation")
-        try await VoiceConversations(user: try request.stories(config)).delete(id)
+        try await VoiceConversations(user: try request.user(config)).delete(id)
         return Response(status: .noContent)
     }
 
@@ -239,7 +239,7 @@ struct VoiceController: Sendable {
     func heard(_ request: Request) async throws -> Response {
         let id = try request.uuidParameter("id", what: "conversation")
         let body = try request.decodeJSON(HeardRequest.self)
-        let conversations = VoiceConversations(user: try request.stories(config))
+        let conversations = VoiceConversations(user: try request.user(config))
         try await conversations.markHeard(body.text, in: id)
         return try Response.json(try await conversations.conversation(id))
     }

@@ -1,4 +1,3 @@
-import Analysis
 import FluentKit
 import Foundation
 import LanguageModels
@@ -38,16 +37,16 @@ public struct ModelAccess: Sendable {
     public static func spec(_ text: String) throws -> ModelSpec {
         // "openai:gpt-4o-mini": a spec of kilobytes is refused before it is parsed or repeated.
         guard text.utf8.count <= 200 else {
-            throw StoryError(.invalid, code: "invalid_model", "A model is named in at most 200 characters (local, openai:MODEL, anthropic:MODEL, gemini:MODEL).")
+            throw ServiceError(.invalid, code: "invalid_model", "A model is named in at most 200 characters (local, openai:MODEL, anthropic:MODEL, gemini:MODEL).")
         }
         let spec: ModelSpec
         do {
             spec = try ModelSpec(parsing: text)
         } catch {
-            throw StoryError(.invalid, code: "invalid_model", "\(error)")
+            throw ServiceError(.invalid, code: "invalid_model", "\(error)")
         }
         guard spec.baseURL == nil, spec.provider != .openaiCompatible else {
-            throw StoryError(.invalid, code: "invalid_model",
+            throw ServiceError(.invalid, code: "invalid_model",
                              "Choose the local model (local) or an OpenAI, Anthropic or Gemini model (openai:MODEL, anthropic:MODEL, gemini:MODEL).")
         }
         return spec

@@ -22,20 +22,20 @@ public struct VoiceChoice: Decodable, Sendable {
     public func validated(against narration: any NarrationService) async throws -> VoiceAssignment {
         // Voice ids are short ("piper:en_US-joe-medium"): a long one is refused unread and unrepeated.
         guard voice.utf8.count <= Self.maxIDLength else {
-            throw StoryError(.invalid, code: "unknown_voice", "A voice id is at most \(Self.maxIDLength) characters; pick one from GET /api/voices.")
+            throw ServiceError(.invalid, code: "unknown_voice", "A voice id is at most \(Self.maxIDLength) characters; pick one from GET /api/voices.")
         }
         guard await narration.voices().contains(where: { $0.id == voice }) else {
-            throw StoryError(.invalid, code: "unknown_voice", "No installed voice is called '\(voice)'; pick one from GET /api/voices.")
+            throw ServiceError(.invalid, code: "unknown_voice", "No installed voice is called '\(voice)'; pick one from GET /api/voices.")
         }
         let assignment = VoiceAssignment(voice: voice, rate: rate ?? 1, pitch: pitch ?? 0, volume: volume ?? 1)
         guard Self.rates.contains(assignment.rate) else {
-            throw StoryError(.invalid, code: "out_of_range", "Rate must be between 0.5 and 2.")
+            throw ServiceError(.invalid, code: "out_of_range", "Rate must be between 0.5 and 2.")
         }
         guard Self.pitches.contains(assignment.pitch) else {
-            throw StoryError(.invalid, code: "out_of_range", "Pitch must be between -12 and 12 semitones.")
+            throw ServiceError(.invalid, code: "out_of_range", "Pitch must be between -12 and 12 semitones.")
         }
         guard Self.volumes.contains(assignment.volume) else {
-            throw StoryError(.invalid, code: "out_of_range", "Volume must be between 0 and 2.")
+            throw ServiceError(.invalid, code: "out_of_range", "Volume must be between 0 and 2.")
         }
         return assignment
     }

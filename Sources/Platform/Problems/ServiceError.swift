@@ -1,20 +1,22 @@
 import Problems
 
-/// Why a stories use case refused or failed, in words for the user. StoryServer maps the kind
-/// to an HTTP status in one place; the CLI prints the message.
-public struct StoryError: Error, Equatable, Sendable, CustomStringConvertible {
+/// Why a use case of any product refused or failed, in words for the user: a stable code and
+/// a kind. StoryServer maps the kind to an HTTP status in one place (through `Problem`); the
+/// CLI prints the message. Chat and calls keep errors of their own shape (`ChatError`,
+/// `CallError`), which are `Problem`s too.
+public struct ServiceError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
-        /// No such story, character or line (for this user).
+        /// No such story, journey, conversation or line (for this user).
         case notFound
         /// The request names something impossible: an empty name, an unknown voice.
         case invalid
-        /// The story is not in a state for this (not analysed yet, edited meanwhile).
+        /// Not in a state for this (a story not analysed yet, a journey with nothing told).
         case conflict
         case tooLarge
         case unsupportedMedia
-        /// A part the server lacks (no speech engine).
+        /// A part the server lacks (no speech engine), or one busy right now.
         case unavailable
-        /// The client edits a version of the story that is no longer the latest (`If-Match`).
+        /// The client edits a version that is no longer the latest (`If-Match`).
         case staleVersion
     }
 
@@ -31,14 +33,12 @@ public struct StoryError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String { message }
 
-    public static func notFound(_ what: String) -> StoryError {
-        StoryError(.notFound, code: "not_found", "No \(what) with this id.")
+    public static func notFound(_ what: String) -> ServiceError {
+        ServiceError(.notFound, code: "not_found", "No \(what) with this id.")
     }
-
-    public static let notAnalyzed = StoryError(.conflict, code: "not_analyzed", "Analyse the story first (POST /api/stories/{id}/analyze).")
 }
 
-extension StoryError: Problem {
+extension ServiceError: Problem {
     public var problemKind: ProblemKind {
         switch kind {
         case .notFound: .notFound

@@ -35,7 +35,7 @@ public enum CastableVoices {
     public static func live(_ id: String?, narration: any NarrationService) async throws -> VoiceAssignment {
         if let id { return try await VoiceChoice(voice: id).validated(against: narration) }
         guard let best = bestLive(await narration.voices()) else {
-            throw StoryError(.unavailable, code: "no_voices", "No voice is installed: run scripts/setup.")
+            throw ServiceError(.unavailable, code: "no_voices", "No voice is installed: run scripts/setup.")
         }
         return VoiceAssignment(voice: best.id)
     }
