@@ -97,6 +97,9 @@ let package = Package(
         .testTarget(name: "BootstrapTests", dependencies: [
             "Bootstrap", "StoryWorkflows", "ChatWorkflows", "JourneyWorkflows", "CallWorkflows", "LanguageModels", "Persistence",
         ]),
+        .testTarget(name: "PlatformTests", dependencies: [
+            "Platform", "Persistence", "LanguageModels", "DatabaseTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .testTarget(name: "VoiceWorkflowsTests", dependencies: ["Platform", "VoiceWorkflows", "VoiceChat"]),
         .testTarget(name: "StoryWorkflowsTests", dependencies: [
             "Platform", "StoryWorkflows", "ObjectStorage", "Persistence", "DatabaseTestSupport",
