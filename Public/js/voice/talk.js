@@ -4,6 +4,7 @@
 // asking again. Speaking over the answer stops it, and the conversation keeps only what was said.
 // The server keeps each conversation (`conversation_id`), so it is listed and can be reopened.
 import { api, apiBlob, isAbort, postEvents } from "../shared/api.js";
+import { AudioQueue } from "../shared/audio-queue.js";
 import { $, el, markup } from "../shared/dom.js";
 import { icon } from "../shared/icons.js";
 import { modelOptions } from "../shared/models.js";
@@ -84,8 +85,9 @@ export default function talkScreen() {
   let captureModule = null; // the capture worklet, loaded once
   let turn = null; // { controller, reply, spoken[] } of the answer in progress
   let conversation = null; // the id of the conversation the server keeps, once it has one
-  const queue = []; // audio waiting to play: {url, index, message}
-  let playing = null;
+  const queue = []; // audio waiting to play: {key, url, text, message, turn}
+  let speaker = null; // the AudioQueue that plays them, one after another
+  let chunks = 0; // keys for the queue
 
   return {
     async mount(container, _params, { signal, setTitle }) {
@@ -149,30 +151,48 @@ export default function talkScreen() {
         return item;
       }
 
-      // Playback: chunks in order, the message highlighted while its sentences play.
+      // Playback: chunks in order through the shared AudioQueue, the message highlighted while
+      // its sentences play. A chunk that cannot be played counts as said and the next goes on.
+      let sounding = null; // the chunk in the element
+      const said = (chunk) => {
+        URL.revokeObjectURL(chunk.url);
+        chunk.message.classList.remove("speaking");
+        chunk.turn.spoken.push(chunk.text);
+        chunk.message.dataset.spoken = String(chunk.turn.spoken.length);
+        if (sounding === chunk) sounding = null;
+      };
+      speaker = new AudioQueue({
+        signal,
+        next: () => {
+          sounding = queue.shift() ?? null;
+          return sounding ? { key: sounding.key, url: sounding.url } : "end";
+        },
+        on: {
+          sounding: () => {
+            sounding.message.classList.add("speaking");
+            setState("speaking");
+            q("#talk-stop").disabled = false;
+          },
+          ended: () => { if (sounding) said(sounding); },
+          end: quiet,
+          // Not allowed to play (autoplay): skipped as said, as a failed line is.
+          refused: () => {
+            if (sounding) said(sounding);
+            if (queue.length) speaker.play();
+            else quiet();
+          },
+          error: () => { if (sounding) said(sounding); speaker.advance(); },
+        },
+      });
+
+      /** Nothing left to say. */
+      function quiet() {
+        q("#talk-stop").disabled = true;
+        if (q("#talk-state").dataset.state === "speaking") setState("idle");
+      }
+
       function playNext() {
-        if (playing || !queue.length) {
-          if (!playing && !queue.length && q("#talk-state").dataset.state === "speaking") setState("idle");
-          return;
-        }
-        const chunk = queue.shift();
-        const audio = new Audio(chunk.url);
-        playing = { audio, chunk };
-        chunk.message.classList.add("speaking");
-        setState("speaking");
-        q("#talk-stop").disabled = false;
-        const done = () => {
-          URL.revokeObjectURL(chunk.url);
-          chunk.message.classList.remove("speaking");
-          chunk.turn.spoken.push(chunk.text);
-          chunk.message.dataset.spoken = String(chunk.turn.spoken.length);
-          playing = null;
-          if (!queue.length) q("#talk-stop").disabled = true;
-          playNext();
-        };
-        audio.addEventListener("ended", done, { once: true });
-        audio.addEventListener("error", done, { once: true });
-        audio.play().catch(done);
+        if (!speaker.wanted && queue.length) speaker.play();
       }
 
       /** Stops the answer: the fetch, the queue, the voice; history keeps what was said. */
@@ -182,7 +202,8 @@ export default function talkScreen() {
         turn = null;
         current.controller.abort();
         for (const chunk of queue.splice(0)) URL.revokeObjectURL(chunk.url);
-        if (playing) { playing.audio.pause(); playing.chunk.message.classList.remove("speaking"); playing = null; }
+        if (sounding) { sounding.message.classList.remove("speaking"); URL.revokeObjectURL(sounding.url); sounding = null; }
+        speaker.stop();
         q("#talk-stop").disabled = true;
         if (current.reply && current.spoken.length < current.sentences) {
           const said = current.spoken.join(" ");
@@ -198,6 +219,7 @@ export default function talkScreen() {
       /** One turn: a recording, or the text of a question; shows and speaks the events. */
       async function send({ listening, text }) {
         interrupt();
+        speaker.unlock(); // from the press that sent it: the answer may play when it comes (Safari)
         showError("");
         const controller = new AbortController();
         const current = { controller, reply: "", spoken: [], sentences: 0, texts: [], message: null, conversation };
@@ -239,7 +261,7 @@ export default function talkScreen() {
               current.texts[data.index] = data.text;
             } else if (name === "tts-audio") {
               const url = wavURL(data.audio);
-              queue.push({ url, text: current.texts[data.index] ?? "", message: current.message, turn: current });
+              queue.push({ key: String(++chunks), url, text: current.texts[data.index] ?? "", message: current.message, turn: current });
               playNext();
             } else if (name === "error") {
               failed = data;
@@ -256,7 +278,7 @@ export default function talkScreen() {
           if (isAbort(error)) return;
           failed = { stage: listening && !question ? "stt" : "llm", message: error.message, retryable: error.status !== 422 };
         }
-        if (turn === current && !queue.length && !playing) setState("idle");
+        if (turn === current && !queue.length && !speaker.wanted) setState("idle");
         if (current.conversation) listConversations(); // its title is the first question, once heard
         if (failed) report(failed, current, question, questionItem);
       }
@@ -275,7 +297,7 @@ export default function talkScreen() {
           try {
             const voice = q("#talk-voice").value || null;
             const wav = await apiBlob("/api/voice/speak", { method: "POST", json: { text: current.reply.slice(0, 300), voice }, signal });
-            queue.push({ url: URL.createObjectURL(wav), text: current.reply, message: current.message, turn: current });
+            queue.push({ key: String(++chunks), url: URL.createObjectURL(wav), text: current.reply, message: current.message, turn: current });
             showError("");
             playNext();
           } catch (error) {
@@ -416,7 +438,7 @@ export default function talkScreen() {
       stream?.getTracks().forEach((track) => track.stop());
       audioContext?.close();
       for (const chunk of queue.splice(0)) URL.revokeObjectURL(chunk.url);
-      playing?.audio.pause();
+      speaker?.dispose();
     },
   };
 }
