@@ -4,9 +4,9 @@ import FluentKit
 import Foundation
 import Logging
 import Persistence
+import Platform
 import Speech
 import StoryModel
-import Platform
 import Telephony
 
 /// Which voice agent plays a call, and the openings it says first, made ahead (issue 50: the
@@ -50,10 +50,11 @@ public struct CallAgents: Sendable {
         let voice = try await Self.localVoice(like: grant.scenario.voice, narration: narration)
         let effects = LocalVoiceAgent.Effects(
             transcribe: { recording in
-                switch recording {
-                case .samples(let audio): try await transcriber.transcribe(audio)
-                case .file(let file): try await transcriber.transcribe(try await AudioDecoder(maxSeconds: 60).decode(file))
+                let audio = switch recording {
+                case .samples(let audio): audio
+                case .file(let file): try await AudioDecoder(maxSeconds: 60).decode(file)
                 }
+                return TranscriptLoops.collapsed(try await transcriber.transcribe(audio))
             },
             model: model,
             speak: { text in try await narration.preview(voice, text: text) })

@@ -2,8 +2,8 @@ import Foundation
 import Jobs
 import ObjectStorage
 import Persistence
-import StoryModel
 import Platform
+import StoryModel
 
 /// Makes the M4B of a journey's parts told so far, a chapter per part, into the journey's
 /// folder, and keeps it in `artifacts` before the journey names it.

@@ -1,7 +1,7 @@
 import FluentKit
 import Foundation
-import Journeys
 import Jobs
+import Journeys
 import ObjectStorage
 import Persistence
 import Platform

@@ -5,9 +5,9 @@ import Journeys
 import LanguageModels
 import ObjectStorage
 import Persistence
+import Platform
 import Speech
 import StoryModel
-import Platform
 
 /// A signed-in user's journeys: plan a trip, start its story (told by jobs ahead of the
 /// listener), follow and steer it with the playhead, replay, download, delete. The server's

@@ -2,9 +2,9 @@ import Audio
 import Foundation
 import Journeys
 import LanguageModels
+import Platform
 import Speech
 import StoryModel
-import Platform
 
 /// A journey told whole and written as one audiobook with a chapter per part, away from any
 /// server (`storyvoice journey tell`): the same teller the server's jobs run, its parts kept in

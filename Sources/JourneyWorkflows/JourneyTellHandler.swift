@@ -1,14 +1,14 @@
 import FluentKit
 import Foundation
 import Jobs
-import ObjectStorage
 import Journeys
 import LanguageModels
 import Logging
+import ObjectStorage
 import Persistence
+import Platform
 import Speech
 import StoryModel
-import Platform
 
 /// Tells a journey's story ahead of its listener: the parts the buffer policy asks for, one at
 /// a time, until it asks for none (the listener has parts in hand); then lets go, and starts

@@ -1,8 +1,8 @@
 import Audio
 import Foundation
 import Journeys
-import StoryModel
 import Platform
+import StoryModel
 
 /// Each voice's own pace, measured once a process by having it read `StorytellingPace.sample`,
 /// and the rate that tells a journey's story at a storyteller's pace in it. Voices on this

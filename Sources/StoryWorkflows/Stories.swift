@@ -1,13 +1,13 @@
 import Analysis
 import FluentKit
 import Foundation
-import ObjectStorage
 import Jobs
 import LanguageModels
-import Speech
-import StoryModel
+import ObjectStorage
 import Persistence
 import Platform
+import Speech
+import StoryModel
 import StoryText
 
 /// The stories use cases for one signed-in user: read a story and its performance, edit the

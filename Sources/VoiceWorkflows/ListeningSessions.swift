@@ -1,6 +1,6 @@
 import Foundation
-import StoryModel
 import Platform
+import StoryModel
 import VoiceChat
 
 /// The listening sessions this server holds: speech a user is sending while they speak, kept

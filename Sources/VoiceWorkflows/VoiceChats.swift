@@ -1,12 +1,12 @@
 import Audio
 import CloudSpeech
 import Foundation
-import Persistence
-import VendorHTTP
 import LanguageModels
+import Persistence
+import Platform
 import Speech
 import StoryModel
-import Platform
+import VendorHTTP
 import VoiceChat
 
 /// Voice chat for one signed-in user: the server's transcriber, the user's own model (or, with
@@ -58,7 +58,7 @@ public struct VoiceChats: Sendable {
     /// `transcriber`'s words for speech already found, its failures as `ServiceError`s.
     func heard(_ speech: PCMAudio, by transcriber: any SpeechTranscriber) async throws -> String {
         do {
-            return try await transcriber.transcribe(speech)
+            return TranscriptLoops.collapsed(try await transcriber.transcribe(speech))
         } catch let error as CloudSpeechError {
             throw ServiceError(error.kind == .missingKey ? .invalid : .unavailable, code: error.kind == .missingKey ? "missing_key" : "transcription_failed", error.description)
         }

@@ -1,12 +1,12 @@
 import ArgumentParser
 import Foundation
-import Platform
-import StoryWorkflows
 import Narration
+import Platform
 import Speech
 import SpeechEngines
 import StoryModel
 import StoryText
+import StoryWorkflows
 #if canImport(Glibc)
 import Glibc
 #endif

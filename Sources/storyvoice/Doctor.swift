@@ -2,11 +2,11 @@ import ArgumentParser
 import Audio
 import Foundation
 import LocalModel
-import Platform
-import StoryWorkflows
 import Narration
+import Platform
 import Speech
 import SpeechEngines
+import StoryWorkflows
 
 struct Doctor: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show what is installed, what is missing, and how to fix it.")

@@ -1,13 +1,13 @@
 import ArgumentParser
 import Audio
 import Foundation
-import Platform
-import StoryWorkflows
 import Narration
+import Platform
 import Speech
 import SpeechEngines
 import StoryModel
 import StoryText
+import StoryWorkflows
 
 struct Narrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,10 +2,10 @@ import ArgumentParser
 import Audio
 import Foundation
 import Platform
-import StoryModel
-import StoryWorkflows
 import Speech
 import SpeechEngines
+import StoryModel
+import StoryWorkflows
 
 struct Voices: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List installed engines and their voices.")

@@ -2,9 +2,9 @@ import Analysis
 import Foundation
 import Jobs
 import LanguageModels
+import Persistence
 import Platform
 import StoryModel
-import Persistence
 
 /// "Suggest voices with AI": the user's model picks an installed voice, rate and pitch for each
 /// speaking character. Voices the user chose themselves are kept; a suggestion naming a voice

@@ -1,8 +1,8 @@
 import FluentKit
 import Foundation
+import Persistence
 import Platform
 import StoryModel
-import Persistence
 import StoryText
 
 /// A story's stored text, analysis, voice choices and render, decoded.

@@ -2,12 +2,12 @@ import Analysis
 import Audio
 import Foundation
 import Jobs
-import ObjectStorage
 import LanguageModels
 import Narration
+import ObjectStorage
+import Persistence
 import Platform
 import StoryModel
-import Persistence
 import StoryText
 
 /// The story jobs: `analyze` and `render`. One registry serves the server's in-process workers

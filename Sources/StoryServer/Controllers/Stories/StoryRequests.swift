@@ -1,7 +1,7 @@
 import Foundation
+import Persistence
 import Platform
 import StoryModel
-import Persistence
 import StoryWorkflows
 import Vapor
 
