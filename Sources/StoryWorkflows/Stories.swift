@@ -14,31 +14,38 @@ import StoryText
 /// analysis and the cast, play it line by line, queue its jobs. The server's controllers and
 /// the tests call these; every refusal is a `ServiceError`.
 public struct Stories: Sendable {
-    public var database: any Database
-    public var dataDirectory: DataDirectory
-    /// The server's narration pipeline (local voices); nil on a server without speech engines.
-    public var narration: (any NarrationService)?
-    public var models: ModelAccess
+    /// The signed-in user and the server's parts, as every product has them.
+    public var user: UserContext
     public var plans: PlanCache
     /// Renders ahead of each listener; nil renders only what is asked for.
     public var ahead: RenderAhead?
-    /// Where finished files and long texts are kept (nil: the data directory).
-    public var artifacts: (any ArtifactStore)?
-    public var ownerID: UUID
     /// The story version the client last saw (`If-Match`), when it asks for edits to apply
     /// only to that version; nil applies them to whatever is latest, merged with others' edits.
     public var expectedVersion: Int?
+
+    public var database: any Database { user.database }
+    public var dataDirectory: DataDirectory { user.dataDirectory }
+    /// The server's narration pipeline (local voices); nil on a server without speech engines.
+    public var narration: (any NarrationService)? { user.narration }
+    public var models: ModelAccess { user.models }
+    /// Where finished files and long texts are kept (nil: the data directory).
+    public var artifacts: (any ArtifactStore)? {
+        get { user.artifacts }
+        set { user.artifacts = newValue }
+    }
+    public var ownerID: UUID { user.ownerID }
+
+    public init(user: UserContext, plans: PlanCache) {
+        self.user = user
+        self.plans = plans
+    }
 
     public init(
         database: any Database, dataDirectory: DataDirectory, narration: (any NarrationService)?, models: ModelAccess,
         plans: PlanCache, ownerID: UUID
     ) {
-        self.database = database
-        self.dataDirectory = dataDirectory
-        self.narration = narration
-        self.models = models
-        self.plans = plans
-        self.ownerID = ownerID
+        self.init(user: UserContext(database: database, dataDirectory: dataDirectory, narration: narration, models: models, ownerID: ownerID),
+                  plans: plans)
     }
 
     // MARK: Reading
@@ -64,15 +71,9 @@ public struct Stories: Sendable {
         return (content, await pipeline.cast(analysis, overrides: content.overrides))
     }
 
-    /// What every product knows of this user (`UserContext`), as these use cases have it.
-    public var context: UserContext {
-        UserContext(database: database, dataDirectory: dataDirectory, narration: narration, models: models,
-                    artifacts: artifacts, ownerID: ownerID)
-    }
-
     /// The user's narration pipeline (`UserContext.userNarration`).
     public func userNarration(preference: CastingPreference? = nil) async throws -> (narration: any NarrationService, voices: String) {
-        try await context.userNarration(preference: preference)
+        try await user.userNarration(preference: preference)
     }
 
     // MARK: Editing

@@ -8,11 +8,8 @@ import Vapor
 extension Request {
     /// The stories use cases for the signed-in user.
     func stories(_ config: ServerConfig) throws -> Stories {
-        var stories = Stories(
-            database: db, dataDirectory: config.dataDirectory, narration: config.narration, models: config.models,
-            plans: config.plans, ownerID: try requireUser().id)
+        var stories = Stories(user: try user(config), plans: config.plans)
         stories.ahead = config.ahead
-        stories.artifacts = config.artifacts
         stories.expectedVersion = StoryVersionTag.expected(ifMatch: headers[.ifMatch])
         return stories
     }
