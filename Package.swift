@@ -264,7 +264,7 @@ let package = Package(
         .target(
             name: "ChatWorkflows",
             dependencies: [
-                "ChatStories", "ChatVideo", "Audio", "Persistence", "Jobs", "Platform", "LanguageModels", "StoryModel", "ObjectStorage", "Problems",
+                "ChatStories", "ChatVideo", "Audio", "Persistence", "Jobs", "Platform", "LanguageModels", "StoryModel", "ObjectStorage",
                 .product(name: "FluentKit", package: "fluent-kit"),
             ]
         ),

@@ -5,7 +5,7 @@ import Platform
 extension ChatConversations {
     /// Checks a generation before any model is asked: premium, a request within the limits, a
     /// model spec (`openai:gpt-4o-mini`; nil: the model on this machine) the user can use (their
-    /// key in Settings). Refusals are `ChatError`s (403, 422), and nothing is created.
+    /// key in Settings). Refusals are `ServiceError`s (403, 422), and nothing is created.
     public func prepareGeneration(_ asked: ChatGenerationRequest, model: String?, models: ModelAccess, plan: ChatPlan) async throws -> ChatGeneration {
         try plan.allowGenerator()
         try plan.allow(characters: asked.characters)
@@ -13,7 +13,7 @@ extension ChatConversations {
         do {
             request = try asked.validated()
         } catch {
-            throw ChatError(.invalid, code: "invalid_generation", error.description)
+            throw ServiceError(.invalid, code: "invalid_generation", error.description)
         }
         let chosen = try await ChatGeneration.failures {
             try await models.model(try model.map(ModelAccess.spec) ?? .local, userID: ownerID, database: database)
@@ -58,10 +58,10 @@ public struct ChatGeneration: Sendable {
                     continuation.yield(.conversation(kept))
                 } catch is CancellationError {
                     // Nobody listens any more.
-                } catch let error as ChatError {
+                } catch let error as ServiceError {
                     continuation.yield(.error(error))
                 } catch {
-                    continuation.yield(.error(ChatError(.unavailable, code: "generation_failed", "The conversation could not be written (\(error)). Nothing was created; try again.")))
+                    continuation.yield(.error(ServiceError(.unavailable, code: "generation_failed", "The conversation could not be written (\(error)). Nothing was created; try again.")))
                 }
                 continuation.finish()
             }
@@ -69,16 +69,16 @@ public struct ChatGeneration: Sendable {
         }
     }
 
-    /// `body`, with a model's and the generator's failures said as `ChatError`s.
+    /// `body`, with a model's and the generator's failures said as `ServiceError`s.
     static func failures<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as LanguageModelError {
             throw error.kind == .missingKey
-                ? ChatError(.invalid, code: "missing_key", error.description)
-                : ChatError(.unavailable, code: "model_unavailable", error.description)
+                ? ServiceError(.invalid, code: "missing_key", error.description)
+                : ServiceError(.unavailable, code: "model_unavailable", error.description)
         } catch let error as ChatGenerationError {
-            throw ChatError(.unavailable, code: "unusable_answer", error.description)
+            throw ServiceError(.unavailable, code: "unusable_answer", error.description)
         }
     }
 }
@@ -93,7 +93,7 @@ public enum ChatGenerationEvent: Sendable, Encodable {
     /// The conversation as kept.
     case conversation(ChatConversation)
     /// Why nothing was kept.
-    case error(ChatError)
+    case error(ServiceError)
 
     /// The event's name on the wire.
     public var name: String {

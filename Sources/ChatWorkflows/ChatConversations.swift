@@ -3,6 +3,7 @@ import FluentKit
 import Foundation
 import ObjectStorage
 import Persistence
+import Platform
 import StoryModel
 
 /// One user's chat stories: list, create, read, replace, duplicate, delete, and the timeline
@@ -61,7 +62,7 @@ public struct ChatConversations: Sendable {
                 let conversation = draft.applied(to: try ChatDocument.conversation(row))
                 try Self.check(conversation)
                 if let expectedVersion, row.version != expectedVersion {
-                    throw ChatError(.staleVersion, code: "stale_version",
+                    throw ServiceError(.staleVersion, code: "stale_version",
                                     "The chat story was changed elsewhere (it is now version \(row.version), not \(expectedVersion)). Reload it and make the change again.")
                 }
                 row.title = conversation.title
@@ -70,9 +71,9 @@ public struct ChatConversations: Sendable {
                 row.messageCount = conversation.messages.count
             }
         } catch is ChatConversationRepository.EditConflict {
-            throw ChatError(.conflict, code: "edit_conflict", "The chat story is being changed by many edits at once; try again.")
+            throw ServiceError(.conflict, code: "edit_conflict", "The chat story is being changed by many edits at once; try again.")
         }
-        guard let saved else { throw ChatError.conversationNotFound }
+        guard let saved else { throw ServiceError.conversationNotFound }
         return try ChatDocument.conversation(saved)
     }
 
@@ -91,7 +92,7 @@ public struct ChatConversations: Sendable {
 
     /// Deletes the conversation, its exports and their videos (shared links stop working).
     public func delete(_ id: UUID) async throws {
-        guard let files = try await repository.delete(id, ownerID: ownerID) else { throw ChatError.conversationNotFound }
+        guard let files = try await repository.delete(id, ownerID: ownerID) else { throw ServiceError.conversationNotFound }
         for file in files { try? await artifacts.delete(file) }
     }
 
@@ -99,38 +100,38 @@ public struct ChatConversations: Sendable {
     /// Refused (422) when no plan makes a video that long, before a single event is listed.
     public func timeline(_ id: UUID, settings: ChatExportSettings) async throws -> ChatTimeline {
         let conversation = try await conversation(id)
-        let settings = try ChatError.rules { try settings.validated() }
+        let settings = try ServiceError.rules { try settings.validated() }
         // Kept before today's limits, perhaps: checked again before anything is made of it.
-        try ChatError.rules { try conversation.validate() }
+        try ServiceError.rules { try conversation.validate() }
         try ChatPlan(isPremium: true).allow(videoOf: conversation, settings: settings)
         return ChatTimeline(conversation: conversation, settings: settings)
     }
 
     func find(_ id: UUID) async throws -> ChatConversationRow {
-        guard let row = try await repository.find(id, ownerID: ownerID) else { throw ChatError.conversationNotFound }
+        guard let row = try await repository.find(id, ownerID: ownerID) else { throw ServiceError.conversationNotFound }
         return row
     }
 
     /// What a kept conversation must be: valid, and short enough for some plan to make a video of.
     static func check(_ conversation: ChatConversation) throws {
-        try ChatError.rules { try conversation.validate() }
+        try ServiceError.rules { try conversation.validate() }
         try ChatPlan.allow(keeping: conversation)
     }
 }
 
-extension ChatError {
+extension ServiceError {
     /// A conversation or settings rule broken: 422 with the rule's own words.
     init(_ error: ChatStoryError) {
         self.init(.invalid, code: error.code, error.description)
     }
 
-    /// `body`, with a broken rule reported as a `ChatError`.
+    /// `body`, with a broken rule reported as a `ServiceError`.
     @discardableResult
     static func rules<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as ChatStoryError {
-            throw ChatError(error)
+            throw ServiceError(error)
         }
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import Jobs
 import ObjectStorage
 import Persistence
+import Platform
 import StoryModel
 
 /// One user's chat story videos: start an export (a job, checked against their plan), follow
@@ -44,7 +45,7 @@ public struct ChatExports: Sendable {
     public func start(conversation id: UUID, settings requested: ChatExportSettings) async throws -> ChatExportView {
         let conversations = ChatConversations(database: database, artifacts: artifacts, ownerID: ownerID)
         let conversation = try await conversations.conversation(id)
-        try ChatError.rules {
+        try ServiceError.rules {
             try conversation.validateForExport()
             _ = try requested.validated()
         }
@@ -98,14 +99,14 @@ public struct ChatExports: Sendable {
         let view = try await ChatExportView.views([record], queue: jobs)[0]
         _ = try await Self.file(of: record, view: view, artifacts: artifacts)
         guard let shared = try await repository.share(id, ownerID: ownerID, token: ChatShareToken.make()) else {
-            throw ChatError.exportNotFound
+            throw ServiceError.exportNotFound
         }
         return try await ChatExportView.views([shared], queue: jobs)[0]
     }
 
     /// Ends the share link: whoever has it can no longer watch. Sharing again makes a new one.
     public func unshare(_ id: UUID) async throws -> ChatExportView {
-        guard let record = try await repository.unshare(id, ownerID: ownerID) else { throw ChatError.exportNotFound }
+        guard let record = try await repository.unshare(id, ownerID: ownerID) else { throw ServiceError.exportNotFound }
         return try await ChatExportView.views([record], queue: jobs)[0]
     }
 
@@ -114,13 +115,13 @@ public struct ChatExports: Sendable {
         guard ChatShareToken.isWellFormed(token), let record = try await ChatExportRepository(database: database).find(shareToken: token),
               let path = record.filePath, record.status == ChatExportView.Status.succeeded.rawValue,
               try await artifacts.size(of: path) != nil else {
-            throw ChatError(.notFound, code: "share_not_found", "Nothing is shared at this link (it may have been ended, or deleted).")
+            throw ServiceError(.notFound, code: "share_not_found", "Nothing is shared at this link (it may have been ended, or deleted).")
         }
         return (path, record.title)
     }
 
     func find(_ id: UUID) async throws -> ChatExportRow {
-        guard let record = try await repository.find(id, ownerID: ownerID) else { throw ChatError.exportNotFound }
+        guard let record = try await repository.find(id, ownerID: ownerID) else { throw ServiceError.exportNotFound }
         return record
     }
 
@@ -128,14 +129,14 @@ public struct ChatExports: Sendable {
     static func file(of record: ChatExportRow, view: ChatExportView, artifacts: any ArtifactStore) async throws -> String {
         switch view.status {
         case .queued, .running:
-            throw ChatError(.conflict, code: "export_not_ready",
+            throw ServiceError(.conflict, code: "export_not_ready",
                             "The video is still being made (\(Int(view.progress * 100))%). Follow its job, then try again.")
         case .failed, .cancelled:
-            throw ChatError(.conflict, code: "export_failed",
+            throw ServiceError(.conflict, code: "export_failed",
                             "This export did not finish\(view.error.map { ": \($0)" } ?? ".") Export the conversation again.")
         case .succeeded:
             guard let path = record.filePath, try await artifacts.size(of: path) != nil else {
-                throw ChatError(.notFound, code: "video_missing", "The video file is gone from the server. Export the conversation again.")
+                throw ServiceError(.notFound, code: "video_missing", "The video file is gone from the server. Export the conversation again.")
             }
             return path
         }

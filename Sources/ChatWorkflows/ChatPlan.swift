@@ -1,5 +1,6 @@
 import ChatStories
 import Foundation
+import Platform
 
 /// What a user's account allows in chat stories: free, or premium. Pure; the server enforces
 /// it on every export and generation, whatever the page shows.
@@ -35,11 +36,11 @@ public struct ChatPlan: Sendable, Equatable {
     /// midnight UTC that have not failed.
     public func exportSettings(
         for conversation: ChatConversation, requested: ChatExportSettings, exportsToday: Int, now: Date
-    ) throws(ChatError) -> ChatExportSettings {
+    ) throws(ServiceError) -> ChatExportSettings {
         try allow(characters: conversation.characters.count)
         try allow(theme: conversation.theme)
         if let limit = dailyExportLimit, exportsToday >= limit {
-            throw ChatError(
+            throw ServiceError(
                 .limitReached, code: "daily_export_limit",
                 "Free accounts make \(limit) videos a day and today's are used; the next one is possible after midnight UTC. \(Self.premiumOffer)",
                 retryAfterSeconds: Self.secondsUntilNextDay(after: now))
@@ -51,22 +52,22 @@ public struct ChatPlan: Sendable, Equatable {
 
     /// Refuses a video of `conversation` with `settings` longer than the plan's longest, before
     /// anything is drawn: the length is worked out from the text, without a timeline.
-    public func allow(videoOf conversation: ChatConversation, settings: ChatExportSettings) throws(ChatError) {
+    public func allow(videoOf conversation: ChatConversation, settings: ChatExportSettings) throws(ServiceError) {
         let duration = ChatTimeline.durationMS(of: conversation, settings: settings)
         guard duration > maxVideoSeconds * 1000 else { return }
         let premium = isPremium ? "" : " Premium makes videos of up to \(Self.minutes(Self.longestVideoSeconds * 1000))."
-        throw ChatError(
+        throw ServiceError(
             .invalid, code: "video_too_long",
             "This video would be \(Self.minutes(duration)) long; \(isPremium ? "a video" : "a free account's video") can be at most \(Self.minutes(maxVideoSeconds * 1000)). Choose a faster typing speed, shorten the conversation, or split it into several stories.\(premium)")
     }
 
     /// Refuses a conversation that no plan could make into a video: even typed fast, with no
     /// keyboard and no typing indicator, it would last longer than the longest video.
-    public static func allow(keeping conversation: ChatConversation) throws(ChatError) {
+    public static func allow(keeping conversation: ChatConversation) throws(ServiceError) {
         let fastest = ChatExportSettings(typingSpeed: .fast, keyboard: false, typingIndicator: false, sounds: false)
         let duration = ChatTimeline.durationMS(of: conversation, settings: fastest)
         guard duration > longestVideoSeconds * 1000 else { return }
-        throw ChatError(
+        throw ServiceError(
             .invalid, code: "conversation_too_long",
             "Even typed fast, with no keyboard or typing indicator, this conversation would make a video of \(minutes(duration)); the longest video is \(minutes(longestVideoSeconds * 1000)). Shorten it or split it into several stories.")
     }
@@ -78,26 +79,26 @@ public struct ChatPlan: Sendable, Equatable {
         return seconds < 60 ? "\(seconds) s" : "\(seconds / 60) min \(seconds % 60) s"
     }
 
-    public func allow(characters count: Int) throws(ChatError) {
+    public func allow(characters count: Int) throws(ServiceError) {
         guard count <= maxCharacters else {
-            throw ChatError(
-                .premiumRequired, code: "premium_required",
+            throw ServiceError(
+                .forbidden, code: "premium_required",
                 "Free accounts make videos of conversations between \(Self.freeMaxCharacters) people; this one has \(count). Remove \(count - Self.freeMaxCharacters), or go premium. \(Self.premiumOffer)")
         }
     }
 
-    public func allow(theme: ChatTheme) throws(ChatError) {
+    public func allow(theme: ChatTheme) throws(ServiceError) {
         guard themes.contains(theme) else {
-            throw ChatError(
-                .premiumRequired, code: "premium_required",
+            throw ServiceError(
+                .forbidden, code: "premium_required",
                 "The \"\(theme.displayName)\" look comes with premium; free accounts use \"\(ChatTheme.imessage.displayName)\". Choose it, or go premium. \(Self.premiumOffer)")
         }
     }
 
-    public func allowGenerator() throws(ChatError) {
+    public func allowGenerator() throws(ServiceError) {
         guard generator else {
-            throw ChatError(
-                .premiumRequired, code: "premium_required",
+            throw ServiceError(
+                .forbidden, code: "premium_required",
                 "Writing a chat story from a prompt comes with premium; free accounts write their stories by hand. \(Self.premiumOffer)")
         }
     }

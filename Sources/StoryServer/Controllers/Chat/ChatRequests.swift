@@ -2,6 +2,7 @@ import ChatStories
 import ChatWorkflows
 import Foundation
 import ObjectStorage
+import Platform
 import Vapor
 
 extension Request {
@@ -54,7 +55,7 @@ extension Request {
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
             guard let date = ChatTimestamp.date(text) else {
-                throw ChatError(.invalid, code: "invalid_timestamp",
+                throw ServiceError(.invalid, code: "invalid_timestamp",
                                 "\"\(text.prefix(40))\" is not a date and time; write message timestamps in ISO 8601, like 2026-11-26T21:04:00Z.")
             }
             return date
