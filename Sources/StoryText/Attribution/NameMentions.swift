@@ -52,6 +52,12 @@ struct NameMentionFinder {
         return String(surface.dropLast(2))
     }
 
+    /// Prepositions whose object is where someone goes or is ("to Shrewsbury", "from Bath").
+    static let placePrepositions: Set<String> = ["to", "from", "at", "in", "into", "near", "towards", "toward", "through", "across", "via"]
+
+    /// The nouns of a street's name ("Boulevard Raspail", "Rue Saint-Honoré", "Unter den Linden" aside).
+    static let streetNouns: Set<String> = ["boulevard", "avenue", "rue", "quai", "platz", "strasse", "straße", "piazza", "plaza", "calle"]
+
     /// Titles a place's name takes ("St. Petersburg", "Saint-Etienne"); any other title makes a person.
     static let placeTitles: Set<String> = ["st", "saint"]
 
@@ -70,7 +76,11 @@ struct NameMentionFinder {
         for (index, token) in tokens.enumerated() where token.isWord && token.isCapitalized && token.quote < 0 {
             // Next to a speech verb ("said Anne", "Anne said") a capitalised word is a name.
             let before = index > 0 ? tokens[index - 1].lower : "", after = index + 1 < tokens.count ? tokens[index + 1].lower : ""
-            if Lexicon.speechVerbs.contains(before) || Lexicon.speechVerbs.contains(after) { tagged.insert(token.lower) }
+            // "the journey to Shrewsbury confirmed this": a word after "to" or "from" is the
+            // preposition's object, not the verb's subject.
+            if Lexicon.speechVerbs.contains(before) || Lexicon.speechVerbs.contains(after) && !Self.placePrepositions.contains(before) {
+                tagged.insert(token.lower)
+            }
             guard !token.sentenceInitial else { continue }
             let titled = index > 0 && (Lexicon.honorifics[before] != nil || before == "." && index > 1 && Lexicon.abbreviations.contains(tokens[index - 2].lower))
             // "Harvey Stone": a capitalised word after a given name is a surname.
@@ -106,7 +116,15 @@ struct NameMentionFinder {
                   next.paragraph == token.paragraph, !token.isPossessive else { continue }
             followers[token.lower, default: [:]][next.lower, default: 0] += 1
         }
+        // "Boulevard Montparnasse", "Rue de Rivoli": the word after a street's noun names the street.
+        var afterStreet: [String: Int] = [:]
+        for index in tokens.indices.dropLast() where Self.streetNouns.contains(tokens[index].lower) && tokens[index].isCapitalized {
+            var next = index + 1
+            if next + 1 < tokens.count, Self.particles.contains(tokens[next].lower) { next += 1 }
+            if tokens[next].isWord, tokens[next].isCapitalized, tokens[next].paragraph == tokens[index].paragraph { afterStreet[tokens[next].lower, default: 0] += 1 }
+        }
         func isPlacePart(_ word: String, count: Int) -> Bool {
+            if let street = afterStreet[word], street * 2 >= count, !personal.contains(word) { return true }
             // "Harvey Stone" is a person: a given name is never part of a place's name here.
             guard !FirstNames.isGivenName(word), let (next, together) = followers[word]?.max(by: { $0.value < $1.value }), together >= 2, together * 3 >= count * 2 else { return false }
             return Lexicon.notNames.contains(next) || lowercase[next, default: 0] * 4 > capitalisedInside[next, default: 0]
@@ -124,7 +142,7 @@ struct NameMentionFinder {
         var result: Set<String> = [], wordLike: Set<String> = []
         // Once is enough for a word after a title or a given name ("introduced him as Robert Prentiss").
         for (word, count) in capitalisedInside where count >= 2 || tagged.contains(word) || FirstNames.isGivenName(word) || evidence[word] != nil {
-            guard word.count > 1, !Lexicon.notNames.contains(word), Lexicon.honorifics[word] == nil else { continue }
+            guard word.count > 1, !Lexicon.notNames.contains(word), !Self.streetNouns.contains(word), Lexicon.honorifics[word] == nil else { continue }
             guard !isPlacePart(word, count: count), !isPlace(word) else { continue }
             guard let first = word.unicodeScalars.first, first.properties.isAlphabetic else { continue }
             // Beside a speech verb ("said Seven") a word written in lower case now and then is still a name.
@@ -189,15 +207,27 @@ struct NameMentionFinder {
         return k
     }
 
+    /// "by Ernest Hemingway", "Author: Charles Dickens": a paragraph that only names the book's
+    /// author names no one in the story.
+    func bylineParagraphs() -> Set<Int> {
+        var words: [Int: [String]] = [:]
+        for token in tokens.prefix(400) where token.isWord || token.lower == ":" { words[token.paragraph, default: []].append(token.lower) }
+        return Set(words.filter { _, line in
+            guard let first = line.first, ["by", "author"].contains(first), (2...5).contains(line.count) else { return false }
+            return first == "by" || line.dropFirst().first == ":"
+        }.keys)
+    }
+
     func find() -> [NameMention] {
         let (nameWords, wordLike, personal) = nameWords()
+        let bylines = bylineParagraphs()
         let coordinated = coordinatedPairs(nameWords)
         var mentions: [NameMention] = []
         var i = 0
         let n = tokens.count
         while i < n {
             let token = tokens[i]
-            guard token.isWord, token.isCapitalized || NameMentionFinder.particles.contains(token.lower) else { i += 1; continue }
+            guard token.isWord, token.isCapitalized || NameMentionFinder.particles.contains(token.lower), !bylines.contains(token.paragraph) else { i += 1; continue }
             if token.sentenceInitial, wordLike.contains(token.lower) { i += 1; continue }
             var j = i
             var title: String?
