@@ -18,16 +18,16 @@ public struct JourneyLibrary: Sendable {
     public var user: UserContext
     public var routing: JourneyRouting
     public var buffer: BufferPolicy
-    /// Where the journeys' sentences and audiobooks are kept (nil: the data directory).
+    /// Where the journeys' sentences and audiobooks are kept: the user context's store, else
+    /// the data directory.
     public var artifacts: any ArtifactStore
     var now: @Sendable () -> Date
 
     public init(
-        user: UserContext, routing: JourneyRouting, buffer: BufferPolicy = BufferPolicy(), artifacts: (any ArtifactStore)? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        user: UserContext, routing: JourneyRouting, buffer: BufferPolicy = BufferPolicy(), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.user = user
-        self.artifacts = artifacts ?? DirectoryStore(root: user.dataDirectory.url)
+        self.artifacts = user.artifacts ?? DirectoryStore(root: user.dataDirectory.url)
         self.routing = routing
         self.buffer = buffer
         self.now = now

@@ -6,7 +6,7 @@ import Vapor
 extension Request {
     /// The journeys use cases for the signed-in user.
     func journeys(_ config: ServerConfig) throws -> JourneyLibrary {
-        JourneyLibrary(user: try user(config), routing: config.journeyRouting, artifacts: config.artifacts)
+        JourneyLibrary(user: try user(config), routing: config.journeyRouting)
     }
 
     /// The journey in the `:id` parameter. `plan` and `styles` sit beside `{id}`, so Vapor routes
