@@ -222,8 +222,6 @@ let package = Package(
             name: "Jobs",
             dependencies: [
                 "Persistence", "StoryModel",
-                .product(name: "FluentKit", package: "fluent-kit"),
-                .product(name: "FluentSQL", package: "fluent-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -235,7 +233,6 @@ let package = Package(
             dependencies: [
                 "StoryModel", "Audio", "Speech", "SpeechEngines", "CloudSpeech", "Narration", "LanguageModels", "VendorHTTP",
                 "Persistence", "ObjectStorage", "Problems",
-                .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -247,7 +244,6 @@ let package = Package(
                 "Platform",
                 "StoryModel", "StoryText", "Audio", "Speech", "Narration", "LanguageModels", "VendorHTTP",
                 "Analysis", "Persistence", "Jobs", "ProcessWorkers", "ObjectStorage",
-                .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
@@ -265,7 +261,6 @@ let package = Package(
             name: "ChatWorkflows",
             dependencies: [
                 "ChatStories", "ChatVideo", "Audio", "Persistence", "Jobs", "Platform", "LanguageModels", "StoryModel", "ObjectStorage",
-                .product(name: "FluentKit", package: "fluent-kit"),
             ]
         ),
         // Journeys for a signed-in user: the story planned, written and voiced part by part as
@@ -275,7 +270,6 @@ let package = Package(
             dependencies: [
                 "Journeys", "JourneyServices", "StoryModel", "Audio", "Speech", "Persistence", "Jobs", "Platform", "LanguageModels", "VoiceChat", "VendorHTTP",
                 "ObjectStorage",
-                .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -331,7 +325,6 @@ let package = Package(
             dependencies: [
                 "Calls", "Telephony", "AppStore", "Persistence", "Jobs", "VendorHTTP", "Platform", "StoryModel", "Speech", "Audio", "Problems",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -371,7 +364,6 @@ let package = Package(
                 "StoryServer", "StoryWorkflows", "Jobs", "Persistence", "LocalModel", "ChatStories", "ChatVideo", "ChatWorkflows", "Journeys", "JourneyServices", "JourneyWorkflows",
                 "ObjectStorage", "Bootstrap", "ProcessWorkers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "FluentKit", package: "fluent-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -448,7 +440,6 @@ let package = Package(
             name: "JobsTests",
             dependencies: [
                 "Jobs", "Persistence", "DatabaseTestSupport",
-                .product(name: "FluentKit", package: "fluent-kit"),
             ]
         ),
         .testTarget(

@@ -1,14 +1,13 @@
 import Calls
-import FluentKit
 import Foundation
 import Persistence
 
 /// A caller's plan and usage, read from the database into the pure ledger.
 public struct CallAccounts: Sendable {
-    public let database: any Database
+    public let database: AppDatabase
     public let now: @Sendable () -> Date
 
-    public init(database: any Database, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(database: AppDatabase, now: @escaping @Sendable () -> Date = { Date() }) {
         self.database = database
         self.now = now
     }

@@ -1,6 +1,5 @@
 import Audio
 import Calls
-import FluentKit
 import Foundation
 import Logging
 import Persistence
@@ -14,7 +13,7 @@ import Telephony
 /// it is set; else the voice loop on this machine: the transcriber, the local model and the
 /// installed voice closest to the scenario's.
 public struct CallAgents: Sendable {
-    public var database: any Database
+    public var database: AppDatabase
     public var services: CallServices
     public var narration: (any NarrationService)?
     public var transcriber: (any SpeechTranscriber)?
@@ -23,7 +22,7 @@ public struct CallAgents: Sendable {
     public var logger: Logger
 
     public init(
-        database: any Database, services: CallServices, narration: (any NarrationService)?, transcriber: (any SpeechTranscriber)?,
+        database: AppDatabase, services: CallServices, narration: (any NarrationService)?, transcriber: (any SpeechTranscriber)?,
         models: ModelAccess, openings: CallOpenings, logger: Logger
     ) {
         self.database = database

@@ -1,15 +1,14 @@
 import Calls
-import FluentKit
 import Foundation
 import Persistence
 import StoryModel
 
 /// The scenarios a user can call with: the 23 built in, and their own.
 public struct CallScenarios: Sendable {
-    public let database: any Database
+    public let database: AppDatabase
     public let now: @Sendable () -> Date
 
-    public init(database: any Database, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(database: AppDatabase, now: @escaping @Sendable () -> Date = { Date() }) {
         self.database = database
         self.now = now
     }

@@ -1,6 +1,5 @@
 import Calls
 import Crypto
-import FluentKit
 import Foundation
 import Logging
 import Persistence
@@ -9,11 +8,11 @@ import Telephony
 /// Calls placed, tracked and ended: through Twilio to a phone, or from the web app's browser
 /// call page over the same media-stream protocol.
 public struct PhoneCalls: Sendable {
-    public let database: any Database
+    public let database: AppDatabase
     public let services: CallServices
     let logger: Logger
 
-    public init(database: any Database, services: CallServices, logger: Logger = Logger(label: "storyvoice.calls")) {
+    public init(database: AppDatabase, services: CallServices, logger: Logger = Logger(label: "storyvoice.calls")) {
         self.database = database
         self.services = services
         self.logger = logger

@@ -1,6 +1,5 @@
 import AppStore
 import Calls
-import FluentKit
 import Foundation
 import Jobs
 import Logging
@@ -10,11 +9,11 @@ import Persistence
 /// plans follow from the kept transactions (see `CallLedger`). The chat stories' premium tier is
 /// granted by the same subscriptions.
 public struct Purchases: Sendable {
-    public let database: any Database
+    public let database: AppDatabase
     public let services: CallServices
     let logger: Logger
 
-    public init(database: any Database, services: CallServices, logger: Logger = Logger(label: "storyvoice.purchases")) {
+    public init(database: AppDatabase, services: CallServices, logger: Logger = Logger(label: "storyvoice.purchases")) {
         self.database = database
         self.services = services
         self.logger = logger

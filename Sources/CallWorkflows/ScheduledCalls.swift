@@ -1,5 +1,4 @@
 import Calls
-import FluentKit
 import Foundation
 import Jobs
 import Logging
@@ -7,11 +6,11 @@ import Persistence
 
 /// Calls placed later: permission is checked when scheduled and again when the job runs.
 public struct ScheduledCalls: Sendable {
-    public let database: any Database
+    public let database: AppDatabase
     public let services: CallServices
     let logger: Logger
 
-    public init(database: any Database, services: CallServices, logger: Logger = Logger(label: "storyvoice.calls")) {
+    public init(database: AppDatabase, services: CallServices, logger: Logger = Logger(label: "storyvoice.calls")) {
         self.database = database
         self.services = services
         self.logger = logger

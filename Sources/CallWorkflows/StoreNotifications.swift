@@ -1,6 +1,5 @@
 import AppStore
 import Calls
-import FluentKit
 import Foundation
 import Jobs
 import Logging
@@ -11,11 +10,11 @@ import StoryModel
 /// processed once by a job. A notification Apple sends again (same `notificationUUID`) is
 /// answered and not processed twice.
 public struct StoreNotifications: Sendable {
-    public let database: any Database
+    public let database: AppDatabase
     public let services: CallServices
     let logger: Logger
 
-    public init(database: any Database, services: CallServices, logger: Logger = Logger(label: "storyvoice.app-store")) {
+    public init(database: AppDatabase, services: CallServices, logger: Logger = Logger(label: "storyvoice.app-store")) {
         self.database = database
         self.services = services
         self.logger = logger

@@ -1,5 +1,4 @@
 import ChatStories
-import FluentKit
 import Foundation
 import Jobs
 import Persistence
@@ -45,7 +44,7 @@ public struct ChatAllowance: Sendable, Codable, Equatable {
 
 /// Reads a user's chat plan from their entitlements, and counts their exports of the day.
 struct ChatEntitlements: Sendable {
-    let database: any Database
+    let database: AppDatabase
     let ownerID: UUID
 
     /// The plan in force at `now`, and when premium ends (nil: it does not, or no premium).

@@ -1,5 +1,4 @@
 import ChatStories
-import FluentKit
 import Foundation
 import ObjectStorage
 import Persistence
@@ -10,7 +9,7 @@ import StoryModel
 /// a video (and the page's preview) plays. Every conversation kept passes `validate()`.
 public struct ChatConversations: Sendable {
     let repository: ChatConversationRepository
-    let database: any Database
+    let database: AppDatabase
     let ownerID: UUID
     /// Where the conversations' videos are kept (deleted with them).
     let artifacts: any ArtifactStore
@@ -18,7 +17,7 @@ public struct ChatConversations: Sendable {
     /// that version; nil applies the edit to whatever is latest, merged with others' edits.
     public var expectedVersion: Int?
 
-    public init(database: any Database, artifacts: any ArtifactStore, ownerID: UUID) {
+    public init(database: AppDatabase, artifacts: any ArtifactStore, ownerID: UUID) {
         repository = ChatConversationRepository(database: database)
         self.database = database
         self.ownerID = ownerID

@@ -1,5 +1,4 @@
 import ChatStories
-import FluentKit
 import Foundation
 import Jobs
 import ObjectStorage
@@ -10,14 +9,14 @@ import StoryModel
 /// One user's chat story videos: start an export (a job, checked against their plan), follow
 /// it, download it, share it.
 public struct ChatExports: Sendable {
-    let database: any Database
+    let database: AppDatabase
     /// Where the videos are kept.
     let artifacts: any ArtifactStore
     let ownerID: UUID
     let now: @Sendable () -> Date
 
     public init(
-        database: any Database, artifacts: any ArtifactStore, ownerID: UUID, now: @escaping @Sendable () -> Date = { Date() }
+        database: AppDatabase, artifacts: any ArtifactStore, ownerID: UUID, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.database = database
         self.artifacts = artifacts
@@ -111,7 +110,7 @@ public struct ChatExports: Sendable {
     }
 
     /// The video shared under `token`, for anyone; not found for a token nobody shared.
-    public static func shared(_ token: String, database: any Database, artifacts: any ArtifactStore) async throws -> (key: String, title: String) {
+    public static func shared(_ token: String, database: AppDatabase, artifacts: any ArtifactStore) async throws -> (key: String, title: String) {
         guard ChatShareToken.isWellFormed(token), let record = try await ChatExportRepository(database: database).find(shareToken: token),
               let path = record.filePath, record.status == ChatExportView.Status.succeeded.rawValue,
               try await artifacts.size(of: path) != nil else {

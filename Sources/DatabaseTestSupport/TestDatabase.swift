@@ -2,7 +2,7 @@
 import FluentKit
 import FluentSQL
 import Foundation
-import Persistence
+@_spi(Fluent) import Persistence
 import Testing
 
 /// The databases the suites run against: always SQLite; PostgreSQL when
@@ -67,7 +67,7 @@ public struct TestDatabase: Sendable {
     private static func adminRun(_ url: String, _ statement: String) async throws {
         let admin = try StoryDatabase(location: .postgres(url: url))
         do {
-            try await admin.database.requireSQL().raw(SQLQueryString(statement)).run()
+            try await admin.database.fluent.requireSQL().raw(SQLQueryString(statement)).run()
         } catch {
             await admin.shutdown()
             throw error

@@ -1,4 +1,3 @@
-import FluentKit
 import Foundation
 import Jobs
 import Journeys
@@ -41,7 +40,7 @@ public enum JourneyJobs {
     /// queued or running. The job and the claim are one transaction: a worker never sees a
     /// teller the journey does not name, and two requests cannot both start one.
     @discardableResult
-    static func startTellerIfNeeded(_ journeyID: UUID, ownerID: UUID, database: any Database, buffer: BufferPolicy) async throws -> Bool {
+    static func startTellerIfNeeded(_ journeyID: UUID, ownerID: UUID, database: AppDatabase, buffer: BufferPolicy) async throws -> Bool {
         let repository = JourneyRepository(database: database)
         guard let record = try await repository.find(journeyID, ownerID: ownerID), record.status == "telling" else { return false }
         let ready = Set(try await repository.parts(of: journeyID).filter { $0.status == JourneyPart.Status.ready.rawValue }.map(\.number))

@@ -1,4 +1,3 @@
-import FluentKit
 import Foundation
 import Jobs
 import Journeys
@@ -91,7 +90,7 @@ extension ModelScheduler.Snapshot {
 /// Builds a journey's teller from what the journey keeps: its plan, style, voice and model,
 /// with the owner's narration (voices their keys unlock) and model access.
 struct JourneyTelling: Sendable {
-    let database: any Database
+    let database: AppDatabase
     let dataDirectory: DataDirectory
     let artifacts: any ArtifactStore
     let narration: any NarrationService
@@ -99,7 +98,7 @@ struct JourneyTelling: Sendable {
     let openings: PreparedOpenings?
 
     init(
-        database: any Database, dataDirectory: DataDirectory, artifacts: any ArtifactStore, narration: any NarrationService, models: ModelAccess,
+        database: AppDatabase, dataDirectory: DataDirectory, artifacts: any ArtifactStore, narration: any NarrationService, models: ModelAccess,
         openings: PreparedOpenings? = nil
     ) {
         self.database = database

@@ -1,4 +1,3 @@
-import FluentKit
 import Foundation
 import ObjectStorage
 import Persistence
@@ -8,7 +7,7 @@ import StoryModel
 /// database, the data directory and file store, the user's language models and voices. Each
 /// product's use cases (`Stories`, `VoiceChats`, `JourneyLibrary`, …) are built on one.
 public struct UserContext: Sendable {
-    public var database: any Database
+    public var database: AppDatabase
     public var dataDirectory: DataDirectory
     /// The server's narration pipeline (local voices); nil on a server without speech engines.
     public var narration: (any NarrationService)?
@@ -18,7 +17,7 @@ public struct UserContext: Sendable {
     public var ownerID: UUID
 
     public init(
-        database: any Database, dataDirectory: DataDirectory, narration: (any NarrationService)?, models: ModelAccess,
+        database: AppDatabase, dataDirectory: DataDirectory, narration: (any NarrationService)?, models: ModelAccess,
         artifacts: (any ArtifactStore)? = nil, ownerID: UUID
     ) {
         self.database = database

@@ -101,7 +101,7 @@ struct HealthResponse: Content {
 func health(_ request: Request, _ config: ServerConfig) async throws -> Response {
     var problems: [String] = []
     do {
-        _ = try await UserRepository(database: request.db).count()
+        _ = try await UserRepository(database: request.appDatabase).count()
     } catch {
         problems.append("the database does not answer (\(String(describing: error).prefix(200)))")
     }
@@ -160,7 +160,7 @@ enum InProcessWorkers {
         LifecycleTask { application in
             let registry = config.effectiveJobHandlers
             let workers = JobWorker.lanes(
-                queue: JobQueue(database: application.db), registry: registry, configuration: config.workerConfiguration,
+                queue: JobQueue(database: application.appDatabase), registry: registry, configuration: config.workerConfiguration,
                 concurrency: [.long: config.inProcessWorkers, .live: config.liveWorkers, .quick: config.quickWorkers], logger: application.logger)
             return Task {
                 await withTaskGroup(of: Void.self) { group in

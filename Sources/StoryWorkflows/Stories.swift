@@ -1,5 +1,4 @@
 import Analysis
-import FluentKit
 import Foundation
 import Jobs
 import LanguageModels
@@ -23,7 +22,7 @@ public struct Stories: Sendable {
     /// only to that version; nil applies them to whatever is latest, merged with others' edits.
     public var expectedVersion: Int?
 
-    public var database: any Database { user.database }
+    public var database: AppDatabase { user.database }
     public var dataDirectory: DataDirectory { user.dataDirectory }
     /// The server's narration pipeline (local voices); nil on a server without speech engines.
     public var narration: (any NarrationService)? { user.narration }
@@ -41,7 +40,7 @@ public struct Stories: Sendable {
     }
 
     public init(
-        database: any Database, dataDirectory: DataDirectory, narration: (any NarrationService)?, models: ModelAccess,
+        database: AppDatabase, dataDirectory: DataDirectory, narration: (any NarrationService)?, models: ModelAccess,
         plans: PlanCache, ownerID: UUID
     ) {
         self.init(user: UserContext(database: database, dataDirectory: dataDirectory, narration: narration, models: models, ownerID: ownerID),

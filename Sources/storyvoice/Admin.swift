@@ -1,5 +1,4 @@
 import ArgumentParser
-import FluentKit
 import Foundation
 import Persistence
 
@@ -62,7 +61,7 @@ struct Admin: AsyncParsableCommand {
 
 /// The database `storyvoice serve` would open, migrated, for one command.
 enum AdminDatabase {
-    static func withUser(_ email: String, _ body: (any Database, UserRow) async throws -> Void) async throws {
+    static func withUser(_ email: String, _ body: (AppDatabase, UserRow) async throws -> Void) async throws {
         let environment = ProcessInfo.processInfo.environment
         let dataDirectory = DataDirectory.resolve(environment: environment)
         try dataDirectory.create()

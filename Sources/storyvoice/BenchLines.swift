@@ -1,5 +1,4 @@
 import ArgumentParser
-import FluentKit
 import Foundation
 import Logging
 import Persistence
@@ -40,7 +39,7 @@ extension Bench {
             }
         }
 
-        private func measure(_ database: any Database, _ data: DataDirectory) async throws {
+        private func measure(_ database: AppDatabase, _ data: DataDirectory) async throws {
             let narration = try await LocalNarration.make(dataDirectory: data.url)
             let models = ModelAccess.make(environment: [:], secret: try ServerSecret(key: .init(size: .bits256)), dataDirectory: data)
             let owner = try await UserRepository(database: database).create(email: "bench@example.com", passwordHash: "-").id

@@ -1,5 +1,4 @@
 import DatabaseTestSupport
-import FluentKit
 import Foundation
 import Jobs
 import Persistence

@@ -1,7 +1,7 @@
 import DatabaseTestSupport
 import FluentKit
 import Foundation
-@testable import Persistence
+@_spi(Fluent) @testable import Persistence
 import Testing
 
 /// A row changed as a value is written back column by column, only where the change touched
@@ -20,7 +20,7 @@ struct ChangedFieldsTests {
                 voice: "piper:joe", model: "local", now: Date()))
 
             // The player reads the journey…
-            let record = try #require(try await JourneyRecord.query(on: database.database).filter(\.$id == id).first())
+            let record = try #require(try await JourneyRecord.query(on: database.database.fluent).filter(\.$id == id).first())
             var row = try record.row()
             // …the teller finishes a part meanwhile…
             try await repository.save(JourneyPartRow(id: UUID(), journeyID: id, number: 1, beat: nil, now: Date()).ready)
@@ -28,7 +28,7 @@ struct ChangedFieldsTests {
             // …and the player writes the playhead from what it read.
             row.playheadPart = 2
             record.set(row)
-            try await record.update(on: database.database)
+            try await record.update(on: database.database.fluent)
 
             let now = try #require(try await repository.find(id, ownerID: owner))
             #expect(now.playheadPart == 2)
@@ -46,12 +46,12 @@ struct ChangedFieldsTests {
             let export = ChatExportRow(id: UUID(), ownerID: owner, conversationID: conversation.id, title: "T", conversationJSON: "{}", settingsJSON: "{}", now: Date())
             try await exports.create(export)
 
-            let record = try #require(try await ChatExportRecord.query(on: database.database).filter(\.$id == export.id).first())
+            let record = try #require(try await ChatExportRecord.query(on: database.database.fluent).filter(\.$id == export.id).first())
             var row = try record.row()
             _ = try await exports.share(export.id, ownerID: owner, token: "token")
             row.progress = 0.5
             record.set(row)
-            try await record.update(on: database.database)
+            try await record.update(on: database.database.fluent)
 
             let now = try #require(try await exports.find(export.id, ownerID: owner))
             #expect(now.progress == 0.5)

@@ -2,7 +2,7 @@ import DatabaseTestSupport
 import FluentKit
 import FluentSQL
 import Foundation
-import Persistence
+@_spi(Fluent) import Persistence
 import Testing
 
 @Suite("Migrations")
@@ -15,7 +15,7 @@ struct MigrationTests {
     @Test("every migration runs under its explicit name", arguments: Backend.available)
     func explicitNames(_ backend: Backend) async throws {
         try await withDatabase(backend) { database, _ in
-            let rows = try await database.database.requireSQL()
+            let rows = try await database.database.fluent.requireSQL()
                 .raw("SELECT name FROM _fluent_migrations ORDER BY name").all()
             let names = try rows.map { try $0.decode(column: "name", as: String.self) }
             #expect(names == [
@@ -52,7 +52,7 @@ struct MigrationTests {
     func idempotent(_ backend: Backend) async throws {
         try await withDatabase(backend) { database, _ in
             try await database.migrate()
-            let count = try await database.database.requireSQL()
+            let count = try await database.database.fluent.requireSQL()
                 .raw("SELECT COUNT(*) AS n FROM _fluent_migrations").first()?.decode(column: "n", as: Int.self)
             #expect(count == DatabaseMigrations.all.count)
         }
@@ -98,7 +98,7 @@ struct ConcurrentMigrationTests {
             async let a: Void = ConcurrentMigration.run { try await first.migrate() }
             async let b: Void = ConcurrentMigration.run { try await second.migrate() }
             _ = try await (a, b)
-            let count = try await first.database.requireSQL()
+            let count = try await first.database.fluent.requireSQL()
                 .raw("SELECT COUNT(*) AS n FROM _fluent_migrations").first()?.decode(column: "n", as: Int.self)
             #expect(count == DatabaseMigrations.all.count)
         } catch {

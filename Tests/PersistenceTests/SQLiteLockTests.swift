@@ -1,7 +1,7 @@
 import FluentKit
 import FluentSQL
 import Foundation
-import Persistence
+@_spi(Fluent) import Persistence
 import Testing
 
 @Suite("SQLite under contention")
@@ -18,7 +18,7 @@ struct SQLiteLockTests {
         let location = DatabaseLocation.sqlite(path: directory.appendingPathComponent("locks.sqlite").path)
         let holder = try StoryDatabase(location: location)
         let others = try StoryDatabase(location: location)
-        try await sql(holder.database).raw("CREATE TABLE marks (who TEXT NOT NULL)").run()
+        try await sql(holder.database.fluent).raw("CREATE TABLE marks (who TEXT NOT NULL)").run()
 
         let completion = Completion()
         let work = Task {
@@ -28,7 +28,7 @@ struct SQLiteLockTests {
         @Sendable func contend() async throws {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    try await holder.database.transaction { db in
+                    try await holder.database.fluent.transaction { db in
                         try await sql(db).raw("INSERT INTO marks VALUES ('holder')").run()
                         // The lock is held; the waiters start now and take what threads they can.
                         try await Task.sleep(for: .milliseconds(500))
@@ -37,7 +37,7 @@ struct SQLiteLockTests {
                 }
                 try await Task.sleep(for: .milliseconds(100))
                 for _ in 0..<4 {
-                    group.addTask { try await sql(others.database).raw("INSERT INTO marks VALUES ('other')").run() }
+                    group.addTask { try await sql(others.database.fluent).raw("INSERT INTO marks VALUES ('other')").run() }
                 }
                 try await group.waitForAll()
             }
@@ -52,7 +52,7 @@ struct SQLiteLockTests {
         #expect(finished, "the writers stalled")
         guard finished else { return }
         try await work.value
-        let rows = try await sql(holder.database).raw("SELECT who FROM marks").all()
+        let rows = try await sql(holder.database.fluent).raw("SELECT who FROM marks").all()
         #expect(rows.count == 10)
         await others.shutdown()
         await holder.shutdown()

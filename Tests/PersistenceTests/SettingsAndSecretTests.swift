@@ -3,7 +3,7 @@ import Crypto
 import FluentKit
 import FluentSQL
 import Foundation
-import Persistence
+@_spi(Fluent) import Persistence
 import Testing
 
 @Suite("Settings, provider keys and the server secret")
@@ -21,7 +21,7 @@ struct SettingsAndSecretTests {
             let key = "sk-proj-TOPSECRETVALUE1234567890abcd"
             try await settings.setKey(key, for: .openai, userID: userID)
 
-            let row = try #require(try await database.database.requireSQL().raw("SELECT * FROM provider_keys").first())
+            let row = try #require(try await database.database.fluent.requireSQL().raw("SELECT * FROM provider_keys").first())
             let sealed = try row.decode(column: "sealed_key", as: Data.self)
             let masked = try row.decode(column: "masked", as: String.self)
             #expect(sealed.range(of: Data(key.utf8)) == nil)
@@ -47,7 +47,7 @@ struct SettingsAndSecretTests {
             let box = try Self.box()
             let settings = SettingsRepository(database: database.database, box: box)
             try await settings.setKey("sk-ada-secret-0123456789", for: .openai, userID: ada)
-            let sql = try database.database.requireSQL()
+            let sql = try database.database.fluent.requireSQL()
             let sealed = try #require(try await sql.raw("SELECT sealed_key FROM provider_keys").first()).decode(column: "sealed_key", as: Data.self)
 
             // Copied into Bob's row, or under another vendor, Ada's sealed key does not open.

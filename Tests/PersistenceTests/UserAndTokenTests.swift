@@ -2,7 +2,7 @@ import DatabaseTestSupport
 import FluentKit
 import FluentSQL
 import Foundation
-@testable import Persistence
+@_spi(Fluent) @testable import Persistence
 import Testing
 
 @Suite("Users and refresh tokens")
@@ -26,7 +26,7 @@ struct UserAndTokenTests {
             let user = try await UserRepository(database: database.database).create(email: "a@b.co", passwordHash: "h")
             let tokens = RefreshTokenRepository(database: database.database)
             let issued = try await tokens.issue(userID: user.id, expiresAt: Date().addingTimeInterval(60))
-            let rows = try await database.database.requireSQL().raw("SELECT token_hash FROM refresh_tokens").all()
+            let rows = try await database.database.fluent.requireSQL().raw("SELECT token_hash FROM refresh_tokens").all()
             let stored = try rows.map { try $0.decode(column: "token_hash", as: String.self) }
             #expect(stored == [RefreshTokenRepository.hash(issued.value)])
             #expect(!stored.contains(issued.value))

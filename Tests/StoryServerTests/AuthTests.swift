@@ -74,7 +74,7 @@ struct AuthTests {
     func bcrypt(_ backend: Backend) async throws {
         try await withServer(backend) { app, _, _ in
             _ = try await app.register("ada@example.com", password: "correct horse battery")
-            let user = try #require(try await UserRepository(database: app.db).find(email: "ada@example.com"))
+            let user = try #require(try await UserRepository(database: app.appDatabase).find(email: "ada@example.com"))
             #expect(user.passwordHash.hasPrefix("$2"))
             #expect(!user.passwordHash.contains("correct horse"))
         }

@@ -29,7 +29,7 @@ struct CallConcurrencyTests: CallsAPITesting {
         try await account.save(on: database)
         func buy(_ product: CallProduct, at purchased: Date, expires: Date?) async throws {
             let id = String(UInt64.random(in: 2_000_000_000_000_000...2_999_999_999_999_999))
-            _ = try await CallRepository(database: database).insertIfNew(StoreTransactionRow(
+            _ = try await CallRepository(database: AppDatabase(database)).insertIfNew(StoreTransactionRow(
                 userID: userID, transactionID: id, originalTransactionID: id, productID: product.rawValue, purchasedAt: purchased,
                 expiresAt: expires, revokedAt: nil, environment: "Sandbox", now: now))
         }
@@ -50,10 +50,10 @@ struct CallConcurrencyTests: CallsAPITesting {
             made = 0
         }
         for _ in 0..<made {
-            let call = try await CallRepository(database: database).insertCall(NewPhoneCall(
+            let call = try await CallRepository(database: AppDatabase(database)).insertCall(NewPhoneCall(
                 userID: userID, phoneNumber: "+14155550100", scenarioID: "default", channel: "twilio", durationLimit: 60,
                 streamTokenHash: nil, counts: true, createdAt: now.addingTimeInterval(-1_800)))
-            try await CallRepository(database: database).updateCall(id: call.id) { call in
+            try await CallRepository(database: AppDatabase(database)).updateCall(id: call.id) { call in
                 call.status = "completed"
                 call.durationSeconds = 30
             }

@@ -163,7 +163,7 @@ struct CallMediaStreamTests {
             let call = try await twilio.createCall(to: try PhoneNumber("+14155550100"), twiml: "<Response/>", timeLimit: 75)
             wire.answer(sid: call.sid)
             try await withServer(adjust: { $0.calls = CallServices(twilio: twilio) }) { app, config, _ in
-                await PhoneCalls(database: app.db, services: config.calls).limitReached(callSid: call.sid)
+                await PhoneCalls(database: app.appDatabase, services: config.calls).limitReached(callSid: call.sid)
                 #expect(wire.calls.first?.status == "completed")
             }
         }

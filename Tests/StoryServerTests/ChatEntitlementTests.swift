@@ -37,7 +37,7 @@ struct ChatEntitlementTests {
             #expect(allowance?["themes"] == .array([.string("imessage")]))
 
             // An export that failed gives its place back.
-            try await ChatExportRepository(database: app.db).update(started[0].id, ownerID: try #require(try await UserRepository(database: app.db).find(email: "ada@example.com")?.id)) {
+            try await ChatExportRepository(database: app.appDatabase).update(started[0].id, ownerID: try #require(try await UserRepository(database: app.appDatabase).find(email: "ada@example.com")?.id)) {
                 $0.status = "failed"
             }
             #expect(try await app.startChatExport(chat, token: ada).status == .accepted)

@@ -122,11 +122,11 @@ struct ChatExportTests {
             let queued = try await app.startChatExport(try await app.createChat(ada), token: ada)
             let export = try queued.content.decode(ChatExportReply.self)
             // A server claims the job, starts the video and dies: no heartbeat, a partial file left.
-            let queue = JobQueue(database: app.db)
+            let queue = JobQueue(database: app.appDatabase)
             let claimed = try #require(try await queue.claim(workerID: "crashed", kinds: [ChatJobs.export], leaseDuration: 0.3))
             #expect(claimed.id == export.job_id)
-            let owner = try #require(try await UserRepository(database: app.db).find(email: "ada@example.com")?.id)
-            try await ChatExportRepository(database: app.db).update(export.id, ownerID: owner) { $0.status = "running"; $0.progress = 0.4 }
+            let owner = try #require(try await UserRepository(database: app.appDatabase).find(email: "ada@example.com")?.id)
+            try await ChatExportRepository(database: app.appDatabase).update(export.id, ownerID: owner) { $0.status = "running"; $0.progress = 0.4 }
             let folder = config.dataDirectory.url.appendingPathComponent("chat-exports/\(owner.uuidString.lowercased())")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let leftover = folder.appendingPathComponent(".\(export.id.uuidString.lowercased()).\(UUID().uuidString).partial.mp4")

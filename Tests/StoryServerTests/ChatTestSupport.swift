@@ -41,8 +41,8 @@ extension Application {
 
     /// Gives the account premium, as `storyvoice admin grant-premium` does.
     func grantPremium(_ email: String, expiresAt: Date? = nil) async throws {
-        let user = try #require(try await UserRepository(database: db).find(email: email))
-        try await EntitlementRepository(database: db).grant(Entitlement.premium, to: user.id, source: Entitlement.Source.admin, expiresAt: expiresAt)
+        let user = try #require(try await UserRepository(database: appDatabase).find(email: email))
+        try await EntitlementRepository(database: appDatabase).grant(Entitlement.premium, to: user.id, source: Entitlement.Source.admin, expiresAt: expiresAt)
     }
 
     /// Runs a worker until the export has finished, and returns it.

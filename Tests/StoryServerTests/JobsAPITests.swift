@@ -19,7 +19,7 @@ struct JobsAPITests {
         try await withServer(backend) { app, _, _ in
             let ada = try await app.register("ada@example.com").access_token
             let bob = try await app.register("bob@example.com").access_token
-            let job = try await JobQueue(database: app.db).enqueue(kind: "render", ownerID: try await userID(app, ada))
+            let job = try await JobQueue(database: app.appDatabase).enqueue(kind: "render", ownerID: try await userID(app, ada))
             let id = job.id
 
             let mine = try await app.send(.GET, "/api/jobs/\(id)", token: ada)
@@ -45,7 +45,7 @@ struct JobsAPITests {
     func progressEvents(_ backend: Backend) async throws {
         try await withServer(backend, adjust: { $0.jobEventStreamDuration = .milliseconds(300) }) { app, _, _ in
             let ada = try await app.register("ada@example.com").access_token
-            let queue = JobQueue(database: app.db)
+            let queue = JobQueue(database: app.appDatabase)
             let id = try await queue.enqueue(kind: "render", ownerID: try await userID(app, ada)).id
             let claimed = try #require(try await queue.claim(workerID: "w", leaseDuration: 60))
             try await queue.reportProgress(claimed.lease, fraction: 0.5, message: "Rendering segment 5 of 10")
@@ -66,7 +66,7 @@ struct JobsAPITests {
     func finishedEvent(_ backend: Backend) async throws {
         try await withServer(backend) { app, _, _ in
             let ada = try await app.register("ada@example.com").access_token
-            let queue = JobQueue(database: app.db)
+            let queue = JobQueue(database: app.appDatabase)
             let id = try await queue.enqueue(kind: "render", ownerID: try await userID(app, ada)).id
             let claimed = try #require(try await queue.claim(workerID: "w", leaseDuration: 60))
 

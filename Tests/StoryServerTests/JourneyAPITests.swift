@@ -356,12 +356,12 @@ struct JourneyAPITests {
         }) { app, _, ada, _ in
             let me = try #require(try await app.send(.GET, "/api/me", token: ada).json)
             let owner = try #require(me["id"]?.stringValue.flatMap(UUID.init(uuidString:)))
-            let blocker = try await JobQueue(database: app.db).enqueue(kind: "hour-long-render", ownerID: owner)
+            let blocker = try await JobQueue(database: app.appDatabase).enqueue(kind: "hour-long-render", ownerID: owner)
             let created = try #require(try await app.send(.POST, "/api/journeys", token: ada, json: Self.start).json)
             let id = try #require(created["id"]?.stringValue?.lowercased())
             let told = try await app.waitForJourney(id, token: ada, until: JSONValue.finishedTelling)
             #expect(told["status"]?.stringValue == "complete")
-            let job = try #require(try await JobQueue(database: app.db).job(id: blocker.id, ownerID: owner))
+            let job = try #require(try await JobQueue(database: app.appDatabase).job(id: blocker.id, ownerID: owner))
             #expect(job.status == .running, "the long job was still running while the journey was told")
             release.continuation.finish()
         }

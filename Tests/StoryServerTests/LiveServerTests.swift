@@ -38,8 +38,8 @@ struct LiveServerTests {
             $0.workerConfiguration = JobWorker.Configuration(workerID: "in-process", pollInterval: .milliseconds(20))
         }) { app, _, _ in
             let token = try await app.register("ada@example.com").access_token
-            let owner = try #require(try await UserRepository(database: app.db).find(email: "ada@example.com")?.id)
-            let id = try await JobQueue(database: app.db).enqueue(kind: "echo", payload: #"{"hello":"world"}"#, ownerID: owner).id
+            let owner = try #require(try await UserRepository(database: app.appDatabase).find(email: "ada@example.com")?.id)
+            let id = try await JobQueue(database: app.appDatabase).enqueue(kind: "echo", payload: #"{"hello":"world"}"#, ownerID: owner).id
             var finished = false
             for _ in 0..<400 where !finished {
                 let reply = try await app.send(.GET, "/api/jobs/\(id)", token: token)
@@ -47,7 +47,7 @@ struct LiveServerTests {
                 if !finished { try await Task.sleep(for: .milliseconds(25)) }
             }
             #expect(finished)
-            #expect(try await JobQueue(database: app.db).job(id: id)?.result == #"{"hello":"world"}"#)
+            #expect(try await JobQueue(database: app.appDatabase).job(id: id)?.result == #"{"hello":"world"}"#)
         }
     }
 }

@@ -122,8 +122,8 @@ struct StoriesAPITests {
             let created = try await app.send(.POST, "/api/stories", token: ada, json: #"{"title":"Long","text":"\#(text)"}"#)
             #expect(created.status == .created)
             let id = try created.content.decode(Story.self).id
-            let owner = try #require(try await UserRepository(database: app.db).find(email: "ada@example.com")?.id)
-            let record = try #require(try await StoryRepository(database: app.db).find(id: id, ownerID: owner))
+            let owner = try #require(try await UserRepository(database: app.appDatabase).find(email: "ada@example.com")?.id)
+            let record = try #require(try await StoryRepository(database: app.appDatabase).find(id: id, ownerID: owner))
             #expect(record.text == nil)
             let path = try #require(record.textPath)
             #expect(FileManager.default.fileExists(atPath: config.dataDirectory.filesDirectory.appendingPathComponent(path).path))

@@ -61,7 +61,7 @@ extension Application {
     /// Starts a worker with the story jobs; cancel the task to stop it (as SIGTERM would).
     func startWorker(_ config: ServerConfig) -> Task<Void, Never> {
         let worker = JobWorker(
-            queue: JobQueue(database: db), registry: config.standardJobHandlers(),
+            queue: JobQueue(database: appDatabase), registry: config.standardJobHandlers(),
             configuration: .init(concurrency: 1, pollInterval: .milliseconds(10)), logger: logger)
         return Task { await worker.run() }
     }

@@ -3,10 +3,10 @@ import Foundation
 
 /// Grants, revokes and reads what users are entitled to. Every query names the user.
 public struct EntitlementRepository: Sendable {
-    public let database: any Database
+    let database: any Database
 
-    public init(database: any Database) {
-        self.database = database
+    public init(database: AppDatabase) {
+        self.database = database.fluent
     }
 
     /// Grants `entitlement` from `source` until `expiresAt` (nil: until revoked), replacing an

@@ -24,10 +24,10 @@ public enum RefreshOutcome: Sendable {
 
 /// Refresh tokens: issue, rotate (with reuse detection), revoke.
 public struct RefreshTokenRepository: Sendable {
-    public let database: any Database
+    let database: any Database
 
-    public init(database: any Database) {
-        self.database = database
+    public init(database: AppDatabase) {
+        self.database = database.fluent
     }
 
     /// SHA-256 of a token value, hex-encoded; what the database stores.

@@ -5,11 +5,11 @@ import StoryModel
 
 /// Per-user narration defaults and provider API keys (sealed at rest).
 public struct SettingsRepository: Sendable {
-    public let database: any Database
+    let database: any Database
     public let box: SecretBox
 
-    public init(database: any Database, box: SecretBox) {
-        self.database = database
+    public init(database: AppDatabase, box: SecretBox) {
+        self.database = database.fluent
         self.box = box
     }
 

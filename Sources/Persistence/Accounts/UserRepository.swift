@@ -3,10 +3,10 @@ import Foundation
 
 /// Accounts: create, look up by email or id.
 public struct UserRepository: Sendable {
-    public let database: any Database
+    let database: any Database
 
-    public init(database: any Database) {
-        self.database = database
+    public init(database: AppDatabase) {
+        self.database = database.fluent
     }
 
     /// Emails compare case-insensitively and without surrounding spaces.

@@ -5,10 +5,10 @@ import Foundation
 /// The calls product's rows, always scoped to one user where a user owns them. Changes are
 /// given as closures over the row and written column by column (only what they changed).
 public struct CallRepository: Sendable {
-    public let database: any Database
+    let database: any Database
 
-    public init(database: any Database) {
-        self.database = database
+    public init(database: AppDatabase) {
+        self.database = database.fluent
     }
 
     // MARK: Accounts

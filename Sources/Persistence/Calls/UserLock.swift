@@ -14,17 +14,17 @@ import Foundation
 public struct UserLock: Sendable {
     public static let schema = "user_locks"
 
-    public let database: any Database
+    let database: any Database
 
-    public init(database: any Database) {
-        self.database = database
+    public init(database: AppDatabase) {
+        self.database = database.fluent
     }
 
     /// Runs `body` in a transaction holding `userID`'s lock for `scope`. Everything `body`
     /// reads and writes must go through the database it is given: another connection would
     /// wait for this one (or, on SQLite, for the lock it holds).
     public func serialized<T: Sendable>(
-        _ userID: UUID, scope: String, _ body: @escaping @Sendable (any Database) async throws -> T
+        _ userID: UUID, scope: String, _ body: @escaping @Sendable (AppDatabase) async throws -> T
     ) async throws -> T {
         let sql = try database.requireSQL()
         try await sql.insert(into: Self.schema).columns("user_id", "scope", "serial")
@@ -35,7 +35,7 @@ public struct UserLock: Sendable {
                 .set(SQLIdentifier("serial"), to: SQLBinaryExpression(SQLIdentifier("serial"), .add, SQLLiteral.numeric("1")))
                 .where("user_id", .equal, userID).where("scope", .equal, scope)
                 .run()
-            return try await body(transaction)
+            return try await body(AppDatabase(transaction))
         }
     }
 }

@@ -5,10 +5,10 @@ import Foundation
 /// Chat stories' conversations. Every read and write names the owner, so one user never
 /// reaches another's conversation (it is simply not found).
 public struct ChatConversationRepository: Sendable {
-    public let database: any Database
+    let database: any Database
 
-    public init(database: any Database) {
-        self.database = database
+    public init(database: AppDatabase) {
+        self.database = database.fluent
     }
 
     public func create(_ row: ChatConversationRow) async throws {

@@ -5,10 +5,10 @@ import Foundation
 /// Chat stories' video exports, always scoped to their owner (except by share token, which is
 /// the owner's permission to anyone holding it).
 public struct ChatExportRepository: Sendable {
-    public let database: any Database
+    let database: any Database
 
-    public init(database: any Database) {
-        self.database = database
+    public init(database: AppDatabase) {
+        self.database = database.fluent
     }
 
     public func create(_ row: ChatExportRow) async throws {

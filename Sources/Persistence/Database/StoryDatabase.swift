@@ -21,8 +21,8 @@ public final class StoryDatabase: Sendable {
     }
 
     /// A database handle on one of the group's event loops.
-    public var database: any Database {
-        databases.database(location.databaseID, logger: logger, on: eventLoopGroup.any())!
+    public var database: AppDatabase {
+        AppDatabase(databases.database(location.databaseID, logger: logger, on: eventLoopGroup.any())!)
     }
 
     /// Applies every migration that has not run yet.

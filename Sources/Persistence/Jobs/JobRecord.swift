@@ -3,33 +3,33 @@ import Foundation
 
 /// A unit of long work (render, export, analysis) waiting for or leased by a worker.
 ///
-/// Claiming, heartbeats and completion go through `JobQueue` in the Jobs module, which updates
+/// Claiming, heartbeats and completion go through `JobRepository` (for `JobQueue`), which updates
 /// these columns with single conditional statements so two workers never hold one lease.
-public final class JobRecord: Model, @unchecked Sendable {
-    public static let schema = "jobs"
+final class JobRecord: Model, @unchecked Sendable {
+    static let schema = "jobs"
 
-    @ID(key: .id) public var id: UUID?
+    @ID(key: .id) var id: UUID?
     /// The account the job works for (a foreign key to users, set by the migration).
-    @Field(key: "owner_id") public var ownerID: UUID
-    @Field(key: "kind") public var kind: String
-    @Field(key: "payload") public var payload: String
-    @Field(key: "status") public var statusRaw: String
-    @Field(key: "attempts") public var attempts: Int
-    @Field(key: "max_attempts") public var maxAttempts: Int
-    @Field(key: "run_at") public var runAt: Date
-    @OptionalField(key: "lease_owner") public var leaseOwner: String?
-    @OptionalField(key: "lease_expires_at") public var leaseExpiresAt: Date?
-    @Field(key: "progress") public var progress: Double
-    @OptionalField(key: "progress_message") public var progressMessage: String?
-    @OptionalField(key: "result") public var result: String?
-    @OptionalField(key: "last_error") public var lastError: String?
-    @Field(key: "created_at") public var createdAt: Date
-    @Field(key: "updated_at") public var updatedAt: Date
-    @OptionalField(key: "finished_at") public var finishedAt: Date?
+    @Field(key: "owner_id") var ownerID: UUID
+    @Field(key: "kind") var kind: String
+    @Field(key: "payload") var payload: String
+    @Field(key: "status") var statusRaw: String
+    @Field(key: "attempts") var attempts: Int
+    @Field(key: "max_attempts") var maxAttempts: Int
+    @Field(key: "run_at") var runAt: Date
+    @OptionalField(key: "lease_owner") var leaseOwner: String?
+    @OptionalField(key: "lease_expires_at") var leaseExpiresAt: Date?
+    @Field(key: "progress") var progress: Double
+    @OptionalField(key: "progress_message") var progressMessage: String?
+    @OptionalField(key: "result") var result: String?
+    @OptionalField(key: "last_error") var lastError: String?
+    @Field(key: "created_at") var createdAt: Date
+    @Field(key: "updated_at") var updatedAt: Date
+    @OptionalField(key: "finished_at") var finishedAt: Date?
 
-    public init() {}
+    init() {}
 
-    public init(id: UUID? = nil, ownerID: UUID, kind: String, payload: String, maxAttempts: Int, runAt: Date) {
+    init(id: UUID? = nil, ownerID: UUID, kind: String, payload: String, maxAttempts: Int, runAt: Date) {
         self.id = id
         self.ownerID = ownerID
         self.kind = kind
@@ -43,7 +43,7 @@ public final class JobRecord: Model, @unchecked Sendable {
         self.updatedAt = runAt
     }
 
-    public var status: JobStatus {
+    var status: JobStatus {
         JobStatus(rawValue: statusRaw) ?? .failed
     }
 }

@@ -22,7 +22,7 @@ public struct JobRow: Sendable, Equatable {
 }
 
 extension JobRecord {
-    public func row() throws -> JobRow {
+    func row() throws -> JobRow {
         JobRow(
             id: try requireID(), ownerID: ownerID, kind: kind, payload: payload, status: status, attempts: attempts,
             maxAttempts: maxAttempts, runAt: runAt, leaseOwner: leaseOwner, leaseExpiresAt: leaseExpiresAt, progress: progress,

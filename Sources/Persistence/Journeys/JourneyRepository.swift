@@ -4,10 +4,10 @@ import Foundation
 
 /// Journeys and their parts, always scoped to their owner.
 public struct JourneyRepository: Sendable {
-    public let database: any Database
+    let database: any Database
 
-    public init(database: any Database) {
-        self.database = database
+    public init(database: AppDatabase) {
+        self.database = database.fluent
     }
 
     public func create(_ row: JourneyRow) async throws {

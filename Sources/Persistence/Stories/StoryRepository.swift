@@ -4,10 +4,10 @@ import Foundation
 
 /// Stories, always scoped to their owner: a story that belongs to someone else is not found.
 public struct StoryRepository: Sendable {
-    public let database: any Database
+    let database: any Database
 
-    public init(database: any Database) {
-        self.database = database
+    public init(database: AppDatabase) {
+        self.database = database.fluent
     }
 
     /// Keeps a new story; returns it as kept (with the time the database stamped).

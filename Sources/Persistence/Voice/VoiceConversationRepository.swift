@@ -5,10 +5,10 @@ import StoryModel
 /// Voice chat conversations. Every read and write names the owner, so one user never reaches
 /// another's conversation (it is simply not found).
 public struct VoiceConversationRepository: Sendable {
-    public let database: any Database
+    let database: any Database
 
-    public init(database: any Database) {
-        self.database = database
+    public init(database: AppDatabase) {
+        self.database = database.fluent
     }
 
     public func create(ownerID: UUID, title: String, now: Date = Date()) async throws -> VoiceConversationRow {

@@ -1,4 +1,3 @@
-import FluentKit
 import Foundation
 import LanguageModels
 import Persistence
@@ -57,11 +56,11 @@ public struct ModelAccess: Sendable {
     /// where to add it.
     /// Every request it is asked carries the user as its owner, so that the model on this
     /// machine takes users' background work in turns (`ModelScheduler`).
-    public func model(_ spec: ModelSpec, userID: UUID, database: any Database) async throws -> any LanguageModel {
+    public func model(_ spec: ModelSpec, userID: UUID, database: AppDatabase) async throws -> any LanguageModel {
         try await unprioritized(spec, userID: userID, database: database).prioritized(.background(owner: userID.uuidString))
     }
 
-    private func unprioritized(_ spec: ModelSpec, userID: UUID, database: any Database) async throws -> any LanguageModel {
+    private func unprioritized(_ spec: ModelSpec, userID: UUID, database: AppDatabase) async throws -> any LanguageModel {
         if spec.provider == .local { return try factory.makeLocalModel() }
         // An OpenAI-compatible server has no stored key.
         guard spec.provider != .openaiCompatible,

@@ -1,5 +1,4 @@
 import Crypto
-import FluentKit
 import Foundation
 import Speech
 import Persistence
@@ -20,7 +19,7 @@ public struct UserNarration: Sendable {
     /// so a plan cast from it can be reused while neither story nor keys change.
     /// `preference` replaces the user's own choice of voices (an estimate asks for both).
     public func forUser(
-        _ userID: UUID, database: any Database, preference: CastingPreference? = nil
+        _ userID: UUID, database: AppDatabase, preference: CastingPreference? = nil
     ) async throws -> (narration: any NarrationService, voices: String) {
         // Two small queries per request: this runs for every line the player fetches.
         let settings = SettingsRepository(database: database, box: box)

@@ -67,19 +67,19 @@ struct AuthController: Sendable {
         let hash = try await hashPassword(body.password, on: request)
         let user: UserRow
         do {
-            user = try await UserRepository(database: request.db).create(email: email, passwordHash: hash)
+            user = try await UserRepository(database: request.appDatabase).create(email: email, passwordHash: hash)
         } catch PersistenceError.emailTaken {
             throw APIError(status: .conflict, code: "email_taken", message: "An account with this email already exists; log in instead.")
         }
         do {
-            try await config.library.addWelcomeStory(ownerID: user.id, database: request.db)
+            try await config.library.addWelcomeStory(ownerID: user.id, database: request.appDatabase)
         } catch {
             // The account matters more than the sample: register anyway, and say why it is missing.
             request.logger.warning("The welcome story could not be added to a new account: \(error)")
         }
         // The phone app's accounts start their calls trial now (3 calls within 7 days).
         if request.headers.first(name: "X-App-Type")?.lowercased() == "mobile" {
-            try await CallAccounts(database: request.db, now: config.calls.now).open(userID: user.id)
+            try await CallAccounts(database: request.appDatabase, now: config.calls.now).open(userID: user.id)
         }
         // 200 like login: both calls answer the same token shape with the same status.
         return try await tokenResponse(for: user.id, on: request, status: .ok)
@@ -100,7 +100,7 @@ struct AuthController: Sendable {
         let key = UserRepository.normalize(email: form.username) + "|" + clientAddress(of: request)
         try await limit(limiter, key, what: "login attempts for this account")
         try await limit(addressLimiter, clientAddress(of: request), what: "sign-in and registration attempts from your address")
-        let user = try await UserRepository(database: request.db).find(email: form.username)
+        let user = try await UserRepository(database: request.appDatabase).find(email: form.username)
         let valid = try await verifyPassword(form.password, hash: user?.passwordHash ?? decoyHash, on: request)
         guard let user, valid else {
             throw APIError.unauthorized("Incorrect email or password.", code: "invalid_credentials")
@@ -112,7 +112,7 @@ struct AuthController: Sendable {
     @Sendable
     func refresh(_ request: Request) async throws -> Response {
         let value = try presentedRefreshToken(request)
-        let outcome = try await RefreshTokenRepository(database: request.db).rotate(
+        let outcome = try await RefreshTokenRepository(database: request.appDatabase).rotate(
             value: value, now: Date(), nextExpiresAt: Date().addingTimeInterval(config.refreshTokenLifetime)
         )
         switch outcome {
@@ -135,7 +135,7 @@ struct AuthController: Sendable {
     @Sendable
     func logout(_ request: Request) async throws -> Response {
         let value = try presentedRefreshToken(request)
-        try await RefreshTokenRepository(database: request.db).revoke(value: value)
+        try await RefreshTokenRepository(database: request.appDatabase).revoke(value: value)
         let response = Response(status: .noContent)
         SessionCookies.clear(on: response, config: config)
         return response

@@ -20,7 +20,7 @@ extension AuthController {
     }
 
     func tokenResponse(for userID: UUID, on request: Request, status: HTTPResponseStatus) async throws -> Response {
-        let refresh = try await RefreshTokenRepository(database: request.db).issue(
+        let refresh = try await RefreshTokenRepository(database: request.appDatabase).issue(
             userID: userID, expiresAt: Date().addingTimeInterval(config.refreshTokenLifetime)
         )
         let access = try await accessToken(for: userID, session: refresh.familyID, on: request)

@@ -21,11 +21,11 @@ struct UserAuthenticator: AsyncMiddleware {
                 throw APIError.unauthorized("The access token is not valid; log in again.", code: "invalid_token")
             }
             guard let id = UUID(uuidString: payload.subject.value),
-                  let user = try await UserRepository(database: request.db).find(id: id) else {
+                  let user = try await UserRepository(database: request.appDatabase).find(id: id) else {
                 throw APIError.unauthorized("The account for this token no longer exists.", code: "invalid_token")
             }
             if let session = payload.session.flatMap(UUID.init(uuidString:)),
-               try await !RefreshTokenRepository(database: request.db).isLive(family: session) {
+               try await !RefreshTokenRepository(database: request.appDatabase).isLive(family: session) {
                 throw APIError.unauthorized("This sign-in has ended (signed out, or its refresh token was reused); log in again.",
                                             code: "session_ended")
             }

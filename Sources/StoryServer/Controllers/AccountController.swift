@@ -65,7 +65,7 @@ struct AccountController: Sendable {
     func updateSettings(_ request: Request) async throws -> SettingsResponse {
         let user = try request.requireUser()
         let update = try request.decodeJSON(SettingsUpdate.self)
-        let repository = SettingsRepository(database: request.db, box: box)
+        let repository = SettingsRepository(database: request.appDatabase, box: box)
 
         var keyChanges: [(Vendor, String?)] = []
         for (name, value) in update.api_keys ?? [:] {
@@ -114,7 +114,7 @@ struct AccountController: Sendable {
     }
 
     private func currentSettings(userID: UUID, on request: Request) async throws -> SettingsResponse {
-        let repository = SettingsRepository(database: request.db, box: box)
+        let repository = SettingsRepository(database: request.appDatabase, box: box)
         let masked = try await repository.maskedKeys(userID: userID)
         var keys: [String: String?] = [:]
         for provider in Vendor.keyed { keys[provider.rawValue] = .some(masked[provider]) }

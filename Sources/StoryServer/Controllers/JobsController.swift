@@ -25,7 +25,7 @@ struct JobsController: Sendable {
     @Sendable
     func list(_ request: Request) async throws -> Response {
         let user = try request.requireUser()
-        let records = try await JobQueue(database: request.db).jobs(ownerID: user.id)
+        let records = try await JobQueue(database: request.appDatabase).jobs(ownerID: user.id)
         return try Response.json(JobList(jobs: records.map(JobSnapshot.init)))
     }
 
@@ -33,7 +33,7 @@ struct JobsController: Sendable {
     func show(_ request: Request) async throws -> Response {
         let user = try request.requireUser()
         let id = try request.uuidParameter("id", what: "job")
-        guard let record = try await JobQueue(database: request.db).job(id: id, ownerID: user.id) else {
+        guard let record = try await JobQueue(database: request.appDatabase).job(id: id, ownerID: user.id) else {
             throw APIError.notFound("job")
         }
         return try Response.json(JobSnapshot(record))
@@ -45,7 +45,7 @@ struct JobsController: Sendable {
     func cancel(_ request: Request) async throws -> Response {
         let user = try request.requireUser()
         let id = try request.uuidParameter("id", what: "job")
-        guard let record = try await StoryJobs.cancel(jobID: id, ownerID: user.id, database: request.db) else {
+        guard let record = try await StoryJobs.cancel(jobID: id, ownerID: user.id, database: request.appDatabase) else {
             throw APIError.notFound("job")
         }
         guard record.status == .cancelled else {
@@ -62,7 +62,7 @@ struct JobsController: Sendable {
     func events(_ request: Request) async throws -> Response {
         let user = try request.requireUser()
         let id = try request.uuidParameter("id", what: "job")
-        let queue = JobQueue(database: request.db)
+        let queue = JobQueue(database: request.appDatabase)
         guard try await queue.job(id: id, ownerID: user.id) != nil else {
             throw APIError.notFound("job")
         }

@@ -1,5 +1,4 @@
 import Analysis
-import FluentKit
 import Foundation
 import Jobs
 import ObjectStorage
@@ -31,7 +30,7 @@ public struct StoryLibrary: Sendable {
         self.analyzesStories = analyzesStories
     }
 
-    public func add(_ document: ImportedText, ownerID: UUID, database: any Database) async throws -> StoryRow {
+    public func add(_ document: ImportedText, ownerID: UUID, database: AppDatabase) async throws -> StoryRow {
         let bytes = Data(document.text.utf8)
         var inline: String? = document.text
         var path: String?
@@ -73,7 +72,7 @@ public struct StoryLibrary: Sendable {
     /// Marks the story as being analysed and queues its analysis.
     @discardableResult
     public func enqueueAnalysis(
-        of story: StoryRow, ownerID: UUID, database: any Database, llm: String? = nil, mode: LabellingMode? = nil
+        of story: StoryRow, ownerID: UUID, database: AppDatabase, llm: String? = nil, mode: LabellingMode? = nil
     ) async throws -> JobRow {
         try await StoryRepository(database: database).update(id: story.id, ownerID: ownerID) { $0.analysisState = .analyzing }
         return try await JobQueue(database: database).enqueue(
@@ -83,7 +82,7 @@ public struct StoryLibrary: Sendable {
     /// Puts the server's welcome story (`ServerConfig.welcomeStory`) in a new account's library
     /// and queues its analysis, so a first visit has a story ready to play. Returns nil when
     /// the server has none.
-    public func addWelcomeStory(ownerID: UUID, database: any Database) async throws -> StoryRow? {
+    public func addWelcomeStory(ownerID: UUID, database: AppDatabase) async throws -> StoryRow? {
         guard let file = welcomeStory else { return nil }
         let data = try Data(contentsOf: file)
         let document = try ImportedText.upload(data: data, filename: file.lastPathComponent, title: nil, author: nil)

@@ -6,7 +6,7 @@ extension ServerConfig {
     /// The calls' agents with this server's voices, ears, models and openings.
     func callAgents(_ app: Application) -> CallAgents {
         CallAgents(
-            database: app.db, services: calls, narration: narration, transcriber: transcriber, models: models, openings: callOpenings,
+            database: app.appDatabase, services: calls, narration: narration, transcriber: transcriber, models: models, openings: callOpenings,
             logger: app.logger)
     }
 }
@@ -15,7 +15,7 @@ extension ServerConfig {
 /// its limit, what is recorded when it ends, and which agent plays it (`CallAgents`).
 enum CallStreamHooks {
     static func hooks(app: Application, config: ServerConfig) -> MediaStreamHooks {
-        let calls: @Sendable () -> PhoneCalls = { PhoneCalls(database: app.db, services: config.calls, logger: app.logger) }
+        let calls: @Sendable () -> PhoneCalls = { PhoneCalls(database: app.appDatabase, services: config.calls, logger: app.logger) }
         let agents = config.callAgents(app)
         return MediaStreamHooks(
             authorize: { start in await calls().authorizeStream(token: start.customParameters["call_token"], callSid: start.callSid) },

@@ -246,7 +246,7 @@ struct MobileController: Sendable {
         guard let payload = body.signedPayload, !payload.isEmpty else {
             throw CallError(.invalid, code: "missing_signed_payload", "Send App Store Server Notifications V2: {\"signedPayload\": \"…\"}. Unsigned notifications are not trusted.")
         }
-        try await StoreNotifications(database: request.db, services: config.calls, logger: request.logger).receive(signedPayload: payload)
+        try await StoreNotifications(database: request.appDatabase, services: config.calls, logger: request.logger).receive(signedPayload: payload)
         return try Response.json(WebhookReply())
     }
 

@@ -46,9 +46,9 @@ struct AppStoreNotificationBody: Decodable {
 }
 
 extension Request {
-    func phoneCalls(_ config: ServerConfig) -> PhoneCalls { PhoneCalls(database: db, services: config.calls, logger: logger) }
-    func callAccounts(_ config: ServerConfig) -> CallAccounts { CallAccounts(database: db, now: config.calls.now) }
-    func callScenarios(_ config: ServerConfig) -> CallScenarios { CallScenarios(database: db, now: config.calls.now) }
-    func purchases(_ config: ServerConfig) -> Purchases { Purchases(database: db, services: config.calls, logger: logger) }
-    func scheduledCalls(_ config: ServerConfig) -> ScheduledCalls { ScheduledCalls(database: db, services: config.calls, logger: logger) }
+    func phoneCalls(_ config: ServerConfig) -> PhoneCalls { PhoneCalls(database: appDatabase, services: config.calls, logger: logger) }
+    func callAccounts(_ config: ServerConfig) -> CallAccounts { CallAccounts(database: appDatabase, now: config.calls.now) }
+    func callScenarios(_ config: ServerConfig) -> CallScenarios { CallScenarios(database: appDatabase, now: config.calls.now) }
+    func purchases(_ config: ServerConfig) -> Purchases { Purchases(database: appDatabase, services: config.calls, logger: logger) }
+    func scheduledCalls(_ config: ServerConfig) -> ScheduledCalls { ScheduledCalls(database: appDatabase, services: config.calls, logger: logger) }
 }

@@ -113,7 +113,7 @@ struct ChatShareController: Sendable {
 
     @Sendable
     func watch(_ request: Request) async throws -> Response {
-        let (key, title) = try await ChatExports.shared(request.parameters.get("token") ?? "", database: request.db, artifacts: config.artifacts)
+        let (key, title) = try await ChatExports.shared(request.parameters.get("token") ?? "", database: request.appDatabase, artifacts: config.artifacts)
         let response = try await Response.video(key, in: config.artifacts, title: title, disposition: "inline", for: request)
         // The link is the permission: keep it out of other sites' Referer and out of shared caches.
         response.headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")

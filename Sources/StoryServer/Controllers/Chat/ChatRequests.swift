@@ -8,13 +8,13 @@ import Vapor
 extension Request {
     /// The chat stories use cases for the signed-in user.
     func chatConversations(_ config: ServerConfig) throws -> ChatConversations {
-        var conversations = ChatConversations(database: db, artifacts: config.artifacts, ownerID: try requireUser().id)
+        var conversations = ChatConversations(database: appDatabase, artifacts: config.artifacts, ownerID: try requireUser().id)
         conversations.expectedVersion = StoryVersionTag.expected(ifMatch: headers[.ifMatch])
         return conversations
     }
 
     func chatExports(_ config: ServerConfig) throws -> ChatExports {
-        ChatExports(database: db, artifacts: config.artifacts, ownerID: try requireUser().id)
+        ChatExports(database: appDatabase, artifacts: config.artifacts, ownerID: try requireUser().id)
     }
 
     /// Export settings from the query (`?format=&typing_speed=&keyboard=…`): what is left out

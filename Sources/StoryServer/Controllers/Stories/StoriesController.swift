@@ -77,7 +77,7 @@ struct StoriesController: Sendable {
             document = try ImportedText.paste(text: paste.text, title: paste.title, author: paste.author)
         }
 
-        let story = try await config.library.add(document, ownerID: user.id, database: request.db)
+        let story = try await config.library.add(document, ownerID: user.id, database: request.appDatabase)
         let response = try Response.json(try detail(story), status: .created)
         response.headers.replaceOrAdd(name: .location, value: "/api/stories/\(story.id)")
         return response
@@ -86,7 +86,7 @@ struct StoriesController: Sendable {
     @Sendable
     func list(_ request: Request) async throws -> Response {
         let user = try request.requireUser()
-        let stories = try await StoryRepository(database: request.db).list(ownerID: user.id)
+        let stories = try await StoryRepository(database: request.appDatabase).list(ownerID: user.id)
         return try Response.json(StoryList(stories: try stories.map(summary)))
     }
 
@@ -112,7 +112,7 @@ struct StoriesController: Sendable {
             title = trimmed
         }
         let author = change.author.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.map { $0.isEmpty ? nil : String($0.prefix(300)) }
-        guard let story = try await StoryRepository(database: request.db).update(id: found.id, ownerID: try request.requireUser().id, { story in
+        guard let story = try await StoryRepository(database: request.appDatabase).update(id: found.id, ownerID: try request.requireUser().id, { story in
             if let title { story.title = title }
             if let author { story.author = author }
         }) else { throw APIError.notFound("story") }
@@ -123,7 +123,7 @@ struct StoriesController: Sendable {
     func delete(_ request: Request) async throws -> HTTPStatus {
         let user = try request.requireUser()
         let id = try request.uuidParameter("id", what: "story")
-        guard try await StoryRepository(database: request.db).delete(id: id, ownerID: user.id) else {
+        guard try await StoryRepository(database: request.appDatabase).delete(id: id, ownerID: user.id) else {
             throw APIError.notFound("story")
         }
         // Its exports go with it; rendered lines stay in the shared cache (other stories may use them).
@@ -167,7 +167,7 @@ struct StoriesController: Sendable {
     private func find(_ request: Request) async throws -> StoryRow {
         let user = try request.requireUser()
         let id = try request.uuidParameter("id", what: "story")
-        guard let story = try await StoryRepository(database: request.db).find(id: id, ownerID: user.id) else {
+        guard let story = try await StoryRepository(database: request.appDatabase).find(id: id, ownerID: user.id) else {
             throw APIError.notFound("story")
         }
         try await StoryTextFiles(dataDirectory: config.dataDirectory, artifacts: config.artifacts).fetch(for: story)

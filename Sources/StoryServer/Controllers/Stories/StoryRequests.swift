@@ -16,7 +16,7 @@ extension Request {
 
     /// What every product's use cases know of the signed-in user.
     func user(_ config: ServerConfig) throws -> UserContext {
-        UserContext(database: db, dataDirectory: config.dataDirectory, narration: config.narration, models: config.models,
+        UserContext(database: appDatabase, dataDirectory: config.dataDirectory, narration: config.narration, models: config.models,
                     artifacts: config.artifacts, ownerID: try requireUser().id)
     }
 
