@@ -1,6 +1,9 @@
-// Clips played one after another through one <audio> element, for every area that speaks in
-// sequence: a journey's sentences (journeys/journey/listening.js) and voice chat's answer
-// (voice/talk.js). The area says what comes next; the queue plays it and asks again when it ends.
+// Clips played one after another, for every area that speaks in sequence: a story's lines
+// (shared/player.js), a journey's sentences (journeys/journey/listening.js) and voice chat's
+// answer (voice/talk.js). The area says what comes next; the queue plays it and asks again when
+// it ends. With `spare: true` a second element holds the clip `preload()` was given, loaded and
+// decoded, and the queue swaps to it when that clip comes next: a line follows the one before
+// at once instead of after the browser opens new media (seconds, on a busy machine).
 //
 // `next()` (may be async) answers {key, url} to play, "wait" when the next clip is not there
 // yet (the queue asks again on `wake()`), or "end". A move, a pause or a stop bumps a
@@ -12,8 +15,7 @@
 // once it sounds, on.ended(key) when it has ended (return false to stop there), on.waiting(now),
 // on.end() after the last clip, on.refused(error) when the browser will not play (autoplay),
 // on.failed(error) when `next()` throws, on.error(key) when the element cannot read a clip, and
-// on.time(seconds) as it plays. The stories player (shared/player.js) keeps two elements of its
-// own, for lines without gaps at any speed, and buffers by listening time.
+// on.time(seconds) as it plays.
 
 /** A tenth of a second of silence, as a WAV object URL (made once). */
 let silence = null;
@@ -32,8 +34,9 @@ function silentWav() {
 }
 
 export class AudioQueue {
-  constructor({ audio = new Audio(), signal, next, on = {} }) {
+  constructor({ audio = new Audio(), spare = false, signal, next, on = {} }) {
     this.audio = audio;
+    this.spare = spare ? new Audio() : null;
     this.next = next;
     this.on = on;
     this.wanted = false; // someone wants to hear it
@@ -42,7 +45,14 @@ export class AudioQueue {
     this.unlocked = false;
     this.speed = 1;
     this.disposed = false;
-    const listen = (name, handler) => audio.addEventListener(name, handler, signal ? { signal } : undefined);
+    const elements = this.spare ? [audio, this.spare] : [audio];
+    for (const element of elements) if (this.spare) element.preload = "auto";
+    // Both elements are listened to; only the one playing (`this.audio`, swapped) is heard.
+    const listen = (name, handler) => {
+      for (const element of elements) {
+        element.addEventListener(name, (event) => { if (event.target === this.audio) handler(); }, signal ? { signal } : undefined);
+      }
+    };
     listen("playing", () => {
       if (!this.key) return; // the silence that unlocks the element
       this.unlocked = true;
@@ -111,8 +121,13 @@ export class AudioQueue {
     }
     if (!item || item === "wait") return this.setWaiting(true);
     this.setWaiting(false);
-    this.audio.dataset.key = item.key;
-    this.audio.src = item.url;
+    if (this.spare && this.spareKey === item.key) {
+      [this.audio, this.spare] = [this.spare, this.audio];
+      delete this.spare.dataset.key;
+    } else {
+      this.audio.dataset.key = item.key;
+      this.audio.src = item.url;
+    }
     this.applySpeed();
     return this.sound(current);
   }
@@ -128,6 +143,28 @@ export class AudioQueue {
       this.setWaiting(false);
       this.on.refused?.(error);
     }
+  }
+
+  /** The clip the spare element holds (see `preload`); null for none. */
+  get spareKey() {
+    return this.spare?.dataset.key ?? null;
+  }
+
+  /** Loads {key, url} into the spare element, to play without a gap when it comes next. */
+  preload(item) {
+    if (!this.spare || this.disposed || this.spareKey === item.key) return;
+    this.spare.dataset.key = item.key;
+    this.spare.src = item.url;
+    this.spare.playbackRate = this.speed;
+    this.spare.load();
+  }
+
+  /** Empties the spare element (its clip will not come next). */
+  dropSpare() {
+    if (!this.spare) return;
+    delete this.spare.dataset.key;
+    this.spare.removeAttribute("src");
+    this.spare.load();
   }
 
   /** What was waited for may be there now: asks again. */
@@ -163,13 +200,16 @@ export class AudioQueue {
   }
 
   applySpeed() {
-    this.audio.preservesPitch = true;
-    this.audio.playbackRate = this.speed;
+    for (const element of this.spare ? [this.audio, this.spare] : [this.audio]) {
+      element.preservesPitch = true;
+      element.playbackRate = this.speed;
+    }
   }
 
   dispose() {
     if (this.disposed) return;
     this.stop();
+    this.dropSpare();
     this.disposed = true;
     this.audio.load();
   }

@@ -6,7 +6,10 @@
 // formats, divided by the speed), with at most `maxFetches` requests in flight. A jump fetches
 // its line first, alone: other fetches are cancelled, and nothing else is asked for until it is
 // in. While the line to play is not ready the player says so (`onWaiting(true)`), rather than
-// pretending to play. The audio is kept in `AudioClips` (js/shared/clips.js), by line.
+// pretending to play. The audio is kept in `AudioClips` (js/shared/clips.js), by line, and
+// played through the shared `AudioQueue` (js/shared/audio-queue.js) with its spare element: the
+// next line is loaded and decoded there while this one plays.
+import { AudioQueue } from "./audio-queue.js";
 import { AudioClips } from "./clips.js";
 
 const bufferSeconds = 30;
@@ -66,39 +69,41 @@ export class Player {
   constructor(lines, { positionKey, ...hooks }) {
     this.source = sourceOf(lines);
     this.positionKey = positionKey;
-    this.hooks = { onWaiting: () => {}, onDuration: () => {}, ...hooks };
-    // Two elements: the line playing, and the next one loaded and decoded in the spare, so a
-    // line follows the pause at once instead of after the browser opens new media (seconds,
-    // on a busy machine).
-    this.audio = new Audio();
-    this.spare = new Audio();
-    this.spareIndex = null;
-    for (const element of [this.audio, this.spare]) element.preload = "auto";
+    this.hooks = { onWaiting: () => {}, onDuration: () => {}, onTime: () => {}, ...hooks };
     this.clips = new AudioClips(); // line index -> {promise, url, duration, controller, done}
     this.inFlight = new Set(); // entries being fetched (at most maxFetches)
     this.disposed = false;
-    this.timer = null; // the pause between two lines
     this.index = this.savedPosition();
+    this.cursor = this.index; // the line the queue is given next
+    this.afterLine = false; // ...after the line before it ended (so after its pause)
     this.speed = 1;
     this.playing = false;
     this.waiting = false;
-    this.generation = 0; // bumps on every jump/stop so stale callbacks do nothing
     // User Timing marks (read by the browser test): each line's audio starting and ending, with
     // its line; also "storyvoice:play-pressed", "storyvoice:jump" and "storyvoice:waiting".
-    this.onPlaying = (event) => {
-      if (event.target !== this.audio) return;
-      performance.mark("storyvoice:audio-playing", { detail: { line: this.index } });
-      this.preloadNext();
-    };
-    this.onEnded = (event) => {
-      if (event.target !== this.audio) return;
-      performance.mark("storyvoice:audio-ended", { detail: { line: this.index } });
-      this.advance();
-    };
-    for (const element of [this.audio, this.spare]) {
-      element.addEventListener("ended", this.onEnded);
-      element.addEventListener("playing", this.onPlaying);
-    }
+    this.queue = new AudioQueue({
+      spare: true,
+      next: () => this.nextLine(),
+      on: {
+        playing: (key) => {
+          performance.mark("storyvoice:audio-playing", { detail: { line: Number(key) } });
+          this.preloadNext();
+        },
+        ended: (key) => {
+          performance.mark("storyvoice:audio-ended", { detail: { line: Number(key) } });
+          this.cursor = Number(key) + 1;
+          this.afterLine = true;
+        },
+        end: () => {
+          this.stop();
+          this.hooks.onState("finished");
+        },
+        refused: (error) => this.fail(`The browser would not play: ${error.message}`),
+        // A fetch cancelled by a move elsewhere is not a failure.
+        failed: (error) => { if (error.name !== "AbortError") this.fail(error.message); },
+        time: () => this.hooks.onTime(),
+      },
+    });
   }
 
   get length() { return this.source.length; }
@@ -142,29 +147,17 @@ export class Player {
     return entry;
   }
 
-  /** Loads the next line into the spare element, once its audio is in. */
+  /** Loads the next line into the queue's spare element, once its audio is in. */
   preloadNext() {
-    const next = this.index + 1;
-    const entry = this.clips.get(next);
-    if (this.disposed || !entry?.done || this.spareIndex === next) return;
-    this.spare.src = entry.url;
-    this.spare.playbackRate = this.speed;
-    this.spare.load();
-    this.spareIndex = next;
-  }
-
-  /** Empties the spare element (its line is no longer next). */
-  clearSpare() {
-    this.spareIndex = null;
-    this.spare.removeAttribute("src");
-    this.spare.load();
+    const entry = this.clips.get(this.index + 1);
+    if (!this.disposed && entry?.done) this.queue.preload({ key: String(this.index + 1), url: entry.url });
   }
 
   /** Forgets a line's audio (cancelling its fetch): it is fetched again when needed. */
   drop(index) {
     const entry = this.clips.get(index);
     if (!entry) return;
-    if (index === this.spareIndex) this.clearSpare();
+    if (String(index) === this.queue.spareKey) this.queue.dropSpare();
     this.inFlight.delete(entry);
     this.clips.forget(index);
   }
@@ -219,38 +212,59 @@ export class Player {
     if (!this.length) return;
     performance.mark("storyvoice:play-pressed");
     this.playing = true;
-    const resume = this.audio.src && this.audio.paused && this.audio.currentTime > 0 && !this.audio.ended;
+    const audio = this.queue.audio;
+    const resume = this.queue.key && audio.paused && audio.currentTime > 0 && !audio.ended;
     // A line not fetched yet: "preparing" from the start, never a "Pause" with nothing playing.
-    if (!resume && !this.clips.get(this.index)?.done) this.setWaiting(true);
-    this.hooks.onState("playing");
-    if (resume) {
-      const generation = this.generation;
-      try {
-        await this.audio.play();
-      } catch (error) {
-        // A pause straight after pressing play interrupts play(); that is not a failure.
-        if (generation === this.generation && error.name !== "AbortError") { this.pause(); this.hooks.onError(`The browser would not play: ${error.message}`); }
-      }
-      return;
+    if (!resume) {
+      this.cursor = this.index;
+      this.afterLine = false;
+      if (!this.clips.get(this.index)?.done) this.setWaiting(true);
     }
-    await this.playLine(this.index);
+    this.hooks.onState("playing");
+    await this.queue.play();
+  }
+
+  /** What the queue plays next: the line at the cursor, after its pause, once its audio is in. */
+  async nextLine() {
+    const generation = this.queue.generation;
+    const index = this.cursor;
+    if (index >= this.length) return "end";
+    if (this.afterLine) {
+      const pause = (this.source.get(index)?.pause_before ?? 0) / this.speed;
+      if (pause > 0) await new Promise((resolve) => setTimeout(resolve, pause * 1000));
+      if (generation !== this.queue.generation) return "wait"; // moved or paused meanwhile: not heard
+    }
+    this.afterLine = false;
+    this.index = index;
+    this.remember();
+    this.hooks.onLine(index);
+    this.schedule();
+    const entry = this.start(index);
+    if (!entry.done) this.setWaiting(true);
+    const url = await entry.promise;
+    if (generation === this.queue.generation) this.setWaiting(false);
+    return { key: String(index), url };
+  }
+
+  fail(message) {
+    this.pause();
+    this.hooks.onError(message);
   }
 
   pause() {
     this.playing = false;
-    this.generation += 1;
-    clearTimeout(this.timer);
-    this.audio.pause();
+    this.queue.pause();
     this.setWaiting(false);
     this.hooks.onState("paused");
   }
 
   stop() {
     this.pause();
-    this.audio.removeAttribute("src");
-    this.audio.load();
-    this.clearSpare();
+    this.queue.clear();
+    this.queue.dropSpare();
     this.index = 0;
+    this.cursor = 0;
+    this.afterLine = false;
     localStorage.removeItem(this.positionKey);
     this.hooks.onLine(null);
     this.hooks.onState("stopped");
@@ -259,14 +273,13 @@ export class Player {
   /** Plays faster or slower (the planned pauses between lines too). */
   setSpeed(speed) {
     this.speed = speed;
-    this.audio.playbackRate = speed;
-    this.spare.playbackRate = speed;
+    this.queue.setSpeed(speed);
     this.schedule();
   }
 
   /** Seconds into the current line's audio (0 before it plays). */
   get lineTime() {
-    return this.audio.src && !this.audio.ended ? this.audio.currentTime : 0;
+    return this.queue.audio.ended ? 0 : this.queue.currentTime;
   }
 
   /** Moves to a line; keeps playing if playing. Its audio is fetched before anything else. */
@@ -274,83 +287,28 @@ export class Player {
     if (!this.length) return;
     index = Math.max(0, Math.min(this.length - 1, index));
     performance.mark("storyvoice:jump", { detail: { line: index } });
-    this.generation += 1;
-    clearTimeout(this.timer);
-    this.audio.pause();
-    this.audio.removeAttribute("src");
-    if (this.spareIndex !== index) this.clearSpare();
+    this.queue.clear();
+    if (this.queue.spareKey !== String(index)) this.queue.dropSpare();
     this.index = index;
+    this.cursor = index;
+    this.afterLine = false;
     this.remember();
     this.hooks.onLine(index);
     this.schedule();
-    if (this.playing) await this.playLine(index);
+    if (this.playing) await this.queue.play();
   }
 
   remember() { localStorage.setItem(this.positionKey, String(this.index)); }
 
-  async playLine(index) {
-    const generation = ++this.generation;
-    this.index = index;
-    this.remember();
-    this.hooks.onLine(index);
-    this.schedule();
-    const entry = this.start(index);
-    if (!entry.done) this.setWaiting(true);
-    let url;
-    try {
-      url = await entry.promise;
-    } catch (error) {
-      if (generation !== this.generation || error.name === "AbortError") return;
-      this.pause();
-      this.hooks.onError(error.message);
-      return;
-    }
-    if (generation !== this.generation || !this.playing) return;
-    this.setWaiting(false);
-    if (this.spareIndex === index) {
-      [this.audio, this.spare] = [this.spare, this.audio];
-      this.spareIndex = null;
-    } else {
-      this.audio.src = url;
-    }
-    this.audio.playbackRate = this.speed;
-    try {
-      await this.audio.play();
-    } catch (error) {
-      if (generation === this.generation && error.name !== "AbortError") { this.pause(); this.hooks.onError(`The browser would not play: ${error.message}`); }
-    }
-  }
-
-  advance() {
-    const next = this.index + 1;
-    if (next >= this.length) {
-      this.stop();
-      this.hooks.onState("finished");
-      return;
-    }
-    const generation = this.generation;
-    const pause = (this.source.get(next)?.pause_before ?? 0) / this.speed;
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      if (generation === this.generation && this.playing) this.playLine(next);
-    }, pause * 1000);
-  }
-
   /** Stops for good: no sound, no timers, no requests, no callbacks, no object URLs left. */
   dispose() {
     const none = () => {};
-    this.hooks = { onLine: none, onState: none, onError: none, onWaiting: none, onDuration: none };
+    this.hooks = { onLine: none, onState: none, onError: none, onWaiting: none, onDuration: none, onTime: none };
     this.pause();
     this.disposed = true;
+    this.queue.dispose();
     this.inFlight.clear();
     this.clips.dispose();
-    for (const element of [this.audio, this.spare]) {
-      element.removeEventListener("ended", this.onEnded);
-      element.removeEventListener("playing", this.onPlaying);
-      element.removeAttribute("src");
-      element.load();
-    }
-    this.spareIndex = null;
     this.source = sourceOf([]);
   }
 }

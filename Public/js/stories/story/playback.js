@@ -79,9 +79,8 @@ export function playbackPart(view, chapters) {
       },
       onError: (message) => { $("#player-status").textContent = message; },
       onDuration: (index, seconds) => timeline.measuredLine(index, seconds),
+      onTime: () => timeline.update(),
     });
-    // The player swaps between two elements (the next line preloaded in the other).
-    for (const element of [player.audio, player.spare]) element.addEventListener("timeupdate", timeline.update, { signal });
     store.onChange(() => timeline.update()); // lines arriving make the estimates better
     if (resumeAt !== undefined && resumeAt < player.length) player.index = resumeAt;
     player.setSpeed(Number(speed.value));
