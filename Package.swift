@@ -323,7 +323,7 @@ let package = Package(
         .target(
             name: "CallWorkflows",
             dependencies: [
-                "Calls", "Telephony", "AppStore", "Persistence", "Jobs", "VendorHTTP", "Platform", "StoryModel", "Speech", "Audio", "Problems",
+                "Calls", "Telephony", "AppStore", "Persistence", "Jobs", "VendorHTTP", "Platform", "StoryModel", "Speech", "Audio",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -384,7 +384,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "CallWorkflowsTests", dependencies: [
-            "CallWorkflows", "AppStore", "AppStoreTestSupport", "DatabaseTestSupport", "Persistence",
+            "CallWorkflows", "AppStore", "AppStoreTestSupport", "DatabaseTestSupport", "Persistence", "Platform",
         ]),
         .testTarget(name: "JourneyServicesTests", dependencies: [
             "JourneyServices", "Journeys", "VendorHTTP", "TestSupport",

@@ -40,10 +40,10 @@ public struct CallAgents: Sendable {
             return RealtimeAgent(scenario: grant.scenario, configuration: realtime, logger: logger)
         }
         guard let narration, let transcriber else {
-            throw CallError(.unavailable, code: "no_local_agent", "This server has no voices for a call: its operator can install them (storyvoice doctor says how).")
+            throw ServiceError(.unavailable, code: "no_local_agent", "This server has no voices for a call: its operator can install them (storyvoice doctor says how).")
         }
         guard let id = Int(grant.callID), let call = try await CallRepository(database: database).call(id: id) else {
-            throw CallError(.notFound, code: "call_not_found", "The call is gone.")
+            throw ServiceError(.notFound, code: "call_not_found", "The call is gone.")
         }
         let model = try await models.model(.local, userID: call.userID, database: database)
         let voice = try await Self.localVoice(like: grant.scenario.voice, narration: narration)

@@ -1,6 +1,7 @@
 import Calls
 import Foundation
 import Persistence
+import Platform
 import StoryModel
 
 /// The scenarios a user can call with: the 23 built in, and their own.
@@ -34,7 +35,7 @@ public struct CallScenarios: Sendable {
 
     public func create(_ draft: CustomScenarioDraft, for userID: UUID) async throws -> CallScenario {
         let checked: CallScenario
-        do { checked = try draft.scenario(id: "pending") } catch { throw CallError.invalid(error) }
+        do { checked = try draft.scenario(id: "pending") } catch { throw ServiceError.invalidCall(error) }
         let record = CustomScenarioRow(
             id: UUID.random(), userID: userID, name: checked.name, description: checked.description, icon: checked.icon,
             prompt: draft.prompt.trimmingCharacters(in: .whitespacesAndNewlines), voice: checked.voice.rawValue,
@@ -43,7 +44,7 @@ public struct CallScenarios: Sendable {
         // count before any of them is kept.
         try await UserLock(database: database).serialized(userID, scope: "custom_scenarios") { database in
             guard try await CallRepository(database: database).customScenarioCount(of: userID) < Self.customLimit else {
-                throw CallError(.conflict, code: "too_many_scenarios", "You have \(Self.customLimit) scenarios of your own; delete one to make another.")
+                throw ServiceError(.conflict, code: "too_many_scenarios", "You have \(Self.customLimit) scenarios of your own; delete one to make another.")
             }
             try await CallRepository(database: database).createScenario(record)
         }
@@ -53,7 +54,7 @@ public struct CallScenarios: Sendable {
     public func update(id: String, with draft: CustomScenarioDraft, for userID: UUID) async throws -> CallScenario {
         let uuid = try ownID(id)
         let checked: CallScenario
-        do { checked = try draft.scenario(id: id) } catch { throw CallError.invalid(error) }
+        do { checked = try draft.scenario(id: id) } catch { throw ServiceError.invalidCall(error) }
         let at = now()
         guard let record = try await CallRepository(database: database).updateScenario(id: uuid, of: userID, { record in
             record.name = checked.name
@@ -81,8 +82,8 @@ public struct CallScenarios: Sendable {
         return uuid
     }
 
-    static func notFound(_ id: String) -> CallError {
-        CallError(.notFound, code: "scenario_not_found", "You have no scenario of your own with the id \"\(id)\".")
+    static func notFound(_ id: String) -> ServiceError {
+        ServiceError(.notFound, code: "scenario_not_found", "You have no scenario of your own with the id \"\(id)\".")
     }
 
     /// A kept scenario as it was checked when saved (not checked again: a stricter check later

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import Logging
 import Persistence
+import Platform
 import Telephony
 
 /// Calls placed, tracked and ended: through Twilio to a phone, or from the web app's browser
@@ -31,10 +32,10 @@ public struct PhoneCalls: Sendable {
     ///   the call is not counted.
     public func makeCall(userID: UUID, phoneNumber: String, scenarioID: String, development: Bool = false) async throws -> MakeCallResponse {
         let number: PhoneNumber
-        do { number = try PhoneNumber(phoneNumber) } catch { throw CallError.invalid(error) }
-        guard let scenario = try await scenarios.scenario(id: scenarioID, for: userID) else { throw CallError.unknownScenario(scenarioID) }
+        do { number = try PhoneNumber(phoneNumber) } catch { throw ServiceError.invalidCall(error) }
+        guard let scenario = try await scenarios.scenario(id: scenarioID, for: userID) else { throw ServiceError.unknownScenario(scenarioID) }
         if !development { try await requirePermission(userID) }
-        guard let twilio = services.twilio else { throw CallError.twilioNotConfigured }
+        guard let twilio = services.twilio else { throw ServiceError.twilioNotConfigured }
         let token = Self.newToken()
         let record = try await reserve(
             userID: userID, number: number.e164, scenarioID: scenario.id, channel: "twilio", token: token, counted: !development)
@@ -46,9 +47,9 @@ public struct PhoneCalls: Sendable {
             call = try await twilio.createCall(to: number, twiml: twiml, timeLimit: record.durationLimit + 15)
         } catch {
             try await giveBack(record, status: "failed", message: error.message)
-            if error.isAboutTheNumber { throw CallError(.invalid, code: "invalid_phone_number", "Twilio cannot call \(number): \(error.message)") }
+            if error.isAboutTheNumber { throw ServiceError(.badRequest, code: "invalid_phone_number", "Twilio cannot call \(number): \(error.message)") }
             logger.error("Twilio did not place a call", metadata: ["error": "\(error.message)", "status": "\(error.status.map(String.init) ?? "-")"])
-            throw CallError(.upstream, code: "telephony_failed", "The call could not be placed: \(error.messageForCaller) Nothing was counted.")
+            throw ServiceError(.upstream, code: "telephony_failed", "The call could not be placed: \(error.messageForCaller) Nothing was counted.")
         }
         let placed = try await CallRepository(database: database).updateCall(id: record.id) { $0.callSID = call.sid } ?? record
         let allowance = try await accounts.ledger(of: userID).allowance(at: services.now())
@@ -57,7 +58,7 @@ public struct PhoneCalls: Sendable {
 
     /// A call from the web app's call page: the same checks and counting, no phone.
     public func startBrowserCall(userID: UUID, scenarioID: String) async throws -> BrowserCallTicket {
-        guard let scenario = try await scenarios.scenario(id: scenarioID, for: userID) else { throw CallError.unknownScenario(scenarioID) }
+        guard let scenario = try await scenarios.scenario(id: scenarioID, for: userID) else { throw ServiceError.unknownScenario(scenarioID) }
         try await requirePermission(userID)
         let token = Self.newToken()
         let record = try await reserve(userID: userID, number: "browser", scenarioID: scenario.id, channel: "browser", token: token)
@@ -74,8 +75,8 @@ public struct PhoneCalls: Sendable {
     static func require(_ ledger: CallLedger, at time: Date) throws {
         let permission = ledger.allowance(at: time).permission(trialEndsAt: ledger.trialEndsAt)
         guard permission.canMakeCall else {
-            throw CallError(.paymentRequired, code: permission.status.rawValue, permission.details.message,
-                            payment: PaymentRequired(permission: permission, now: time))
+            throw ServiceError(.paymentRequired, code: permission.status.rawValue, permission.details.message,
+                            detail: PaymentRequired(permission: permission, now: time).detail)
         }
     }
 
@@ -132,16 +133,16 @@ public struct PhoneCalls: Sendable {
     /// `POST /call-end-webhook`: Twilio's status callback, signed with the account's auth token
     /// over `statusCallbackURL` and the form parameters. A bad signature changes nothing.
     public func statusCallback(parameters: [(name: String, value: String)], signature: String?) async throws {
-        guard let twilio = services.twilio else { throw CallError.twilioNotConfigured }
+        guard let twilio = services.twilio else { throw ServiceError.twilioNotConfigured }
         let configuration = twilio.configuration
         guard let signature, TwilioSignature.isValid(
             signature, url: configuration.statusCallbackURL, parameters: parameters, authToken: configuration.authToken.value)
         else {
-            throw CallError(.forbidden, code: "invalid_signature", "The X-Twilio-Signature does not match this request.")
+            throw ServiceError(.forbidden, code: "invalid_signature", "The X-Twilio-Signature does not match this request.")
         }
         func value(_ name: String) -> String? { parameters.first { $0.name == name }?.value }
         guard value("AccountSid") == configuration.accountSID, let sid = value("CallSid"), let status = value("CallStatus") else {
-            throw CallError(.invalid, code: "invalid_callback", "The callback has no CallSid and CallStatus for this account.")
+            throw ServiceError(.badRequest, code: "invalid_callback", "The callback has no CallSid and CallStatus for this account.")
         }
         let repository = CallRepository(database: database)
         guard let call = try await repository.call(sid: sid) else {

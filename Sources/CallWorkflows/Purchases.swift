@@ -4,6 +4,7 @@ import Foundation
 import Jobs
 import Logging
 import Persistence
+import Platform
 
 /// App Store purchases and notifications: what the app sends is verified offline and kept once;
 /// plans follow from the kept transactions (see `CallLedger`). The chat stories' premium tier is
@@ -49,20 +50,20 @@ public struct Purchases: Sendable {
     public func purchase(_ request: Request, userID: UUID) async throws -> Outcome {
         guard let product = CallProduct(productID: request.product) else {
             let ids = CallProduct.allCases.map(\.rawValue).joined(separator: ", ")
-            throw CallError(.invalid, code: "unknown_product", "\"\(request.product)\" is not a product of this app; use one of \(ids).")
+            throw ServiceError(.badRequest, code: "unknown_product", "\"\(request.product)\" is not a product of this app; use one of \(ids).")
         }
         let transaction = try await verifiedTransaction(request.receiptData, product: product)
         guard let bought = transaction.productId.flatMap(CallProduct.init(productID:)) else {
-            throw CallError(.invalid, code: "unknown_product", "The transaction is for \(transaction.productId ?? "no product"), which this app does not sell.")
+            throw ServiceError(.badRequest, code: "unknown_product", "The transaction is for \(transaction.productId ?? "no product"), which this app does not sell.")
         }
         guard bought == product else {
-            throw CallError(.invalid, code: "product_mismatch", "The transaction is for \(bought.rawValue), not \(product.rawValue).")
+            throw ServiceError(.badRequest, code: "product_mismatch", "The transaction is for \(bought.rawValue), not \(product.rawValue).")
         }
         if let token = transaction.appAccountToken, token != userID {
-            throw CallError(.forbidden, code: "purchase_of_another_account", "This purchase was made for another account.")
+            throw ServiceError(.forbidden, code: "purchase_of_another_account", "This purchase was made for another account.")
         }
         if transaction.revocationDate != nil {
-            throw CallError(.invalid, code: "purchase_refunded", "This purchase was refunded or revoked, so it gives nothing.")
+            throw ServiceError(.badRequest, code: "purchase_refunded", "This purchase was refunded or revoked, so it gives nothing.")
         }
         let isNew = try await keep(transaction, product: bought, for: userID)
         let ledger = try await CallAccounts(database: database, now: services.now).ledger(of: userID)
@@ -84,7 +85,7 @@ public struct Purchases: Sendable {
     /// is trusted, as Apple's own App Store Server Library does).
     func verifiedTransaction(_ receipt: String, product: CallProduct) async throws -> SignedTransaction {
         guard let verifier = services.appStore else {
-            throw CallError(.unavailable, code: "app_store_not_configured",
+            throw ServiceError(.unavailable, code: "app_store_not_configured",
                             "Purchases cannot be verified on this server: set APP_STORE_BUNDLE_ID (and the App Store Server API key to look transactions up).")
         }
         let trimmed = receipt.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -97,49 +98,49 @@ public struct Purchases: Sendable {
             }
             if let appReceipt = try? AppReceipt(base64: trimmed) {
                 guard let id = appReceipt.latestPurchase(of: product.rawValue)?.transactionID else {
-                    throw CallError(.invalid, code: "purchase_not_in_receipt",
+                    throw ServiceError(.badRequest, code: "purchase_not_in_receipt",
                                     "The app receipt holds no purchase of \(product.rawValue): send it once the purchase has completed (or restore purchases in the app).")
                 }
                 return try await appStoreServer(for: "An app receipt").verifiedTransaction(id: id, verifier: verifier)
             }
         } catch let error as AppStoreError {
-            throw Self.callError(error)
+            throw Self.refusal(error)
         }
-        throw CallError(.invalid, code: "unsupported_receipt",
+        throw ServiceError(.badRequest, code: "unsupported_receipt",
                         "receipt_data must be the StoreKit 2 transaction's jwsRepresentation, its transaction id, or the base64 app receipt; this is none of them.")
     }
 
     /// The App Store Server API, which `what` needs to be looked up.
     private func appStoreServer(for what: String) throws -> AppStoreServerClient {
         guard let server = services.appStoreServer else {
-            throw CallError(.unavailable, code: "app_store_api_not_configured",
+            throw ServiceError(.unavailable, code: "app_store_api_not_configured",
                             "\(what) can only be looked up with the App Store Server API key (APP_STORE_ISSUER_ID, APP_STORE_KEY_ID, APP_STORE_PRIVATE_KEY); send the transaction's jwsRepresentation instead.")
         }
         return server
     }
 
-    static func callError(_ error: AppStoreError) -> CallError {
-        if error.httpStatus == 404 { return CallError(.notFound, code: "transaction_not_found", error.message) }
-        if error.isClientError { return CallError(.invalid, code: "purchase_not_verified", error.message) }
-        return CallError(error.httpStatus == 503 ? .unavailable : .upstream, code: "app_store_unavailable", error.message)
+    static func refusal(_ error: AppStoreError) -> ServiceError {
+        if error.httpStatus == 404 { return ServiceError(.notFound, code: "transaction_not_found", error.message) }
+        if error.isClientError { return ServiceError(.badRequest, code: "purchase_not_verified", error.message) }
+        return ServiceError(error.httpStatus == 503 ? .unavailable : .upstream, code: "app_store_unavailable", error.message)
     }
 
     /// Keeps the transaction once; false when it was already kept. Another account's
     /// transaction is refused.
     func keep(_ transaction: SignedTransaction, product: CallProduct, for userID: UUID) async throws -> Bool {
         guard let id = transaction.transactionId, let purchased = transaction.purchaseDate else {
-            throw CallError(.invalid, code: "purchase_not_verified", "The transaction has no id or purchase date.")
+            throw ServiceError(.badRequest, code: "purchase_not_verified", "The transaction has no id or purchase date.")
         }
         let repository = CallRepository(database: database)
         if let existing = try await repository.transaction(id: id) {
             guard existing.userID == userID else {
-                throw CallError(.forbidden, code: "purchase_of_another_account", "This purchase is already used by another account.")
+                throw ServiceError(.forbidden, code: "purchase_of_another_account", "This purchase is already used by another account.")
             }
             return false
         }
         let original = transaction.originalTransactionId ?? id
         if let owner = try await repository.owner(ofOriginalTransaction: original), owner != userID {
-            throw CallError(.forbidden, code: "purchase_of_another_account", "This subscription belongs to another account.")
+            throw ServiceError(.forbidden, code: "purchase_of_another_account", "This subscription belongs to another account.")
         }
         let record = StoreTransactionRow(
             userID: userID, transactionID: id, originalTransactionID: original, productID: product.rawValue,

@@ -3,6 +3,7 @@ import Foundation
 import Jobs
 import Logging
 import Persistence
+import Platform
 
 /// Calls placed later: permission is checked when scheduled and again when the job runs.
 public struct ScheduledCalls: Sendable {
@@ -23,24 +24,24 @@ public struct ScheduledCalls: Sendable {
     public func schedule(userID: UUID, phoneNumber: String, scenarioID: String, time: String?) async throws -> ScheduledCallView {
         let now = services.now()
         let number: PhoneNumber
-        do { number = try PhoneNumber(phoneNumber) } catch { throw CallError.invalid(error) }
+        do { number = try PhoneNumber(phoneNumber) } catch { throw ServiceError.invalidCall(error) }
         guard try await CallScenarios(database: database, now: services.now).scenario(id: scenarioID, for: userID) != nil else {
-            throw CallError.unknownScenario(scenarioID)
+            throw ServiceError.unknownScenario(scenarioID)
         }
         let when: Date
         if let time, !time.isEmpty {
             guard let parsed = CallDates.date(time) else {
-                throw CallError(.invalid, code: "invalid_time", "scheduled_time must be an ISO 8601 time such as 2024-01-15T14:30:00Z.")
+                throw ServiceError(.badRequest, code: "invalid_time", "scheduled_time must be an ISO 8601 time such as 2024-01-15T14:30:00Z.")
             }
             guard parsed > now.addingTimeInterval(-60), parsed < now.addingTimeInterval(Self.horizon) else {
-                throw CallError(.invalid, code: "invalid_time", "scheduled_time must be between now and 30 days from now.")
+                throw ServiceError(.badRequest, code: "invalid_time", "scheduled_time must be between now and 30 days from now.")
             }
             when = max(parsed, now)
         } else {
             when = now.addingTimeInterval(60)
         }
         try await PhoneCalls(database: database, services: services).requirePermission(userID)
-        guard services.twilio != nil else { throw CallError.twilioNotConfigured }
+        guard services.twilio != nil else { throw ServiceError.twilioNotConfigured }
         let record = try await database.transaction { database in
             let repository = CallRepository(database: database)
             let record = try await repository.insertSchedule(userID: userID, phoneNumber: number.e164, scenarioID: scenarioID, scheduledTime: when, now: now)
@@ -60,10 +61,10 @@ public struct ScheduledCalls: Sendable {
     public func cancel(scheduleID: Int, userID: UUID) async throws -> ScheduledCallView {
         let repository = CallRepository(database: database)
         guard let found = try await repository.schedule(id: scheduleID, of: userID) else {
-            throw CallError(.notFound, code: "schedule_not_found", "You have no scheduled call \(scheduleID).")
+            throw ServiceError(.notFound, code: "schedule_not_found", "You have no scheduled call \(scheduleID).")
         }
         guard found.status == "scheduled" else {
-            throw CallError(.conflict, code: "schedule_not_pending", "This call is \(found.status) and can no longer be cancelled.")
+            throw ServiceError(.conflict, code: "schedule_not_pending", "This call is \(found.status) and can no longer be cancelled.")
         }
         let record = try await repository.updateSchedule(id: scheduleID) { $0.status = "cancelled" } ?? found
         if let job = record.jobID { _ = try await JobQueue(database: database).cancel(id: job, ownerID: userID) }
@@ -80,7 +81,7 @@ public struct ScheduledCalls: Sendable {
             let calls = PhoneCalls(database: database, services: services, logger: logger)
             let placed = try await calls.makeCall(userID: record.userID, phoneNumber: record.phoneNumber, scenarioID: record.scenarioID)
             outcome = ("placed", try await repository.call(sid: placed.callSid)?.id, nil)
-        } catch let error as CallError {
+        } catch let error as ServiceError {
             outcome = ("failed", nil, error.message)
         }
         try await repository.updateSchedule(id: scheduleID) { schedule in

@@ -4,6 +4,7 @@ import Foundation
 import Jobs
 import Logging
 import Persistence
+import Platform
 import StoryModel
 
 /// App Store Server Notifications V2: verified and kept at once (Apple wants a quick 200),
@@ -24,12 +25,12 @@ public struct StoreNotifications: Sendable {
     /// payload that does not verify changes nothing.
     public func receive(signedPayload: String) async throws {
         guard let verifier = services.appStore else {
-            throw CallError(.unavailable, code: "app_store_not_configured", "App Store notifications cannot be verified: APP_STORE_BUNDLE_ID is not set.")
+            throw ServiceError(.unavailable, code: "app_store_not_configured", "App Store notifications cannot be verified: APP_STORE_BUNDLE_ID is not set.")
         }
         let notification: AppStoreNotification
-        do { notification = try await verifier.verifyNotification(signedPayload) } catch { throw Purchases.callError(error) }
+        do { notification = try await verifier.verifyNotification(signedPayload) } catch { throw Purchases.refusal(error) }
         guard let uuid = notification.payload.notificationUUID, let type = notification.notificationType?.rawValue else {
-            throw CallError(.invalid, code: "purchase_not_verified", "The notification has no notificationUUID or type.")
+            throw ServiceError(.badRequest, code: "purchase_not_verified", "The notification has no notificationUUID or type.")
         }
         let record = StoreNotificationRow(
             id: UUID.random(), notificationUUID: uuid, notificationType: type, subtype: notification.subtype?.rawValue, signedPayload: signedPayload, now: services.now())

@@ -11,11 +11,15 @@ public protocol Problem: Error, Sendable, CustomStringConvertible {
     var field: String? { get }
     /// Seconds after which trying again may succeed (a limit that lifts).
     var retryAfterSeconds: Int? { get }
+    /// What a client's contract reads beside the message, when the contract fixes one (the
+    /// calls API's 402 body: what to buy).
+    var detail: (any Encodable & Sendable)? { get }
 }
 
 extension Problem {
     public var field: String? { nil }
     public var retryAfterSeconds: Int? { nil }
+    public var detail: (any Encodable & Sendable)? { nil }
 }
 
 /// The kinds of failure every product shares, each one HTTP status.

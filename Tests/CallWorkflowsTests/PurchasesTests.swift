@@ -4,6 +4,7 @@ import CallWorkflows
 import DatabaseTestSupport
 import Foundation
 import Persistence
+import Platform
 import Testing
 
 /// The purchase use case on a real database, without HTTP (issue 50): a StoreKit 2 transaction
@@ -51,19 +52,19 @@ struct PurchasesTests {
             let jws = try ca.sign(AppStoreFixtures.transaction(id: "2000000000000011", productID: AppStoreFixtures.basicWeekly))
             _ = try await purchases.purchase(Purchases.Request(receiptData: jws, isSandbox: true, product: AppStoreFixtures.basicWeekly), userID: buyer)
 
-            func refusal(_ receipt: String, product: String, for user: UUID) async -> CallError? {
+            func refusal(_ receipt: String, product: String, for user: UUID) async -> ServiceError? {
                 do {
                     _ = try await purchases.purchase(Purchases.Request(receiptData: receipt, isSandbox: true, product: product), userID: user)
                     return nil
                 } catch {
-                    return error as? CallError
+                    return error as? ServiceError
                 }
             }
             let stolen = await refusal(jws, product: AppStoreFixtures.basicWeekly, for: other)
             #expect(stolen?.kind == .forbidden && stolen?.code == "purchase_of_another_account")
 
             let tampered = JWSTampering.replacingPayload(of: jws, with: Data(#"{"productId":"speech_assistant_premium_monthly"}"#.utf8))
-            #expect(await refusal(tampered, product: AppStoreFixtures.premiumMonthly, for: other)?.kind == .invalid)
+            #expect(await refusal(tampered, product: AppStoreFixtures.premiumMonthly, for: other)?.kind == .badRequest)
 
             let refunded = try ca.sign(AppStoreFixtures.transaction(id: "2000000000000012", productID: AppStoreFixtures.premiumMonthly,
                                                                     revoked: Date().addingTimeInterval(-60)))

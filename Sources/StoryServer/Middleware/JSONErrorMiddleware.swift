@@ -1,4 +1,3 @@
-import CallWorkflows
 import Journeys
 import ObjectStorage
 import Problems
@@ -23,7 +22,7 @@ struct JSONErrorMiddleware: AsyncMiddleware {
             var body = ErrorBody(error: .init(code: code, message: message, field: (error as? any Problem)?.field))
             // The mobile app reads FastAPI's `detail`: the 402's object, else the message.
             if Self.speaksDetail(request.url.path) {
-                body.detail = (error as? CallError)?.payment.map { .payment($0.detail) } ?? .message(message)
+                body.detail = (error as? any Problem)?.detail.map { .object($0) } ?? .message(message)
             }
             try response.content.encode(body, as: .json)
         } catch {

@@ -71,18 +71,20 @@ struct ErrorBody: Content {
 
     enum MobileDetail: Content {
         case message(String)
-        case payment(PaymentRequired.Detail)
+        /// The refusal's own detail (`Problem.detail`): the 402's object.
+        case object(any Encodable & Sendable)
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
-            if let message = try? container.decode(String.self) { self = .message(message) } else { self = .payment(try container.decode(PaymentRequired.Detail.self)) }
+            if let message = try? container.decode(String.self) { self = .message(message) } else { self = .object(try container.decode(PaymentRequired.Detail.self)) }
         }
 
         func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
             switch self {
-            case .message(let message): try container.encode(message)
-            case .payment(let detail): try container.encode(detail)
+            case .message(let message):
+                var container = encoder.singleValueContainer()
+                try container.encode(message)
+            case .object(let detail): try detail.encode(to: encoder)
             }
         }
     }

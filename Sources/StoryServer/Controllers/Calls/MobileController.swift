@@ -1,6 +1,7 @@
 import CallWorkflows
 import Calls
 import Foundation
+import Platform
 import Vapor
 
 /// The AI phone calls' mobile API: the iPhone app's integration guide is the contract (paths,
@@ -196,7 +197,7 @@ struct MobileController: Sendable {
     @Sendable func purchase(_ request: Request) async throws -> Response {
         let body = try request.decodeJSON(PurchaseBody.self)
         guard let product = body.product_id ?? body.subscription_tier else {
-            throw CallError(.invalid, code: "unknown_product", "Send product_id: speech_assistant_basic_weekly, speech_assistant_premium_monthly or speech_assistant_addon_calls.")
+            throw ServiceError(.badRequest, code: "unknown_product", "Send product_id: speech_assistant_basic_weekly, speech_assistant_premium_monthly or speech_assistant_addon_calls.")
         }
         let outcome = try await request.purchases(config).purchase(
             .init(receiptData: body.receipt_data, isSandbox: body.is_sandbox ?? false, product: product), userID: try request.requireUser().id)
@@ -214,7 +215,7 @@ struct MobileController: Sendable {
     @Sendable func upgrade(_ request: Request) async throws -> Response {
         let body = try request.decodeJSON(PurchaseBody.self)
         guard let tier = body.subscription_tier ?? body.product_id else {
-            throw CallError(.invalid, code: "unknown_product", "Send subscription_tier (mobile_weekly or mobile_monthly).")
+            throw ServiceError(.badRequest, code: "unknown_product", "Send subscription_tier (mobile_weekly or mobile_monthly).")
         }
         let outcome = try await request.purchases(config).purchase(
             .init(receiptData: body.receipt_data, isSandbox: body.is_sandbox ?? false, product: tier), userID: try request.requireUser().id)
@@ -244,7 +245,7 @@ struct MobileController: Sendable {
     @Sendable func appStoreWebhook(_ request: Request) async throws -> Response {
         let body = try request.decodeJSON(AppStoreNotificationBody.self)
         guard let payload = body.signedPayload, !payload.isEmpty else {
-            throw CallError(.invalid, code: "missing_signed_payload", "Send App Store Server Notifications V2: {\"signedPayload\": \"…\"}. Unsigned notifications are not trusted.")
+            throw ServiceError(.badRequest, code: "missing_signed_payload", "Send App Store Server Notifications V2: {\"signedPayload\": \"…\"}. Unsigned notifications are not trusted.")
         }
         try await StoreNotifications(database: request.appDatabase, services: config.calls, logger: request.logger).receive(signedPayload: payload)
         return try Response.json(WebhookReply())
