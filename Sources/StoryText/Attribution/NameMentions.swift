@@ -46,6 +46,9 @@ struct NameMentionFinder {
     /// Titles that may stand alone as a role ("the General", "the Doctor").
     static let roleTitles: Set<String> = ["general", "colonel", "captain", "major", "doctor", "dr", "professor", "count", "countess", "baron", "baroness", "prince", "princess", "king", "queen", "judge", "marquis", "duke", "duchess"]
 
+    /// Titles a peer or a ruler takes with a place: "the Duke of Omnium", "the Prince of Wales".
+    static let territorialTitles: Set<String> = ["lord", "lady", "king", "queen", "prince", "princess", "count", "countess", "duke", "duchess", "earl", "marquis", "baron", "baroness"]
+
     /// "The Doctor's" is written for the Doctor: the display form drops the possessive.
     private func withoutPossessive(_ surface: String, _ last: Token) -> String {
         guard last.isPossessive, surface.hasSuffix("'s") || surface.hasSuffix("\u{2019}s") else { return surface }
@@ -218,6 +221,21 @@ struct NameMentionFinder {
         }.keys)
     }
 
+    /// The place after a title's "of" ("Duke of Omnium", "Earl of Mount Edgecumbe"): up to two
+    /// capitalised words in the title's paragraph and quote; nil when "of" does not follow.
+    private func placeOfTitle(after index: Int, in title: Token) -> (words: [String], end: Int)? {
+        guard !title.isPossessive, index + 1 < tokens.count, tokens[index].lower == "of" else { return nil }
+        var words: [String] = [], end = index + 1
+        while end < tokens.count, words.count < 2 {
+            let t = tokens[end]
+            guard t.isWord, t.isCapitalized, t.quote == title.quote, t.paragraph == title.paragraph, Lexicon.honorifics[t.lower] == nil else { break }
+            words.append(t.lower)
+            end += 1
+            if t.isPossessive { break }
+        }
+        return words.isEmpty ? nil : (words, end)
+    }
+
     func find() -> [NameMention] {
         let (nameWords, wordLike, personal) = nameWords()
         let bylines = bylineParagraphs()
@@ -240,6 +258,17 @@ struct NameMentionFinder {
             var words: [String] = []
             var end = j
             var initials = 0
+            // "the Duke of Omnium": one person, named by the title and its place, not "the Duke"
+            // beside a second person called "Omnium".
+            if let title, Self.territorialTitles.contains(title), let place = placeOfTitle(after: j, in: token) {
+                words = place.words
+                let last = tokens[place.end - 1]
+                var surface = withoutPossessive(text.string(token.start..<last.end), last)
+                surface = surface.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }).joined(separator: " ")
+                mentions.append(NameMention(firstToken: i, endToken: place.end, title: title, words: words, surface: surface, inQuote: token.quote >= 0, isRoleTitle: false))
+                i = place.end
+                continue
+            }
             // "the Queen's Croquet-Ground": a title owning something names no one after it.
             while end < n, words.count - initials < 3, title == nil || !token.isPossessive {
                 let t = tokens[end]
