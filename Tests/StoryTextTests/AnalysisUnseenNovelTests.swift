@@ -407,6 +407,32 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.speakers.filter { $0.contains("Duke") || $0.contains("Omnium") } == Array(repeating: "Duke of Omnium", count: 3), "\(passage.speakers)")
     }
 
+    @Test("A voice the narration names right after its line is that person: 'A high piping voice called … It was little Tom Smith.'")
+    func voiceNamedAfterItsLine() {
+        let passage = AnalyzedPassage("""
+        "There is one from London," said Mr. Hale, and Mrs. Smith thanked him.
+
+        A high piping voice called from the stairs, "Grandmamma!" It was little Tom Smith.
+
+        "Come down, Tom," said Mrs. Smith.
+
+        "I am coming," said Tom.
+        """)
+        #expect(passage.speakers == ["Mr. Hale", "Tom Smith", "Mrs. Smith", "Tom Smith"], "\(passage.speakers)")
+        #expect(!passage.analysis.characters.contains { $0.name.contains("voice") }, "\(passage.analysis.characters.map(\.name))")
+        // Not a name that only starts something else: "It was Tom's hat" names no voice.
+        let hat = AnalyzedPassage("""
+        "There is one from London," said Mr. Hale, and Mrs. Smith thanked him.
+
+        A high piping voice called from the stairs, "Grandmamma!" It was Tom's hat that fell.
+
+        "Come down, Tom," said Mrs. Smith.
+
+        "I am coming," said Tom.
+        """)
+        #expect(hat.speakers[1] != "Tom", "\(hat.speakers)")
+    }
+
     @Test("A place's name the story uses as a person's stays a person: 'said Chester'")
     func placeNamedPersonStays() {
         let passage = AnalyzedPassage("""

@@ -3,14 +3,27 @@ import StoryModel
 /// An unseen speaker the narration identifies right after the line: `"No," replied the voice;
 /// "God forbid." / This was a vagrant of sixty-five`, `"Go away now," a voice whispered to me.
 /// The person who had spoken to me was a certain Jew of Frankfurt`, `the second voice had come
-/// from a modestly, plainly dressed lady`. The voice's lines of that run are that person's.
+/// from a modestly, plainly dressed lady`, `A high piping voice called, "Grandmamma!" It was little
+/// Tom`. The voice's lines of that run are that person's.
 extension SpeakerAttributor {
+    /// Who the narration says a voice was: someone it names, or a description.
+    enum VoiceOwner {
+        case named(entity: Int)
+        case described(key: String, gender: Gender, written: String)
+    }
+
     mutating func identifyVoices(_ result: inout [Attribution]) {
         for q in quotes.indices where result[q].entity >= 0 && isVoice(result[q].entity) {
-            guard let (key, gender, written) = identification(after: q) else { continue }
+            guard let owner = identification(after: q) else { continue }
             let voice = result[q].entity
-            let person = roleEntityIndex(key: key, display: key, gender: gender, position: quotes[q].start)
-            if entities[person].kind == .role, !entities[person].descriptions.contains(written) { entities[person].descriptions.append(written) }
+            let person: Int
+            switch owner {
+            case .named(let entity):
+                person = entity
+            case .described(let key, let gender, let written):
+                person = roleEntityIndex(key: key, display: key, gender: gender, position: quotes[q].start)
+                if entities[person].kind == .role, !entities[person].descriptions.contains(written) { entities[person].descriptions.append(written) }
+            }
             // The voice's lines of the same exchange: back to the run's start, no narration between.
             var k = q
             while true {
@@ -25,9 +38,9 @@ extension SpeakerAttributor {
         entities[entity].kind == .role && (entities[entity].firstForm?.hasSuffix("voice") ?? false)
     }
 
-    /// The description the first two sentences of narration after the quote identify its
-    /// speaker with: "This was a …", "The person who had spoken … was a …", "the voice had come from a …".
-    private func identification(after q: Int) -> (key: String, gender: Gender, written: String)? {
+    /// Who the first two sentences of narration after the quote identify its speaker as: "It was
+    /// little Tom", "This was a …", "The person who had spoken … was a …", "the voice had come from a …".
+    private func identification(after q: Int) -> VoiceOwner? {
         var i = quoteTokens[q].upperBound
         let lastParagraph = quotes[q].lastParagraph + 1
         var sentences = 0
@@ -45,10 +58,27 @@ extension SpeakerAttributor {
             let identifies = word == "was" && (["this", "that", "it"].contains(opener) && i == sentenceStart + 1
                 || (sentenceStart..<i).contains { tokens[$0].lower == "spoken" })
                 || word == "from" && i >= 2 && tokens[i - 1].lower == "come" && (sentenceStart..<i).contains { tokens[$0].lower == "voice" }
-            if identifies, i + 1 < tokens.count, ["a", "an"].contains(tokens[i + 1].lower), let found = description(at: i + 1) { return found }
+            if identifies, i + 1 < tokens.count, ["a", "an"].contains(tokens[i + 1].lower), let found = description(at: i + 1) {
+                return .described(key: found.key, gender: found.gender, written: found.written)
+            }
+            if identifies, i == sentenceStart + 1, let named = namedPerson(at: i + 1) { return .named(entity: named) }
             i += 1
         }
         return nil
+    }
+
+    /// "It was Tom", "It was little Tom Smith", "It was the old Duke": a person the text names,
+    /// after at most two lower-case words, the name ending the clause or followed by "who"
+    /// (not "It was Tom's hat", "It was Tom Jones the book").
+    private func namedPerson(at start: Int) -> Int? {
+        var k = start
+        while k < tokens.count, k - start < 2, tokens[k].isWord, !tokens[k].isCapitalized { k += 1 }
+        guard k < tokens.count, tokens[k].quote < 0, mentionAt[k] >= 0 else { return nil }
+        let m = Int(mentionAt[k])
+        let end = mentions[m].endToken
+        let ends = end >= tokens.count || !tokens[end].isWord || tokens[end].paragraph != tokens[k].paragraph || ["who", "that"].contains(tokens[end].lower)
+        guard mentionEntity[m] >= 0, !tokens[end - 1].isPossessive, ends else { return nil }
+        return mentionEntity[m]
     }
 
     /// "a vagrant of sixty-five", "a certain Jew of Frankfurt", "a modestly, plainly dressed lady":
