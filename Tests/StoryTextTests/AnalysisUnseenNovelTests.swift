@@ -433,6 +433,24 @@ struct AnalysisUnseenNovelTests {
         #expect(hat.speakers[1] != "Tom", "\(hat.speakers)")
     }
 
+    @Test("A rank takes a surname: 'Colonel Fitzwilliam' is not Mr. Fitzwilliam Darcy")
+    func rankTakesASurname() {
+        let passage = AnalyzedPassage("""
+        Mr. Fitzwilliam Darcy stood at the window.
+
+        "You are Miss Bennet, I suppose," said Lady Catherine.
+
+        "Aunt, you are too severe," said Mr. Darcy.
+
+        "I am never severe," said Lady Catherine.
+
+        Colonel Fitzwilliam laughed. "She is never anything else," said the Colonel.
+        """)
+        let darcy = passage.character(named: "Mr. Fitzwilliam Darcy")
+        #expect(darcy != nil && !(darcy?.aliases.contains { $0.contains("Colonel") } ?? true), "\(passage.analysis.characters.map { ($0.name, $0.aliases) })")
+        #expect(passage.speakers == ["Lady Catherine", "Mr. Fitzwilliam Darcy", "Lady Catherine", "Colonel Fitzwilliam"], "\(passage.speakers)")
+    }
+
     @Test("A place's name the story uses as a person's stays a person: 'said Chester'")
     func placeNamedPersonStays() {
         let passage = AnalyzedPassage("""

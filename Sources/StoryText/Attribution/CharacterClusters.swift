@@ -241,7 +241,11 @@ struct CharacterClusterer {
             var target: Int?
             if let son = junior[word], title == "mr" || title == "master" {
                 target = son // "Mr. Tom", as the servants call the son
-            } else if let candidates = fullByGiven[word], Lexicon.givenNameTitles.contains(title) || fullBySurname[word] == nil {
+            } else if let candidates = fullByGiven[word], Lexicon.givenNameTitles.contains(title)
+                        || fullBySurname[word] == nil && ((Lexicon.honorifics[title] ?? nil) != nil || FirstNames.isGivenName(word)) {
+                // "Mr. Tibby", "Miss Helen", as the servants call them; but a rank takes a surname:
+                // "Colonel Fitzwilliam" is not Mr. Fitzwilliam Darcy (unless a known given name
+                // follows it).
                 let compatible = candidates.filter { titleGender == nil || genderOf($0) == titleGender || genderOf($0) == .unknown }
                 // "Sir John" is the John the text titles Sir (John Middleton), not John Dashwood.
                 let sameTitle = compatible.filter { entities[$0].titles[title] != nil }
