@@ -55,6 +55,13 @@ struct NameMentionFinder {
         return String(surface.dropLast(2))
     }
 
+    /// A mention's text as displayed: on one line, without a possessive.
+    private func surface(_ range: Range<Int>) -> String {
+        let last = tokens[range.upperBound - 1]
+        return withoutPossessive(text.string(tokens[range.lowerBound].start..<last.end), last)
+            .split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }).joined(separator: " ")
+    }
+
     /// Prepositions whose object is where someone goes or is ("to Shrewsbury", "from Bath").
     static let placePrepositions: Set<String> = ["to", "from", "at", "in", "into", "near", "towards", "toward", "through", "across", "via"]
 
@@ -261,11 +268,8 @@ struct NameMentionFinder {
             // "the Duke of Omnium": one person, named by the title and its place, not "the Duke"
             // beside a second person called "Omnium".
             if let title, Self.territorialTitles.contains(title), let place = placeOfTitle(after: j, in: token) {
-                words = place.words
-                let last = tokens[place.end - 1]
-                var surface = withoutPossessive(text.string(token.start..<last.end), last)
-                surface = surface.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }).joined(separator: " ")
-                mentions.append(NameMention(firstToken: i, endToken: place.end, title: title, words: words, surface: surface, inQuote: token.quote >= 0, isRoleTitle: false))
+                mentions.append(NameMention(firstToken: i, endToken: place.end, title: title, words: place.words, surface: surface(i..<place.end),
+                                            inQuote: token.quote >= 0, isRoleTitle: false))
                 i = place.end
                 continue
             }
@@ -309,10 +313,8 @@ struct NameMentionFinder {
                 }
                 continue
             }
-            var surface = withoutPossessive(text.string(tokens[i].start..<tokens[end - 1].end), tokens[end - 1])
-            surface = surface.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }).joined(separator: " ")
             if isFamilyPlural(first: i, words: words, nameWords: nameWords) || Self.isPlace(title: title, words: words, personal: personal) { i = end; continue }
-            mentions.append(NameMention(firstToken: i, endToken: end, title: title, words: words, surface: surface, inQuote: token.quote >= 0, isRoleTitle: false))
+            mentions.append(NameMention(firstToken: i, endToken: end, title: title, words: words, surface: surface(i..<end), inQuote: token.quote >= 0, isRoleTitle: false))
             i = end
         }
         return mentions
