@@ -637,4 +637,63 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.character(named: "the old gentleman")?.lines == 3)
         #expect(passage.character(named: "Master Oliver")?.lines == 1)
     }
+
+    @Test("A surname with a particle in lower case is one name: 'Mr. van der Berg', 'Lady Catherine de Bourgh'")
+    func lowerCaseParticle() {
+        let passage = AnalyzedPassage("""
+        Lady Catherine de Bourgh was a tall, large woman, with strongly-marked features.
+
+        "You have a very small park here," said Lady Catherine, looking round.
+
+        "It is much smaller than Rosings, ma'am," said Elizabeth.
+
+        Mr. van der Berg came in with his cousin Miss Hendrika van der Berg.
+
+        "Good evening," said Mr. van der Berg.
+
+        "We are late," said Miss van der Berg.
+        """)
+        // Before, "Mr. van der Berg" was no name at all: his line went to Elizabeth and his
+        // cousin's to Lady Catherine.
+        #expect(passage.speakers.first?.hasPrefix("Lady Catherine") == true)
+        #expect(passage.speakers.dropFirst() == ["Elizabeth", "Mr. van der Berg", "Miss Hendrika van der Berg"])
+        #expect(passage.analysis.characters.contains { $0.name == "Lady Catherine de Bourgh" || $0.aliases.contains("Lady Catherine de Bourgh") })
+    }
+
+    @Test("'Madame de Villefort' is not 'Mademoiselle de Villefort', as Mrs. X is not Miss X")
+    func madameIsNotMademoiselle() {
+        let passage = AnalyzedPassage("""
+        Madame de Villefort sat at the window. Mademoiselle Valentine de Villefort sat beside her.
+
+        "You are late," said Madame de Villefort.
+
+        "I was with my grandfather," said Mademoiselle de Villefort.
+
+        "He is old and tiresome," said Madame de Villefort.
+        """)
+        #expect(passage.speakers == ["Madame de Villefort", "Mademoiselle Valentine de Villefort", "Madame de Villefort"])
+    }
+
+    @Test("The narration says who a role is: 'Mr. Gibson was the doctor', 'Theodosia, the nursemaid,'")
+    func statedIdentity() {
+        let passage = AnalyzedPassage("""
+        Mr. Gibson was the doctor of Hollingford. Theodosia, the nursemaid, brought in the children.
+
+        "Papa, may I go to the Towers?" asked Molly.
+
+        "If Lady Cumnor will have you," said the doctor.
+
+        "The children are tired, sir," said the nursemaid.
+
+        "Then put them to bed," said Mr. Gibson.
+
+        "Good night, sir," said Theodosia.
+
+        On their way to the magistrate, Mr. Bumble scolded Oliver.
+
+        "Who is this?" said the magistrate.
+        """)
+        // The magistrate is only where Mr. Bumble went, not who he is.
+        #expect(passage.speakers == ["Molly", "Mr. Gibson", "Theodosia", "Mr. Gibson", "Theodosia", "the magistrate"])
+    }
 }

@@ -253,7 +253,9 @@ struct CharacterClusterer {
             } else if let candidates = fullBySurname[word] {
                 // Mrs. X is the wife and Miss X a daughter: they join a full name only when it
                 // carries the same title, or when the other of the two forms never occurs.
-                let hasMiss = formCount["miss " + word] != nil, hasMrs = formCount["mrs " + word] != nil
+                // "Madame de Cominges" is the mother of "Mlle. de Cominges", as Mrs. X of Miss X.
+                let (wife, maiden) = ["madame", "mademoiselle"].contains(title) ? ("madame", "mademoiselle") : ("mrs", "miss")
+                let hasMiss = formCount[maiden + " " + word] != nil, hasMrs = formCount[wife + " " + word] != nil
                 let compatible = candidates.filter { candidate in
                     // When her husband is a character, "Mrs. Charles Wilcox" is named so to tell
                     // her from the Mrs. Wilcox of the older generation.
@@ -261,8 +263,8 @@ struct CharacterClusterer {
                     let g = genderOf(candidate)
                     let titles = entities[candidate].titles
                     guard let titleGender else { return titles[title] != nil }
-                    if title == "mrs", titles["mrs"] == nil, hasMiss || titles["miss"] != nil { return false }
-                    if title == "miss", titles["mrs"] != nil, titles["miss"] == nil, hasMrs { return false }
+                    if title == wife, titles[wife] == nil, hasMiss || titles[maiden] != nil { return false }
+                    if title == maiden, titles[wife] != nil, titles[maiden] == nil, hasMrs { return false }
                     return g == titleGender || g == .unknown
                 }
                 // A short form refers to the full name when the full name came first (the

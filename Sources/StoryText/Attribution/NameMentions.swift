@@ -71,6 +71,13 @@ struct NameMentionFinder {
     /// Titles a place's name takes ("St. Petersburg", "Saint-Etienne"); any other title makes a person.
     static let placeTitles: Set<String> = ["st", "saint"]
 
+    /// "St. Jean", "Saint Louis": the token at `index` follows a place's title.
+    private func afterPlaceTitle(_ index: Int) -> Bool {
+        guard index >= 1 else { return false }
+        if Self.placeTitles.contains(tokens[index - 1].lower) { return true }
+        return index >= 2 && tokens[index - 1].lower == "." && Self.placeTitles.contains(tokens[index - 2].lower)
+    }
+
     /// Name words, and those of them that are also common words ("Rose", "Hall", "May"): those
     /// count as names only inside a sentence, never at its start ("Rose from her chair"). `personal`:
     /// words the text uses as only a person's name is used (after a person's title or a given name,
@@ -95,9 +102,16 @@ struct NameMentionFinder {
             let titled = index > 0 && (Lexicon.honorifics[before] != nil || before == "." && index > 1 && Lexicon.abbreviations.contains(tokens[index - 2].lower))
             // "Harvey Stone": a capitalised word after a given name is a surname.
             let surname = index > 0 && tokens[index - 1].isCapitalized && FirstNames.isGivenName(before)
-            if titled || surname || Lexicon.speechVerbs.contains(before) { evidence[token.lower, default: 0] += 1 }
+            // "Lady Catherine de Bourgh", "Mr. van der Berg": after particles that follow a given name or
+            // a title (not "Rue de Rivoli").
+            var p = index - 1
+            while p >= 0, index - p <= 2, Self.particles.contains(tokens[p].lower), !tokens[p].isCapitalized { p -= 1 }
+            let particled = p >= 0 && p < index - 1 && tokens[p].isCapitalized
+                && (Lexicon.honorifics[tokens[p].lower] != nil || FirstNames.isGivenName(tokens[p].lower) && !afterPlaceTitle(p))
+                || p >= 1 && p < index - 1 && tokens[p].lower == "." && Lexicon.abbreviations.contains(tokens[p - 1].lower)
+            if titled || surname || particled || Lexicon.speechVerbs.contains(before) { evidence[token.lower, default: 0] += 1 }
             let placeTitle = Self.placeTitles.contains(before) || before == "." && index > 1 && Self.placeTitles.contains(tokens[index - 2].lower)
-            if (titled && !placeTitle) || surname { personal.insert(token.lower) }
+            if (titled && !placeTitle) || surname || particled { personal.insert(token.lower) }
         }
         // "Did she say any more, Anny dear?": a capitalised word called with an endearment is a name;
         // "Look out now, Five!": one called alone is evidence of one, as a title is.
@@ -243,6 +257,16 @@ struct NameMentionFinder {
         return words.isEmpty ? nil : (words, end)
     }
 
+    /// One or two particles and the capitalised name word after them, in one paragraph ("de Griers",
+    /// "van der Berg"): the surname as one word and the token after it; nil otherwise.
+    private func particleSurname(at start: Int, nameWords: Set<String>) -> (word: String, end: Int)? {
+        var k = start
+        while k < tokens.count, k - start < 2, Self.particles.contains(tokens[k].lower), tokens[k].paragraph == tokens[start].paragraph { k += 1 }
+        guard k > start, k < tokens.count, tokens[k].isWord, tokens[k].isCapitalized, nameWords.contains(tokens[k].lower),
+              tokens[k].paragraph == tokens[start].paragraph else { return nil }
+        return ((start...k).map { tokens[$0].lower }.joined(separator: " "), k + 1)
+    }
+
     func find() -> [NameMention] {
         let (nameWords, wordLike, personal) = nameWords()
         let bylines = bylineParagraphs()
@@ -276,7 +300,11 @@ struct NameMentionFinder {
             // "the Queen's Croquet-Ground": a title owning something names no one after it.
             while end < n, words.count - initials < 3, title == nil || !token.isPossessive {
                 let t = tokens[end]
-                guard t.isWord, t.isCapitalized, t.quote == token.quote, t.paragraph == token.paragraph else { break }
+                // "Lady Catherine de Bourgh", "Mr. van der Berg", "Maxim de Winter": a particle in lower
+                // case goes on a name only after a title or a given name ("the Closerie des Lilas" is a café).
+                let lowerParticle = !t.isCapitalized && NameMentionFinder.particles.contains(t.lower)
+                    && (title.map { !Self.placeTitles.contains($0) } ?? (words.count == 1 && FirstNames.isGivenName(words[0])))
+                guard t.isWord, t.isCapitalized || lowerParticle, t.quote == token.quote, t.paragraph == token.paragraph else { break }
                 // "Mr. E. W. B. Childers": initials join the name that follows them.
                 if let next = initialsEnd(from: end, paragraph: t.paragraph, nameWords: nameWords), title != nil || !words.isEmpty {
                     for k in stride(from: end, to: next, by: 2) { words.append(tokens[k].lower) }
@@ -285,14 +313,14 @@ struct NameMentionFinder {
                     continue
                 }
                 if t.lower.count > 1, (t.start..<t.end).allSatisfy({ ScalarClass.isUpper(text.codes[$0]) || !ScalarClass.isLetter(text.codes[$0]) }) { break }
-                // "De Griers", "von Arnim": a particle joins the surname that follows it.
-                if NameMentionFinder.particles.contains(t.lower), end + 1 < n, tokens[end + 1].isWord, tokens[end + 1].isCapitalized,
-                   nameWords.contains(tokens[end + 1].lower), tokens[end + 1].paragraph == t.paragraph {
-                    words.append(t.lower + " " + tokens[end + 1].lower)
-                    end += 2
+                // "De Griers", "van der Berg": particles join the surname that follows them.
+                if let surname = particleSurname(at: end, nameWords: nameWords) {
+                    words.append(surname.word)
+                    end = surname.end
                     if tokens[end - 1].isPossessive { break }
                     continue
                 }
+                if lowerParticle { break }
                 if let last = words.last, coordinated.contains([last, t.lower]) { break }
                 let acceptable = nameWords.contains(t.lower) || (title != nil && words.isEmpty && !Lexicon.notNames.contains(t.lower) && Lexicon.honorifics[t.lower] == nil && t.lower.count > 1)
                 guard acceptable else { break }

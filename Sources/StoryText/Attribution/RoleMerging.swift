@@ -151,6 +151,85 @@ enum RoleMerging {
         apply(target: target, entities: &entities, attributions: &attributions)
     }
 
+    /// "Mr. Gibson was the doctor of Hollingford", "Mr. Gibson, the doctor, came in", "the doctor,
+    /// Mr. Gibson,": the narration says who a role is. A role the tags call by a noun that is no
+    /// mere man or woman ("said the doctor", "asked the Secretary") is the one named person of a
+    /// compatible gender the narration so equates with that noun; two or more, and it stays a role.
+    static func joinStatedIdentity(entities: inout [Entity], genders: [Gender], attributions: inout [Attribution],
+                                   mentions: [NameMention], mentionEntity: [Int], tokens: [Token]) {
+        var lines = Array(repeating: 0, count: entities.count)
+        for a in attributions where a.entity >= 0 && a.entity < entities.count { lines[a.entity] += 1 }
+        var roleHead: [Int: String] = [:]
+        for e in entities.indices where entities[e].kind == .role && lines[e] > 0 && !entities[e].isGroup && !entities[e].introduced {
+            guard let w = entities[e].firstForm?.split(separator: " ").map(String.init), w.count >= 2, w[0] == "the",
+                  let head = w.last, !generic.contains(head), !unstated.contains(head) else { continue }
+            roleHead[e] = head
+        }
+        guard !roleHead.isEmpty else { return }
+        let heads = Set(roleHead.values)
+        // Each person stated to be a role noun, with the token where it is first said.
+        var stated: [String: [Int: Int]] = [:]
+        for (index, mention) in mentions.enumerated() where !mention.inQuote {
+            let e = mentionEntity[index]
+            guard e >= 0, e < entities.count, entities[e].kind == .named, !tokens[mention.endToken - 1].isPossessive else { continue }
+            for head in statedRoles(of: mention, tokens: tokens) where heads.contains(head) && stated[head]?[e] == nil {
+                stated[head, default: [:]][e] = mention.firstToken
+            }
+        }
+        var firstLine = Array(repeating: Int.max, count: entities.count)
+        var quoteStart: [Int: Int] = [:]
+        for (index, token) in tokens.enumerated() where token.quote >= 0 && quoteStart[token.quote] == nil { quoteStart[token.quote] = index }
+        for (q, a) in attributions.enumerated() where a.entity >= 0 && a.entity < entities.count {
+            firstLine[a.entity] = min(firstLine[a.entity], quoteStart[q] ?? Int.max)
+        }
+        func compatible(_ a: Gender, _ b: Gender) -> Bool { a == .unknown || b == .unknown || a == b }
+        var target = Array(repeating: -1, count: entities.count)
+        for (role, head) in roleHead {
+            // Said before the role first speaks: "the Jew was the new comer" in chapter 15 does
+            // not make him the new comer of chapter 11.
+            let people = (stated[head] ?? [:]).filter { compatible(genders[$0.key], genders[role]) }
+            if people.count == 1, let person = people.first, person.value < firstLine[role] { target[role] = person.key }
+        }
+        apply(target: target, entities: &entities, attributions: &attributions)
+    }
+
+    /// Heads too common to say who: anyone may be "the stranger" or "the other".
+    private static let unstated: Set<String> = ["person", "fellow", "stranger", "other", "one", "visitor", "speaker", "voice", "servant"]
+    /// Words that may follow the role's noun in such a statement ("the doctor of Hollingford").
+    private static let afterStatedRole: Set<String> = [",", ".", ";", ":", "!", "?", "of", "in", "at", "who", "and", "to", "from", "there", "here", "himself", "herself"]
+
+    /// The role nouns the narration equates with a name mention: "NAME was (is) the [two words] NOUN",
+    /// "NAME, the [two words] NOUN," and "the [two words] NOUN, NAME".
+    private static func statedRoles(of mention: NameMention, tokens: [Token]) -> [String] {
+        let paragraph = tokens[mention.firstToken].paragraph
+        func narration(_ k: Int) -> Bool { k >= 0 && k < tokens.count && tokens[k].quote < 0 && tokens[k].paragraph == paragraph }
+        // The noun of "the [a b] noun" from `the` on: its index, when the words are lower case.
+        func roleNoun(from the: Int) -> Int? {
+            guard narration(the), tokens[the].lower == "the" else { return nil }
+            for k in (the + 1)...(the + 3) where narration(k) && tokens[k].isWord && !tokens[k].isCapitalized {
+                let next = k + 1
+                if tokens[k].isPossessive { return nil }
+                if !narration(next) || afterStatedRole.contains(tokens[next].lower) { return k }
+            }
+            return nil
+        }
+        var nouns: [String] = []
+        let end = mention.endToken
+        if narration(end + 1), ["was", "is"].contains(tokens[end].lower), let k = roleNoun(from: end + 1) { nouns.append(tokens[k].lower) }
+        if narration(end + 1), tokens[end].lower == ",", let k = roleNoun(from: end + 1), narration(k + 1), tokens[k + 1].lower == "," {
+            nouns.append(tokens[k].lower)
+        }
+        // "The doctor, Mr. Gibson, came in": the role's phrase opens the sentence and ends in a comma
+        // just before the name ("On their way to the magistrate, Mr. Bumble said" is no such phrase).
+        let comma = mention.firstToken - 1
+        if narration(comma), tokens[comma].lower == ",", narration(end), [",", "."].contains(tokens[end].lower) {
+            for the in stride(from: comma - 2, through: max(0, comma - 4), by: -1) where tokens[the].sentenceInitial {
+                if let k = roleNoun(from: the), k == comma - 1 { nouns.append(tokens[k].lower); break }
+            }
+        }
+        return nouns
+    }
+
     private static let kinship: Set<String> = ["niece", "nephew", "sister", "brother", "cousin", "daughter", "son",
                                                "mother", "father", "aunt", "uncle", "grandmother", "grandfather"]
 

@@ -44,6 +44,8 @@ public struct StoryAnalyzer: Sendable {
         RoleMerging.joinDefiniteDescriptions(entities: &entities, genders: entityEstimates.map(\.gender), ages: entityEstimates.map(\.age),
                                              attributions: &attributions,
                                              mentions: mentions, mentionEntity: clusters.mentionEntity, tokens: tokens)
+        RoleMerging.joinStatedIdentity(entities: &entities, genders: entityEstimates.map(\.gender), attributions: &attributions,
+                                       mentions: mentions, mentionEntity: clusters.mentionEntity, tokens: tokens)
         RoleMerging.nameFromDialogue(entities: &entities, genders: entityEstimates.map(\.gender), attributions: attributions,
                                      mentions: mentions, mentionEntity: clusters.mentionEntity, tokens: tokens)
         RoleMerging.nameCalledBeside(entities: &entities, genders: entityEstimates.map(\.gender), attributions: &attributions,
