@@ -663,7 +663,7 @@ struct AnalysisUnseenNovelTests {
     @Test("'Madame de Villefort' is not 'Mademoiselle de Villefort', as Mrs. X is not Miss X")
     func madameIsNotMademoiselle() {
         let passage = AnalyzedPassage("""
-        Madame de Villefort sat at the window. Mademoiselle Valentine de Villefort sat beside her.
+        Mademoiselle Valentine de Villefort came in from the garden.
 
         "You are late," said Madame de Villefort.
 
