@@ -696,4 +696,25 @@ struct AnalysisUnseenNovelTests {
         // The magistrate is only where Mr. Bumble went, not who he is.
         #expect(passage.speakers == ["Molly", "Mr. Gibson", "Theodosia", "Mr. Gibson", "Theodosia", "the magistrate"])
     }
+
+    @Test("A tag whose name fits two people says so: 'said Mr. Bertram' beside Tom and Edmund Bertram is sent to the model")
+    func ambiguousNameIsUnsure() {
+        let passage = AnalyzedPassage("""
+        Tom Bertram was the elder son, and Edmund Bertram the younger. Tom was idle and gay; Edmund was grave.
+
+        "I am going to the races," said Tom. "Will you come?"
+
+        "No," said Edmund. "I have my books."
+
+        "You are a dull fellow," said Mr. Bertram, laughing, for so the eldest son was called.
+
+        "Perhaps I am," said Edmund, and smiled.
+        """)
+        let line = passage.quotes.firstIndex(of: "\"You are a dull fellow,\"")!
+        // The likelier Bertram keeps the line, below hybrid's threshold; the lines their own
+        // names tag stay above it.
+        #expect(["Tom Bertram", "Edmund Bertram"].contains(passage.speakers[line]))
+        #expect(passage.confidences[line] <= 0.5)
+        #expect(passage.confidences.enumerated().filter { $0.offset != line }.allSatisfy { $0.element >= 0.85 }) // hybrid's default threshold (LabellingOptions)
+    }
 }

@@ -15,6 +15,7 @@ enum CastAssembler {
         /// The turn model's chance for the speaker it chose, when it weighed this line.
         var turnProbability: Double?
         var movedByModel = false
+        var ambiguousName = false
     }
 
     static func assemble(document: StoryDocument, text: AnalysisText, tokens: [Token], quotes: [QuoteSpan], attributions: [Attribution],
@@ -40,10 +41,14 @@ enum CastAssembler {
                 }
                 var from = start
                 for cut in cuts where cut > from && cut < end {
-                    pieces.append(Piece(start: from, end: cut, kind: .dialogue, entity: a.entity, evidence: a.evidence, quote: q))
+                    pieces.append(Piece(start: from, end: cut, kind: .dialogue, entity: a.entity, evidence: a.evidence, quote: q,
+                                    ambiguousName: a.ambiguousName))
                     from = cut
                 }
-                if end > from { pieces.append(Piece(start: from, end: end, kind: .dialogue, entity: a.entity, evidence: a.evidence, quote: q)) }
+                if end > from {
+                    pieces.append(Piece(start: from, end: end, kind: .dialogue, entity: a.entity, evidence: a.evidence, quote: q,
+                                        ambiguousName: a.ambiguousName))
+                }
             }
             // A speech that runs over several paragraphs is one line per paragraph, the same
             // speaker's; the blank lines between them are not speech.
@@ -102,9 +107,10 @@ enum CastAssembler {
                 continue
             }
             let (evidence, features) = next.next()!
-            let value = features.flatMap(LearnedConfidence.value) ?? Confidence.value(
+            var value = features.flatMap(LearnedConfidence.value) ?? Confidence.value(
                 for: evidence, speaker: piece.entity >= 0 ? entities[piece.entity] : nil, lines: piece.entity >= 0 ? lines[piece.entity] : 0,
                 of: lines.reduce(0, +))
+            if piece.ambiguousName { value = min(value, Confidence.ambiguousName) }
             // The lines' explanations are copies for `analyze --features`; a plain analysis skips them.
             if explaining, let features {
                 let candidates = turnChoices[segments.count].map { choice in

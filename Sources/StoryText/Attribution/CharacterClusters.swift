@@ -107,6 +107,9 @@ struct CharacterClusterer {
         var entities: [Entity]
         /// Entity index per mention (parallel to `mentions`), -1 when none.
         var mentionEntity: [Int]
+        /// Forms joined to the likeliest of two or more people they could name ("Mr. Bertram"
+        /// beside Tom and Edmund Bertram): the line a tag names so may be the other's.
+        var ambiguousForms: Set<String> = []
     }
 
     static func formKey(_ mention: NameMention) -> String {
@@ -133,6 +136,7 @@ struct CharacterClusterer {
         let orderedForms = formCount.keys.sorted { formFirst[$0]! < formFirst[$1]! }
         var entities: [Entity] = []
         var formEntity: [String: Int] = [:]
+        var ambiguousForms: Set<String> = []
 
         // "having sent her compliments to Madge, Margaret walked back": a name and a nickname of
         // it in one sentence are two people.
@@ -250,6 +254,7 @@ struct CharacterClusterer {
                 // "Sir John" is the John the text titles Sir (John Middleton), not John Dashwood.
                 let sameTitle = compatible.filter { entities[$0].titles[title] != nil }
                 target = best(sameTitle.isEmpty ? compatible : sameTitle)
+                if (sameTitle.isEmpty ? compatible : sameTitle).count >= 2 { ambiguousForms.insert(key) }
             } else if let candidates = fullBySurname[word] {
                 // Mrs. X is the wife and Miss X a daughter: they join a full name only when it
                 // carries the same title, or when the other of the two forms never occurs.
@@ -297,9 +302,11 @@ struct CharacterClusterer {
                 // "Miss Barry" is the Barry the text also calls "Miss Josephine Barry", not Diana Barry.
                 let sameTitle = unspecified.filter { entities[$0].titles[title] != nil }
                 let pool = sameTitle.isEmpty ? unspecified : sameTitle
-                if !(title == "mrs" && familyWomen), let choice = best(pool.filter { !sharesParagraphs($0) }),
+                let apart = pool.filter { !sharesParagraphs($0) }
+                if !(title == "mrs" && familyWomen), let choice = best(apart),
                    weight(choice) >= formCount[key]! || entities[choice].firstPosition < formFirst[key]! {
                     target = choice
+                    if apart.count >= 2 { ambiguousForms.insert(key) }
                 }
             }
             if let target {
@@ -387,7 +394,7 @@ struct CharacterClusterer {
             addForm(key, to: entities.count - 1)
         }
         let mentionEntity = mentions.map { formEntity[CharacterClusterer.formKey($0)] ?? -1 }
-        return Result(entities: entities, mentionEntity: mentionEntity)
+        return Result(entities: entities, mentionEntity: mentionEntity, ambiguousForms: ambiguousForms)
     }
 
     /// Of `candidates` (each bearing `title`), the one most often so titled; the earlier on a tie.

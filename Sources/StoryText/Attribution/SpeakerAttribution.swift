@@ -11,6 +11,8 @@ enum AttributionEvidence: Int, Sendable, Comparable {
 struct Attribution: Sendable {
     var entity: Int = -1
     var evidence: AttributionEvidence = .none
+    /// The tag names the speaker by a form that could be someone else too (`AmbiguousTags`).
+    var ambiguousName = false
 }
 
 /// The subject of a speech tag or of an action sentence.

@@ -33,6 +33,8 @@ public struct StoryAnalyzer: Sendable {
             text: text, tokens: tokens, quotes: quotes, mentions: mentions, mentionEntity: clusters.mentionEntity,
             mentionAt: mentionAt, entities: clusters.entities, genders: estimates.map(\.gender))
         var attributions = attributor.attribute()
+        AmbiguousTags.mark(&attributions, tokens: tokens, mentions: mentions, mentionEntity: clusters.mentionEntity,
+                           ambiguousForms: clusters.ambiguousForms)
         var entities = attributor.entities
         var entityEstimates = estimates
         let added = Array(estimates.count..<entities.count)
