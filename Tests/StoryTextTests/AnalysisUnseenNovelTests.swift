@@ -717,4 +717,21 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.confidences[line] <= 0.5)
         #expect(passage.confidences.enumerated().filter { $0.offset != line }.allSatisfy { $0.element >= 0.85 }) // hybrid's default threshold (LabellingOptions)
     }
+
+    @Test("The subject of a quote's own lead-in speaks its pronoun tag, not the one it looks at: 'Mr. Syme looked at Mr. Bull. \"…,\" he said'")
+    func leadInSubjectSpeaks() {
+        let passage = AnalyzedPassage("""
+        Mr. Syme and Mr. Bull sat by the fire in the little room.
+
+        "It is late," said Mr. Bull.
+
+        "It is," said Mr. Syme.
+
+        Mr. Syme looked at Mr. Bull across the table. "You are very old, sir," he said.
+
+        "Older than you think," said Mr. Bull.
+        """)
+        // The build before gave the line to Mr. Bull, the last man named.
+        #expect(passage.speakers == ["Mr. Bull", "Mr. Syme", "Mr. Syme", "Mr. Bull"])
+    }
 }

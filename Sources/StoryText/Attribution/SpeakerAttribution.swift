@@ -1222,6 +1222,9 @@ struct SpeakerAttributor {
     /// Scores the people a he/she tag may refer to: recent mentions (more if in the same
     /// paragraph or a sentence's subject), people who have spoken already, the person the previous turn
     /// addressed; the previous turn's speaker loses points when this is a new paragraph.
+    /// "he" and "she": a lead-in that names someone and then says "she" may be about another.
+    private static let subjectPronouns: [Gender: String] = [.male: "he", .female: "she"]
+
     mutating func resolvePronoun(_ gender: Gender, quote q: Int, position: Int, speakers: [Attribution]) -> Int {
         let paragraph = quotes[q].paragraph
         // No one addresses themselves: whoever the turn's quotes call by name is not its speaker.
@@ -1258,6 +1261,10 @@ struct SpeakerAttributor {
                 // The last of them is the centre of attention when the quote opens.
                 if !lastSubjectSeen { s += 1.5; lastSubjectSeen = true }
             }
+            // "Syme looked at the Professor. 'You are old,' he said.": the subject of the quote's
+            // own lead-in is who goes on to speak, not the one it looks at.
+            if isSubject, token.paragraph == paragraph, tokenIndex < quoteTokens[q].lowerBound,
+               !(tokenIndex + 1..<quoteTokens[q].lowerBound).contains(where: { Self.subjectPronouns[gender] == tokens[$0].lower }) { s += 3.0 }
             score[c, default: 0] += s
         }
         if q > 0 {
