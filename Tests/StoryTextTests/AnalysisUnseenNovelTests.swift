@@ -734,4 +734,22 @@ struct AnalysisUnseenNovelTests {
         // The build before gave the line to Mr. Bull, the last man named.
         #expect(passage.speakers == ["Mr. Bull", "Mr. Syme", "Mr. Syme", "Mr. Bull"])
     }
+
+    @Test("A relative's title takes a surname too: 'Uncle Pumblechook' is the narration's 'Mr. Pumblechook'")
+    func kinTitleWithSurname() {
+        let passage = AnalyzedPassage("""
+        Uncle Pumblechook was a large hard-breathing middle-aged slow man, with a mouth like a fish.
+
+        "Boy, be grateful," said Uncle Pumblechook.
+
+        "To whom, sir?" said Pip.
+
+        "To them which brought you up by hand," said Mr. Pumblechook. "Be for ever grateful, boy."
+
+        "I am, sir," said Pip.
+        """)
+        // Before, Mr. Pumblechook was a second man beside his uncle's title.
+        #expect(passage.speakers == ["Uncle Pumblechook", "Pip", "Uncle Pumblechook", "Uncle Pumblechook", "Pip"])
+        #expect(passage.analysis.characters.count == 2)
+    }
 }

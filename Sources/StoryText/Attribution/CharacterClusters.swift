@@ -309,6 +309,9 @@ struct CharacterClusterer {
                     if apart.count >= 2 { ambiguousForms.insert(key) }
                 }
             }
+            // "Uncle Pumblechook" is the narration's Mr. Pumblechook: a relative's title takes a
+            // surname as well as a given name.
+            if target == nil { target = kinNamesake(title: title, word: word, titled: titled, entities: entities, genderOf: genderOf) }
             if let target {
                 addForm(key, to: target)
             } else {
@@ -395,6 +398,25 @@ struct CharacterClusterer {
         }
         let mentionEntity = mentions.map { formEntity[CharacterClusterer.formKey($0)] ?? -1 }
         return Result(entities: entities, mentionEntity: mentionEntity, ambiguousForms: ambiguousForms)
+    }
+
+    /// Titles of a relative that the family uses before a surname as often as before a given name.
+    private static let kinTitles: Set<String> = ["uncle", "aunt", "auntie", "cousin", "grandpa", "grandma", "granny"]
+
+    /// The one person already titled with `word` who is `title` + `word` too: a relative's title
+    /// ("Uncle Pumblechook") and a man's or woman's ("Mr. Pumblechook") of one gender, either first.
+    private func kinNamesake(title: String, word: String, titled: [String: Int], entities: [Entity], genderOf: (Int) -> Gender) -> Int? {
+        let titleGender = Lexicon.honorifics[title] ?? nil
+        let isKin = Self.kinTitles.contains(title)
+        guard isKin || ["mr", "mrs", "miss"].contains(title) else { return nil }
+        let partners = Set(titled.compactMap { key, index -> Int? in
+            guard let other = key.split(separator: " ").first.map(String.init), key == other + " " + word else { return nil }
+            // A relative's title meets a man's or woman's, never another relative's.
+            guard isKin ? ["mr", "mrs", "miss"].contains(other) : Self.kinTitles.contains(other) else { return nil }
+            let g = genderOf(index)
+            return titleGender == nil || g == .unknown || g == titleGender ? index : nil
+        })
+        return partners.count == 1 ? partners.first : nil
     }
 
     /// Of `candidates` (each bearing `title`), the one most often so titled; the earlier on a tie.
