@@ -752,4 +752,21 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.speakers == ["Uncle Pumblechook", "Pip", "Uncle Pumblechook", "Uncle Pumblechook", "Pip"])
         #expect(passage.analysis.characters.count == 2)
     }
+
+    @Test("A capitalised role named in passing is that person: 'the Secretary, Mr. Rokesmith, came in'")
+    func capitalisedRoleStated() {
+        let passage = AnalyzedPassage("""
+        The door opened and the Secretary, Mr. Rokesmith, came in. He was a dark young man, quiet and grave.
+
+        "You sent for me, sir?" said the Secretary.
+
+        "I did," said Mr. Boffin. "Sit down."
+
+        "What shall I write?" asked the Secretary.
+
+        "Write to the lawyer," said Mr. Boffin.
+        """)
+        // Before, "Secretary" was a character of its own, and Mr. Rokesmith spoke no line.
+        #expect(passage.speakers == ["Mr. Rokesmith", "Mr. Boffin", "Mr. Boffin", "Mr. Rokesmith", "Mr. Boffin"])
+    }
 }

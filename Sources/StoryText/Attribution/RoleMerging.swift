@@ -165,14 +165,26 @@ enum RoleMerging {
                   let head = w.last, !generic.contains(head), !unstated.contains(head) else { continue }
             roleHead[e] = head
         }
+        // "the Secretary": a capitalised noun the text only ever writes after "the" is a role too.
+        var theBefore = Array(repeating: true, count: entities.count), mentioned = Array(repeating: false, count: entities.count)
+        for (index, mention) in mentions.enumerated() where mentionEntity[index] >= 0 && mentionEntity[index] < entities.count {
+            let e = mentionEntity[index]
+            mentioned[e] = true
+            if mention.title != nil || mention.words.count != 1 || mention.firstToken == 0 || tokens[mention.firstToken - 1].lower != "the" {
+                theBefore[e] = false
+            }
+        }
+        for e in entities.indices where entities[e].kind == .named && lines[e] > 0 && mentioned[e] && theBefore[e] && entities[e].formCounts.count == 1 {
+            if let head = entities[e].formCounts.keys.first, !generic.contains(head), !unstated.contains(head) { roleHead[e] = head }
+        }
         guard !roleHead.isEmpty else { return }
         let heads = Set(roleHead.values)
         // Each person stated to be a role noun, with the token where it is first said.
         var stated: [String: [Int: Int]] = [:]
         for (index, mention) in mentions.enumerated() where !mention.inQuote {
             let e = mentionEntity[index]
-            guard e >= 0, e < entities.count, entities[e].kind == .named, !tokens[mention.endToken - 1].isPossessive else { continue }
-            for head in statedRoles(of: mention, tokens: tokens) where heads.contains(head) && stated[head]?[e] == nil {
+            guard e >= 0, e < entities.count, entities[e].kind == .named, roleHead[e] == nil, !tokens[mention.endToken - 1].isPossessive else { continue }
+            for head in statedRoles(of: mention, heads: heads, tokens: tokens) where heads.contains(head) && stated[head]?[e] == nil {
                 stated[head, default: [:]][e] = mention.firstToken
             }
         }
@@ -195,18 +207,21 @@ enum RoleMerging {
 
     /// Heads too common to say who: anyone may be "the stranger" or "the other".
     private static let unstated: Set<String> = ["person", "fellow", "stranger", "other", "one", "visitor", "speaker", "voice", "servant"]
+    /// "to the magistrate": a noun phrase after these is their object, not someone's apposition.
+    private static let prepositions: Set<String> = ["to", "from", "at", "in", "into", "with", "by", "for", "of", "on", "upon", "towards",
+                                                    "toward", "near", "about", "after", "before", "behind", "beside", "like", "than"]
     /// Words that may follow the role's noun in such a statement ("the doctor of Hollingford").
     private static let afterStatedRole: Set<String> = [",", ".", ";", ":", "!", "?", "of", "in", "at", "who", "and", "to", "from", "there", "here", "himself", "herself"]
 
     /// The role nouns the narration equates with a name mention: "NAME was (is) the [two words] NOUN",
     /// "NAME, the [two words] NOUN," and "the [two words] NOUN, NAME".
-    private static func statedRoles(of mention: NameMention, tokens: [Token]) -> [String] {
+    private static func statedRoles(of mention: NameMention, heads: Set<String>, tokens: [Token]) -> [String] {
         let paragraph = tokens[mention.firstToken].paragraph
         func narration(_ k: Int) -> Bool { k >= 0 && k < tokens.count && tokens[k].quote < 0 && tokens[k].paragraph == paragraph }
         // The noun of "the [a b] noun" from `the` on: its index, when the words are lower case.
         func roleNoun(from the: Int) -> Int? {
             guard narration(the), tokens[the].lower == "the" else { return nil }
-            for k in (the + 1)...(the + 3) where narration(k) && tokens[k].isWord && !tokens[k].isCapitalized {
+            for k in (the + 1)...(the + 3) where narration(k) && tokens[k].isWord && (!tokens[k].isCapitalized || heads.contains(tokens[k].lower)) {
                 let next = k + 1
                 if tokens[k].isPossessive { return nil }
                 if !narration(next) || afterStatedRole.contains(tokens[next].lower) { return k }
@@ -219,11 +234,13 @@ enum RoleMerging {
         if narration(end + 1), tokens[end].lower == ",", let k = roleNoun(from: end + 1), narration(k + 1), tokens[k + 1].lower == "," {
             nouns.append(tokens[k].lower)
         }
-        // "The doctor, Mr. Gibson, came in": the role's phrase opens the sentence and ends in a comma
-        // just before the name ("On their way to the magistrate, Mr. Bumble said" is no such phrase).
+        // "The doctor, Mr. Gibson, came in", "and the Secretary, Mr. Rokesmith, came in": the role's
+        // phrase ends in a comma just before the name and opens the sentence or is set off by a
+        // comma after it ("On their way to the magistrate, Mr. Bumble said" is no such phrase).
         let comma = mention.firstToken - 1
         if narration(comma), tokens[comma].lower == ",", narration(end), [",", "."].contains(tokens[end].lower) {
-            for the in stride(from: comma - 2, through: max(0, comma - 4), by: -1) where tokens[the].sentenceInitial {
+            for the in stride(from: comma - 2, through: max(0, comma - 4), by: -1)
+            where tokens[the].sentenceInitial || tokens[end].lower == "," && the > 0 && !prepositions.contains(tokens[the - 1].lower) {
                 if let k = roleNoun(from: the), k == comma - 1 { nouns.append(tokens[k].lower); break }
             }
         }
