@@ -159,35 +159,10 @@ enum RoleMerging {
                                    mentions: [NameMention], mentionEntity: [Int], tokens: [Token]) {
         var lines = Array(repeating: 0, count: entities.count)
         for a in attributions where a.entity >= 0 && a.entity < entities.count { lines[a.entity] += 1 }
-        var roleHead: [Int: String] = [:]
-        for e in entities.indices where entities[e].kind == .role && lines[e] > 0 && !entities[e].isGroup && !entities[e].introduced {
-            guard let w = entities[e].firstForm?.split(separator: " ").map(String.init), w.count >= 2, w[0] == "the",
-                  let head = w.last, !generic.contains(head), !unstated.contains(head) else { continue }
-            roleHead[e] = head
-        }
-        // "the Secretary": a capitalised noun the text only ever writes after "the" is a role too.
-        var theBefore = Array(repeating: true, count: entities.count), mentioned = Array(repeating: false, count: entities.count)
-        for (index, mention) in mentions.enumerated() where mentionEntity[index] >= 0 && mentionEntity[index] < entities.count {
-            let e = mentionEntity[index]
-            mentioned[e] = true
-            if mention.title != nil || mention.words.count != 1 || mention.firstToken == 0 || tokens[mention.firstToken - 1].lower != "the" {
-                theBefore[e] = false
-            }
-        }
-        for e in entities.indices where entities[e].kind == .named && lines[e] > 0 && mentioned[e] && theBefore[e] && entities[e].formCounts.count == 1 {
-            if let head = entities[e].formCounts.keys.first, !generic.contains(head), !unstated.contains(head) { roleHead[e] = head }
-        }
+        let roleHead = statedRoleHeads(entities: entities, lines: lines, mentions: mentions, mentionEntity: mentionEntity, tokens: tokens)
         guard !roleHead.isEmpty else { return }
-        let heads = Set(roleHead.values)
-        // Each person stated to be a role noun, with the token where it is first said.
-        var stated: [String: [Int: Int]] = [:]
-        for (index, mention) in mentions.enumerated() where !mention.inQuote {
-            let e = mentionEntity[index]
-            guard e >= 0, e < entities.count, entities[e].kind == .named, roleHead[e] == nil, !tokens[mention.endToken - 1].isPossessive else { continue }
-            for head in statedRoles(of: mention, heads: heads, tokens: tokens) where heads.contains(head) && stated[head]?[e] == nil {
-                stated[head, default: [:]][e] = mention.firstToken
-            }
-        }
+        let stated = statements(of: Set(roleHead.values), excluding: Set(roleHead.keys), entities: entities,
+                                mentions: mentions, mentionEntity: mentionEntity, tokens: tokens)
         var firstLine = Array(repeating: Int.max, count: entities.count)
         var quoteStart: [Int: Int] = [:]
         for (index, token) in tokens.enumerated() where token.quote >= 0 && quoteStart[token.quote] == nil { quoteStart[token.quote] = index }
@@ -203,6 +178,46 @@ enum RoleMerging {
             if people.count == 1, let person = people.first, person.value < firstLine[role] { target[role] = person.key }
         }
         apply(target: target, entities: &entities, attributions: &attributions)
+    }
+
+    /// The speaking roles a statement can name, by their head noun: "the doctor" (not a mere man,
+    /// a group or someone brought in as "a doctor"), and a capitalised noun the text only ever
+    /// writes after "the" ("the Secretary").
+    private static func statedRoleHeads(entities: [Entity], lines: [Int], mentions: [NameMention], mentionEntity: [Int],
+                                        tokens: [Token]) -> [Int: String] {
+        var roleHead: [Int: String] = [:]
+        for e in entities.indices where entities[e].kind == .role && lines[e] > 0 && !entities[e].isGroup && !entities[e].introduced {
+            guard let w = entities[e].firstForm?.split(separator: " ").map(String.init), w.count >= 2, w[0] == "the",
+                  let head = w.last, !generic.contains(head), !unstated.contains(head) else { continue }
+            roleHead[e] = head
+        }
+        var theBefore = Array(repeating: true, count: entities.count), mentioned = Array(repeating: false, count: entities.count)
+        for (index, mention) in mentions.enumerated() where mentionEntity[index] >= 0 && mentionEntity[index] < entities.count {
+            let e = mentionEntity[index]
+            mentioned[e] = true
+            if mention.title != nil || mention.words.count != 1 || mention.firstToken == 0 || tokens[mention.firstToken - 1].lower != "the" {
+                theBefore[e] = false
+            }
+        }
+        for e in entities.indices where entities[e].kind == .named && lines[e] > 0 && mentioned[e] && theBefore[e] && entities[e].formCounts.count == 1 {
+            if let head = entities[e].formCounts.keys.first, !generic.contains(head), !unstated.contains(head) { roleHead[e] = head }
+        }
+        return roleHead
+    }
+
+    /// Head noun → each named person the narration states to be it, with the token where it first
+    /// says so. `excluding`: the capitalised roles themselves, no people to be stated.
+    private static func statements(of heads: Set<String>, excluding: Set<Int>, entities: [Entity], mentions: [NameMention],
+                                   mentionEntity: [Int], tokens: [Token]) -> [String: [Int: Int]] {
+        var stated: [String: [Int: Int]] = [:]
+        for (index, mention) in mentions.enumerated() where !mention.inQuote {
+            let e = mentionEntity[index]
+            guard e >= 0, e < entities.count, entities[e].kind == .named, !excluding.contains(e), !tokens[mention.endToken - 1].isPossessive else { continue }
+            for head in statedRoles(of: mention, heads: heads, tokens: tokens) where heads.contains(head) && stated[head]?[e] == nil {
+                stated[head, default: [:]][e] = mention.firstToken
+            }
+        }
+        return stated
     }
 
     /// Heads too common to say who: anyone may be "the stranger" or "the other".
