@@ -37,6 +37,40 @@ import TestSupport
         }
     }
 
+    /// The crash this test still met under load (CI, 2026-12-07), at its root: libdispatch's
+    /// thread-pool monitor opens /proc/<tid>/stat every second while work waits, and traps
+    /// (SIGILL) when no descriptor is free. So stalled connections never take the last ones:
+    /// past its cap (here 128 - 64) the server closes a new connection as it arrives.
+    @Test func stalledConnectionsLeaveDescriptorsFree() async throws {
+        let scratch = try CLI.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let fileLimit = 128
+        let server = ServerProcess(
+            dataDirectory: scratch.appendingPathComponent("data"),
+            environment: ["STORYVOICE_ENGINES": "espeak-ng", "STORYVOICE_CALL_OPENINGS_AHEAD": "0", "STORYVOICE_HTTP_HEAD_TIMEOUT": "120"],
+            workers: 0, fileLimit: fileLimit)
+        try await server.start()
+        defer { server.kill() }
+        let pid = try #require(server.processIdentifier)
+        func openDescriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0 }
+
+        var stalled: [RawConnection] = []
+        for _ in 0..<(fileLimit + 40) { stalled.append(try RawConnection(port: server.port)) }
+        // Until the server has taken what it will: the same count three times, 300 ms apart.
+        var counts: [Int] = []
+        try await server.waitUntil("the server's open descriptors stop growing", timeout: .seconds(120)) {
+            counts.append(openDescriptors())
+            try await Task.sleep(for: .milliseconds(300))
+            return counts.count >= 3 && Set(counts.suffix(3)).count == 1
+        }
+        let open = counts.last ?? fileLimit
+        #expect(fileLimit - open >= 16, "\(open) of \(fileLimit) descriptors open with \(stalled.count) connections waiting")
+        // Those past the cap were closed by the server, not left waiting in its accept queue.
+        var closed = 0
+        for connection in stalled where await connection.closedByServer(within: .milliseconds(200)) { closed += 1 }
+        #expect(closed >= stalled.count - fileLimit / 2, "\(closed) of \(stalled.count) closed")
+    }
+
     /// Stop 63's crash, made certain: libdispatch opens a timer descriptor for each clock the
     /// first time something sleeps on it, and traps (SIGILL) when none is left. Speech that
     /// first slept while stalled connections held every descriptor killed the server. So every

@@ -28,6 +28,11 @@ public struct ConnectionLimits: Sendable, Equatable {
     public var webSocketCloseGrace: Duration = .seconds(5)
     /// The largest WebSocket message, in one frame or its fragments together.
     public var webSocketMaxMessageBytes: Int = 1 << 16
+    /// Client connections open at once; one more is closed as it is accepted. The default keeps
+    /// a quarter of the process's open-files limit (at least 64) for the server's own files,
+    /// pipes and workers: libdispatch traps (SIGILL) when its thread-pool monitor, which opens
+    /// /proc/<tid>/stat every second while work waits, finds no descriptor free.
+    public var maxOpenConnections: Int = ConnectionLimits.connectionCap(openFilesLimit: ConnectionLimits.openFilesLimit())
 
     public init() {}
 
@@ -46,5 +51,18 @@ public struct ConnectionLimits: Sendable, Equatable {
         if let value = seconds("STORYVOICE_MEDIA_STREAM_IDLE_TIMEOUT") { limits.mediaStreamIdle = value }
         if let value = seconds("STORYVOICE_WEBSOCKET_CLOSE_GRACE") { limits.webSocketCloseGrace = value }
         return limits
+    }
+
+    /// Connections allowed with `openFilesLimit` descriptors: all but a quarter of them, and at
+    /// least 64, kept for the server itself; never fewer than 8.
+    static func connectionCap(openFilesLimit: Int) -> Int {
+        max(8, openFilesLimit - max(64, openFilesLimit / 4))
+    }
+
+    /// The process's soft limit on open files (`RLIMIT_NOFILE`), at most a million.
+    static func openFilesLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1_024 }
+        return Int(min(limit.rlim_cur, 1_000_000))  // RLIM_INFINITY is the largest value
     }
 }

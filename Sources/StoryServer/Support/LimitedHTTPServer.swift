@@ -78,13 +78,16 @@ extension NIOLockedValueBox: LockedValueReading {
 }
 
 /// On the listening channel, behind NIO's accept handler: each accepted connection passes here
-/// with Vapor's handlers in place and before it is registered to read.
+/// with Vapor's handlers in place and before it is registered to read. Past
+/// `maxOpenConnections` open at once, a new one is closed at once: the descriptors left are the
+/// server's own (a process with none left is killed by libdispatch, see `ConnectionLimits`).
 private final class AcceptedConnections: ChannelInboundHandler, Sendable {
     typealias InboundIn = any Channel
     typealias InboundOut = any Channel
 
     let limits: ConnectionLimits
     let logger: Logger
+    private let open = NIOLockedValueBox((count: 0, refusedSinceWarning: 0))
 
     init(limits: ConnectionLimits, logger: Logger) {
         self.limits = limits
@@ -93,7 +96,21 @@ private final class AcceptedConnections: ChannelInboundHandler, Sendable {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let connection = unwrapInboundIn(data)
-        let limits = limits, logger = logger
+        let limits = limits, logger = logger, open = open
+        let admitted = open.withLockedValue { state -> Bool in
+            guard state.count < limits.maxOpenConnections else {
+                state.refusedSinceWarning += 1
+                return false
+            }
+            state.count += 1
+            return true
+        }
+        guard admitted else {
+            connection.close(promise: nil)
+            warnOfRefusals()
+            return
+        }
+        connection.closeFuture.whenComplete { _ in open.withLockedValue { $0.count -= 1 } }
         connection.eventLoop.execute {
             let pipeline = connection.pipeline.syncOperations
             // HTTP/1 only: the server speaks nothing else (no TLS, no HTTP/2 without it).
@@ -105,5 +122,16 @@ private final class AcceptedConnections: ChannelInboundHandler, Sendable {
             }
         }
         context.fireChannelRead(data)
+    }
+
+    /// One warning for the first refusal and then one per hundred, not one per connection.
+    private func warnOfRefusals() {
+        let refused = open.withLockedValue { state -> Int? in
+            guard state.refusedSinceWarning == 1 || state.refusedSinceWarning >= 100 else { return nil }
+            defer { state.refusedSinceWarning = 0 }
+            return state.refusedSinceWarning
+        }
+        guard let refused else { return }
+        logger.warning("\(refused) connection(s) closed on arrival: \(limits.maxOpenConnections) are open, the most this server's open-files limit allows (raise it with ulimit -n)")
     }
 }
