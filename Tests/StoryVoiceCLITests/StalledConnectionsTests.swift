@@ -9,15 +9,21 @@ import TestSupport
 /// `/health` timed out. Now each is closed at the request-head limit (2 s here), the server
 /// accepts again, and `/health` answers.
 @Suite(.serialized) struct StalledConnectionsTests {
+    static let fileLimit = 128
+
+    /// `storyvoice serve` on espeak-ng with no job workers and `fileLimit` open files at most.
+    static func limitedServer(in scratch: URL, _ environment: [String: String]) -> ServerProcess {
+        ServerProcess(dataDirectory: scratch.appendingPathComponent("data"),
+                      environment: environment.merging(["STORYVOICE_ENGINES": "espeak-ng"]) { own, _ in own },
+                      workers: 0, fileLimit: fileLimit)
+    }
+
     @Test func healthAnswersThoughStalledConnectionsTookEveryFileDescriptor() async throws {
         let scratch = try CLI.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let fileLimit = 128
-        let server = ServerProcess(
-            dataDirectory: scratch.appendingPathComponent("data"),
-            // The call openings' warm-up speaks meanwhile, and runs out of descriptors too.
-            environment: ["STORYVOICE_ENGINES": "espeak-ng", "STORYVOICE_HTTP_HEAD_TIMEOUT": "2", "STORYVOICE_HTTP_KEEP_ALIVE_TIMEOUT": "2"],
-            workers: 0, fileLimit: fileLimit)
+        let fileLimit = Self.fileLimit
+        // The call openings' warm-up speaks meanwhile, and runs out of descriptors too.
+        let server = Self.limitedServer(in: scratch, ["STORYVOICE_HTTP_HEAD_TIMEOUT": "2", "STORYVOICE_HTTP_KEEP_ALIVE_TIMEOUT": "2"])
         try await server.start()
         defer { server.kill() }
 
@@ -44,11 +50,8 @@ import TestSupport
     @Test func stalledConnectionsLeaveDescriptorsFree() async throws {
         let scratch = try CLI.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let fileLimit = 128
-        let server = ServerProcess(
-            dataDirectory: scratch.appendingPathComponent("data"),
-            environment: ["STORYVOICE_ENGINES": "espeak-ng", "STORYVOICE_CALL_OPENINGS_AHEAD": "0", "STORYVOICE_HTTP_HEAD_TIMEOUT": "120"],
-            workers: 0, fileLimit: fileLimit)
+        let fileLimit = Self.fileLimit
+        let server = Self.limitedServer(in: scratch, ["STORYVOICE_CALL_OPENINGS_AHEAD": "0", "STORYVOICE_HTTP_HEAD_TIMEOUT": "120"])
         try await server.start()
         defer { server.kill() }
         let pid = try #require(server.processIdentifier)

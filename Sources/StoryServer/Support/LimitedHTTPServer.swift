@@ -97,17 +97,22 @@ private final class AcceptedConnections: ChannelInboundHandler, Sendable {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let connection = unwrapInboundIn(data)
         let limits = limits, logger = logger, open = open
-        let admitted = open.withLockedValue { state -> Bool in
-            guard state.count < limits.maxOpenConnections else {
-                state.refusedSinceWarning += 1
-                return false
+        // Refused: nil when admitted, else how many to warn of now (0: not yet, one per hundred).
+        let refused = open.withLockedValue { state -> Int? in
+            guard state.count >= limits.maxOpenConnections else {
+                state.count += 1
+                return nil
             }
-            state.count += 1
-            return true
+            state.refusedSinceWarning += 1
+            guard state.refusedSinceWarning == 1 || state.refusedSinceWarning >= 100 else { return 0 }
+            defer { state.refusedSinceWarning = 0 }
+            return state.refusedSinceWarning
         }
-        guard admitted else {
+        if let refused {
             connection.close(promise: nil)
-            warnOfRefusals()
+            if refused > 0 {
+                logger.warning("\(refused) connection(s) closed on arrival: \(limits.maxOpenConnections) are open, the most this server's open-files limit allows (raise it with ulimit -n)")
+            }
             return
         }
         connection.closeFuture.whenComplete { _ in open.withLockedValue { $0.count -= 1 } }
@@ -122,16 +127,5 @@ private final class AcceptedConnections: ChannelInboundHandler, Sendable {
             }
         }
         context.fireChannelRead(data)
-    }
-
-    /// One warning for the first refusal and then one per hundred, not one per connection.
-    private func warnOfRefusals() {
-        let refused = open.withLockedValue { state -> Int? in
-            guard state.refusedSinceWarning == 1 || state.refusedSinceWarning >= 100 else { return nil }
-            defer { state.refusedSinceWarning = 0 }
-            return state.refusedSinceWarning
-        }
-        guard let refused else { return }
-        logger.warning("\(refused) connection(s) closed on arrival: \(limits.maxOpenConnections) are open, the most this server's open-files limit allows (raise it with ulimit -n)")
     }
 }

@@ -8,6 +8,9 @@ enum RoleMerging {
     private static let youngKin: [String: Gender] = ["niece": .female, "nephew": .male]
     private static let generic: Set<String> = ["lady", "woman", "gentleman", "man", "girl", "boy", "child"]
 
+    /// Two genders that may be one person's: equal, or either unknown.
+    private static func compatible(_ a: Gender, _ b: Gender) -> Bool { a == .unknown || b == .unknown || a == b }
+
     /// Rewrites attributions from each merged role to the relative it names; the merged
     /// entity keeps no lines (so it is not listed) and its forms become the relative's aliases.
     static func merge(entities: inout [Entity], genders: [Gender], attributions: inout [Attribution]) {
@@ -19,7 +22,6 @@ enum RoleMerging {
                 entities[e].kind == .role && lines[e] > 0 && words(e).last.map { table[String($0)] != nil } == true
             }
         }
-        func compatible(_ a: Gender, _ b: Gender) -> Bool { a == .unknown || b == .unknown || a == b }
         let elderly = kin(elderlyKin), young = kin(youngKin)
         var target = Array(repeating: -1, count: entities.count)
         for e in entities.indices where lines[e] > 0 {
@@ -169,7 +171,6 @@ enum RoleMerging {
         for (q, a) in attributions.enumerated() where a.entity >= 0 && a.entity < entities.count {
             firstLine[a.entity] = min(firstLine[a.entity], quoteStart[q] ?? Int.max)
         }
-        func compatible(_ a: Gender, _ b: Gender) -> Bool { a == .unknown || b == .unknown || a == b }
         var target = Array(repeating: -1, count: entities.count)
         for (role, head) in roleHead {
             // Said before the role first speaks: "the Jew was the new comer" in chapter 15 does
@@ -281,7 +282,6 @@ enum RoleMerging {
         for (index, mention) in mentions.enumerated() where !mention.inQuote && mentionEntity[index] >= 0 {
             inNarration[mentionEntity[index]] = true
         }
-        func compatible(_ a: Gender, _ b: Gender) -> Bool { a == .unknown || b == .unknown || a == b }
         for role in entities.indices where entities[role].kind == .role && lines[role] > 0 {
             guard let head = entities[role].formCounts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key.split(separator: " ").last,
                   kinship.contains(String(head)) else { continue }
@@ -318,7 +318,6 @@ enum RoleMerging {
         for (index, mention) in mentions.enumerated() where !mention.inQuote && mentionEntity[index] >= 0 && mentionEntity[index] < entities.count {
             inNarration[mentionEntity[index]] += 1
         }
-        func compatible(_ a: Gender, _ b: Gender) -> Bool { a == .unknown || b == .unknown || a == b }
         for role in entities.indices where entities[role].kind == .role && lines[role] > 0 {
             guard let head = entities[role].formCounts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key.split(separator: " ").last,
                   kinship.contains(String(head)) else { continue }
