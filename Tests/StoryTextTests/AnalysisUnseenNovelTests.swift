@@ -769,4 +769,145 @@ struct AnalysisUnseenNovelTests {
         // Before, "Secretary" was a character of its own, and Mr. Rokesmith spoke no line.
         #expect(passage.speakers == ["Mr. Rokesmith", "Mr. Boffin", "Mr. Boffin", "Mr. Rokesmith", "Mr. Boffin"])
     }
+
+    @Test("A wife called by her husband's given name is not him: 'Mrs. Joe' and Joe are two people")
+    func wifeByHusbandsGivenName() {
+        let passage = AnalyzedPassage("""
+        "Pip," said Joe, "old chap, you're a-going to see Miss Havisham."
+
+        "Am I, Joe?" I asked.
+
+        "You are," said Mrs. Joe. "And mind you behave."
+
+        "I will," I said.
+
+        "Mind you do, Pip," said Joe.
+        """)
+        // Before, "Joe" was taken for her name, and his lines were hers.
+        #expect(passage.speakers == ["Joe", "Joe", "I", "Mrs. Joe", "Mrs. Joe", "I", "Joe"])
+        #expect(passage.character(named: "Joe")?.gender == .male)
+    }
+
+    @Test("A man the text titles Sir is never Mr. of his surname: 'Mr. Elliot' is Sir Walter Elliot's heir")
+    func baronetIsNoMister() {
+        let passage = AnalyzedPassage("""
+        Sir Walter Elliot, of Kellynch Hall, was vain of his person.
+
+        "He is coming to Bath," said Sir Walter. "Mr. Elliot is coming at last."
+
+        "I shall be glad to see him," said Anne Elliot.
+
+        Mr. Elliot arrived the next morning. "Cousin Anne," said Mr. Elliot, bowing, "I have long wished to meet you."
+
+        "You are very kind," said Anne.
+        """)
+        // Before, Mr. Elliot was an alias of Sir Walter and his lines Sir Walter's.
+        #expect(passage.speakers == ["Sir Walter Elliot", "Sir Walter Elliot", "Anne Elliot", "Mr. Elliot", "Mr. Elliot", "Anne Elliot"])
+        #expect(passage.character(named: "Sir Walter Elliot")?.aliases.contains("Mr. Elliot") == false)
+    }
+
+    @Test("Two sisters titled by given name ('Miss Marianne', 'Miss Margaret'): the plain 'Miss Dashwood' is neither")
+    func eldestSister() {
+        let passage = AnalyzedPassage("""
+        Marianne Dashwood came in from the garden.
+
+        "Is Miss Marianne within?" asked the servant. "And Miss Margaret?"
+
+        "We are both here," said Marianne.
+
+        "Miss Margaret is upstairs," said the servant.
+
+        "Then I shall fetch her," said Miss Dashwood, rising. "Stay here, Marianne."
+
+        "Thank you," said Miss Marianne.
+        """)
+        // Before, Miss Dashwood was Marianne, whose lines she then spoke.
+        #expect(passage.character(named: "Marianne Dashwood")?.aliases.contains("Miss Dashwood") == false)
+        #expect(passage.speakers[4] == "Miss Dashwood")
+    }
+
+    @Test("'returned her sister': the one of her family who is in the scene, though none is titled Miss")
+    func kinByFamilyName() {
+        let passage = AnalyzedPassage("""
+        Elinor Dashwood sat in the little parlour at Barton. Marianne Dashwood came in from the garden.
+
+        "It never rains when I wish to walk," said Marianne.
+
+        "That is not true," was Elinor's answer.
+
+        Marianne laughed. "You are always so sensible."
+
+        "Somebody must be," returned her sister.
+        """)
+        // Before, "her sister" was a character of her own, a relative no one else is.
+        #expect(passage.speakers.last == "Elinor Dashwood")
+        #expect(passage.character(named: "her sister") == nil)
+    }
+
+    @Test("'said his father' is the one the story titles Father; 'her aunt' the one it titles Aunt")
+    func kinByTitle() {
+        let passage = AnalyzedPassage("""
+        Margaret and Helen were staying with Aunt Juley at Swanage.
+
+        "You will catch cold," said her aunt, as Margaret went out.
+
+        "I never catch cold," said Margaret.
+
+        "Girls always say so," said Aunt Juley.
+        """)
+        // Before, "her aunt" was a character apart from Aunt Juley.
+        #expect(passage.speakers == ["Aunt Juley", "Margaret", "Aunt Juley"])
+    }
+
+    @Test("'said her father' when nothing tells her surname: the man the scene has in view, as a 'he' would be, and no surer")
+    func kinInView() {
+        let passage = AnalyzedPassage("""
+        Louisa sat near the table. Mr. Gradgrind looked at her over his papers, and cleared his throat.
+
+        "My dear Louisa," said her father, "I prepared you last night to give me your attention."
+
+        "Yes, father," said Louisa.
+        """)
+        // Before, "her father" was a character no one else in the story is.
+        #expect(passage.speakers == ["Mr. Gradgrind", "Mr. Gradgrind", "Louisa"])
+        #expect(passage.confidences[0] < passage.confidences[2])
+    }
+
+    @Test("'said her mother' far from any name: the mother the book's other such tags name")
+    func kinByTheBooksOtherTags() {
+        let passage = AnalyzedPassage("""
+        Mrs. Dashwood sat by the fire. Marianne Dashwood was reading by the window.
+
+        "Shall we go to Barton?" asked Marianne.
+
+        "If you wish it," said her mother.
+
+        "I do wish it," said Marianne.
+
+        "Then we shall," replied her mother.
+
+        "The cottage is small, they say, and the rooms are low, and the garden is no more than a strip of grass before the door; but the hills are beautiful, and the walks along the valley go on for miles and miles."
+
+        "Small rooms are warm rooms, and a strip of grass is enough for a bench; we shall sit there in the evenings and watch the light go down behind the hills, and be very happy, I am sure of it."
+
+        "And the neighbours? I have heard that the family at the park dine every day with a great many people, and that the lady of the house is never still for a moment."
+
+        "Then we shall dine with them now and then, and come home early, and nobody will think the worse of us for it; a quiet family is not a rude one, whatever the park may think."
+
+        "I hope you are right. I could not bear to be laughed at by people who talk of nothing but the weather and the roads and who married whom, from morning to night."
+
+        "You will bear it very well, my love, as you bear everything, with a great deal of complaint beforehand and none at all afterwards, when the thing itself is over."
+
+        "Perhaps I do. But the dentist is a small thing, and leaving Norland is not; every tree there knows me, and I shall miss the walks by the river more than I can say."
+
+        "Trees do not know anybody, my dear, though I grant you they are very pleasant to look at; and there are trees at Barton too, and a river, and a great many walks."
+
+        "Is that what you think of me? That I complain beforehand and forget it afterwards, like a child who cries at the dentist's door and laughs on the way home?"
+
+        "It is what I know of you, and I love you for it," said her mother.
+        """)
+        // Before, the last line went to "her mother", a character apart from Mrs. Dashwood.
+        #expect(passage.speakers.last == "Mrs. Dashwood")
+        #expect(passage.character(named: "her mother") == nil)
+    }
 }

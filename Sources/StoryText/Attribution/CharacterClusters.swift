@@ -268,6 +268,9 @@ struct CharacterClusterer {
                     let g = genderOf(candidate)
                     let titles = entities[candidate].titles
                     guard let titleGender else { return titles[title] != nil }
+                    // A man the text titles Sir (Sir Walter Elliot) is never Mr. Elliot: that
+                    // is another of the family, his heir.
+                    if title == "mr", titles["sir"] != nil { return false }
                     if title == wife, titles[wife] == nil, hasMiss || titles[maiden] != nil { return false }
                     if title == maiden, titles[wife] != nil, titles[maiden] == nil, hasMrs { return false }
                     return g == titleGender || g == .unknown
@@ -285,12 +288,25 @@ struct CharacterClusterer {
                 let familyWomen = compatible.count >= 2 && compatible.allSatisfy { entities[$0].titles["mrs"] == nil }
                 // "Miss Helen Schlegel" is named so to tell her from the elder Miss Schlegel: a
                 // sister the text mostly calls by her given name, and titles with it, is not the
-                // plain "Miss Schlegel" when another sister is named in full.
+                // plain "Miss Schlegel" when another sister is named in full. "Miss Marianne"
+                // beside "Miss Margaret" says as much: two sisters titled by given name, so Miss
+                // Dashwood is a third, the eldest.
                 func specifiedSister(_ candidate: Int) -> Bool {
                     guard title == "miss", let given = entities[candidate].givenName,
-                          entities[candidate].formCounts["miss " + given + " " + word] != nil,
                           formCount[given, default: 0] > formCount[key]! else { return false }
+                    if formCount["miss " + given, default: 0] >= 2, youngerSisterTitled(besides: given) { return true }
+                    guard entities[candidate].formCounts["miss " + given + " " + word] != nil else { return false }
                     return compatible.contains { $0 != candidate && entities[$0].givenName != nil && entities[$0].titles["mrs"] == nil }
+                }
+                // Another woman titled by her given name ("Miss Margaret") whom no full name puts
+                // in another family.
+                func youngerSisterTitled(besides given: String) -> Bool {
+                    formCount.keys.contains { form in
+                        let words = form.split(separator: " ")
+                        guard words.count == 2, words[0] == "miss", words[1] != given,
+                              FirstNames.gender(of: String(words[1])) == .female else { return false }
+                        return fullByGiven[String(words[1])].map { $0.contains { fullBySurname[word]?.contains($0) == true } } ?? true
+                    }
                 }
                 // "Mrs. Charles Wilcox" beside a plain "Mrs. Wilcox": Charles is the younger
                 // generation, so the plain "Mr. Wilcox" is his father.
@@ -374,7 +390,11 @@ struct CharacterClusterer {
             }
             if target == nil {
                 // A bare surname names a man by the period's convention ("said Thorpe").
-                let candidates = (titledBySurname[word] ?? []) + (fullBySurname[word] ?? [])
+                // A man's given name is not his wife's title and it: "Mrs. Joe" is married to Joe.
+                let wordGender = FirstNames.isGivenName(word) ? FirstNames.gender(of: word) : .unknown
+                let candidates = ((titledBySurname[word] ?? []) + (fullBySurname[word] ?? [])).filter { candidate in
+                    wordGender == .unknown || [wordGender, .unknown].contains(genderOf(candidate))
+                }
                 let males = candidates.filter { genderOf($0) == .male }
                 // Never a Mrs. or Miss of the family: with no man of it named, the bare surname
                 // is a man of it of his own ("Braddocks" beside Mrs. Braddocks).

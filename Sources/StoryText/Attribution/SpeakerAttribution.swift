@@ -60,8 +60,12 @@ struct SpeakerAttributor {
     var personFlags: [Bool] = []
     /// Who has been given a line so far, while the tag pass runs.
     private var spokenSoFar: Set<Int> = []
+    /// Kin tags resolved to a person, per role key ("her mother" → Mrs. Dashwood × 6).
+    private var kinResolved: [String: [Int: Int]] = [:]
     /// How far the chosen referent of the last he/she tag scored above the next candidate.
     private var lastPronounMargin: Double = .infinity
+    /// The last kin tag resolved as a he or she would be: as sure as a pronoun tag, no more.
+    private var kinGuessed = false
     /// Narration "the" tokens by the word after them.
     private let definites: [String: [Int]]
     /// Each lower-case word's first token in the narration.
@@ -557,6 +561,50 @@ struct SpeakerAttributor {
         }
     }
 
+    /// "returned her sister" when no Miss of the family is titled so: the one of the possessor's
+    /// family (by surname) of the noun's gender who spoke or was named last, within the scene.
+    /// Mothers, wives and aunts are left to `relative(of:noun:)`: their title tells them apart.
+    func familyMember(of possessor: Int, noun: String, quote q: Int, position: Int, speakers: [Attribution]) -> Int? {
+        guard ["sister", "daughter", "brother"].contains(noun), let gender = Lexicon.roleNouns[noun] ?? nil,
+              let surname = familyName(of: possessor) else { return nil }
+        let family = Set(entities.indices.filter { c in
+            c != possessor && entities[c].kind == .named && genders[c] == gender && isPerson(c)
+                && entities[c].titles["mrs"] == nil && familyName(of: c) == surname
+        })
+        guard !family.isEmpty else { return nil }
+        for k in stride(from: q - 1, through: max(0, q - 8), by: -1) where family.contains(speakers[k].entity) { return speakers[k].entity }
+        var e = lowerBound(narrationEvents, position) - 1
+        while e >= 0, position - narrationEvents[e].position < 3000, family.count > 1 {
+            if family.contains(narrationEvents[e].entity) { return narrationEvents[e].entity }
+            e -= 1
+        }
+        return family.count == 1 ? family.first : nil
+    }
+
+    /// Whether `person` may be `possessor`'s relative of that kind, by name alone: called by a
+    /// given name or a family title (not "the Queen"), and, but for an aunt, uncle or cousin, of
+    /// the same family when both surnames are known (Mrs. Allen is not Mr. Tilney's sister).
+    func mayBeRelative(_ person: Int, of possessor: Int, noun: String) -> Bool {
+        let personal = entities[person].givenName != nil || !Set(entities[person].titles.keys).isDisjoint(with: ["mr", "mrs", "miss"])
+        guard personal else { return false }
+        if ["aunt", "uncle", "cousin"].contains(noun) { return true }
+        guard let theirs = familyName(of: person), let ours = familyName(of: possessor) else { return true }
+        return theirs == ours
+    }
+
+    /// The surname a named person's forms carry ("dashwood" for Elinor Dashwood or Miss
+    /// Dashwood); nil when every form is a given name, alone or after a title that takes one.
+    /// A title and a given name alone ("Miss Louisa") tell no family.
+    func familyName(of entity: Int) -> String? {
+        if let surname = entities[entity].surname, !FirstNames.isGivenName(surname) { return surname }
+        return entities[entity].formCounts.keys.sorted().lazy.compactMap { key -> String? in
+            let words = key.split(separator: " ")
+            guard words.count >= 2 else { return nil }
+            if words.count == 2, Lexicon.givenNameTitles.contains(String(words[0])) || FirstNames.isGivenName(String(words[1])) { return nil }
+            return String(words.last!)
+        }.first
+    }
+
     /// A speech verb; one that says something only with its particle ("struck in", "went on")
     /// needs it: "The clock struck twelve" is no tag.
     private func isSpeechVerb(_ i: Int) -> Bool {
@@ -857,16 +905,33 @@ struct SpeakerAttributor {
         case .other:
             return addressee(answeredBy: q, gender: .unknown, speakers: speakers) ?? -1
         case .kin(let possessorGender, let noun, let roleKey, let roleGender):
+            kinGuessed = false
             // "said her father": her = the last woman the narration names; her father = Mr. of her surname.
             var e = lowerBound(narrationEvents, position) - 1
+            var possessor: Int?
             while e >= 0, position - narrationEvents[e].position < 1500 {
                 let c = narrationEvents[e].entity
                 e -= 1
                 guard c >= 0, c < genders.count, genders[c] == possessorGender, isPerson(c), entities[c].kind == .named else { continue }
-                if let found = relative(of: c, noun: noun) { return found }
+                if let found = relative(of: c, noun: noun) { kinResolved[roleKey, default: [:]][found, default: 0] += 1; return found }
+                possessor = c
                 break
             }
+            if let possessor, let found = familyMember(of: possessor, noun: noun, quote: q, position: position, speakers: speakers) {
+                kinResolved[roleKey, default: [:]][found, default: 0] += 1
+                return found
+            }
             guard let roleGender else { return -1 }
+            // "said his father" beside "Father William", "her aunt" beside "Aunt Juley": the one
+            // the story titles so.
+            let titled = entities.indices.filter { entities[$0].kind == .named && entities[$0].titles[noun] != nil }
+            if let bearer = CharacterClusterer.mostTitled(titled, title: noun, entities: entities) { return bearer }
+            // Else a person of the relative's gender the scene has in view, as a he or she would
+            // be: a named person is likelier right than a role no one else in the book is.
+            if let possessor, roleGender != .unknown {
+                let person = resolvePronoun(roleGender, quote: q, position: position, speakers: speakers)
+                if person >= 0, person != possessor, mayBeRelative(person, of: possessor, noun: noun) { kinGuessed = true; return person }
+            }
             return roleEntityIndex(key: roleKey, display: roleKey, gender: roleGender, position: position)
         }
     }
@@ -1402,6 +1467,7 @@ struct SpeakerAttributor {
                     spokenSoFar.insert(entity)
                     // Two people of the tag's gender scoring close: a weaker pronoun tag.
                     if case .pronoun = subject { result[q] = Attribution(entity: entity, evidence: lastPronounMargin < 1 ? .pronounTagClose : .pronounTag) }
+                    else if case .kin = subject, kinGuessed { result[q] = Attribution(entity: entity, evidence: .pronounTagClose) }
                     else { result[q] = Attribution(entity: entity, evidence: .namedTag) }
                 }
             } else if let (subject, _) = found ?? before {
@@ -1434,6 +1500,14 @@ struct SpeakerAttributor {
         // 5. A role that gives its name ("What's your name?" / "Anne Shirley," faltered the child)
         // is that person from then on, and was before.
         for (role, person) in introductions(result) {
+            for q in result.indices where result[q].entity == role { result[q].entity = person }
+        }
+        // 6. "replied her mother" where "her" has no surname (Elinor): the mother the book's
+        // other such tags name, when they nearly all name one.
+        for (key, targets) in kinResolved {
+            guard let role = roleEntity[key], entities[role].kind == .role,
+                  let (person, count) = targets.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }),
+                  count >= 2, count * 4 >= targets.values.reduce(0, +) * 3 else { continue }
             for q in result.indices where result[q].entity == role { result[q].entity = person }
         }
         return result
