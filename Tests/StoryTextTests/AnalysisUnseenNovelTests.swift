@@ -910,4 +910,29 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.speakers.last == "Mrs. Dashwood")
         #expect(passage.character(named: "her mother") == nil)
     }
+
+    @Test("A first-person narrator the others call by a surname is cast as a named character is: Watson is a man")
+    func namedNarratorGender() {
+        let passage = AnalyzedPassage("""
+        Sherlock Holmes took his bottle from the corner of the mantelpiece. I watched him in silence.
+
+        "Which is it to-day?" I asked. "Morphine or cocaine?"
+
+        "It is cocaine," he said. "Would you care to try it, Watson?"
+
+        "No, indeed," I answered brusquely.
+
+        He smiled at my vehemence. "Perhaps you are right, Watson," he said.
+
+        "But consider!" said I earnestly. "Count the cost!"
+
+        "Give me problems, my dear Watson," said Holmes.
+
+        "Then you have a case?" I asked.
+        """)
+        // Before, the narrator was named Watson but kept no gender, so casting could give him any voice.
+        let narrator = passage.character(named: "Watson")
+        #expect(narrator?.aliases.contains("I") == true)
+        #expect(narrator?.gender == .male)
+    }
 }

@@ -204,9 +204,11 @@ struct GenderAgeInference {
     /// woman's role ("-ess", "-woman", "-maid", "Mrs.") and leaves a man's unmarked, and the
     /// fiction it reads calls the unmarked "he" ("the drummer", "the Dodo"). A guess, held
     /// weakly, for the cast only: who a "he said" can be is decided on evidence alone.
-    /// A group ("the crowd") is no one person and keeps no gender.
+    /// A group ("the crowd") is no one person and keeps no gender; an "I" no one names is anyone,
+    /// but a narrator the others call by a name ("Watson") is guessed as a named character is.
     static func unmarked(_ estimate: Estimate, of entity: Entity) -> Estimate {
-        guard estimate.gender == .unknown, entity.kind != .narrator, !entity.isGroup else { return estimate }
+        let named = entity.kind != .narrator || entity.formCounts.contains { $0.key != "i" && $0.value > 0 }
+        guard estimate.gender == .unknown, named, !entity.isGroup else { return estimate }
         var guessed = estimate
         guessed.gender = .male
         guessed.genderConfidence = 0.35
