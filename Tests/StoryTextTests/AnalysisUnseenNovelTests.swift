@@ -935,4 +935,22 @@ struct AnalysisUnseenNovelTests {
         #expect(narrator?.aliases.contains("I") == true)
         #expect(narrator?.gender == .male)
     }
+
+    @Test("A son called by the nickname of his father's name is not the father the text titles Sir: Tom Bertram, Sir Thomas Bertram")
+    func knightedFatherNamesake() {
+        let passage = AnalyzedPassage("""
+        Sir Thomas Bertram had two sons. Tom Bertram was the elder; Edmund Bertram was the younger.
+
+        "We shall act a play," said Tom. "Lovers' Vows."
+
+        "I do not like it," said Edmund. "My father would not like it."
+
+        Sir Thomas came home unexpectedly. "What is all this?" said Sir Thomas.
+
+        "A play, sir," said Tom Bertram.
+        """)
+        // Before, "Tom Bertram" was keyed as Thomas Bertram: the son's lines were his father's.
+        #expect(passage.speakers == ["Tom Bertram", "Tom Bertram", "Edmund Bertram", "Edmund Bertram", "Sir Thomas Bertram", "Tom Bertram"])
+        #expect(passage.character(named: "Sir Thomas Bertram")?.aliases.contains("Tom") == false)
+    }
 }

@@ -165,12 +165,21 @@ struct CharacterClusterer {
         var wifeOf: [Int: String] = [:]
         // Every given name a full name is written with ("tom" and "thomas" for Tom Gradgrind).
         var givenNames: [Int: Set<String>] = [:]
+        // "Sir Thomas Bertram": a man the text titles Sir or Lord with his full name is not called
+        // by a nickname and his surname; "Tom Bertram" is his son.
+        let knighted = Set(orderedForms.compactMap { key -> String? in
+            let m = sample(key)
+            guard let title = m.title, ["sir", "lord"].contains(title), m.words.count >= 2 else { return nil }
+            return m.words.first! + " " + m.words.last!
+        })
         for key in orderedForms {
             let m = sample(key)
             guard !m.isRoleTitle, m.words.count >= 2 else { continue }
             // "Tom Gradgrind" is the "Thomas Gradgrind" of the same family: a nickname is keyed by
             // the name it shortens.
-            var pair = FirstNames.formal(m.words.first!) + " " + m.words.last!
+            let formal = FirstNames.formal(m.words.first!)
+            let namesake = formal != m.words.first! && knighted.contains(formal + " " + m.words.last!)
+            var pair = (namesake ? m.words.first! : formal) + " " + m.words.last!
             // "Mrs. John Knightley" is John Knightley's wife, not John.
             if let title = m.title, let titleGender = Lexicon.honorifics[title] ?? nil {
                 let nameGender = FirstNames.gender(of: m.words.first!)
