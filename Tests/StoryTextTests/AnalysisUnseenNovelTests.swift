@@ -953,4 +953,32 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.speakers == ["Tom Bertram", "Tom Bertram", "Edmund Bertram", "Edmund Bertram", "Sir Thomas Bertram", "Tom Bertram"])
         #expect(passage.character(named: "Sir Thomas Bertram")?.aliases.contains("Tom") == false)
     }
+
+    @Test("'Lady Lucas' with a surname is Sir William's wife, as Mrs. X is: not her daughter Maria Lucas, and no 'Lucas'")
+    func ladyWithSurname() {
+        let passage = AnalyzedPassage("""
+        Sir William Lucas had been in trade at Meryton. Lady Lucas was a very good kind of woman. Their eldest daughter, Charlotte Lucas, was a sensible young woman of twenty-seven.
+
+        "You began the evening well, Charlotte," said Mrs. Bennet. "You were Mr. Bingley's first choice."
+
+        "Yes, but he seemed to like his second better," said Miss Lucas.
+
+        "Oh! you mean Jane," said Mrs. Bennet.
+
+        "My dear Mrs. Bennet," said Sir William, "the young people will settle it."
+
+        "That they will," said Lady Lucas. "Maria, come here."
+
+        "Yes, mama," said Maria Lucas.
+
+        "Lucas, you are always so easy," said Mrs. Bennet.
+
+        "I try to be," said Sir William Lucas.
+        """)
+        // Before, Lady Lucas was an alias of her daughter Maria, and spoke her lines; and the bare
+        // "Lucas" said to Sir William was hers.
+        #expect(Array(passage.speakers[6...8]) == ["Lady Lucas", "Lady Lucas", "Maria Lucas"])
+        #expect(passage.character(named: "Maria Lucas")?.aliases.contains("Lady Lucas") == false)
+        #expect(passage.character(named: "Sir William Lucas")?.aliases.contains("Lucas") == true)
+    }
 }

@@ -267,8 +267,9 @@ struct CharacterClusterer {
             } else if let candidates = fullBySurname[word] {
                 // Mrs. X is the wife and Miss X a daughter: they join a full name only when it
                 // carries the same title, or when the other of the two forms never occurs.
-                // "Madame de Cominges" is the mother of "Mlle. de Cominges", as Mrs. X of Miss X.
-                let (wife, maiden) = ["madame", "mademoiselle"].contains(title) ? ("madame", "mademoiselle") : ("mrs", "miss")
+                // "Madame de Cominges" is the mother of "Mlle. de Cominges", as Mrs. X of Miss X, and
+                // "Lady Lucas" (a title with a surname: a baronet's wife) of "Miss Lucas".
+                let (wife, maiden) = ["madame", "mademoiselle"].contains(title) ? ("madame", "mademoiselle") : (title == "lady" ? "lady" : "mrs", "miss")
                 let hasMiss = formCount[maiden + " " + word] != nil, hasMrs = formCount[wife + " " + word] != nil
                 let compatible = candidates.filter { candidate in
                     // When her husband is a character, "Mrs. Charles Wilcox" is named so to tell
@@ -342,7 +343,9 @@ struct CharacterClusterer {
             } else {
                 entities.append(Entity(kind: .named, firstPosition: formFirst[key]!))
                 let index = entities.count - 1
-                if Lexicon.givenNameTitles.contains(title) { entities[index].givenName = word } else { entities[index].surname = word }
+                // "Lady Lucas" of the Lucas family bears its surname; "Lady Catherine" her given name.
+                let familyTitle = title == "lady" && fullBySurname[word] != nil
+                if Lexicon.givenNameTitles.contains(title), !familyTitle { entities[index].givenName = word } else { entities[index].surname = word }
                 addForm(key, to: index)
                 titled[key] = index
             }
