@@ -981,4 +981,21 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.character(named: "Maria Lucas")?.aliases.contains("Lady Lucas") == false)
         #expect(passage.character(named: "Sir William Lucas")?.aliases.contains("Lucas") == true)
     }
+
+    @Test("'said the former', 'said the latter': the earlier and the later of the last two people named")
+    func formerAndLatter() {
+        let passage = AnalyzedPassage("""
+        Mr. Weston and Mr. Knightley came in together.
+
+        "A fine day," said the former.
+
+        "Very fine," said the latter. "We walked from Donwell."
+
+        Harriet and Mrs. Goddard followed them in.
+
+        "How do you do?" said the latter to Emma.
+        """)
+        // Before, no tag was read in "the former" or "the latter": Knightley, Knightley, Weston, Weston.
+        #expect(passage.speakers == ["Mr. Weston", "Mr. Knightley", "Mr. Knightley", "Mrs. Goddard"])
+    }
 }

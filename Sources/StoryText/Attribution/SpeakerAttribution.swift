@@ -257,6 +257,10 @@ struct SpeakerAttributor {
         case "he": return (.pronoun(.male), i + 1)
         case "she": return (.pronoun(.female), i + 1)
         case "i": return (.narrator, i + 1)
+        case "the" where i + 1 < tokens.count && ["latter", "former"].contains(tokens[i + 1].lower):
+            // "Mr. Weston and Mr. Knightley came in. 'A fine day,' said the former."
+            guard let named = formerOrLatter(latter: tokens[i + 1].lower == "latter", before: tokens[i].start) else { return nil }
+            return (.entity(named), i + 2)
         case "the", "a", "an", "her", "his", "my", "their", "our":
             // "the Dormouse yawned": a capitalised noun the story uses as a name, after "the".
             if t.lower == "the", i + 1 < tokens.count, mentionAt[i + 1] >= 0, mentionEntity[Int(mentionAt[i + 1])] >= 0,
@@ -545,6 +549,20 @@ struct SpeakerAttributor {
         "in", "on", "at", "with", "from", "of", "by", "to", "who", "whom", "whose", "which", "that", "and", "but", "as",
         "after", "before", "without", "through", "into", "over", "under", "while", "when", "for", "again", "once",
     ]
+
+    /// The later (or earlier) of the last two people the narration named before `position`, within
+    /// a few paragraphs.
+    func formerOrLatter(latter: Bool, before position: Int) -> Int? {
+        var named: [Int] = []
+        var e = lowerBound(narrationEvents, position) - 1
+        while e >= 0, named.count < 2, position - narrationEvents[e].position < 1500 {
+            let c = narrationEvents[e].entity
+            if c >= 0, c < entities.count, entities[c].kind == .named, !named.contains(c) { named.append(c) }
+            e -= 1
+        }
+        guard named.count == 2 else { return nil }
+        return latter ? named[0] : named[1]
+    }
 
     /// Kinship nouns and the title their bearer shares a surname under.
     static let kinTitles: [String: String] = [
