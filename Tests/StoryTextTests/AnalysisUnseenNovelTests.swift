@@ -998,4 +998,28 @@ struct AnalysisUnseenNovelTests {
         // Before, no tag was read in "the former" or "the latter": Knightley, Knightley, Weston, Weston.
         #expect(passage.speakers == ["Mr. Weston", "Mr. Knightley", "Mr. Knightley", "Mrs. Goddard"])
     }
+
+    @Test("'asked the astonished father' is the father the scene has named, as 'the old gentleman' is")
+    func definiteKinDescription() {
+        let passage = AnalyzedPassage("""
+        Mr. Gradgrind found Louisa and Tom at the circus, peeping through a hole in the boards.
+
+        "In this degraded position! I am amazed," cried Mr. Gradgrind.
+
+        "I was tired, father," said Louisa.
+
+        "Tired? Of what?" asked the astonished father.
+
+        "I don't know of what. Of everything, I think."
+
+        "Not another word," returned the father. "You are childish."
+
+        Louisa looked at Tom. "It was my fault," she said.
+
+        "Your fault!" said the father. "Go home, both of you."
+        """)
+        // Before, "the father" was a character apart from Mr. Gradgrind.
+        #expect(passage.speakers == ["Mr. Gradgrind", "Louisa", "Mr. Gradgrind", "Louisa", "Mr. Gradgrind", "Mr. Gradgrind", "Louisa", "Mr. Gradgrind", "Mr. Gradgrind"])
+        #expect(passage.character(named: "the father") == nil)
+    }
 }

@@ -7,6 +7,7 @@ enum RoleMerging {
     private static let elderlyKin: [String: Gender] = ["grandmother": .female, "grandfather": .male]
     private static let youngKin: [String: Gender] = ["niece": .female, "nephew": .male]
     private static let generic: Set<String> = ["lady", "woman", "gentleman", "man", "girl", "boy", "child"]
+    private static let definiteKin: Set<String> = ["father", "mother", "husband", "wife", "son", "daughter", "brother", "sister"]
 
     /// Two genders that may be one person's: equal, or either unknown.
     private static func compatible(_ a: Gender, _ b: Gender) -> Bool { a == .unknown || b == .unknown || a == b }
@@ -74,7 +75,8 @@ enum RoleMerging {
             let w = form.split(separator: " ").map(String.init)
             // "the child" says nothing of who: the last person named before its lines is as often
             // the adult it talks to (the sample story's niece went to her aunt).
-            guard w.count >= 2, w[0] == "the", let head = w.last, generic.contains(head), head != "child" else { continue }
+            // "asked the astonished father": a relative is described so as anyone is.
+            guard w.count >= 2, w[0] == "the", let head = w.last, generic.contains(head) || definiteKin.contains(head), head != "child" else { continue }
             // "the hump-backed man" is picked out by a trait, as the one the narration brought in so.
             guard w.dropFirst().dropLast().allSatisfy(Lexicon.isAgeCue) else { continue }
             roles.append(e)
