@@ -583,7 +583,7 @@ struct SpeakerAttributor {
     /// family (by surname) of the noun's gender who spoke or was named last, within the scene.
     /// Mothers, wives and aunts are left to `relative(of:noun:)`: their title tells them apart.
     func familyMember(of possessor: Int, noun: String, quote q: Int, position: Int, speakers: [Attribution]) -> Int? {
-        guard ["sister", "daughter", "brother"].contains(noun), let gender = Lexicon.roleNouns[noun] ?? nil,
+        guard ["sister", "daughter", "brother"].contains(noun), let gender = Lexicon.roleNouns[noun],
               let surname = familyName(of: possessor) else { return nil }
         let family = Set(entities.indices.filter { c in
             c != possessor && entities[c].kind == .named && genders[c] == gender && isPerson(c)
@@ -923,35 +923,40 @@ struct SpeakerAttributor {
         case .other:
             return addressee(answeredBy: q, gender: .unknown, speakers: speakers) ?? -1
         case .kin(let possessorGender, let noun, let roleKey, let roleGender):
-            kinGuessed = false
-            // "said her father": her = the last woman the narration names; her father = Mr. of her surname.
-            var e = lowerBound(narrationEvents, position) - 1
-            var possessor: Int?
-            while e >= 0, position - narrationEvents[e].position < 1500 {
-                let c = narrationEvents[e].entity
-                e -= 1
-                guard c >= 0, c < genders.count, genders[c] == possessorGender, isPerson(c), entities[c].kind == .named else { continue }
-                if let found = relative(of: c, noun: noun) { kinResolved[roleKey, default: [:]][found, default: 0] += 1; return found }
-                possessor = c
-                break
-            }
-            if let possessor, let found = familyMember(of: possessor, noun: noun, quote: q, position: position, speakers: speakers) {
-                kinResolved[roleKey, default: [:]][found, default: 0] += 1
-                return found
-            }
-            guard let roleGender else { return -1 }
-            // "said his father" beside "Father William", "her aunt" beside "Aunt Juley": the one
-            // the story titles so.
-            let titled = entities.indices.filter { entities[$0].kind == .named && entities[$0].titles[noun] != nil }
-            if let bearer = CharacterClusterer.mostTitled(titled, title: noun, entities: entities) { return bearer }
-            // Else a person of the relative's gender the scene has in view, as a he or she would
-            // be: a named person is likelier right than a role no one else in the book is.
-            if let possessor, roleGender != .unknown {
-                let person = resolvePronoun(roleGender, quote: q, position: position, speakers: speakers)
-                if person >= 0, person != possessor, mayBeRelative(person, of: possessor, noun: noun) { kinGuessed = true; return person }
-            }
-            return roleEntityIndex(key: roleKey, display: roleKey, gender: roleGender, position: position)
+            return resolveKin(possessorGender: possessorGender, noun: noun, roleKey: roleKey, roleGender: roleGender,
+                              position: position, quote: q, speakers: speakers)
         }
+    }
+
+    /// "said her father": her = the last woman the narration names; her father = Mr. of her
+    /// surname, else one of her family, else the one the story titles Father, else a man in view.
+    private mutating func resolveKin(possessorGender: Gender, noun: String, roleKey: String, roleGender: Gender?,
+                                     position: Int, quote q: Int, speakers: [Attribution]) -> Int {
+        kinGuessed = false
+        var e = lowerBound(narrationEvents, position) - 1
+        var possessor: Int?
+        while e >= 0, position - narrationEvents[e].position < 1500 {
+            let c = narrationEvents[e].entity
+            e -= 1
+            guard c >= 0, c < genders.count, genders[c] == possessorGender, isPerson(c), entities[c].kind == .named else { continue }
+            if let found = relative(of: c, noun: noun) { kinResolved[roleKey, default: [:]][found, default: 0] += 1; return found }
+            possessor = c
+            break
+        }
+        if let possessor, let found = familyMember(of: possessor, noun: noun, quote: q, position: position, speakers: speakers) {
+            kinResolved[roleKey, default: [:]][found, default: 0] += 1
+            return found
+        }
+        guard let roleGender else { return -1 }
+        // "said his father" beside "Father William", "her aunt" beside "Aunt Juley".
+        let titled = entities.indices.filter { entities[$0].kind == .named && entities[$0].titles[noun] != nil }
+        if let bearer = CharacterClusterer.mostTitled(titled, title: noun, entities: entities) { return bearer }
+        // A named person is likelier right than a role no one else in the book is.
+        if let possessor, roleGender != .unknown {
+            let person = resolvePronoun(roleGender, quote: q, position: position, speakers: speakers)
+            if person >= 0, person != possessor, mayBeRelative(person, of: possessor, noun: noun) { kinGuessed = true; return person }
+        }
+        return roleEntityIndex(key: roleKey, display: roleKey, gender: roleGender, position: position)
     }
 
     /// "I met the nursemaid, and inquired after her master. '...,' she replied": a role of the
