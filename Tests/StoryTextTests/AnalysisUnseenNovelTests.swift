@@ -1022,4 +1022,34 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.speakers == ["Mr. Gradgrind", "Louisa", "Mr. Gradgrind", "Louisa", "Mr. Gradgrind", "Mr. Gradgrind", "Louisa", "Mr. Gradgrind", "Mr. Gradgrind"])
         #expect(passage.character(named: "the father") == nil)
     }
+
+    @Test("Two people of one given name: a bare 'Jane' just after 'Jane Fairfax' is named is she, not Jane Bennet")
+    func namesakesByPlace() {
+        let passage = AnalyzedPassage("""
+        Jane Bennet was the eldest of the Bennet girls. She walked with Elizabeth every morning.
+
+        "It is a fine day," said Jane.
+
+        "It is," said Elizabeth. "Jane, you are always cheerful."
+
+        "I try to be," said Jane.
+
+        "Shall we call on Charlotte?" said Elizabeth.
+
+        "Yes, let us," said Jane.
+
+        Many miles away, at Highbury, Jane Fairfax sat with her aunt, Miss Bates.
+
+        "You are tired, Jane," said Miss Bates.
+
+        "A little," said Jane. "The journey was long."
+
+        "Then you must rest," said Miss Bates.
+
+        "I will," said Jane.
+        """)
+        // Before, every "Jane" was Jane Bennet, and Jane Fairfax spoke no line.
+        #expect(passage.speakers == ["Jane Bennet", "Elizabeth", "Elizabeth", "Jane Bennet", "Elizabeth", "Jane Bennet",
+                                     "Miss Bates", "Jane Fairfax", "Jane Fairfax", "Miss Bates", "Jane Fairfax"])
+    }
 }

@@ -428,8 +428,26 @@ struct CharacterClusterer {
             entities.append(Entity(kind: .named, firstPosition: formFirst[key]!))
             addForm(key, to: entities.count - 1)
         }
-        let mentionEntity = mentions.map { formEntity[CharacterClusterer.formKey($0)] ?? -1 }
+        var mentionEntity = mentions.map { formEntity[CharacterClusterer.formKey($0)] ?? -1 }
+        for (given, people) in fullByGiven where people.count >= 2 && formEntity[given] != nil && junior[given] == nil {
+            namesakes(given: given, people: Set(people), mentionEntity: &mentionEntity, entities: &entities)
+        }
         return Result(entities: entities, mentionEntity: mentionEntity, ambiguousForms: ambiguousForms)
+    }
+
+    /// Two people of one given name ("Jane Bennet", "Jane Fairfax"): a bare "Jane" a few
+    /// paragraphs after one of them is named in full is that one, not the likelier of the book.
+    private func namesakes(given: String, people: Set<Int>, mentionEntity: inout [Int], entities: inout [Entity]) {
+        var last: (entity: Int, position: Int)?
+        for index in mentions.indices {
+            let m = mentions[index], e = mentionEntity[index], position = tokens[m.firstToken].start
+            if people.contains(e), m.words.count >= 2, m.words.first == given { last = (e, position); continue }
+            guard m.title == nil, m.words == [given], people.contains(e), let last, last.entity != e,
+                  position - last.position < 2000 else { continue }
+            mentionEntity[index] = last.entity
+            entities[e].formCounts[given, default: 1] -= 1
+            entities[last.entity].add(formKey: given, display: m.surface, title: nil, count: 1, position: position)
+        }
     }
 
     /// Titles of a relative that the family uses before a surname as often as before a given name.
