@@ -1052,4 +1052,22 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.speakers == ["Jane Bennet", "Elizabeth", "Elizabeth", "Jane Bennet", "Elizabeth", "Jane Bennet",
                                      "Miss Bates", "Jane Fairfax", "Jane Fairfax", "Miss Bates", "Jane Fairfax"])
     }
+
+    @Test("'You are late, Lizzy,' said Mrs. Bennet: a Mrs. who talks to the daughter is not she, though no Miss Bennet is written")
+    func motherTalksWithDaughter() {
+        let passage = AnalyzedPassage("""
+        Elizabeth Bennet came down to breakfast late.
+
+        "You are late, Lizzy," said Mrs. Bennet.
+
+        "I slept badly, mama," said Elizabeth.
+
+        "Nerves," said Mrs. Bennet. "You have my nerves."
+
+        "Perhaps," said Elizabeth.
+        """)
+        // Before, Mrs. Bennet was an alias of Elizabeth Bennet and spoke every line.
+        #expect(passage.speakers == ["Mrs. Bennet", "Elizabeth Bennet", "Mrs. Bennet", "Mrs. Bennet", "Elizabeth Bennet"])
+        #expect(passage.character(named: "Elizabeth Bennet")?.aliases.contains("Mrs. Bennet") == false)
+    }
 }

@@ -121,8 +121,11 @@ struct CharacterClusterer {
         // Paragraphs where each form is written in narration: two forms that share paragraphs
         // often are two people ("Elizabeth Bennet ... Mrs. Bennet followed her").
         var formParagraphs: [String: Set<Int>] = [:]
-        for mention in mentions where !mention.inQuote {
-            formParagraphs[CharacterClusterer.formKey(mention), default: []].insert(tokens[mention.firstToken].paragraph)
+        var quoteParagraphs: [String: Set<Int>] = [:]
+        for mention in mentions {
+            let paragraph = tokens[mention.firstToken].paragraph
+            if mention.inQuote { quoteParagraphs[CharacterClusterer.formKey(mention), default: []].insert(paragraph) }
+            else { formParagraphs[CharacterClusterer.formKey(mention), default: []].insert(paragraph) }
         }
         // Count forms.
         var formCount: [String: Int] = [:]
@@ -293,6 +296,16 @@ struct CharacterClusterer {
                     let shared = own.intersection(theirs).count
                     return shared >= 1 && shared * 5 >= theirs.count
                 }
+                // "'You are late, Lizzy,' said Mrs. Bennet": one form written in the narration of
+                // paragraphs where the other is spoken to or of, often enough, is someone else.
+                func talksWith(_ candidate: Int) -> Bool {
+                    let own = formParagraphs[key] ?? []
+                    let given = entities[candidate].givenName.map { FirstNames.variants(of: $0) } ?? []
+                    let forms = Set(entities[candidate].formCounts.keys).union(given)
+                    let spoken = forms.reduce(into: Set<Int>()) { $0.formUnion(quoteParagraphs[$1] ?? []) }
+                    let crossed = own.intersection(spoken).count
+                    return crossed >= 1 && crossed * 5 >= own.count
+                }
                 // With two or more women of the family named in full (Carrie, Sophia Sloane),
                 // "Mrs. Sloane" is their mother, whom the story does not name in full.
                 let familyWomen = compatible.count >= 2 && compatible.allSatisfy { entities[$0].titles["mrs"] == nil }
@@ -328,7 +341,7 @@ struct CharacterClusterer {
                 // "Miss Barry" is the Barry the text also calls "Miss Josephine Barry", not Diana Barry.
                 let sameTitle = unspecified.filter { entities[$0].titles[title] != nil }
                 let pool = sameTitle.isEmpty ? unspecified : sameTitle
-                let apart = pool.filter { !sharesParagraphs($0) }
+                let apart = pool.filter { !sharesParagraphs($0) && !(title == wife && talksWith($0)) }
                 if !(title == "mrs" && familyWomen), let choice = best(apart),
                    weight(choice) >= formCount[key]! || entities[choice].firstPosition < formFirst[key]! {
                     target = choice
