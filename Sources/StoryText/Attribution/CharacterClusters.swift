@@ -231,6 +231,12 @@ struct CharacterClusterer {
         }
 
         // 2. Title + one word.
+        // Women the text titles by a given name ("Miss Margaret"), read once for `specifiedSister`.
+        let missGivenNames = formCount.keys.compactMap { form -> String? in
+            let words = form.split(separator: " ")
+            guard words.count == 2, words[0] == "miss", FirstNames.gender(of: String(words[1])) == .female else { return nil }
+            return String(words[1])
+        }
         // Titles two or more names bear ("Baron Rothschild", "Baron Burmergelm").
         let sharedTitles = Set(Dictionary(grouping: orderedForms.filter { !sample($0).words.isEmpty && sample($0).title != nil }) { sample($0).title! }
             .filter { $0.value.count >= 2 }.keys)
@@ -324,11 +330,8 @@ struct CharacterClusterer {
                 // Another woman titled by her given name ("Miss Margaret") whom no full name puts
                 // in another family.
                 func youngerSisterTitled(besides given: String) -> Bool {
-                    formCount.keys.contains { form in
-                        let words = form.split(separator: " ")
-                        guard words.count == 2, words[0] == "miss", words[1] != given,
-                              FirstNames.gender(of: String(words[1])) == .female else { return false }
-                        return fullByGiven[String(words[1])].map { $0.contains { fullBySurname[word]?.contains($0) == true } } ?? true
+                    missGivenNames.contains { other in
+                        other != given && fullByGiven[other].map { $0.contains { fullBySurname[word]?.contains($0) == true } } ?? true
                     }
                 }
                 // "Mrs. Charles Wilcox" beside a plain "Mrs. Wilcox": Charles is the younger

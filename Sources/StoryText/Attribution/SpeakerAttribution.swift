@@ -257,7 +257,7 @@ struct SpeakerAttributor {
         case "he": return (.pronoun(.male), i + 1)
         case "she": return (.pronoun(.female), i + 1)
         case "i": return (.narrator, i + 1)
-        case "the" where i + 1 < tokens.count && ["latter", "former"].contains(tokens[i + 1].lower):
+        case "the" where i + 1 < tokens.count && (tokens[i + 1].lower == "latter" || tokens[i + 1].lower == "former"):
             // "Mr. Weston and Mr. Knightley came in. 'A fine day,' said the former."
             guard let named = formerOrLatter(latter: tokens[i + 1].lower == "latter", before: tokens[i].start) else { return nil }
             return (.entity(named), i + 2)
@@ -573,7 +573,7 @@ struct SpeakerAttributor {
     /// "Lizzy's mother": the titled member of the same family (Mrs. Bennet for a Bennet).
     func relative(of entity: Int, noun: String) -> Int? {
         guard let title = Self.kinTitles[noun] else { return nil }
-        guard let surname = entities[entity].surname ?? entities[entity].formCounts.keys.compactMap({ $0.split(separator: " ").count >= 2 ? String($0.split(separator: " ").last!) : nil }).first else { return nil }
+        guard let surname = familyName(of: entity) else { return nil }
         return entities.indices.first { index in
             index != entity && entities[index].surname == surname && entities[index].titles[title] != nil
         }
