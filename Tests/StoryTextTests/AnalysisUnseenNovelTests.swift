@@ -1070,4 +1070,43 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.speakers == ["Mrs. Bennet", "Elizabeth Bennet", "Mrs. Bennet", "Mrs. Bennet", "Elizabeth Bennet"])
         #expect(passage.character(named: "Elizabeth Bennet")?.aliases.contains("Mrs. Bennet") == false)
     }
+
+    @Test("A modal verb that is also a name is she where the text uses it as a name: 'said May', 'May Welland sat'")
+    func nameThatIsAModal() {
+        let passage = AnalyzedPassage("""
+        May Welland sat beside her cousin in the box. Archer came in; he may have been late.
+
+        "Ellen has been away so long," said May. "You may call on her tomorrow."
+
+        "I will," said Archer. "May I bring you?"
+
+        "Of course," said May.
+
+        It was the first of May, and the opera had begun. Archer watched her.
+        """)
+        // Before, "May" was never a name: her lines went to no one or to Archer, and no May was cast.
+        #expect(passage.speakers == ["May Welland", "May Welland", "Archer", "Archer", "May Welland"])
+        #expect(passage.character(named: "May Welland")?.aliases.contains("May") == true)
+    }
+
+    @Test("'Mrs. Newland Archer' is his wife, though no list knows the name: not Newland Archer, nor his mother Mrs. Archer")
+    func wifeByHusbandsUnlistedName() {
+        let passage = AnalyzedPassage("""
+        Newland Archer came home late. His mother, Mrs. Archer, was waiting in the hall.
+
+        "You are late, Newland," said Mrs. Archer.
+
+        "I was at the club," said Archer.
+
+        The next spring Mrs. Newland Archer gave her first dinner.
+
+        "I shall ask the van der Luydens," said Mrs. Newland Archer.
+
+        "Do," said Newland Archer.
+        """)
+        // Before, the wife joined her husband's name: one woman spoke his lines and her own.
+        #expect(passage.speakers == ["Mrs. Archer", "Newland Archer", "Mrs. Newland Archer", "Newland Archer"])
+        #expect(passage.character(named: "Newland Archer")?.gender == .male)
+        #expect(passage.character(named: "Newland Archer")?.aliases.contains("Mrs. Archer") == false)
+    }
 }

@@ -175,6 +175,12 @@ struct CharacterClusterer {
             guard let title = m.title, ["sir", "lord"].contains(title), m.words.count >= 2 else { return nil }
             return m.words.first! + " " + m.words.last!
         })
+        // Full names written other than as a wife's ("Newland Archer", "Mr. Newland Archer").
+        let unmarriedPairs = Set(orderedForms.compactMap { key -> String? in
+            let m = sample(key)
+            guard !m.isRoleTitle, m.words.count >= 2, !Self.wifeTitles.contains(m.title ?? "") else { return nil }
+            return FirstNames.formal(m.words.first!) + " " + m.words.last!
+        })
         for key in orderedForms {
             let m = sample(key)
             guard !m.isRoleTitle, m.words.count >= 2 else { continue }
@@ -183,10 +189,13 @@ struct CharacterClusterer {
             let formal = FirstNames.formal(m.words.first!)
             let namesake = formal != m.words.first! && knighted.contains(formal + " " + m.words.last!)
             var pair = (namesake ? m.words.first! : formal) + " " + m.words.last!
-            // "Mrs. John Knightley" is John Knightley's wife, not John.
+            // "Mrs. John Knightley" is John Knightley's wife, not John; so is "Mrs. Newland
+            // Archer" beside a "Newland Archer", though no list knows the name's gender.
             if let title = m.title, let titleGender = Lexicon.honorifics[title] ?? nil {
                 let nameGender = FirstNames.gender(of: m.words.first!)
-                if nameGender != .unknown, nameGender != titleGender { pair = title + " " + pair }
+                if nameGender != .unknown ? nameGender != titleGender : Self.wifeTitles.contains(title) && unmarriedPairs.contains(pair) {
+                    pair = title + " " + pair
+                }
             }
             let entity: Int
             if let existing = fullByPair[pair] { entity = existing } else {
@@ -209,6 +218,7 @@ struct CharacterClusterer {
             }
             if let s = entity.surname { fullBySurname[s, default: []].append(index) }
         }
+        let husbands = Set(wifeOf.values.compactMap { fullByPair[$0] })
         let junior = namesakeJuniors(entities: &entities, fullByGiven: fullByGiven, formCount: formCount)
         // Weight of a full-name entity including its bare given name.
         func weight(_ entity: Int) -> Int {
@@ -224,7 +234,9 @@ struct CharacterClusterer {
                 }
             }
             if female != male { return female > male ? .female : .male }
-            return entities[entity].givenName.map(FirstNames.gender(of:)) ?? .unknown
+            let given = entities[entity].givenName.map(FirstNames.gender(of:)) ?? .unknown
+            // "Newland Archer", whose wife is "Mrs. Newland Archer", is a man.
+            return given == .unknown && husbands.contains(entity) ? .male : given
         }
         func best(_ candidates: [Int]) -> Int? {
             candidates.max { a, b in weight(a) != weight(b) ? weight(a) < weight(b) : a > b }
@@ -465,6 +477,10 @@ struct CharacterClusterer {
             entities[last.entity].add(formKey: given, display: m.surface, title: nil, count: 1, position: position)
         }
     }
+
+    /// Titles a wife bears before her husband's name ("Mrs. Newland Archer"). Not "Lady": "Lady
+    /// Brett Ashley" is hers, as a peer's daughter's is.
+    private static let wifeTitles: Set<String> = ["mrs"]
 
     /// Titles of a relative that the family uses before a surname as often as before a given name.
     private static let kinTitles: Set<String> = ["uncle", "aunt", "auntie", "cousin", "grandpa", "grandma", "granny"]

@@ -20,7 +20,8 @@ enum FirstNames {
     tatiana olga anya vera nina ruby hattie mattie lottie nettie \
     adeline claire francoise genevieve yvonne mathilde marguerite \
     myra gwen ivy iris hazel mavis muriel pearl rosalie stella una ursula vanessa wilhelmina zoe letitia \
-    lettice philippa rosamund theodora cecily eunice gladys imogen jessica lorna mariana maria teresa
+    lettice philippa rosamund theodora cecily eunice gladys imogen jessica lorna mariana maria teresa \
+    may
     """
     private static let maleList = """
     aaron abraham adam adolphus albert alec alexander alfred algernon allan alan andrew anthony antony \

@@ -101,7 +101,10 @@ enum Lexicon {
             .joined(separator: " ")
     }
 
-    /// Capitalised words that are never names, whatever their frequency.
+    /// Capitalised words that are never names, whatever their frequency. Not "May" or "Will":
+    /// written in lower case as often as a modal verb is, they are names only where the text
+    /// uses them as only names are used ("said May", "May Welland"), as "Rose" is
+    /// (`NameMentionFinder.nameWords`). A month with no such lower-case twin ("June") stays here.
     static let notNames: Set<String> = Set(nationalityNouns.keys).union(wordsNeverNames)
 
     private static let wordsNeverNames: Set<String> = [
@@ -110,11 +113,11 @@ enum Lexicon {
         "for", "so", "yet", "if", "then", "when", "where", "what", "who", "whom", "whose", "which", "why", "how",
         "this", "that", "these", "those", "there", "here", "now", "oh", "o", "ah", "yes", "no", "not", "well",
         "god", "lord", "heaven", "heavens", "christ", "jesus", "providence", "sunday", "monday", "tuesday", "wednesday",
-        "thursday", "friday", "saturday", "january", "february", "march", "april", "may", "june", "july", "august",
+        "thursday", "friday", "saturday", "january", "february", "march", "april", "june", "july", "august",
         "september", "october", "november", "december", "christmas", "easter", "english", "french", "german",
         "russian", "chapter", "book", "volume", "part", "the", "all", "some", "any", "every", "each", "one",
         "only", "even", "just", "do", "don't", "did", "does", "is", "was", "are", "were", "be", "have", "has", "had",
-        "will", "would", "shall", "should", "can", "could", "must", "might", "to", "of", "in", "on", "at", "by",
+        "would", "shall", "should", "can", "could", "must", "might", "to", "of", "in", "on", "at", "by",
         "with", "from", "as", "after", "before", "upon", "mr", "mrs", "miss", "ms", "dr", "sir", "madam", "madame",
         "poor", "dear", "good", "let", "come", "go", "why", "very", "perhaps", "indeed", "ay", "aye", "nay", "hush",
         "look", "see", "thank", "thanks", "please", "pray", "alas", "amen", "hello", "goodbye", "good-bye", "ha",

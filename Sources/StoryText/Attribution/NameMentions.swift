@@ -267,6 +267,13 @@ struct NameMentionFinder {
         return ((start...k).map { tokens[$0].lower }.joined(separator: " "), k + 1)
     }
 
+    private func surnameFollows(_ index: Int, nameWords: Set<String>, wordLike: Set<String>) -> Bool {
+        guard index + 1 < tokens.count else { return false }
+        let next = tokens[index + 1]
+        return next.isWord && next.isCapitalized && next.paragraph == tokens[index].paragraph
+            && nameWords.contains(next.lower) && !wordLike.contains(next.lower) && !FirstNames.isGivenName(next.lower)
+    }
+
     func find() -> [NameMention] {
         let (nameWords, wordLike, personal) = nameWords()
         let bylines = bylineParagraphs()
@@ -277,7 +284,8 @@ struct NameMentionFinder {
         while i < n {
             let token = tokens[i]
             guard token.isWord, token.isCapitalized || NameMentionFinder.particles.contains(token.lower), !bylines.contains(token.paragraph) else { i += 1; continue }
-            if token.sentenceInitial, wordLike.contains(token.lower) { i += 1; continue }
+            // "Rose from her chair", but "May Welland sat": a surname after it makes it a name.
+            if token.sentenceInitial, wordLike.contains(token.lower), !surnameFollows(i, nameWords: nameWords, wordLike: wordLike) { i += 1; continue }
             var j = i
             var title: String?
             if Lexicon.honorifics[token.lower] != nil {
