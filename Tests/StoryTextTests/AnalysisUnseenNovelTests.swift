@@ -1109,4 +1109,45 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.character(named: "Newland Archer")?.gender == .male)
         #expect(passage.character(named: "Newland Archer")?.aliases.contains("Mrs. Archer") == false)
     }
+
+    @Test("A day the book names a person by is a name where speech verbs stand beside it: 'said Sunday', not 'on Sunday morning'")
+    func dayAsName() {
+        let passage = AnalyzedPassage("""
+        Syme sat at the long table on the balcony. At the head of it sat the President.
+
+        "Comrades," said Sunday, "we have a traitor among us."
+
+        "Who is it?" asked Gregory.
+
+        "Let him answer," said Sunday. "He has been quiet all evening."
+
+        "I have nothing to say," said Syme.
+
+        On Sunday morning the council had met; on Monday it would meet again.
+
+        "You will say it by Saturday," said Sunday, and laughed.
+        """)
+        // Before, a day was never a name, and Sunday's lines went to Syme and Gregory.
+        #expect(passage.speakers == ["Sunday", "Sunday", "Gregory", "Sunday", "Sunday", "Syme", "Sunday"])
+        #expect(passage.character(named: "Monday") == nil)
+    }
+
+    @Test("A speech verb's particle comes before the subject: 'called out Pooh', 'broke in Piglet', 'put in Rabbit'")
+    func particleBeforeSubject() {
+        let passage = AnalyzedPassage("""
+        Pooh and Piglet stood at the door of Rabbit's house.
+
+        "Is anybody at home?" called out Pooh.
+
+        "Nobody at all," cried out Piglet.
+
+        "Then we go in," put in Pooh.
+
+        "Wait for me," broke in Piglet.
+
+        "Come along," went on Pooh, "we have no time."
+        """)
+        // Before, no subject was found after a particle: no one was cast and no line had a speaker.
+        #expect(passage.speakers == ["Pooh", "Piglet", "Pooh", "Piglet", "Pooh", "Pooh"])
+    }
 }

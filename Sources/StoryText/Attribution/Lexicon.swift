@@ -36,6 +36,13 @@ enum Lexicon {
         "put": ["in"], "struck": ["in"], "cut": ["in", "short"], "chimed": ["in"], "went": ["on"],
     ]
 
+    /// Particles a speech verb takes before its subject ("called out Pooh", "broke in Mary").
+    static let tagParticles: [String: Set<String>] = speechParticles.merging([
+        "called": ["out", "back"], "cried": ["out"], "shouted": ["out", "back"], "broke": ["in"], "sang": ["out"],
+        "piped": ["up"], "yelled": ["out", "back"], "bawled": ["out"], "snapped": ["back"], "whispered": ["back"],
+        "answered": ["back"], "roared": ["out"], "screamed": ["out"],
+    ]) { required, _ in required }
+
     /// Speech verbs that also tell of things going on ("The rain continued fast"): before them
     /// only a noun of people is a speaker.
     static let continuingVerbs: Set<String> = ["continued", "continues", "began", "begins", "went", "resumed", "proceeded", "pursued", "persisted", "returned", "broke", "added"]
@@ -101,20 +108,25 @@ enum Lexicon {
             .joined(separator: " ")
     }
 
-    /// Capitalised words that are never names, whatever their frequency. Not "May" or "Will":
+    /// Capitalised words that are never names by their frequency alone. Not "May" or "Will":
     /// written in lower case as often as a modal verb is, they are names only where the text
     /// uses them as only names are used ("said May", "May Welland"), as "Rose" is
-    /// (`NameMentionFinder.nameWords`). A month with no such lower-case twin ("June") stays here.
-    static let notNames: Set<String> = Set(nationalityNouns.keys).union(wordsNeverNames)
+    /// (`NameMentionFinder.nameWords`).
+    static let notNames: Set<String> = Set(nationalityNouns.keys).union(wordsNeverNames).union(calendarWords)
+
+    /// Days and months: no names, unless a book names people so ("said Sunday" in The Man Who Was
+    /// Thursday), which `NameMentionFinder.nameWords` tells from the speech verbs beside them.
+    static let calendarWords: Set<String> = [
+        "sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "january", "february", "march",
+        "april", "june", "july", "august", "september", "october", "november", "december",
+    ]
 
     private static let wordsNeverNames: Set<String> = [
         "i", "i'm", "i'll", "i've", "i'd", "he", "she", "it", "we", "they", "you", "me", "him", "her", "us", "them",
         "my", "your", "his", "its", "our", "their", "mine", "yours", "the", "a", "an", "and", "but", "or", "nor",
         "for", "so", "yet", "if", "then", "when", "where", "what", "who", "whom", "whose", "which", "why", "how",
         "this", "that", "these", "those", "there", "here", "now", "oh", "o", "ah", "yes", "no", "not", "well",
-        "god", "lord", "heaven", "heavens", "christ", "jesus", "providence", "sunday", "monday", "tuesday", "wednesday",
-        "thursday", "friday", "saturday", "january", "february", "march", "april", "june", "july", "august",
-        "september", "october", "november", "december", "christmas", "easter", "english", "french", "german",
+        "god", "lord", "heaven", "heavens", "christ", "jesus", "providence", "christmas", "easter", "english", "french", "german",
         "russian", "chapter", "book", "volume", "part", "the", "all", "some", "any", "every", "each", "one",
         "only", "even", "just", "do", "don't", "did", "does", "is", "was", "are", "were", "be", "have", "has", "had",
         "would", "shall", "should", "can", "could", "must", "might", "to", "of", "in", "on", "at", "by",

@@ -90,6 +90,8 @@ struct NameMentionFinder {
         // a sentence ("said Rose"); two of them make a name of a word that is also a common word.
         var evidence: [String: Int] = [:]
         var personal: Set<String> = [], called: [String: Int] = [:]
+        // "said Sunday": a day or month beside a speech verb, three times or more, is a person's name.
+        var calendarTags: [String: Int] = [:]
         for (index, token) in tokens.enumerated() where token.isWord && token.isCapitalized && token.quote < 0 {
             // Next to a speech verb ("said Anne", "Anne said") a capitalised word is a name.
             let before = index > 0 ? tokens[index - 1].lower : "", after = index + 1 < tokens.count ? tokens[index + 1].lower : ""
@@ -97,6 +99,7 @@ struct NameMentionFinder {
             // preposition's object, not the verb's subject.
             if Lexicon.speechVerbs.contains(before) || Lexicon.speechVerbs.contains(after) && !Self.placePrepositions.contains(before) {
                 tagged.insert(token.lower)
+                if Lexicon.calendarWords.contains(token.lower) { calendarTags[token.lower, default: 0] += 1 }
             }
             guard !token.sentenceInitial else { continue }
             let titled = index > 0 && (Lexicon.honorifics[before] != nil || before == "." && index > 1 && Lexicon.abbreviations.contains(tokens[index - 2].lower))
@@ -179,6 +182,11 @@ struct NameMentionFinder {
                   !Lexicon.speechVerbs.contains(token.lower), !isPlacePart(token.lower, count: capitalisedInside[token.lower, default: 0]),
                   !isPlace(token.lower) else { continue }
             if FirstNames.isGivenName(token.lower) || tagged.contains(token.lower) { result.insert(token.lower) }
+        }
+        for (word, count) in calendarTags where count >= 3 {
+            result.insert(word)
+            wordLike.insert(word)
+            personal.insert(word)
         }
         return (result, wordLike, personal)
     }

@@ -672,6 +672,11 @@ struct SpeakerAttributor {
         }
         let first = skipFillers(i, paragraph: paragraph)
         if isSpeechVerb(first) {
+            // "called out Pooh", "put in Tom": the subject follows the verb's particle.
+            if first + 2 < tokens.count, Lexicon.tagParticles[tokens[first].lower]?.contains(tokens[first + 1].lower) == true,
+               let (subject, end) = subject(at: first + 2, paragraph: paragraph) {
+                return (qualified(subject, end: end, paragraph: paragraph), true)
+            }
             if isTheOther(at: first + 1, paragraph: paragraph) { return (.other, true) }
             if let (subject, end) = subject(at: first + 1, paragraph: paragraph) { return (qualified(subject, end: end, paragraph: paragraph), true) }
             let after = skipFillers(first + 1, paragraph: paragraph)
