@@ -1150,4 +1150,46 @@ struct AnalysisUnseenNovelTests {
         // Before, no subject was found after a particle: no one was cast and no line had a speaker.
         #expect(passage.speakers == ["Pooh", "Piglet", "Pooh", "Piglet", "Pooh", "Pooh"])
     }
+
+    @Test("Older tags: 'quoth Tom', and 'whispered the voice of Mr. Hale' is Mr. Hale")
+    func quothAndVoiceOf() {
+        let passage = AnalyzedPassage("""
+        Tom Brown and Mary Hale sat by the fire with old Mr. Hale.
+
+        "It is late," quoth Tom.
+
+        "Not so late," said Mary.
+
+        "Hush," whispered the voice of Mr. Hale.
+
+        "Good night," said Tom.
+        """)
+        // Before, "quoth" was no speech verb, and "the voice" was a character of its own.
+        #expect(passage.speakers == ["Tom Brown", "Mary Hale", "Mr. Hale", "Tom Brown"])
+        #expect(passage.character(named: "the voice") == nil)
+    }
+
+    @Test("Police and naval ranks are titles: 'Inspector Athelney Jones' is 'Athelney Jones', 'the Admiral' is Admiral Croft")
+    func policeAndNavalRanks() {
+        let passage = AnalyzedPassage("""
+        Inspector Athelney Jones came up the stairs with Holmes.
+
+        "Well, Mr. Holmes," said Inspector Jones, "here we are again."
+
+        "Here we are," said Holmes.
+
+        "Then we wait," said Athelney Jones.
+
+        At Kellynch Admiral Croft and his wife walked in the shrubbery.
+
+        "A fine place," said the Admiral. "Sophy, do you not think so?"
+
+        "Very fine," said Mrs. Croft.
+        """)
+        // Before, "Inspector" was a given name, so "Athelney Jones" was a second man; "Admiral"
+        // was too, and Admiral Croft one woman with Mrs. Croft.
+        #expect(passage.speakers == ["Inspector Athelney Jones", "Inspector Athelney Jones", "Mr. Holmes", "Inspector Athelney Jones",
+                                     "Admiral Croft", "Admiral Croft", "Mrs. Croft"])
+        #expect(passage.character(named: "Admiral Croft")?.gender == .male)
+    }
 }

@@ -4,7 +4,7 @@ import StoryModel
 enum Lexicon {
     /// Verbs that introduce or tag speech ("said", "cried", "replied" ...), in every form used in tags.
     static let speechVerbs: Set<String> = [
-        "said", "says", "saying", "cried", "cries", "asked", "asks", "replied", "replies", "answered", "answers",
+        "said", "says", "saying", "quoth", "cried", "cries", "asked", "asks", "replied", "replies", "answered", "answers",
         "exclaimed", "exclaims", "returned", "continued", "continues", "added", "adds", "observed", "remarked",
         "whispered", "whispers", "shouted", "shouts", "called", "calls", "muttered", "mutters", "murmured", "murmurs",
         "began", "begins", "went", "rejoined", "retorted", "responded", "resumed", "repeated", "interrupted",
@@ -65,10 +65,14 @@ enum Lexicon {
         "major": nil, "lieutenant": nil, "lt": nil, "professor": nil, "prof": nil, "judge": nil, "cousin": nil,
         "grandma": .female, "granny": .female, "grandpa": .male, "granddad": .male, "saint": nil, "st": nil, "mamma": .female,
         "papa": .male, "m": .male,
+        "inspector": nil, "sergeant": nil, "superintendent": nil, "detective": nil, "corporal": nil, "admiral": nil,
+        "commander": nil, "commodore": nil, "bishop": nil, "archdeacon": nil, "squire": nil,
     ]
 
     /// Titles that are male by convention when nothing else is known (officers, doctors, clergy of the period).
-    static let defaultMaleTitles: Set<String> = ["dr", "doctor", "captain", "capt", "colonel", "col", "general", "gen", "major", "lieutenant", "lt", "professor", "prof", "judge", "reverend", "rev"]
+    static let defaultMaleTitles: Set<String> = ["dr", "doctor", "captain", "capt", "colonel", "col", "general", "gen", "major", "lieutenant", "lt", "professor", "prof", "judge", "reverend", "rev",
+                                                    "inspector", "sergeant", "superintendent", "detective", "corporal", "admiral",
+                                                    "commander", "commodore", "bishop", "archdeacon", "squire"]
 
     /// Honorifics that go before a given name rather than a surname ("Aunt Josephine", "Sir Thomas").
     static let givenNameTitles: Set<String> = ["sir", "lady", "aunt", "auntie", "uncle", "cousin", "master", "mistress", "brother", "sister", "father", "mother", "king", "queen", "prince", "princess", "saint", "st", "dame", "grandma", "granny", "grandpa"]

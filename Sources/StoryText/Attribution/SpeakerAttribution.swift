@@ -291,8 +291,13 @@ struct SpeakerAttributor {
                     return (.kin(possessor: t.lower == "her" ? .female : .male, noun: noun, roleKey: t.lower + " " + noun,
                                  roleGender: Lexicon.roleNouns[noun]), j + 1)
                 }
-                // "--his voice dropped--", "Her voice mocked at my prudence": the voice is the person's.
+                // "--his voice dropped--", "Her voice mocked at my prudence": the voice is the person's;
+                // so is "the voice of Mr. Hale".
                 if words == ["voice"] {
+                    if t.lower == "the", j + 2 < tokens.count, tokens[j + 1].lower == "of", let (owner, end) = subject(at: j + 2, paragraph: paragraph),
+                       case .entity = owner {
+                        return (owner, end)
+                    }
                     switch t.lower {
                     case "his": return (.pronoun(.male), j + 1)
                     case "her": return (.pronoun(.female), j + 1)
