@@ -1192,4 +1192,39 @@ struct AnalysisUnseenNovelTests {
                                      "Admiral Croft", "Admiral Croft", "Mrs. Croft"])
         #expect(passage.character(named: "Admiral Croft")?.gender == .male)
     }
+
+    @Test("A hyphen joins a name's parts: 'Mary-Ann' is not Mary, 'Mrs. Lloyd-Jones' not a Mrs. Lloyd")
+    func hyphenatedNames() {
+        let passage = AnalyzedPassage("""
+        Mary Rivers sat by the window. Mary-Ann Price came in with Mr. Lloyd-Jones.
+
+        "You are late," said Mary.
+
+        "So was I," said Mary-Ann.
+
+        "We all were," said Mr. Lloyd-Jones.
+
+        "Then sit down," said Mary Rivers.
+        """)
+        // Before, "Mary-Ann" was read as "Mary" and "Ann", and her line was Mary Rivers's.
+        #expect(passage.speakers == ["Mary Rivers", "Mary-Ann Price", "Mr. Lloyd-Jones", "Mary Rivers"])
+        #expect(passage.character(named: "Mary-Ann Price")?.gender == .female)
+    }
+
+    @Test("A sentence's subject after an opening adverb speaks its pronoun tag: 'Later Mr. Eager spoke of her. \"…,\" he said'")
+    func subjectAfterOpeningAdverb() {
+        let passage = AnalyzedPassage("""
+        Lucy sat with her cousin Charlotte in the pension. Mr. Beebe came over to their table.
+
+        "Good evening, Miss Honeychurch," said Mr. Beebe.
+
+        "Good evening," said Lucy.
+
+        Later Mr. Eager spoke of her. "Miss Honeychurch plays beautifully," he said.
+
+        "She does," said Charlotte.
+        """)
+        // Before, "Later" hid the sentence's subject, and the line went to Mr. Beebe.
+        #expect(passage.speakers == ["Mr. Beebe", "Lucy", "Mr. Eager", "Charlotte"])
+    }
 }

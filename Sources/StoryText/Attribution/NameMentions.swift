@@ -276,6 +276,15 @@ struct NameMentionFinder {
         return ((start...k).map { tokens[$0].lower }.joined(separator: " "), k + 1)
     }
 
+    /// The capitalised word joined to `index` by a hyphen with no space either side ("Lloyd-Jones").
+    private func hyphenatedPart(after index: Int) -> Int? {
+        guard index + 2 < tokens.count, tokens[index + 1].lower == "-", tokens[index + 1].start == tokens[index].end else { return nil }
+        let next = tokens[index + 2]
+        guard next.start == tokens[index + 1].end, next.isWord, next.isCapitalized, next.paragraph == tokens[index].paragraph,
+              !Lexicon.notNames.contains(next.lower) else { return nil }
+        return index + 2
+    }
+
     private func surnameFollows(_ index: Int, nameWords: Set<String>, wordLike: Set<String>) -> Bool {
         guard index + 1 < tokens.count else { return false }
         let next = tokens[index + 1]
@@ -343,6 +352,13 @@ struct NameMentionFinder {
                 guard acceptable else { break }
                 words.append(t.lower)
                 end += 1
+                // "Mrs. Lloyd-Jones", "Mary-Ann": a hyphen inside a name joins its parts.
+                if !t.isPossessive, let joined = hyphenatedPart(after: end - 1) {
+                    words[words.count - 1] += "-" + tokens[joined].lower
+                    end = joined + 1
+                    if tokens[joined].isPossessive { break }
+                    continue
+                }
                 if t.isPossessive { break }
             }
             if words.isEmpty {

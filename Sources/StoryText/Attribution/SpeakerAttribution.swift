@@ -807,7 +807,8 @@ struct SpeakerAttributor {
         // The action's subject: the first sentence-initial subject in the lead-in.
         i = start
         while i < end {
-            if tokens[i].sentenceInitial || i == start, let (subject, _) = subject(at: i, paragraph: paragraph) {
+            if tokens[i].sentenceInitial || i == start,
+               let (subject, _) = subject(at: i, paragraph: paragraph) ?? afterOpeningAdverb(i).flatMap({ subject(at: $0, paragraph: paragraph) }) {
                 if case .narrator = subject, narrator < 0 { return nil }
                 return (subject, false)
             }
@@ -815,6 +816,21 @@ struct SpeakerAttributor {
         }
         return nil
     }
+
+    /// "Later Mr. Eager spoke of her", "Suddenly, Marilla rose": where the subject starts after
+    /// one adverb opening the sentence.
+    private func afterOpeningAdverb(_ start: Int) -> Int? {
+        guard start + 1 < tokens.count, tokens[start].isWord, tokens[start].sentenceInitial, mentionAt[start] < 0 else { return nil }
+        let word = tokens[start].lower
+        guard Self.openingAdverbs.contains(word) || word.count > 4 && word.hasSuffix("ly") else { return nil }
+        return tokens[start + 1].lower == "," ? start + 2 : start + 1
+    }
+
+    private func followsOpeningAdverb(_ mentionStart: Int) -> Bool {
+        (max(0, mentionStart - 2)..<mentionStart).contains { afterOpeningAdverb($0) == mentionStart }
+    }
+
+    private static let openingAdverbs: Set<String> = ["later", "then", "presently", "now", "soon", "afterwards", "meanwhile"]
 
     private static let passiveAuxiliaries: Set<String> = ["being", "been", "be", "is", "was", "were", "are", "get", "got"]
 
@@ -1361,7 +1377,7 @@ struct SpeakerAttributor {
             }
             // "Syme looked at the Professor. 'You are old,' he said.": the subject of the quote's
             // own lead-in is who goes on to speak, not the one it looks at.
-            if isSubject, token.paragraph == paragraph, tokenIndex < quoteTokens[q].lowerBound,
+            if isSubject || followsOpeningAdverb(tokenIndex), token.paragraph == paragraph, tokenIndex < quoteTokens[q].lowerBound,
                !(tokenIndex + 1..<quoteTokens[q].lowerBound).contains(where: { Self.subjectPronouns[gender] == tokens[$0].lower }) { s += 3.0 }
             score[c, default: 0] += s
         }
