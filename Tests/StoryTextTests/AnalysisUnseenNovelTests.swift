@@ -1227,4 +1227,27 @@ struct AnalysisUnseenNovelTests {
         // Before, "Later" hid the sentence's subject, and the line went to Mr. Beebe.
         #expect(passage.speakers == ["Mr. Beebe", "Lucy", "Mr. Eager", "Charlotte"])
     }
+
+    @Test("A place's noun is a surname after a title: 'Mrs. Hall', 'Mr. Hill', and then 'said Hall'; 'Netherfield Park' stays a place")
+    func placeNounSurnames() {
+        let passage = AnalyzedPassage("""
+        Mrs. Hall was the landlady of the Coach and Horses. Mr. Hall, her husband, came in from the yard. The stranger sat in the parlour.
+
+        "Can I take your hat, sir?" said Mrs. Hall.
+
+        "No," said the stranger.
+
+        "He's a queer one," said Hall, when she came back to the bar. "He came from Netherfield Park."
+
+        "You mind your own business, Hall," said Mrs. Hall.
+
+        Mr. Hill the grocer came in with a parcel from Netherfield Park and Kellynch Hall.
+
+        "Good evening, Mrs. Hall," said Mr. Hill.
+        """)
+        // Before, "Hall" and "Hill" were never names: no Hall or Hill was cast and the stranger spoke every line.
+        #expect(passage.speakers == ["Mrs. Hall", "the stranger", "Mr. Hall", "Mr. Hall", "Mrs. Hall", "Mr. Hill"])
+        #expect(passage.character(named: "Netherfield Park") == nil)
+        #expect(passage.character(named: "Kellynch Hall") == nil)
+    }
 }

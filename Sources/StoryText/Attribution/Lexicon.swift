@@ -116,7 +116,12 @@ enum Lexicon {
     /// written in lower case as often as a modal verb is, they are names only where the text
     /// uses them as only names are used ("said May", "May Welland"), as "Rose" is
     /// (`NameMentionFinder.nameWords`).
-    static let notNames: Set<String> = Set(nationalityNouns.keys).union(wordsNeverNames).union(calendarWords)
+    static let notNames: Set<String> = Set(nationalityNouns.keys).union(wordsNeverNames).union(calendarWords).union(placeNouns)
+
+    /// Nouns of places, capitalised in their names ("Kellynch Hall", "the Abbey"), that are also
+    /// surnames: a person's only after a title ("Mrs. Hall", "Mr. Hill"), and where titles make
+    /// them so, "said Hall" too (`NameMentionFinder.nameWords`).
+    static let placeNouns: Set<String> = ["street", "road", "lane", "square", "house", "hall", "park", "abbey", "castle", "church", "court", "hill"]
 
     /// Days and months: no names, unless a book names people so ("said Sunday" in The Man Who Was
     /// Thursday), which `NameMentionFinder.nameWords` tells from the speech verbs beside them.
@@ -139,7 +144,6 @@ enum Lexicon {
         "look", "see", "thank", "thanks", "please", "pray", "alas", "amen", "hello", "goodbye", "good-bye", "ha",
         "mamma", "papa", "mama", "mother", "father", "grandmother", "grandfather", "grandmamma", "grandmama", "grandpapa", "majesty", "highness", "excellency",
         "ladyship", "lordship", "monsieur", "mademoiselle", "mlle", "mme", "m", "de", "von", "van", "le", "la",
-        "street", "road", "lane", "square", "house", "hall", "park", "abbey", "castle", "church", "court", "hill",
         "america", "england", "london", "paris", "france", "europe", "bible", "gutenberg", "project", "ebook",
         "don't", "can't", "won't", "isn't", "wasn't", "it's", "that's", "there's", "what's", "here's", "let's",
         "yes", "sure", "never", "always", "still", "also", "too", "again", "nothing", "something", "everything",

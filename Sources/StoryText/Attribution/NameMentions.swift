@@ -93,6 +93,8 @@ struct NameMentionFinder {
         var personal: Set<String> = [], called: [String: Int] = [:]
         // "said Sunday": a day or month beside a speech verb, three times or more, is a person's name.
         var calendarTags: [String: Int] = [:]
+        // "Mrs. Hall" twice or more: then "said Hall" is a person too.
+        var titledPlaceNouns: [String: Int] = [:]
         for (index, token) in tokens.enumerated() where token.isWord && token.isCapitalized && token.quote < 0 {
             // Next to a speech verb ("said Anne", "Anne said") a capitalised word is a name.
             let before = index > 0 ? tokens[index - 1].lower : "", after = index + 1 < tokens.count ? tokens[index + 1].lower : ""
@@ -116,6 +118,7 @@ struct NameMentionFinder {
             if titled || surname || particled || Lexicon.speechVerbs.contains(before) { evidence[token.lower, default: 0] += 1 }
             let placeTitle = Self.placeTitles.contains(before) || before == "." && index > 1 && Self.placeTitles.contains(tokens[index - 2].lower)
             if (titled && !placeTitle) || surname || particled { personal.insert(token.lower) }
+            if titled, !placeTitle, Lexicon.placeNouns.contains(token.lower) { titledPlaceNouns[token.lower, default: 0] += 1 }
         }
         // "Did she say any more, Anny dear?": a capitalised word called with an endearment is a name;
         // "Look out now, Five!": one called alone is evidence of one, as a title is.
@@ -183,6 +186,10 @@ struct NameMentionFinder {
                   !Lexicon.speechVerbs.contains(token.lower), !isPlacePart(token.lower, count: capitalisedInside[token.lower, default: 0]),
                   !isPlace(token.lower) else { continue }
             if FirstNames.isGivenName(token.lower) || tagged.contains(token.lower) { result.insert(token.lower) }
+        }
+        for (word, count) in titledPlaceNouns where count >= 2 {
+            result.insert(word)
+            wordLike.insert(word)
         }
         for (word, count) in calendarTags where count >= 3 {
             result.insert(word)
@@ -348,7 +355,9 @@ struct NameMentionFinder {
                 }
                 if lowerParticle { break }
                 if let last = words.last, coordinated.contains([last, t.lower]) { break }
-                let acceptable = nameWords.contains(t.lower) || (title != nil && words.isEmpty && !Lexicon.notNames.contains(t.lower) && Lexicon.honorifics[t.lower] == nil && t.lower.count > 1)
+                let personTitle = title.map { !Self.placeTitles.contains($0) } ?? false
+                let acceptable = nameWords.contains(t.lower) || (title != nil && words.isEmpty && Lexicon.honorifics[t.lower] == nil && t.lower.count > 1
+                    && (!Lexicon.notNames.contains(t.lower) || personTitle && Lexicon.placeNouns.contains(t.lower)))
                 guard acceptable else { break }
                 words.append(t.lower)
                 end += 1
