@@ -1250,4 +1250,22 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.character(named: "Netherfield Park") == nil)
         #expect(passage.character(named: "Kellynch Hall") == nil)
     }
+
+    @Test("A line opening with 'By' near the start of a story is speech, not the author's byline: '\"By whom?\" asked Dr. Bull'")
+    func quoteOpeningWithByIsNoByline() {
+        let passage = AnalyzedPassage("""
+        Syme sat with Dr. Bull and the Marquis.
+
+        "You are late," said the Marquis.
+
+        "I was detained," said Syme.
+
+        "By whom?" asked Dr. Bull.
+
+        "By the police," said Syme.
+        """)
+        // Before, a paragraph opening "By" in the first lines was taken for a byline, so no
+        // name in it counted: Dr. Bull's line went to the Marquis.
+        #expect(passage.speakers == ["The Marquis", "Syme", "Dr. Bull", "Syme"])
+    }
 }

@@ -251,8 +251,14 @@ struct NameMentionFinder {
     /// author names no one in the story.
     func bylineParagraphs() -> Set<Int> {
         var words: [Int: [String]] = [:]
-        for token in tokens.prefix(400) where token.isWord || token.lower == ":" { words[token.paragraph, default: []].append(token.lower) }
-        return Set(words.filter { _, line in
+        // "'By whom?' asked Syme." is speech, no byline.
+        var spoken: Set<Int> = []
+        for token in tokens.prefix(400) where token.isWord || token.lower == ":" {
+            if token.quote >= 0 { spoken.insert(token.paragraph) }
+            words[token.paragraph, default: []].append(token.lower)
+        }
+        return Set(words.filter { paragraph, line in
+            guard !spoken.contains(paragraph) else { return false }
             guard let first = line.first, ["by", "author"].contains(first), (2...5).contains(line.count) else { return false }
             return first == "by" || line.dropFirst().first == ":"
         }.keys)
