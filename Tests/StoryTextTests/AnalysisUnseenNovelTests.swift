@@ -1268,4 +1268,23 @@ struct AnalysisUnseenNovelTests {
         // name in it counted: Dr. Bull's line went to the Marquis.
         #expect(passage.speakers == ["The Marquis", "Syme", "Dr. Bull", "Syme"])
     }
+
+    @Test("A name that is also a word speaks its tag at the head of one: '\"That's true,\" Small answered'")
+    func wordLikeNameBeforeSpeechVerb() {
+        let passage = AnalyzedPassage("""
+        Jonathan Small sat in the cabin with his hands in irons. He was a small man with small eyes.
+
+        "I have nothing to say," said Small.
+
+        "Then I shall say it for you," said Holmes. "You came from the islands."
+
+        "He did," said Jones.
+
+        "That's true," Small answered. "I came with Tonga."
+
+        "And Tonga is dead," said Holmes.
+        """)
+        // Before, "Small" at the head of a sentence was the adjective, and his answer went to Holmes.
+        #expect(passage.speakers == ["Jonathan Small", "Holmes", "Holmes", "Jones", "Jonathan Small", "Jonathan Small", "Holmes"])
+    }
 }

@@ -316,7 +316,9 @@ struct NameMentionFinder {
             let token = tokens[i]
             guard token.isWord, token.isCapitalized || NameMentionFinder.particles.contains(token.lower), !bylines.contains(token.paragraph) else { i += 1; continue }
             // "Rose from her chair", but "May Welland sat": a surname after it makes it a name.
-            if token.sentenceInitial, wordLike.contains(token.lower), !surnameFollows(i, nameWords: nameWords, wordLike: wordLike) { i += 1; continue }
+            // So does a speech verb: "'That's true,' Small answered."
+            if token.sentenceInitial, wordLike.contains(token.lower), !surnameFollows(i, nameWords: nameWords, wordLike: wordLike),
+               !(i + 1 < n && tokens[i + 1].paragraph == token.paragraph && Lexicon.speechVerbs.contains(tokens[i + 1].lower)) { i += 1; continue }
             var j = i
             var title: String?
             if Lexicon.honorifics[token.lower] != nil {
