@@ -1287,4 +1287,23 @@ struct AnalysisUnseenNovelTests {
         // Before, "Small" at the head of a sentence was the adjective, and his answer went to Holmes.
         #expect(passage.speakers == ["Jonathan Small", "Holmes", "Holmes", "Jones", "Jonathan Small", "Jonathan Small", "Holmes"])
     }
+
+    @Test("After '?' or '!' a lower-case past-tense verb is the tag's, listed or not: '\"Home!\" bellowed Tom'")
+    func unlistedVerbAfterExclamation() {
+        let passage = AnalyzedPassage("""
+        Tom and Mary stood at the gate, and old Mr. Hale came down the path.
+
+        "What!" hooted Tom.
+
+        "Nothing!" trilled Mary.
+
+        "Nothing?" wheezed Mr. Hale.
+
+        "Then go home!" bellowed Tom.
+
+        "Home?" snorted Mr. Hale.
+        """)
+        // Before, only a quote ending in a comma went on into an unlisted verb: Tom was never cast.
+        #expect(passage.speakers == ["Tom", "Mary", "Mr. Hale", "Tom", "Mr. Hale"])
+    }
 }

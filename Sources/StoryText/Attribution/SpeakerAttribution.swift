@@ -691,7 +691,9 @@ struct SpeakerAttributor {
         // `"...," squeaked the Hatter`: a quote that ends in a comma goes on into its tag, so a
         // past-tense verb with the subject after it is a speech verb whether or not the lexicon
         // lists it.
-        if endsWithComma(q), Self.isPastTense(tokens[first]) {
+        // So does one that ends in "?" or "!" when a lower-case -ed word follows it: `"Home!"
+        // bellowed Tom`.
+        if endsWithComma(q) || endsWithQuestionOrExclamation(q), Self.isPastTense(tokens[first]) {
             if let (subject, end) = subject(at: first + 1, paragraph: paragraph) { return (qualified(subject, end: end, paragraph: paragraph), true) }
             if let role = invertedRole(at: first + 1, paragraph: paragraph) { return (role, true) }
         }
@@ -725,17 +727,17 @@ struct SpeakerAttributor {
     }
 
     /// Whether the quote's last mark inside its quotation marks is a full stop ("... if it is an inch.").
-    private func endsWithFullStop(_ q: Int) -> Bool {
-        var k = quoteTokens[q].upperBound - 1
-        while k >= quoteTokens[q].lowerBound, !tokens[k].isWord, Self.quoteMarks.contains(tokens[k].lower) { k -= 1 }
-        return k >= quoteTokens[q].lowerBound && tokens[k].lower == "."
-    }
+    private func endsWithFullStop(_ q: Int) -> Bool { lastMark(q) == "." }
 
     /// Whether the quote's last mark inside its quotation marks is a comma (`"Well,"`).
-    private func endsWithComma(_ q: Int) -> Bool {
+    private func endsWithComma(_ q: Int) -> Bool { lastMark(q) == "," }
+
+    private func endsWithQuestionOrExclamation(_ q: Int) -> Bool { lastMark(q) == "?" || lastMark(q) == "!" }
+
+    private func lastMark(_ q: Int) -> String? {
         var k = quoteTokens[q].upperBound - 1
         while k >= quoteTokens[q].lowerBound, !tokens[k].isWord, Self.quoteMarks.contains(tokens[k].lower) { k -= 1 }
-        return k >= quoteTokens[q].lowerBound && tokens[k].lower == ","
+        return k >= quoteTokens[q].lowerBound ? tokens[k].lower : nil
     }
 
     /// A lower-case word in -ed that is no adjective of the lexicon's tag fillers ("squeaked").
