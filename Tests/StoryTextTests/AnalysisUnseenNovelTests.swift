@@ -1306,4 +1306,26 @@ struct AnalysisUnseenNovelTests {
         // Before, only a quote ending in a comma went on into an unlisted verb: Tom was never cast.
         #expect(passage.speakers == ["Tom", "Mary", "Mr. Hale", "Tom", "Mr. Hale"])
     }
+
+    @Test("A parent the family calls by name speaks: 'said Mother', 'said Father'; 'the Grandmother' stays the role")
+    func parentsByName() {
+        let passage = AnalyzedPassage("""
+        Tom came into the kitchen. Mother was at the stove and Father sat reading the paper.
+
+        "Where have you been?" said Mother.
+
+        "At the river," said Tom.
+
+        "Again?" said Father, without looking up.
+
+        "Leave the boy alone, John," said Mother.
+
+        "I only asked," said Father.
+
+        "Hush, both of you," said the Grandmother from her chair.
+        """)
+        // Before, "Mother" and "Father" were never names: every line but the first went to Tom.
+        #expect(passage.speakers == ["Mother", "Tom", "Father", "Mother", "Father", "the grandmother"])
+        #expect(passage.character(named: "Mother")?.gender == .female)
+    }
 }

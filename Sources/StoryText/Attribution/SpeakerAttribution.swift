@@ -253,6 +253,13 @@ struct SpeakerAttributor {
             if entity >= 0, end < tokens.count, let relative = relative(of: entity, noun: tokens[end].lower) { return (.entity(relative), end + 1) }
             if entity >= 0 { return nil }
         }
+        // "said Mother", "Father looked up": a parent the family calls so, by that name (not "the
+        // Grandmother", a role).
+        if t.isCapitalized, !t.isPossessive, let gender = Self.parentNames[t.lower],
+           t.sentenceInitial || i == 0 || !tokens[i - 1].isWord || Lexicon.speechVerbs.contains(tokens[i - 1].lower) {
+            let display = String(t.lower.prefix(1)).uppercased() + t.lower.dropFirst()
+            return (.role(key: t.lower, display: display, gender: gender, written: display), i + 1)
+        }
         switch t.lower {
         case "he": return (.pronoun(.male), i + 1)
         case "she": return (.pronoun(.female), i + 1)
@@ -570,6 +577,12 @@ struct SpeakerAttributor {
     }
 
     /// Kinship nouns and the title their bearer shares a surname under.
+    /// What a family calls its parents and grandparents, capitalised as names are.
+    private static let parentNames: [String: Gender] = [
+        "mother": .female, "mamma": .female, "mama": .female, "mummy": .female, "mommy": .female, "father": .male, "papa": .male,
+        "daddy": .male, "grandmother": .female, "grandmamma": .female, "granny": .female, "grandfather": .male, "grandpapa": .male,
+    ]
+
     static let kinTitles: [String: String] = [
         "mother": "mrs", "wife": "mrs", "aunt": "mrs", "father": "mr", "husband": "mr", "uncle": "mr", "brother": "mr",
         "sister": "miss", "daughter": "miss",
