@@ -1328,4 +1328,25 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.speakers == ["Mother", "Tom", "Father", "Mother", "Father", "the grandmother"])
         #expect(passage.character(named: "Mother")?.gender == .female)
     }
+
+    @Test("A story told in the present tags in the present: 'I say', 'Sam mutters', 'Jess laughs'")
+    func presentTenseTags() {
+        let passage = AnalyzedPassage("""
+        I walk into the café and Sam is already there. Jess waves at me from the corner.
+
+        "Hi," I say.
+
+        "You're late," Sam says. "Again."
+
+        "Traffic," I tell him.
+
+        "Sure," Jess laughs. "Traffic."
+
+        "Okay, okay," I admit. "I overslept."
+
+        "Told you," Sam mutters to Jess.
+        """)
+        // Before, "laughs" and "mutters" were no speech verbs: Jess was never cast, and those lines went to Sam.
+        #expect(passage.speakers == ["I", "Sam", "Sam", "I", "Jess", "Jess", "I", "I", "Sam"])
+    }
 }

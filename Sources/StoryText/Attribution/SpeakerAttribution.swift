@@ -712,9 +712,13 @@ struct SpeakerAttributor {
         }
         if let (subject, end) = subject(at: i, paragraph: paragraph) {
             let verb = skipFillers(end, paragraph: paragraph)
+            // "I say", "I tell him": a present tense the narrator tells in.
+            let narratorSays: Bool = if case .narrator = subject, verb < tokens.count {
+                Lexicon.firstPersonSpeechVerbs.contains(tokens[verb].lower)
+            } else { false }
             // After a quote closed by a full stop, "Morland remonstrated, pleaded ..." is a new
             // sentence of narration: at most the next person's action, not this quote's tag.
-            if isSpeechVerb(verb) { return reportsSpeech(after: verb) ? nil : (subject, !endsWithFullStop(q)) }
+            if isSpeechVerb(verb) || narratorSays { return reportsSpeech(after: verb) ? nil : (subject, !endsWithFullStop(q)) }
             // `"...," the Hatter squeaked` likewise.
             if endsWithComma(q), verb < tokens.count, tokens[verb].paragraph == paragraph, tokens[verb].quote < 0, Self.isPastTense(tokens[verb]),
                !reportsSpeech(after: verb) {
