@@ -1349,4 +1349,26 @@ struct AnalysisUnseenNovelTests {
         // Before, "laughs" and "mutters" were no speech verbs: Jess was never cast, and those lines went to Sam.
         #expect(passage.speakers == ["I", "Sam", "Sam", "I", "Jess", "Jess", "I", "I", "Sam"])
     }
+
+    @Test("'Mom', 'Ma' and 'Dad' are a mother and a father, not men by the unmarked-gender guess")
+    func momAndDad() {
+        let passage = AnalyzedPassage("""
+        Tom came into the kitchen. Mom was at the stove and Dad sat reading the paper.
+
+        "Where have you been?" said Mom.
+
+        "At the river," said Tom.
+
+        "Again?" said Dad.
+
+        "Ma, can I go back?" asked Tom.
+
+        "No," said Ma.
+        """)
+        // Before, Mom and Ma were cast as men, and voiced so.
+        #expect(passage.speakers == ["Mom", "Tom", "Dad", "Tom", "Ma"])
+        #expect(passage.character(named: "Mom")?.gender == .female)
+        #expect(passage.character(named: "Ma")?.gender == .female)
+        #expect(passage.character(named: "Dad")?.gender == .male)
+    }
 }

@@ -21,7 +21,7 @@ enum FirstNames {
     adeline claire francoise genevieve yvonne mathilde marguerite \
     myra gwen ivy iris hazel mavis muriel pearl rosalie stella una ursula vanessa wilhelmina zoe letitia \
     lettice philippa rosamund theodora cecily eunice gladys imogen jessica lorna mariana maria teresa \
-    may
+    may mom mum mommy mummy nana ma
     """
     private static let maleList = """
     aaron abraham adam adolphus albert alec alexander alfred algernon allan alan andrew anthony antony \
@@ -40,7 +40,8 @@ enum FirstNames {
     charlie ted teddy davy hal dan nick harvey ronald \
     hubert rafael angelo leon pedro carlos juan jose luis antonio giovanni mario paolo franz wilhelm heinrich \
     josef emil max bruno lionel cecil clifford percival ambrose lancelot montague oswald reuben rodney roland \
-    seth toby tristram wallace warren ezekiel isaiah josiah obadiah zachariah jeremiah
+    seth toby tristram wallace warren ezekiel isaiah josiah obadiah zachariah jeremiah \
+    dad daddy pa
     """
 
     static let female: Set<String> = Set(femaleList.split(separator: " ").map(String.init))
