@@ -1369,4 +1369,29 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.character(named: "Ma")?.gender == .female)
         #expect(passage.character(named: "Dad")?.gender == .male)
     }
+
+    @Test("A narrator who names themselves is cast by that name: 'Call me Ishmael', '\"My name is Lucy,\" I said'")
+    func narratorNamesThemselves() {
+        let story = AnalyzedPassage("""
+        Call me Ishmael. I came to the inn late at night, and the landlord, Peter Coffin, met me at the door.
+
+        "You want a bed?" said Coffin.
+
+        "I do," said I.
+
+        "Then you'll have to share," he said.
+        """)
+        // Before, the narrator was "I", which names no one the reader knows.
+        #expect(story.speakers == ["Peter Coffin", "Ishmael", "Peter Coffin"])
+        let introduced = AnalyzedPassage("""
+        The woman at the desk did not look up when I came in.
+
+        "Name?" she asked.
+
+        "My name is Lucy," I said. "Lucy Grey."
+
+        "Take a seat, Miss Grey," said the woman.
+        """)
+        #expect(introduced.speakers == ["the woman", "Lucy Grey", "Lucy Grey", "the woman"])
+    }
 }

@@ -100,7 +100,10 @@ struct NameMentionFinder {
             let before = index > 0 ? tokens[index - 1].lower : "", after = index + 1 < tokens.count ? tokens[index + 1].lower : ""
             // "the journey to Shrewsbury confirmed this": a word after "to" or "from" is the
             // preposition's object, not the verb's subject.
-            if Lexicon.speechVerbs.contains(before) || Lexicon.speechVerbs.contains(after) && !Self.placePrepositions.contains(before) {
+            // "My name is Ishmael", "Call me Ishmael": a name, though the narrator's own is seldom written.
+            let introduced = index >= 3 && tokens[index - 3].lower == "my" && tokens[index - 2].lower == "name"
+                && ["is", "was"].contains(tokens[index - 1].lower) || index >= 2 && tokens[index - 2].lower == "call" && before == "me"
+            if Lexicon.speechVerbs.contains(before) || Lexicon.speechVerbs.contains(after) && !Self.placePrepositions.contains(before) || introduced {
                 tagged.insert(token.lower)
                 if Lexicon.calendarWords.contains(token.lower) { calendarTags[token.lower, default: 0] += 1 }
             }

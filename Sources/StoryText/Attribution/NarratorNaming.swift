@@ -4,8 +4,20 @@ import StoryModel
 /// used as a vocative in the turns around the narrator's own, and (being the narrator's own
 /// name) seldom written in the narration itself.
 enum NarratorNaming {
+    /// What the narration knows of its names: its tokens, the name mentions and their entities.
+    struct Names {
+        var tokens: [Token]
+        var mentions: [NameMention]
+        var mentionEntity: [Int]
+    }
+
     static func name(narrator: Int, entities: inout [Entity], estimates: inout [GenderAgeInference.Estimate],
-                     attributions: inout [Attribution], quotes: [QuoteSpan], vocatives: [[Int]], narrationMentions: [Int]) {
+                     attributions: inout [Attribution], quotes: [QuoteSpan], vocatives: [[Int]], narrationMentions: [Int],
+                     names: Names) {
+        if let own = selfNamed(narrator: narrator, names: names, attributions: attributions, entities: entities) {
+            take(own, into: narrator, entities: &entities, estimates: &estimates, attributions: &attributions)
+            return
+        }
         var votes: [Int: Int] = [:]
         var counted: Set<Int> = []
         for q in quotes.indices where attributions[q].entity == narrator {
@@ -26,6 +38,29 @@ enum NarratorNaming {
             return candidate.value >= 2 && inNarration * 2 <= candidate.value && (ownLines <= candidate.value * 2 || ownLines * 5 < narratorLines)
         }
         guard let best = chosen?.key else { return }
+        take(best, into: narrator, entities: &entities, estimates: &estimates, attributions: &attributions)
+    }
+
+    /// "My name is Ishmael", "Call me Ishmael" in the narration, or the narrator's own "My name is
+    /// Ishmael." in a line: the one named is the narrator.
+    private static func selfNamed(narrator: Int, names: Names, attributions: [Attribution], entities: [Entity]) -> Int? {
+        let tokens = names.tokens
+        for (index, mention) in names.mentions.enumerated() where names.mentionEntity[index] >= 0 && mention.title == nil {
+            let entity = names.mentionEntity[index], start = mention.firstToken
+            guard entity != narrator, entities[entity].kind == .named, start >= 2 else { continue }
+            let quote = tokens[start].quote
+            guard quote < 0 || quote < attributions.count && attributions[quote].entity == narrator else { continue }
+            let before = (max(0, start - 3)..<start).map { tokens[$0].quote == quote ? tokens[$0].lower : "" }
+            let introduces = before.suffix(2) == ["call", "me"] && quote < 0
+                || before.count == 3 && before[0] == "my" && before[1] == "name" && ["is", "was"].contains(before[2])
+            // "My name is Ishmael Coffin's ..." names someone else's thing.
+            if introduces, !tokens[mention.endToken - 1].isPossessive { return entity }
+        }
+        return nil
+    }
+
+    private static func take(_ best: Int, into narrator: Int, entities: inout [Entity], estimates: inout [GenderAgeInference.Estimate],
+                             attributions: inout [Attribution]) {
         for (key, value) in entities[best].formCounts {
             entities[narrator].add(formKey: key, display: entities[best].formDisplay[key] ?? key, title: nil, count: value * 2, position: entities[best].firstPosition)
         }

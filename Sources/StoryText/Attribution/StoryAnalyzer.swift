@@ -65,7 +65,8 @@ public struct StoryAnalyzer: Sendable {
             }
             NarratorNaming.name(narrator: attributor.narrator, entities: &entities, estimates: &entityEstimates,
                                 attributions: &attributions, quotes: quotes, vocatives: attributor.vocatives,
-                                narrationMentions: narrationMentions)
+                                narrationMentions: narrationMentions,
+                                names: .init(tokens: tokens, mentions: mentions, mentionEntity: clusters.mentionEntity))
         }
         let castEstimates = zip(entityEstimates, entities).map { GenderAgeInference.unmarked($0, of: $1) }
         return CastAssembler.assemble(
