@@ -1394,4 +1394,26 @@ struct AnalysisUnseenNovelTests {
         """)
         #expect(introduced.speakers == ["the woman", "Lucy Grey", "Lucy Grey", "the woman"])
     }
+
+    @Test("'Mrs. Manson Mingott' is not called 'Manson': Manson is Medora Manson, a woman by her name's ending, and 'Mrs. Mingott' is the old lady")
+    func wifeUnderFamilyName() {
+        let passage = AnalyzedPassage("""
+        Old Mrs. Manson Mingott received them in her bedroom. Lovell Mingott stood at the window. Medora Manson had come with Ellen.
+
+        "So you've come at last," said Mrs. Manson Mingott. "Sit down, child."
+
+        "Mother, be fair," said Lovell Mingott.
+
+        "Dear Catherine is tired," said Medora Manson. "We must not stay."
+
+        "Nonsense, Medora," said Mrs. Mingott. "Manson women are never tired."
+
+        "Nor are Mingotts," said Lovell.
+        """)
+        // Before, "Manson" was taken for the old lady's given name, "Mrs. Mingott" was a third
+        // woman, and Medora, whom no pronoun genders, was cast as a man.
+        #expect(passage.speakers == ["Mrs. Manson Mingott", "Mrs. Manson Mingott", "Lovell Mingott", "Medora Manson", "Medora Manson",
+                                     "Mrs. Manson Mingott", "Mrs. Manson Mingott", "Lovell Mingott"])
+        #expect(passage.character(named: "Medora Manson")?.gender == .female)
+    }
 }

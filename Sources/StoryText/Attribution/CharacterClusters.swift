@@ -168,12 +168,21 @@ struct CharacterClusterer {
         var wifeOf: [Int: String] = [:]
         // Every given name a full name is written with ("tom" and "thomas" for Tom Gradgrind).
         var givenNames: [Int: Set<String>] = [:]
+        // Wives whose full name's first word is their husband's or their family's ("Mrs. Manson Mingott").
+        var notHerName: Set<Int> = []
         // "Sir Thomas Bertram": a man the text titles Sir or Lord with his full name is not called
         // by a nickname and his surname; "Tom Bertram" is his son.
         let knighted = Set(orderedForms.compactMap { key -> String? in
             let m = sample(key)
             guard let title = m.title, ["sir", "lord"].contains(title), m.words.count >= 2 else { return nil }
             return m.words.first! + " " + m.words.last!
+        })
+        // Words the story writes as surnames: a full name's last, or after "Mr." ("Mr. Manson"; not
+        // "Mrs. Warrington", which may be the woman herself, short).
+        let surnameWords = Set(orderedForms.compactMap { key -> String? in
+            let m = sample(key)
+            guard !m.isRoleTitle, let last = m.words.last else { return nil }
+            return m.words.count >= 2 || m.title == "mr" ? last : nil
         })
         // Full names written other than as a wife's ("Newland Archer", "Mr. Newland Archer").
         let unmarriedPairs = Set(orderedForms.compactMap { key -> String? in
@@ -206,7 +215,15 @@ struct CharacterClusterer {
                 entities[entity].surname = m.words.last
                 fullByPair[pair] = entity
             }
-            givenNames[entity, default: []].insert(m.words.first!)
+            // "Mrs. Manson Mingott": after Mrs., a man's name, or one the story also writes as a
+            // surname ("Medora Manson"), is her husband's or her family's, not one she is called by alone.
+            let first = m.words.first!, firstGender = FirstNames.gender(of: first)
+            let husbandsOrFamily = firstGender == .male || firstGender == .unknown && surnameWords.contains(first)
+            if m.title.map(Self.wifeTitles.contains) == true && husbandsOrFamily {
+                notHerName.insert(entity)
+            } else {
+                givenNames[entity, default: []].insert(first)
+            }
             addForm(key, to: entity)
         }
         var fullByGiven: [String: [Int]] = [:]
@@ -318,7 +335,7 @@ struct CharacterClusterer {
                 // paragraphs where the other is spoken to or of, often enough, is someone else.
                 func talksWith(_ candidate: Int) -> Bool {
                     let own = formParagraphs[key] ?? []
-                    let given = entities[candidate].givenName.map { FirstNames.variants(of: $0) } ?? []
+                    let given = notHerName.contains(candidate) ? [] : entities[candidate].givenName.map { FirstNames.variants(of: $0) } ?? []
                     let forms = Set(entities[candidate].formCounts.keys).union(given)
                     let spoken = forms.reduce(into: Set<Int>()) { $0.formUnion(quoteParagraphs[$1] ?? []) }
                     let crossed = own.intersection(spoken).count
