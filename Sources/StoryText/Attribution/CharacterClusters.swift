@@ -199,10 +199,12 @@ struct CharacterClusterer {
             let namesake = formal != m.words.first! && knighted.contains(formal + " " + m.words.last!)
             var pair = (namesake ? m.words.first! : formal) + " " + m.words.last!
             // "Mrs. John Knightley" is John Knightley's wife, not John; so is "Mrs. Newland
-            // Archer" beside a "Newland Archer", though no list knows the name's gender.
+            // Archer" beside a "Newland Archer", though no list knows the name's gender (but not
+            // "Mrs. Thea Elvsted" beside "Thea Elvsted": a name so ending is likelier hers).
             if let title = m.title, let titleGender = Lexicon.honorifics[title] ?? nil {
                 let nameGender = FirstNames.gender(of: m.words.first!)
-                if nameGender != .unknown ? nameGender != titleGender : Self.wifeTitles.contains(title) && unmarriedPairs.contains(pair) {
+                if nameGender != .unknown ? nameGender != titleGender
+                    : Self.wifeTitles.contains(title) && unmarriedPairs.contains(pair) && !FirstNames.soundsFeminine(m.words.first!) {
                     pair = title + " " + pair
                 }
             }

@@ -51,6 +51,12 @@ enum FirstNames {
         female.contains(word) || male.contains(word) || nicknames[word] != nil
     }
 
+    /// A given name no list knows that ends as most women's names of the period do ("Medora",
+    /// "Antonida"), but not as the Russian pet names of men do ("Mitya", "Alyosha", "Volodya").
+    static func soundsFeminine(_ name: String) -> Bool {
+        name.count >= 4 && name.hasSuffix("a") && !["ya", "sha", "ka", "ja", "ha"].contains(where: name.hasSuffix)
+    }
+
     /// The name a nickname shortens ("tom" → "thomas"), or the name itself.
     static func formal(_ name: String) -> String { nicknames[name] ?? name }
 

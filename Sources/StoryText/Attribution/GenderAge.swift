@@ -210,15 +210,9 @@ struct GenderAgeInference {
         let named = entity.kind != .narrator || entity.formCounts.contains { $0.key != "i" && $0.value > 0 }
         guard estimate.gender == .unknown, named, !entity.isGroup else { return estimate }
         var guessed = estimate
-        guessed.gender = entity.givenName.map(Self.soundsFeminine) == true ? .female : .male
+        guessed.gender = entity.givenName.map(FirstNames.soundsFeminine) == true ? .female : .male
         guessed.genderConfidence = 0.35
         return guessed
-    }
-
-    /// A given name no list knows that ends as most women's names of the period do ("Medora",
-    /// "Antonida"), but not as the Russian pet names of men do ("Mitya", "Alyosha", "Volodya").
-    private static func soundsFeminine(_ name: String) -> Bool {
-        name.count >= 4 && name.hasSuffix("a") && !["ya", "sha", "ka", "ja", "ha"].contains(where: name.hasSuffix)
     }
 
     func estimate(_ entity: Entity, pronouns: (female: Int, male: Int)) -> Estimate {

@@ -576,13 +576,13 @@ struct SpeakerAttributor {
         return latter ? named[0] : named[1]
     }
 
-    /// Kinship nouns and the title their bearer shares a surname under.
     /// What a family calls its parents and grandparents, capitalised as names are.
     private static let parentNames: [String: Gender] = [
         "mother": .female, "mamma": .female, "mama": .female, "mummy": .female, "mommy": .female, "father": .male, "papa": .male,
         "daddy": .male, "grandmother": .female, "grandmamma": .female, "granny": .female, "grandfather": .male, "grandpapa": .male,
     ]
 
+    /// Kinship nouns and the title their bearer shares a surname under.
     static let kinTitles: [String: String] = [
         "mother": "mrs", "wife": "mrs", "aunt": "mrs", "father": "mr", "husband": "mr", "uncle": "mr", "brother": "mr",
         "sister": "miss", "daughter": "miss",
