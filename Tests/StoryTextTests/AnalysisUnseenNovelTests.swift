@@ -1416,4 +1416,20 @@ struct AnalysisUnseenNovelTests {
                                      "Mrs. Manson Mingott", "Mrs. Manson Mingott", "Lovell Mingott"])
         #expect(passage.character(named: "Medora Manson")?.gender == .female)
     }
+
+    @Test("Names as dialect and spelling write them: 'Fannie' is a Fanny, 'Marse Maurice' is Maurice Oakley")
+    func dialectTitlesAndSpellings() {
+        let passage = AnalyzedPassage("""
+        Berry Hamilton came home from the big house. Fannie met him at the door. Maurice Oakley had driven past them both.
+
+        "Marse Maurice done gone to town," said Berry.
+
+        "Did he say when he'd be back?" asked Fannie.
+
+        "Tell Berry I shall be late," said Marse Maurice from the gate.
+        """)
+        // Before, Fannie was cast as a man and "Marse Maurice" was a Maurice of his own.
+        #expect(passage.speakers == ["Berry", "Fannie", "Maurice Oakley"])
+        #expect(passage.character(named: "Fannie")?.gender == .female)
+    }
 }

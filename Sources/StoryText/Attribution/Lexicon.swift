@@ -86,6 +86,8 @@ enum Lexicon {
         "papa": .male, "m": .male,
         "inspector": nil, "sergeant": nil, "superintendent": nil, "detective": nil, "corporal": nil, "admiral": nil,
         "commander": nil, "commodore": nil, "bishop": nil, "archdeacon": nil, "squire": nil,
+        // As dialect writes them ("Marse Maurice", "Mistah Thomas", "Miz Hamilton").
+        "marse": .male, "massa": .male, "mistah": .male, "miz": .female,
     ]
 
     /// Titles that are male by convention when nothing else is known (officers, doctors, clergy of the period).
@@ -94,7 +96,7 @@ enum Lexicon {
                                                     "commander", "commodore", "bishop", "archdeacon", "squire"]
 
     /// Honorifics that go before a given name rather than a surname ("Aunt Josephine", "Sir Thomas").
-    static let givenNameTitles: Set<String> = ["sir", "lady", "aunt", "auntie", "uncle", "cousin", "master", "mistress", "brother", "sister", "father", "mother", "king", "queen", "prince", "princess", "saint", "st", "dame", "grandma", "granny", "grandpa"]
+    static let givenNameTitles: Set<String> = ["marse", "massa", "sir", "lady", "aunt", "auntie", "uncle", "cousin", "master", "mistress", "brother", "sister", "father", "mother", "king", "queen", "prince", "princess", "saint", "st", "dame", "grandma", "granny", "grandpa"]
 
     /// Words that name what follows rather than say it, when the quote comes right after them:
     /// `called 'carrots'`, `was named "the house"`, `to recite 'Mary, Queen of Scots'`,
