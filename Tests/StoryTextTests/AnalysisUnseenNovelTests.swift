@@ -1432,4 +1432,21 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.speakers == ["Berry", "Fannie", "Maurice Oakley"])
         #expect(passage.character(named: "Fannie")?.gender == .female)
     }
+
+    @Test("Hyphened words with a particle are one name, and its first or last word alone is it: 'Winnie-the-Pooh', 'Pooh'")
+    func hyphenedNameWithParticle() {
+        let passage = AnalyzedPassage("""
+        Winnie-the-Pooh lived in a forest all by himself.
+
+        "What about a story?" said Christopher Robin.
+
+        "What about a story?" said Winnie-the-Pooh.
+
+        "I suppose I could," said Pooh. "Winnie-the-Pooh likes stories."
+        """)
+        // Before, "Winnie" was a woman of her own beside Pooh.
+        #expect(passage.speakers == ["Christopher Robin", "Winnie-the-Pooh", "Winnie-the-Pooh", "Winnie-the-Pooh"])
+        #expect(passage.character(named: "Winnie") == nil)
+        #expect(passage.character(named: "Winnie-the-Pooh")?.gender == .male)
+    }
 }

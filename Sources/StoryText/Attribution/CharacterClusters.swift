@@ -423,14 +423,19 @@ struct CharacterClusterer {
             }
         }
 
-        // 3. Bare single words: given names (or nicknames of them), then surnames.
-        for key in orderedForms where formEntity[key] == nil {
+        // 3. Bare single words: given names (or nicknames of them), then surnames. A name of
+        // hyphened words ("Winnie-the-Pooh") goes first: its first and last words alone are it.
+        let compounds = Self.particleCompounds(orderedForms.filter { formEntity[$0] == nil && sample($0).title == nil })
+        var compoundEntity: [String: Int] = [:]
+        for key in compounds.forms + orderedForms where formEntity[key] == nil {
             let m = sample(key)
             guard m.title == nil, m.words.count == 1 else { continue }
             let word = m.words[0]
             var target: Int?
             var familyMan = false
-            if let son = junior[word] {
+            if let compound = compounds.byPart[word], let entity = compoundEntity[compound] {
+                target = entity
+            } else if let son = junior[word] {
                 target = son
             } else if let candidates = fullByGiven[word] {
                 // Someone the text calls "Sir John" is seldom plain "John": with two Johns, the
@@ -469,6 +474,7 @@ struct CharacterClusterer {
                 if familyMan { entities[entities.count - 1].surname = word } else { entities[entities.count - 1].givenName = word }
                 addForm(key, to: entities.count - 1)
             }
+            if compounds.forms.contains(key) { compoundEntity[key] = formEntity[key] }
         }
         // Nicknames seen before their formal name was assigned get a second chance.
         for key in orderedForms where formEntity[key] == nil {
@@ -495,6 +501,21 @@ struct CharacterClusterer {
             entities[e].formCounts[given, default: 1] -= 1
             entities[last.entity].add(formKey: given, display: m.surface, title: nil, count: 1, position: position)
         }
+    }
+
+    /// Single-word forms of hyphened words with a particle ("winnie-the-pooh"), and each one's
+    /// first and last words ("winnie", "pooh") → the form, when only one form has that word.
+    private static func particleCompounds(_ forms: [String]) -> (forms: [String], byPart: [String: String]) {
+        let compounds = forms.filter { form in
+            let parts = form.split(separator: "-")
+            return !form.contains(" ") && parts.count == 3 && parts[1].allSatisfy(\.isLowercase)
+        }
+        var byPart: [String: [String]] = [:]
+        for form in compounds {
+            let parts = form.split(separator: "-")
+            for part in [parts.first!, parts.last!] { byPart[String(part), default: []].append(form) }
+        }
+        return (compounds, byPart.compactMapValues { $0.count == 1 ? $0[0] : nil })
     }
 
     /// Titles a wife bears before her husband's name ("Mrs. Newland Archer"). Not "Lady": "Lady

@@ -68,8 +68,8 @@ enum FirstNames {
 
     static func gender(of firstName: String) -> Gender {
         if let listed = listedGender(of: firstName) { return listed }
-        // "Mary-Ann", "Jean-Paul": the first part's.
-        if let hyphen = firstName.firstIndex(of: "-") { return gender(of: String(firstName[..<hyphen])) }
+        // "Mary-Ann", "Jean-Paul": the first part's (not "Winnie-the-Pooh"'s, a name of its own).
+        if firstName.count(where: { $0 == "-" }) == 1, let hyphen = firstName.firstIndex(of: "-") { return gender(of: String(firstName[..<hyphen])) }
         // A nickname has the gender of the name it shortens ("Sissy" is Cecilia).
         if let formal = nicknames[firstName], formal != firstName { return gender(of: formal) }
         return diminutiveGender(of: firstName)

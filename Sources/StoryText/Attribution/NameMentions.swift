@@ -292,14 +292,22 @@ struct NameMentionFinder {
         return ((start...k).map { tokens[$0].lower }.joined(separator: " "), k + 1)
     }
 
-    /// The capitalised word joined to `index` by a hyphen with no space either side ("Lloyd-Jones").
-    private func hyphenatedPart(after index: Int) -> Int? {
-        guard index + 2 < tokens.count, tokens[index + 1].lower == "-", tokens[index + 1].start == tokens[index].end else { return nil }
-        let next = tokens[index + 2]
-        guard next.start == tokens[index + 1].end, next.isWord, next.isCapitalized, next.paragraph == tokens[index].paragraph,
-              !Lexicon.notNames.contains(next.lower) else { return nil }
-        return index + 2
+    /// The words joined to `index` by hyphens with no space between ("Lloyd-Jones",
+    /// "Winnie-the-Pooh"): their tokens, the last a capitalised word; nil when none is.
+    private func hyphenatedPart(after index: Int) -> ClosedRange<Int>? {
+        func joined(_ k: Int) -> Bool { k < tokens.count && tokens[k].start == tokens[k - 1].end && tokens[k].paragraph == tokens[index].paragraph }
+        guard joined(index + 1), tokens[index + 1].lower == "-", joined(index + 2) else { return nil }
+        var last = index + 2
+        // "Winnie-the-Pooh": one lower-case particle between two hyphens.
+        if Self.hyphenParticles.contains(tokens[last].lower), !tokens[last].isCapitalized, joined(last + 1), tokens[last + 1].lower == "-", joined(last + 2) {
+            last += 2
+        }
+        let next = tokens[last]
+        guard next.isWord, next.isCapitalized, !Lexicon.notNames.contains(next.lower) else { return nil }
+        return (index + 1)...last
     }
+
+    private static let hyphenParticles: Set<String> = ["the", "de", "la", "le", "of"]
 
     private func surnameFollows(_ index: Int, nameWords: Set<String>, wordLike: Set<String>) -> Bool {
         guard index + 1 < tokens.count else { return false }
@@ -374,9 +382,9 @@ struct NameMentionFinder {
                 end += 1
                 // "Mrs. Lloyd-Jones", "Mary-Ann": a hyphen inside a name joins its parts.
                 if !t.isPossessive, let joined = hyphenatedPart(after: end - 1) {
-                    words[words.count - 1] += "-" + tokens[joined].lower
-                    end = joined + 1
-                    if tokens[joined].isPossessive { break }
+                    words[words.count - 1] += joined.map { tokens[$0].lower }.joined()
+                    end = joined.upperBound + 1
+                    if tokens[joined.upperBound].isPossessive { break }
                     continue
                 }
                 if t.isPossessive { break }
