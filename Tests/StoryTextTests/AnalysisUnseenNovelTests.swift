@@ -1449,4 +1449,19 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.character(named: "Winnie") == nil)
         #expect(passage.character(named: "Winnie-the-Pooh")?.gender == .male)
     }
+
+    @Test("A capitalised word between 'the' and a noun-name, written so twice, is part of it: 'the Invisible Man', not 'Man'")
+    func epithetIsPartOfTheName() {
+        let passage = AnalyzedPassage("""
+        The Invisible Man went to Kemp's house at night, for he was an invisible man and no door kept him out.
+
+        "Kemp," said the Invisible Man, "I need your help."
+
+        "Griffin!" said Kemp. "It cannot be."
+
+        "It is," said the Invisible Man.
+        """)
+        // Before, the cast called him "Man", a name that matches no one.
+        #expect(passage.speakers == ["the Invisible Man", "the Invisible Man", "Kemp", "Kemp", "the Invisible Man"])
+    }
 }

@@ -9,9 +9,21 @@ enum NounNames {
         var withArticle: [Int: Int] = [:], without: [Int: Int] = [:]
         var ofPhrases: [Int: [String: Int]] = [:]
         var indefinites: [Int: [String]] = [:]
+        var epithets: [Int: [String: Int]] = [:]
         for (index, mention) in mentions.enumerated() where !mention.inQuote && mention.title == nil && mention.words.count == 1 {
             let e = mentionEntity[index]
             guard e >= 0, mention.firstToken > 0 else { continue }
+            // "the Invisible Man": a capitalised word the text also writes in lower case, between
+            // the article and the name, is part of it.
+            let k = mention.firstToken - 1
+            if k >= 1, tokens[k].isWord, tokens[k].isCapitalized, !tokens[k].sentenceInitial, !tokens[k].isPossessive,
+               tokens[k].paragraph == tokens[mention.firstToken].paragraph, tokens[k - 1].lower == "the",
+               !Lexicon.placeNouns.contains(tokens[k].lower), !Self.establishments.contains(tokens[k].lower) {
+                let adjective = tokens[k].lower.prefix(1).uppercased() + tokens[k].lower.dropFirst()
+                epithets[e, default: [:]][adjective + " " + mention.surface, default: 0] += 1
+                withArticle[e, default: 0] += 1
+                continue
+            }
             let article = tokens[mention.firstToken - 1].lower
             guard ["the", "a", "an"].contains(article) else { without[e, default: 0] += 1; continue }
             withArticle[e, default: 0] += 1
@@ -21,6 +33,13 @@ enum NounNames {
                 ofPhrases[e, default: [:]]["the " + mention.surface + " " + phrase, default: 0] += 1
             }
         }
+        // Written so twice or more, the whole is the character's name ("the Invisible Man", not "Man").
+        for (e, phrases) in epithets where entities[e].kind == .named && entities[e].formCounts.count == 1 {
+            guard let (phrase, times) = phrases.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), times >= 2 else { continue }
+            let key = phrase.lowercased()
+            entities[e].formCounts[key] = times
+            entities[e].formDisplay[key] = "the " + phrase
+        }
         for (e, count) in withArticle where count > without[e, default: 0] && entities[e].kind == .named {
             var found = indefinites[e, default: []]
             if let (phrase, times) = ofPhrases[e]?.max(by: { $0.value < $1.value }), times >= 2 { found.append(phrase) }
@@ -29,6 +48,13 @@ enum NounNames {
             }
         }
     }
+
+    /// Nouns a place's name opens with ("the Hotel Montoya" is no person's name).
+    private static let establishments: Set<String> = [
+        "hotel", "cafe", "café", "inn", "bar", "restaurant", "club", "theatre", "theater", "bank", "hospital", "station",
+        "school", "college", "museum", "palace", "villa", "chateau", "château", "pension", "tavern", "farm", "mill", "rue",
+        "boulevard", "avenue", "place", "plaza", "river", "mount", "lake", "bay", "cape", "port", "fort", "gate",
+    ]
 
     /// "of Hearts" after "the Knave": "of" and one capitalised word, in the same paragraph.
     private static func ofPhrase(after mention: NameMention, tokens: [Token]) -> String? {
