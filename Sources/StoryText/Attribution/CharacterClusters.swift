@@ -201,10 +201,10 @@ struct CharacterClusterer {
             // "Mrs. John Knightley" is John Knightley's wife, not John; so is "Mrs. Newland
             // Archer" beside a "Newland Archer", though no list knows the name's gender (but not
             // "Mrs. Thea Elvsted" beside "Thea Elvsted": a name so ending is likelier hers).
+            let first = m.words.first!, nameGender = FirstNames.gender(of: first)
             if let title = m.title, let titleGender = Lexicon.honorifics[title] ?? nil {
-                let nameGender = FirstNames.gender(of: m.words.first!)
                 if nameGender != .unknown ? nameGender != titleGender
-                    : Self.wifeTitles.contains(title) && unmarriedPairs.contains(pair) && !FirstNames.soundsFeminine(m.words.first!) {
+                    : Self.wifeTitles.contains(title) && unmarriedPairs.contains(pair) && !FirstNames.soundsFeminine(first) {
                     pair = title + " " + pair
                 }
             }
@@ -219,8 +219,7 @@ struct CharacterClusterer {
             }
             // "Mrs. Manson Mingott": after Mrs., a man's name, or one the story also writes as a
             // surname ("Medora Manson"), is her husband's or her family's, not one she is called by alone.
-            let first = m.words.first!, firstGender = FirstNames.gender(of: first)
-            let husbandsOrFamily = firstGender == .male || firstGender == .unknown && surnameWords.contains(first)
+            let husbandsOrFamily = nameGender == .male || nameGender == .unknown && surnameWords.contains(first)
             if m.title.map(Self.wifeTitles.contains) == true && husbandsOrFamily {
                 notHerName.insert(entity)
             } else {

@@ -85,8 +85,7 @@ enum FirstNames {
     /// English pet names add -y or -ie to a name ("Anny" is Ann's, "Jimmie" Jim's).
     private static func diminutiveGender(of name: String) -> Gender {
         // "Fannie" is "Fanny" spelled otherwise.
-        if name.hasSuffix("ie"), let listed = listedGender(of: name.dropLast(2) + "y") ?? nicknames[name.dropLast(2) + "y"].flatMap(listedGender),
-           listed != .unknown { return listed }
+        if name.hasSuffix("ie"), case let spelled = gender(of: name.dropLast(2) + "y"), spelled != .unknown { return spelled }
         for suffix in ["ie", "y"] where name.hasSuffix(suffix) && name.count > suffix.count + 2 {
             let stem = String(name.dropLast(suffix.count))
             let stems = stem.count > 3 && stem.last == stem.dropLast().last ? [stem, String(stem.dropLast())] : [stem]

@@ -3,7 +3,7 @@ import StoryModel
 /// Closed word classes of English fiction that the heuristics key on.
 enum Lexicon {
     /// Verbs that introduce or tag speech ("said", "cried", "replied" ...), in every form used in tags.
-    static let speechVerbs: Set<String> = pastSpeechVerbs.union(firstPersonSpeechVerbs.map(thirdPerson))
+    static let speechVerbs: Set<String> = listedSpeechVerbs.union(firstPersonSpeechVerbs.map(thirdPerson))
 
     /// Present-tense tags of stories told in the present ("I say"; with "-s", "Sam mutters",
     /// "Jess laughs"). Alone only after "I": "heard him say," is no tag.
@@ -22,7 +22,8 @@ enum Lexicon {
         return verb + "s"
     }
 
-    private static let pastSpeechVerbs: Set<String> = [
+    /// Every form written out, past and present ("said", "says", "saying").
+    private static let listedSpeechVerbs: Set<String> = [
         "said", "says", "saying", "quoth", "cried", "cries", "asked", "asks", "replied", "replies", "answered", "answers",
         "exclaimed", "exclaims", "returned", "continued", "continues", "added", "adds", "observed", "remarked",
         "whispered", "whispers", "shouted", "shouts", "called", "calls", "muttered", "mutters", "murmured", "murmurs",
@@ -138,6 +139,22 @@ enum Lexicon {
     /// uses them as only names are used ("said May", "May Welland"), as "Rose" is
     /// (`NameMentionFinder.nameWords`).
     static let notNames: Set<String> = Set(nationalityNouns.keys).union(wordsNeverNames).union(calendarWords).union(placeNouns)
+        .union(parentWords.keys)
+
+    /// What a family calls its parents and grandparents: no names, but "said Mother" makes a
+    /// character of that name (`SpeakerAttributor.subject`).
+    static let parentWords: [String: Gender] = [
+        "mother": .female, "mamma": .female, "mama": .female, "grandmother": .female, "grandmamma": .female, "grandmama": .female,
+        "father": .male, "papa": .male, "grandfather": .male, "grandpapa": .male,
+    ]
+
+    /// Nouns a place's name opens with ("the Hotel Montoya", "the Café Select"): no part of a
+    /// person's name (`NounNames`).
+    static let establishmentNouns: Set<String> = [
+        "hotel", "cafe", "café", "inn", "bar", "restaurant", "club", "theatre", "theater", "bank", "hospital", "station",
+        "school", "college", "museum", "palace", "villa", "chateau", "château", "pension", "tavern", "farm", "mill",
+        "place", "river", "mount", "lake", "bay", "cape", "port", "fort", "gate",
+    ]
 
     /// Nouns of places, capitalised in their names ("Kellynch Hall", "the Abbey"), that are also
     /// surnames: a person's only after a title ("Mrs. Hall", "Mr. Hill"), and where titles make
@@ -163,7 +180,7 @@ enum Lexicon {
         "with", "from", "as", "after", "before", "upon", "mr", "mrs", "miss", "ms", "dr", "sir", "madam", "madame",
         "poor", "dear", "good", "let", "come", "go", "why", "very", "perhaps", "indeed", "ay", "aye", "nay", "hush",
         "look", "see", "thank", "thanks", "please", "pray", "alas", "amen", "hello", "goodbye", "good-bye", "ha",
-        "mamma", "papa", "mama", "mother", "father", "grandmother", "grandfather", "grandmamma", "grandmama", "grandpapa", "majesty", "highness", "excellency",
+        "majesty", "highness", "excellency",
         "ladyship", "lordship", "monsieur", "mademoiselle", "mlle", "mme", "m", "de", "von", "van", "le", "la",
         "america", "england", "london", "paris", "france", "europe", "bible", "gutenberg", "project", "ebook",
         "don't", "can't", "won't", "isn't", "wasn't", "it's", "that's", "there's", "what's", "here's", "let's",

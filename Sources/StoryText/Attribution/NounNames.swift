@@ -13,12 +13,13 @@ enum NounNames {
         for (index, mention) in mentions.enumerated() where !mention.inQuote && mention.title == nil && mention.words.count == 1 {
             let e = mentionEntity[index]
             guard e >= 0, mention.firstToken > 0 else { continue }
-            // "the Invisible Man": a capitalised word the text also writes in lower case, between
-            // the article and the name, is part of it.
+            // "the Invisible Man": a capitalised word no name of its own (else the mention would
+            // hold it), between the article and the name, is part of it; a place's noun is not.
             let k = mention.firstToken - 1
             if k >= 1, tokens[k].isWord, tokens[k].isCapitalized, !tokens[k].sentenceInitial, !tokens[k].isPossessive,
                tokens[k].paragraph == tokens[mention.firstToken].paragraph, tokens[k - 1].lower == "the",
-               !Lexicon.placeNouns.contains(tokens[k].lower), !Self.establishments.contains(tokens[k].lower) {
+               !Lexicon.placeNouns.contains(tokens[k].lower), !Lexicon.establishmentNouns.contains(tokens[k].lower),
+               !NameMentionFinder.streetNouns.contains(tokens[k].lower) {
                 let adjective = tokens[k].lower.prefix(1).uppercased() + tokens[k].lower.dropFirst()
                 epithets[e, default: [:]][adjective + " " + mention.surface, default: 0] += 1
                 withArticle[e, default: 0] += 1
@@ -48,13 +49,6 @@ enum NounNames {
             }
         }
     }
-
-    /// Nouns a place's name opens with ("the Hotel Montoya" is no person's name).
-    private static let establishments: Set<String> = [
-        "hotel", "cafe", "café", "inn", "bar", "restaurant", "club", "theatre", "theater", "bank", "hospital", "station",
-        "school", "college", "museum", "palace", "villa", "chateau", "château", "pension", "tavern", "farm", "mill", "rue",
-        "boulevard", "avenue", "place", "plaza", "river", "mount", "lake", "bay", "cape", "port", "fort", "gate",
-    ]
 
     /// "of Hearts" after "the Knave": "of" and one capitalised word, in the same paragraph.
     private static func ofPhrase(after mention: NameMention, tokens: [Token]) -> String? {

@@ -255,7 +255,7 @@ struct SpeakerAttributor {
         }
         // "said Mother", "Father looked up": a parent the family calls so, by that name (not "the
         // Grandmother", a role).
-        if t.isCapitalized, !t.isPossessive, let gender = Self.parentNames[t.lower],
+        if t.isCapitalized, !t.isPossessive, let gender = Lexicon.parentWords[t.lower],
            t.sentenceInitial || i == 0 || !tokens[i - 1].isWord || Lexicon.speechVerbs.contains(tokens[i - 1].lower) {
             let display = String(t.lower.prefix(1)).uppercased() + t.lower.dropFirst()
             return (.role(key: t.lower, display: display, gender: gender, written: display), i + 1)
@@ -575,12 +575,6 @@ struct SpeakerAttributor {
         guard named.count == 2 else { return nil }
         return latter ? named[0] : named[1]
     }
-
-    /// What a family calls its parents and grandparents, capitalised as names are.
-    private static let parentNames: [String: Gender] = [
-        "mother": .female, "mamma": .female, "mama": .female, "mummy": .female, "mommy": .female, "father": .male, "papa": .male,
-        "daddy": .male, "grandmother": .female, "grandmamma": .female, "granny": .female, "grandfather": .male, "grandpapa": .male,
-    ]
 
     /// Kinship nouns and the title their bearer shares a surname under.
     static let kinTitles: [String: String] = [
