@@ -1465,3 +1465,90 @@ struct AnalysisUnseenNovelTests {
         #expect(passage.speakers == ["the Invisible Man", "the Invisible Man", "Kemp", "Kemp", "the Invisible Man"])
     }
 }
+
+/// Families of the novels of manners: a wife named only as "his lady", sisters by rank, a
+/// participle opening the sentence before a quote.
+@Suite("Analysis: his lady, her husband, pet names of the family")
+struct AnalysisFamilyTagTests {
+    @Test("'said his lady to him' is the wife of the man she calls by name, before the narration names him")
+    func hisLadyIsTheWifeOfTheManCalled() {
+        let passage = AnalyzedPassage("""
+        "My dear Mr. Bennet," said his lady to him one day, "have you heard that Netherfield Park is let at last?"
+
+        Mr. Bennet replied that he had not.
+
+        "But it is," returned she.
+
+        "I have no objection to hearing it," said Mr. Bennet.
+
+        "Do not be so tiresome," said Mrs. Bennet.
+        """)
+        #expect(passage.speakers == ["Mrs. Bennet", "Mrs. Bennet", "Mrs. Bennet", "Mr. Bennet", "Mrs. Bennet"])
+        #expect(passage.character(named: "his lady") == nil)
+    }
+
+    @Test("'said his wife' with no Mrs. of his name is a woman who speaks, and 'his lady' is she")
+    func hisWifeWithNoNameSpeaks() {
+        let passage = AnalyzedPassage("""
+        The farmer came in from the field and sat down.
+
+        "Is supper ready?" said the farmer.
+
+        "It is," said his wife.
+
+        "Good," said the farmer, and his lady smiled.
+
+        "Eat, then," said his lady.
+        """)
+        #expect(passage.speakers == ["the farmer", "his wife", "the farmer", "his wife"])
+        #expect(passage.character(named: "his wife")?.gender == .female)
+    }
+
+    @Test("A pet name is not for a woman the text calls by rank: 'Kitty' is no 'Lady Catherine'")
+    func petNameIsNotForARankedWoman() {
+        let passage = AnalyzedPassage("""
+        "Don't keep coughing so, Kitty," said Mrs. Bennet.
+
+        "I do not cough for my own amusement," replied Kitty fretfully.
+
+        Lady Catherine de Bourgh received them at Rosings. Lady Catherine was a tall woman.
+
+        "Do you play and sing?" said Lady Catherine.
+        """)
+        #expect(passage.speakers == ["Mrs. Bennet", "Kitty", "Lady Catherine de Bourgh"])
+        #expect(passage.character(named: "Kitty") != nil)
+    }
+
+    @Test("A participle opening the sentence takes an object, not a speaker: 'Observing his second daughter ..., he addressed her with:'")
+    func participleIsNoInvertedTag() {
+        let passage = AnalyzedPassage("""
+        "Is he married?" said Mr. Bennet.
+
+        "Oh! Single," said Mrs. Bennet.
+
+        Mr. Bennet was among the earliest of those who waited on Mr. Bingley. Observing his second daughter employed in trimming a hat, he suddenly addressed her with:
+
+        "I hope Mr. Bingley will like it, Lizzy."
+
+        "We are not in a way to know what Mr. Bingley likes," said Mrs. Bennet resentfully.
+
+        Later Miss Bingley came. "Yes," said Miss Bingley.
+        """)
+        #expect(passage.speakers[2] == "Mr. Bennet")
+    }
+
+    @Test("'said her husband' is the husband of the woman who spoke just before, when the narration last named another")
+    func kinOfThePreviousSpeaker() {
+        let passage = AnalyzedPassage("""
+        Mr. Gradgrind stood by the window. Mr. Bounderby stood by the fire.
+
+        "The children are at their books," said Mr. Bounderby.
+
+        "I am sure I don't know what is to become of them," said Mrs. Gradgrind. Mrs. Sparsit had gone up with Louisa.
+
+        "Mrs. Gradgrind," said her husband, "you should have known."
+        """)
+        // Before, the line went to Mr. Bounderby, whose turn it would be.
+        #expect(passage.speakers == ["Mr. Bounderby", "Mrs. Gradgrind", "Mr. Gradgrind", "Mr. Gradgrind"])
+    }
+}

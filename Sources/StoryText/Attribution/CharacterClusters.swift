@@ -448,8 +448,16 @@ struct CharacterClusterer {
             else if let candidates = titledByGiven[word] { target = best(candidates) }
             else if let formal = FirstNames.nicknames[word], formCount[formal] != nil || fullByGiven[formal] != nil,
                     !namedTogether(word, formal) {
-                target = fullByGiven[formal].flatMap(best) ?? titledByGiven[formal].flatMap(best)
-                if target == nil, let formalEntity = formEntity[formal] { target = formalEntity }
+                // A pet name is not for a woman the text calls by rank: "Kitty" Bennet is no
+                // "Lady Catherine" de Bourgh.
+                let familiar = { (candidates: [Int]) -> [Int] in
+                    candidates.filter { candidate in
+                        let ranked = entities[candidate].titles.filter { Self.ranks.contains($0.key) }.values.reduce(0, +)
+                        return ranked * 2 < entities[candidate].mentions
+                    }
+                }
+                target = fullByGiven[formal].map(familiar).flatMap(best) ?? titledByGiven[formal].map(familiar).flatMap(best)
+                if target == nil, let formalEntity = formEntity[formal], familiar([formalEntity]) == [formalEntity] { target = formalEntity }
             }
             if target == nil {
                 // A bare surname names a man by the period's convention ("said Thorpe").
@@ -522,6 +530,9 @@ struct CharacterClusterer {
     private static let wifeTitles: Set<String> = ["mrs"]
 
     /// Titles of a relative that the family uses before a surname as often as before a given name.
+    /// Titles of rank, which a pet name never goes with.
+    private static let ranks: Set<String> = ["sir", "lady", "lord", "dame", "king", "queen", "prince", "princess"]
+
     private static let kinTitles: Set<String> = ["uncle", "aunt", "auntie", "cousin", "grandpa", "grandma", "granny"]
 
     /// The one person already titled with `word` who is `title` + `word` too: a relative's title

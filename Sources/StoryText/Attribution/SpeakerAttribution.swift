@@ -293,10 +293,11 @@ struct SpeakerAttributor {
                 if !words.isEmpty, !hyphen, ["the", "a", "an", "his", "her", "my", "their", "our"].contains(tokens[j].lower),
                    Lexicon.speechVerbs.contains(tokens[j - 1].lower) == false, t.lower != "the" { return nil }
                 if hyphen { words[words.count - 1] += "-" + tokens[j].lower; hyphen = false } else { words.append(tokens[j].lower) }
-                if t.lower == "her" || t.lower == "his", words.count <= 2, Self.kinTitles[tokens[j].lower] != nil {
-                    let noun = tokens[j].lower
+                // "said his lady" is his wife.
+                let noun = t.lower == "his" && tokens[j].lower == "lady" ? "wife" : tokens[j].lower
+                if t.lower == "her" || t.lower == "his", words.count <= 2, Self.kinTitles[noun] != nil {
                     return (.kin(possessor: t.lower == "her" ? .female : .male, noun: noun, roleKey: t.lower + " " + noun,
-                                 roleGender: Lexicon.roleNouns[noun]), j + 1)
+                                 roleGender: Self.kinGender(noun)), j + 1)
                 }
                 // "--his voice dropped--", "Her voice mocked at my prudence": the voice is the person's;
                 // so is "the voice of Mr. Hale".
@@ -582,6 +583,13 @@ struct SpeakerAttributor {
         "sister": "miss", "daughter": "miss",
     ]
 
+    /// A kinship noun's gender as a role that speaks: "said his wife", when no Mrs. of his name is
+    /// found, is a woman of her own. A brother, son or daughter not found is left to the turns
+    /// (measured: as roles they took the turns' right answers).
+    static func kinGender(_ noun: String) -> Gender? {
+        Lexicon.roleNouns[noun] ?? ["wife": .female, "husband": .male][noun]
+    }
+
     /// "Lizzy's mother": the titled member of the same family (Mrs. Bennet for a Bennet).
     func relative(of entity: Int, noun: String) -> Int? {
         guard let title = Self.kinTitles[noun] else { return nil }
@@ -597,8 +605,10 @@ struct SpeakerAttributor {
     func familyMember(of possessor: Int, noun: String, quote q: Int, position: Int, speakers: [Attribution]) -> Int? {
         guard ["sister", "daughter", "brother"].contains(noun), let gender = Lexicon.roleNouns[noun],
               let surname = familyName(of: possessor) else { return nil }
+        // Her brother is not her father ("Mr. Gradgrind" to Louisa; young Tom is her brother).
+        let father = relative(of: possessor, noun: "father")
         let family = Set(entities.indices.filter { c in
-            c != possessor && entities[c].kind == .named && genders[c] == gender && isPerson(c)
+            c != possessor && c != father && entities[c].kind == .named && genders[c] == gender && isPerson(c)
                 && entities[c].titles["mrs"] == nil && familyName(of: c) == surname
         })
         guard !family.isEmpty else { return nil }
@@ -798,10 +808,12 @@ struct SpeakerAttributor {
                     }
                     k -= 1; steps += 1
                 }
-                // "said Marilla:" — the inverted order.
-                if isTheOther(at: i + 1, paragraph: paragraph) { return (.other, true) }
-                if let (subject, end) = subject(at: i + 1, paragraph: paragraph) { return (qualified(subject, end: end, paragraph: paragraph), true) }
-                if let role = invertedRole(at: i + 1, paragraph: paragraph) { return (role, true) }
+                // "said Marilla:" — the inverted order; a participle takes an object instead
+                // ("Observing his second daughter ..., he addressed her").
+                let participle = tokens[i].lower.hasSuffix("ing")
+                if !participle, isTheOther(at: i + 1, paragraph: paragraph) { return (.other, true) }
+                if !participle, let (subject, end) = subject(at: i + 1, paragraph: paragraph) { return (qualified(subject, end: end, paragraph: paragraph), true) }
+                if !participle, let role = invertedRole(at: i + 1, paragraph: paragraph) { return (role, true) }
                 if let subject = coordinatedSubject(before: i, sentenceStart: sentenceStart, paragraph: paragraph) {
                     return (subject, true)
                 }
@@ -972,19 +984,36 @@ struct SpeakerAttributor {
     private mutating func resolveKin(possessorGender: Gender, noun: String, roleKey: String, roleGender: Gender?,
                                      position: Int, quote q: Int, speakers: [Attribution]) -> Int {
         kinGuessed = false
-        var e = lowerBound(narrationEvents, position) - 1
-        var possessor: Int?
-        while e >= 0, position - narrationEvents[e].position < 1500 {
-            let c = narrationEvents[e].entity
-            e -= 1
-            guard c >= 0, c < genders.count, genders[c] == possessorGender, isPerson(c), entities[c].kind == .named else { continue }
-            if let found = relative(of: c, noun: noun) { kinResolved[roleKey, default: [:]][found, default: 0] += 1; return found }
-            possessor = c
-            break
-        }
-        if let possessor, let found = familyMember(of: possessor, noun: noun, quote: q, position: position, speakers: speakers) {
+        func isPossessor(_ c: Int) -> Bool { c >= 0 && c < genders.count && genders[c] == possessorGender && entities[c].kind == .named }
+        func kin(of c: Int) -> Int? {
+            guard let found = relative(of: c, noun: noun) ?? familyMember(of: c, noun: noun, quote: q, position: position, speakers: speakers) else { return nil }
             kinResolved[roleKey, default: [:]][found, default: 0] += 1
             return found
+        }
+        var possessor: Int?
+        if let called = vocatives[q].first(where: isPossessor) {
+            // `"My dear Mr. Bennet," said his lady to him`: his is the man she speaks to.
+            if let found = kin(of: called) { return found }
+            possessor = called
+        } else {
+            // Her is the last woman the narration names, or the one before her if she has
+            // such a relative ("Mr. Highcamp ..., while his wife was saying to Alcée Arobin");
+            // failing those, one who spoke just before (`"…," said John Knightley. / "Yes,"
+            // said his brother`).
+            var e = lowerBound(narrationEvents, position) - 1
+            var tried: [Int] = []
+            while e >= 0, tried.count < 2, position - narrationEvents[e].position < 1500 {
+                let c = narrationEvents[e].entity
+                e -= 1
+                guard isPossessor(c), isPerson(c), !tried.contains(c) else { continue }
+                if let found = kin(of: c) { return found }
+                tried.append(c)
+            }
+            possessor = tried.first
+            for k in stride(from: q - 1, through: max(0, q - 3), by: -1) where quotes[q].paragraph - quotes[k].lastParagraph <= 3 {
+                let previous = speakers[k].entity
+                if !tried.contains(previous), isPossessor(previous), let found = kin(of: previous) { return found }
+            }
         }
         guard let roleGender else { return -1 }
         // "said his father" beside "Father William", "her aunt" beside "Aunt Juley".
