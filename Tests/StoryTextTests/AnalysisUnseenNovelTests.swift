@@ -1551,4 +1551,34 @@ struct AnalysisFamilyTagTests {
         // Before, the line went to Mr. Bounderby, whose turn it would be.
         #expect(passage.speakers == ["Mr. Bounderby", "Mrs. Gradgrind", "Mr. Gradgrind", "Mr. Gradgrind"])
     }
+
+    @Test("An office written with capitals speaks the first time it is written: 'said the City Magistrate'")
+    func officeSpeaksOnFirstUse() {
+        let passage = AnalyzedPassage("""
+        Ronny Heaslop came in from the court and sat down. "Mother, I hear you have been to the mosque," said the City Magistrate.
+
+        "Yes, Ronny," said Mrs. Moore. "I met a young doctor there."
+
+        "Good evening," the Civil Surgeon said from the door.
+        """)
+        // Before, a noun the narration had not used was left to the turns, and the line went
+        // to the Civil Surgeon, who came in later.
+        #expect(passage.speakers[0].hasSuffix("magistrate"))
+        #expect(passage.speakers[1] == "Mrs. Moore")
+    }
+
+    @Test("'said his host' is the Hamidullah the guest calls by name; a name only spoken of is not he")
+    func hostCalledByName() {
+        let passage = AnalyzedPassage("""
+        The young man sprang up on to the verandah. "Hamidullah, Hamidullah! am I late?" he cried.
+
+        "Do not apologize," said his host. "You are always late."
+
+        "Have they eaten all the food at the Pincio?"
+
+        "They have not," said his host.
+        """)
+        #expect(passage.character(named: "his host")?.aliases.contains("Hamidullah") == true)
+        #expect(passage.character(named: "his host")?.aliases.contains("Pincio") == false)
+    }
 }

@@ -268,11 +268,15 @@ enum RoleMerging {
     private static let kinship: Set<String> = ["niece", "nephew", "sister", "brother", "cousin", "daughter", "son",
                                                "mother", "father", "aunt", "uncle", "grandmother", "grandfather"]
 
+    /// People known by whom they are with ("said his host"): named only when called by the name
+    /// ("Hamidullah, Hamidullah! am I late?"), not when the name is only spoken of (a place may be).
+    private static let companions: Set<String> = ["host", "hostess", "guest", "companion", "friend"]
+
     /// A relative the narration only calls by role ("said the niece") is often named by the
     /// others in dialogue ("I hope Vera has been amusing you?"): when, among the quotes around
     /// the role's lines, other speakers name exactly one person of a compatible gender who never
     /// appears in narration and never speaks under that name, the role takes that name as an alias.
-    static func nameFromDialogue(entities: inout [Entity], genders: [Gender], attributions: [Attribution],
+    static func nameFromDialogue(entities: inout [Entity], genders: [Gender], attributions: [Attribution], vocatives: [[Int]],
                                  mentions: [NameMention], mentionEntity: [Int], tokens: [Token]) {
         var lines = Array(repeating: 0, count: entities.count)
         var firstLine = Array(repeating: Int.max, count: entities.count), lastLine = Array(repeating: -1, count: entities.count)
@@ -286,14 +290,15 @@ enum RoleMerging {
         }
         for role in entities.indices where entities[role].kind == .role && lines[role] > 0 {
             guard let head = entities[role].formCounts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) })?.key.split(separator: " ").last,
-                  kinship.contains(String(head)) else { continue }
+                  kinship.contains(String(head)) || companions.contains(String(head)) else { continue }
+            let calledOnly = companions.contains(String(head))
             let window = max(0, firstLine[role] - 3)...(lastLine[role] + 3)
             var named: Set<Int> = []
             for (index, mention) in mentions.enumerated() where mention.inQuote {
                 let e = mentionEntity[index], q = tokens[mention.firstToken].quote
                 guard e >= 0, e < entities.count, q >= 0, q < attributions.count, window.contains(q),
                       attributions[q].entity != role, entities[e].kind == .named, lines[e] == 0, !inNarration[e],
-                      compatible(genders[e], genders[role]) else { continue }
+                      compatible(genders[e], genders[role]), !calledOnly || q < vocatives.count && vocatives[q].contains(e) else { continue }
                 named.insert(e)
             }
             guard named.count == 1, let name = named.first else { continue }

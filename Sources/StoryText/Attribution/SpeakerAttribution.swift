@@ -385,7 +385,10 @@ struct SpeakerAttributor {
         }
         // "the" presupposes someone the reader knows: a bare noun the narration has never used
         // before ("admitted the caller") is an epithet for someone present, left to turn-taking.
-        guard !definite || firstUse[head.split(separator: "-").last.map(String.init) ?? head].map({ $0 < j - 1 }) == true else { return nil }
+        // An office written with capitals ("said the City Magistrate") is one known person, the
+        // first time too.
+        let office = definite && (i + 1..<j).allSatisfy { tokens[$0].isCapitalized }
+        guard !definite || office || firstUse[head.split(separator: "-").last.map(String.init) ?? head].map({ $0 < j - 1 }) == true else { return nil }
         // "muttered a deep curse", "said a very good thing": an indefinite after the verb may be
         // its object; only a noun of people ("a looker-on", "a sleepy-faced carpenter") speaks.
         guard definite || namesPeople(head, modifiers: words.dropLast()) else { return nil }
@@ -508,9 +511,11 @@ struct SpeakerAttributor {
         while let last = words.last, Lexicon.tagFillers.contains(last), words.count > 1 { words = words.dropLast() }
         // "the" presupposes someone known (the noun used before); "a" brings someone in.
         let definite = tokens[i].lower == "the"
+        // "the City Magistrate said": an office, as after the verb.
+        let office = definite && (i + 1..<i + 1 + words.count).allSatisfy { tokens[$0].isCapitalized }
         guard let head = words.last, Self.canHeadRole(head), !head.hasSuffix("s") || head.hasSuffix("ss"),
               !words.dropLast().contains(where: { Self.clauseWords.contains($0) || $0.hasSuffix("'s") }),
-              !definite || firstUse[head].map({ $0 < i }) == true else { return nil }
+              !definite || office || firstUse[head].map({ $0 < i }) == true else { return nil }
         // "The rain continued fast": a verb that also tells of things going on needs a noun of people.
         // Before its verb an indefinite needs a noun of people ("A little cry broke from her lips").
         guard !things.contains(head), definite && !Lexicon.continuingVerbs.contains(tokens[j].lower)

@@ -49,7 +49,7 @@ public struct StoryAnalyzer: Sendable {
         RoleMerging.joinStatedIdentity(entities: &entities, genders: entityEstimates.map(\.gender), attributions: &attributions,
                                        mentions: mentions, mentionEntity: clusters.mentionEntity, tokens: tokens)
         RoleMerging.nameFromDialogue(entities: &entities, genders: entityEstimates.map(\.gender), attributions: attributions,
-                                     mentions: mentions, mentionEntity: clusters.mentionEntity, tokens: tokens)
+                                     vocatives: attributor.vocatives, mentions: mentions, mentionEntity: clusters.mentionEntity, tokens: tokens)
         RoleMerging.nameCalledBeside(entities: &entities, genders: entityEstimates.map(\.gender), attributions: &attributions,
                                      vocatives: attributor.vocatives, mentions: mentions, mentionEntity: clusters.mentionEntity)
         FullNameCompletion.complete(entities: &entities, genders: entityEstimates.map(\.gender), attributions: &attributions)
