@@ -1581,4 +1581,32 @@ struct AnalysisFamilyTagTests {
         #expect(passage.character(named: "his host")?.aliases.contains("Hamidullah") == true)
         #expect(passage.character(named: "his host")?.aliases.contains("Pincio") == false)
     }
+
+    @Test("'His sister Joan' is of his family: 'Miss Denham' is she, not a second woman")
+    func sisterByAppositionIsOfTheFamily() {
+        let passage = AnalyzedPassage("""
+        Ralph Denham walked home. His sister Joan was waiting for him.
+
+        "You are late, Ralph," said Joan.
+
+        "I was at the Hilberys'," said Denham.
+
+        "Were you?" said Miss Denham. "Was Katharine there?"
+        """)
+        let joan = passage.character(named: "Joan")
+        #expect(joan != nil && joan?.id == passage.character(named: "Miss Denham")?.id)
+        #expect(joan?.lines == 3)
+    }
+
+    @Test("'Lady Peterhouse' beside 'Lord Peterhouse' is his wife: the bare 'Peterhouse' is he")
+    func ladyBesideLordIsTheFamilyTitle() {
+        let passage = AnalyzedPassage("""
+        Lord Peterhouse and Lady Peterhouse dined with the Hilberys.
+
+        "You must come to the Castle, Katharine," said Lady Peterhouse.
+
+        "Thank you," said Katharine. "Come, Peterhouse."
+        """)
+        #expect(passage.character(named: "Lady Peterhouse")?.aliases.contains("Peterhouse") == false)
+    }
 }

@@ -227,6 +227,17 @@ struct CharacterClusterer {
             }
             addForm(key, to: entity)
         }
+        // "His sister Joan", "Ralph Denham's sister Joan": a given name the story writes with no
+        // surname is of the family of the one whose relative it is ("Miss Denham" may be she).
+        let fullGiven = Set(givenNames.values.flatMap { $0 })
+        for (given, surname) in familyAppositions() where !fullGiven.contains(given) && fullByPair[given + " " + surname] == nil {
+            guard let key = orderedForms.first(where: { $0 == given }) else { continue }
+            entities.append(Entity(kind: .named, firstPosition: formFirst[key]!))
+            entities[entities.count - 1].givenName = given
+            entities[entities.count - 1].surname = surname
+            fullByPair[given + " " + surname] = entities.count - 1
+            givenNames[entities.count - 1] = [given]
+        }
         var fullByGiven: [String: [Int]] = [:]
         var fullBySurname: [String: [Int]] = [:]
         for (index, entity) in entities.enumerated() {
@@ -390,7 +401,8 @@ struct CharacterClusterer {
                 entities.append(Entity(kind: .named, firstPosition: formFirst[key]!))
                 let index = entities.count - 1
                 // "Lady Lucas" of the Lucas family bears its surname; "Lady Catherine" her given name.
-                let familyTitle = title == "lady" && fullBySurname[word] != nil
+                // So is "Lady Peterhouse" beside "Lord Peterhouse".
+                let familyTitle = title == "lady" && (fullBySurname[word] != nil || formCount["lord " + word] != nil)
                 if Lexicon.givenNameTitles.contains(title), !familyTitle { entities[index].givenName = word } else { entities[index].surname = word }
                 addForm(key, to: index)
                 titled[key] = index
@@ -530,6 +542,43 @@ struct CharacterClusterer {
     private static let wifeTitles: Set<String> = ["mrs"]
 
     /// Titles of a relative that the family uses before a surname as often as before a given name.
+    /// Given names written as a relative of someone with a surname, in narration: "his sister
+    /// Joan" (his: the last man named before, in this paragraph or the one before), "Ralph
+    /// Denham's sister Joan". Only relatives who share the surname by birth.
+    func familyAppositions() -> [(given: String, surname: String)] {
+        var found: [(given: String, surname: String)] = []
+        for (index, m) in mentions.enumerated() where !m.inQuote && m.title == nil && m.words.count == 1 && m.firstToken >= 2 {
+            let given = m.words[0]
+            let nounToken = tokens[m.firstToken - 1], owner = tokens[m.firstToken - 2]
+            guard FirstNames.isGivenName(given), let kin = Self.bloodKin[nounToken.lower], owner.quote < 0,
+                  FirstNames.gender(of: given) == .unknown || FirstNames.gender(of: given) == kin else { continue }
+            let possessor: NameMention?
+            switch owner.lower {
+            case "his", "her":
+                let gender: Gender = owner.lower == "his" ? .male : .female
+                possessor = mentions[..<index].last { p in
+                    !p.inQuote && !p.isRoleTitle && tokens[p.firstToken].paragraph >= nounToken.paragraph - 1 && Self.gender(of: p) == gender
+                }.flatMap { tokens[$0.firstToken].paragraph >= nounToken.paragraph - 1 ? $0 : nil }
+            default:
+                possessor = mentions[..<index].last.flatMap { $0.endToken == m.firstToken - 1 && owner.isPossessive && !$0.inQuote ? $0 : nil }
+            }
+            guard let possessor, !possessor.isRoleTitle, possessor.words.count >= 2 || possessor.title != nil && possessor.words.count == 1,
+                  let surname = possessor.words.last, !FirstNames.isGivenName(surname) || possessor.words.count >= 2 else { continue }
+            if possessor.words.count == 1, let title = possessor.title, Lexicon.givenNameTitles.contains(title) { continue }
+            found.append((given, surname))
+        }
+        return found
+    }
+
+    /// Relatives who share a surname by birth, and their gender.
+    private static let bloodKin: [String: Gender] = ["sister": .female, "brother": .male, "son": .male, "daughter": .female]
+
+    /// A mention's gender by its title or given name.
+    private static func gender(of mention: NameMention) -> Gender {
+        if let title = mention.title, let g = Lexicon.honorifics[title] ?? nil { return g }
+        return mention.words.first.map(FirstNames.gender(of:)) ?? .unknown
+    }
+
     /// Titles of rank, which a pet name never goes with.
     private static let ranks: Set<String> = ["sir", "lady", "lord", "dame", "king", "queen", "prince", "princess"]
 
