@@ -1609,4 +1609,23 @@ struct AnalysisFamilyTagTests {
         """)
         #expect(passage.character(named: "Lady Peterhouse")?.aliases.contains("Peterhouse") == false)
     }
+
+    @Test("'His eldest daughter, Elizabeth' is an Elliot: 'Miss Elliot' is she, the eldest, not Miss Anne Elliot")
+    func eldestDaughterIsMissSurname() {
+        let passage = AnalyzedPassage("""
+        Sir Walter Elliot, of Kellynch Hall, never took up any book but the Baronetage. His eldest daughter, Elizabeth, was very like himself; Anne, the second, was nobody.
+
+        "We must retrench," said Lady Russell.
+
+        Miss Elliot looked at her father. "Bath would suit us very well, papa," she said.
+
+        "You have a very good taste in music, Miss Anne Elliot," said Mr. Elliot.
+
+        "I am a very poor Italian scholar," said Anne.
+        """)
+        // Before, "Miss Elliot" was Anne, the only Elliot woman named in full.
+        #expect(passage.character(named: "Miss Elliot")?.aliases.contains("Elizabeth") == true || passage.character(named: "Elizabeth")?.name == "Miss Elliot")
+        #expect(passage.character(named: "Anne")?.aliases.contains("Miss Elliot") == false)
+        #expect(passage.speakers[1] == passage.character(named: "Elizabeth")?.name)
+    }
 }

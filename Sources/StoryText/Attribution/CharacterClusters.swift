@@ -547,9 +547,15 @@ struct CharacterClusterer {
     /// Denham's sister Joan". Only relatives who share the surname by birth.
     func familyAppositions() -> [(given: String, surname: String)] {
         var found: [(given: String, surname: String)] = []
-        for (index, m) in mentions.enumerated() where !m.inQuote && m.title == nil && m.words.count == 1 && m.firstToken >= 2 {
+        for (index, m) in mentions.enumerated() where !m.inQuote && m.title == nil && m.words.count == 1 && m.firstToken >= 3 {
             let given = m.words[0]
-            let nounToken = tokens[m.firstToken - 1], owner = tokens[m.firstToken - 2]
+            // "His eldest daughter, Elizabeth": a comma and an adjective of birth order may come between.
+            var k = m.firstToken - 1
+            if tokens[k].lower == "," { k -= 1 }
+            let nounToken = tokens[k]
+            k -= 1
+            while k > 0, Self.birthOrder.contains(tokens[k].lower) { k -= 1 }
+            let owner = tokens[k]
             guard FirstNames.isGivenName(given), let kin = Self.bloodKin[nounToken.lower], owner.quote < 0,
                   FirstNames.gender(of: given) == .unknown || FirstNames.gender(of: given) == kin else { continue }
             let possessor: NameMention?
@@ -560,7 +566,7 @@ struct CharacterClusterer {
                     !p.inQuote && !p.isRoleTitle && tokens[p.firstToken].paragraph >= nounToken.paragraph - 1 && Self.gender(of: p) == gender
                 }.flatMap { tokens[$0.firstToken].paragraph >= nounToken.paragraph - 1 ? $0 : nil }
             default:
-                possessor = mentions[..<index].last.flatMap { $0.endToken == m.firstToken - 1 && owner.isPossessive && !$0.inQuote ? $0 : nil }
+                possessor = mentions[..<index].last.flatMap { $0.endToken == k + 1 && owner.isPossessive && !$0.inQuote ? $0 : nil }
             }
             guard let possessor, !possessor.isRoleTitle, possessor.words.count >= 2 || possessor.title != nil && possessor.words.count == 1,
                   let surname = possessor.words.last, !FirstNames.isGivenName(surname) || possessor.words.count >= 2 else { continue }
@@ -569,6 +575,8 @@ struct CharacterClusterer {
         }
         return found
     }
+
+    private static let birthOrder: Set<String> = ["eldest", "elder", "younger", "youngest", "second", "third", "only", "little"]
 
     /// Relatives who share a surname by birth, and their gender.
     private static let bloodKin: [String: Gender] = ["sister": .female, "brother": .male, "son": .male, "daughter": .female]
