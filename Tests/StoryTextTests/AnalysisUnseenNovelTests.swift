@@ -1627,5 +1627,8 @@ struct AnalysisFamilyTagTests {
         #expect(passage.character(named: "Miss Elliot")?.aliases.contains("Elizabeth") == true || passage.character(named: "Elizabeth")?.name == "Miss Elliot")
         #expect(passage.character(named: "Anne")?.aliases.contains("Miss Elliot") == false)
         #expect(passage.speakers[1] == passage.character(named: "Elizabeth")?.name)
+        // Nor is "Mr. Elliot", the heir, Sir Walter Elliot.
+        #expect(passage.character(named: "Sir Walter Elliot")?.aliases.contains("Mr. Elliot") != true)
+        #expect(passage.speakers[2] == "Mr. Elliot")
     }
 }
