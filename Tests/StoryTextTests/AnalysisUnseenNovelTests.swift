@@ -1519,6 +1519,20 @@ struct AnalysisFamilyTagTests {
         #expect(passage.character(named: "Kitty") != nil)
     }
 
+    @Test("A man of rank is still called by a pet name: 'Harry' is Lord Henry Wotton")
+    func petNameOfALord() {
+        let passage = AnalyzedPassage("""
+        Lord Henry Wotton lay on the divan. Basil Hallward stood at his easel.
+
+        "It is your best work, Basil," said Lord Henry languidly.
+
+        "Harry," said Basil Hallward, "every portrait that is painted with feeling is a portrait of the artist."
+
+        "I am not teasing," said Harry.
+        """)
+        #expect(passage.character(named: "Lord Henry Wotton")?.aliases.contains("Harry") == true)
+    }
+
     @Test("A participle opening the sentence takes an object, not a speaker: 'Observing his second daughter ..., he addressed her with:'")
     func participleIsNoInvertedTag() {
         let passage = AnalyzedPassage("""

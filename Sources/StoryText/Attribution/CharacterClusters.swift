@@ -587,8 +587,9 @@ struct CharacterClusterer {
         return mention.words.first.map(FirstNames.gender(of:)) ?? .unknown
     }
 
-    /// Titles of rank, which a pet name never goes with.
-    private static let ranks: Set<String> = ["sir", "lady", "lord", "dame", "king", "queen", "prince", "princess"]
+    /// A woman's titles of rank, which a pet name does not go with (a man's friends call Lord
+    /// Henry "Harry").
+    private static let ranks: Set<String> = ["lady", "dame", "queen", "princess"]
 
     private static let kinTitles: Set<String> = ["uncle", "aunt", "auntie", "cousin", "grandpa", "grandma", "granny"]
 
