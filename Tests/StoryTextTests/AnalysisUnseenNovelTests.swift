@@ -1645,4 +1645,21 @@ struct AnalysisFamilyTagTests {
         #expect(passage.character(named: "Sir Walter Elliot")?.aliases.contains("Mr. Elliot") != true)
         #expect(passage.speakers[2] == "Mr. Elliot")
     }
+
+    @Test("Given names the list lacked are gendered: Sibyl Vane and Katharine Hilbery are women, Ronny and Dorian men")
+    func namesOfTheLaterNovels() {
+        let passage = AnalyzedPassage("""
+        "Good night," said Sibyl Vane.
+
+        "Good night," said Dorian Gray.
+
+        "Come in," said Katharine Hilbery.
+
+        "Thank you," said Ronny Heaslop.
+        """)
+        #expect(passage.character(named: "Sibyl Vane")?.gender == .female)
+        #expect(passage.character(named: "Katharine Hilbery")?.gender == .female)
+        #expect(passage.character(named: "Dorian Gray")?.gender == .male)
+        #expect(passage.character(named: "Ronny Heaslop")?.gender == .male)
+    }
 }

@@ -21,7 +21,9 @@ enum FirstNames {
     adeline claire francoise genevieve yvonne mathilde marguerite \
     myra gwen ivy iris hazel mavis muriel pearl rosalie stella una ursula vanessa wilhelmina zoe letitia \
     lettice philippa rosamund theodora cecily eunice gladys imogen jessica lorna mariana maria teresa \
-    may mom mum mommy mummy nana ma
+    may mom mum mommy mummy nana ma \
+    sibyl tess pansy cassandra katharine lucie mina cathy nelly winnie hermione honoria clementina geraldine \
+    frederica hortense leonora lucilla sabina tabitha keziah alexandra natalia elena sonya katerina
     """
     private static let maleList = """
     aaron abraham adam adolphus albert alec alexander alfred algernon allan alan andrew anthony antony \
@@ -41,7 +43,9 @@ enum FirstNames {
     hubert rafael angelo leon pedro carlos juan jose luis antonio giovanni mario paolo franz wilhelm heinrich \
     josef emil max bruno lionel cecil clifford percival ambrose lancelot montague oswald reuben rodney roland \
     seth toby tristram wallace warren ezekiel isaiah josiah obadiah zachariah jeremiah \
-    dad daddy pa
+    dad daddy pa \
+    ronny jude trevor sherlock thaddeus mordecai kit lucian stepan alyosha jem jos hugo barnabas \
+    rawdon dorian newland
     """
 
     static let female: Set<String> = Set(femaleList.split(separator: " ").map(String.init))
