@@ -1662,4 +1662,19 @@ struct AnalysisFamilyTagTests {
         #expect(passage.character(named: "Dorian Gray")?.gender == .male)
         #expect(passage.character(named: "Ronny Heaslop")?.gender == .male)
     }
+
+    @Test("'said the old lady' right after the narration names Lady Narborough is she, though it speaks only twice")
+    func shortDescriptionIsThePersonJustNamed() {
+        let passage = AnalyzedPassage("""
+        Lady Narborough sat at the head of the table. "I can't understand it," said the old lady. "You should marry, Dorian."
+
+        "I am too much in love," said Dorian Gray.
+
+        "What nonsense!" cried Lady Narborough. "Harry, you are a bad influence."
+
+        "Only on the young," said Lord Henry.
+        """)
+        #expect(passage.speakers == ["Lady Narborough", "Lady Narborough", "Dorian Gray", "Lady Narborough", "Lady Narborough", "Lord Henry"])
+        #expect(passage.character(named: "the old lady") == nil)
+    }
 }

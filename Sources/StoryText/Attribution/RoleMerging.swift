@@ -70,13 +70,15 @@ enum RoleMerging {
         var lines = Array(repeating: 0, count: entities.count)
         for a in attributions where a.entity >= 0 && a.entity < entities.count { lines[a.entity] += 1 }
         var roles: [Int] = []
-        for e in entities.indices where entities[e].kind == .role && !entities[e].introduced && lines[e] >= 3 && genders[e] != .unknown {
+        for e in entities.indices where entities[e].kind == .role && !entities[e].introduced && lines[e] >= 1 && genders[e] != .unknown {
             guard let form = entities[e].firstForm else { continue }
             let w = form.split(separator: " ").map(String.init)
             // "the child" says nothing of who: the last person named before its lines is as often
             // the adult it talks to (the sample story's niece went to her aunt).
             // "asked the astonished father": a relative is described so as anyone is.
-            guard w.count >= 2, w[0] == "the", let head = w.last, generic.contains(head) || definiteKin.contains(head), head != "child" else { continue }
+            // A relative of one or two lines ("said the mother") is someone's, not the one just named.
+            guard w.count >= 2, w[0] == "the", let head = w.last, generic.contains(head) || definiteKin.contains(head) && lines[e] >= 3,
+                  head != "child" else { continue }
             // "the hump-backed man" is picked out by a trait, as the one the narration brought in so.
             guard w.dropFirst().dropLast().allSatisfy(Lexicon.isAgeCue) else { continue }
             roles.append(e)
@@ -96,15 +98,22 @@ enum RoleMerging {
         // The last speaking named man and woman the narration mentions before each quote.
         var lastNamed: [Gender: [Int]] = [:]
         var before: [Int: [Gender: [Int]]] = [:]
+        // The paragraph each of those was last named in, as each quote starts.
+        var namedParagraph: [Int: Int] = [:]
+        var beforeParagraph: [Int: [Int: Int]] = [:]
         var mentionAtToken: [Int: Int] = [:]
         for (index, mention) in mentions.enumerated() where !mention.inQuote { mentionAtToken[mention.firstToken] = index }
         var currentQuote = -1
         for (i, t) in tokens.enumerated() {
-            if t.quote >= 0, t.quote != currentQuote { before[t.quote] = lastNamed; quoteParagraph[t.quote] = t.paragraph }
+            if t.quote >= 0, t.quote != currentQuote {
+                before[t.quote] = lastNamed; quoteParagraph[t.quote] = t.paragraph
+                beforeParagraph[t.quote] = Dictionary(uniqueKeysWithValues: lastNamed.values.joined().map { ($0, namedParagraph[$0] ?? -10) })
+            }
             currentQuote = t.quote
             if let index = mentionAtToken[i] {
                 let e = mentionEntity[index]
                 if e >= 0, e < entities.count, entities[e].kind == .named, lines[e] > 0, genders[e] != .unknown {
+                    namedParagraph[e] = t.paragraph
                     lastNamed[genders[e], default: []].removeAll { $0 == e }
                     lastNamed[genders[e], default: []].insert(e, at: 0)
                     if lastNamed[genders[e]]!.count > 3 { lastNamed[genders[e]]!.removeLast() }
@@ -135,8 +144,17 @@ enum RoleMerging {
             var lineCandidate: [Int: Int] = [:]
             for (q, a) in attributions.enumerated() where a.entity == e {
                 // Someone who speaks the turn before or after is the role's interlocutor, not the role.
-                let neighbours = [q - 1, q + 1].filter { attributions.indices.contains($0) }.map { attributions[$0].entity }
-                if let named = before[q]?[genders[e]]?.first(where: { !neighbours.contains($0) && ageFits($0) }) {
+                // For a role of one or two lines, the nearest other speakers (a line in two parts is
+                // one turn): "Matthew went up to the platform. '…,' said the old man. '…' / '…,'
+                // said Matthew" is the man he went up to.
+                let neighbours = lines[e] >= 3 ? [q - 1, q + 1].filter { attributions.indices.contains($0) }.map { attributions[$0].entity }
+                    : [attributions[..<q].last { $0.entity != e }?.entity, attributions[(q + 1)...].first { $0.entity != e }?.entity].compactMap { $0 }
+                // A role of one or two lines is the person only when named in the lead-in: "Lady
+                // Narborough sat at the head of the table. '…,' said the old lady."
+                func near(_ named: Int) -> Bool {
+                    lines[e] >= 3 || (quoteParagraph[q] ?? 0) - (beforeParagraph[q]?[named] ?? -10) <= 1
+                }
+                if let named = before[q]?[genders[e]]?.first(where: { !neighbours.contains($0) && ageFits($0) }), near(named) {
                     votes[named, default: 0] += 1
                     if !nearIntroduction(q) { lineCandidate[q] = named }
                 }
