@@ -209,6 +209,11 @@ enum Lexicon {
         "nursemaid": .female, "housemaid": .female, "chambermaid": .female, "parlourmaid": .female, "parlormaid": .female,
         "kitchenmaid": .female, "governess": .female, "cook": .female, "laundress": .female,
         "cousin": .unknown,
+        // Offices and ranks ("said the inspector", "asked the magistrate").
+        "inspector": .male, "sergeant": .male, "superintendent": .male, "detective": .male, "constable": .male, "corporal": .male,
+        "admiral": .male, "commander": .male, "bishop": .male, "archdeacon": .male, "squire": .male, "magistrate": .male,
+        "surgeon": .male, "secretary": .unknown, "lawyer": .male, "curate": .male, "vicar": .male, "rector": .male,
+        "clergyman": .male, "chaplain": .male, "judge": .male, "professor": .male,
     ]
 
     /// Nouns of many people ("said the crowd", "cried the voices"): such a role speaks as a group.
