@@ -1694,4 +1694,17 @@ struct AnalysisFamilyTagTests {
         // magistrate's went to whoever spoke last but one.
         #expect(passage.speakers == ["Holmes", "the detective", "the detective", "Thaddeus Sholto", "the magistrate"])
     }
+
+    @Test("A short description is the person just named who never speaks by name: 'Gregory's sister Rosamond laughed. \"…,\" said the girl'")
+    func shortDescriptionIsASilentNamedPerson() {
+        let passage = AnalyzedPassage("""
+        "An artist is identical with an anarchist," cried Gregory.
+
+        "Nonsense," said Syme.
+
+        Gregory's sister Rosamond laughed. "You two will quarrel all night," said the girl.
+        """)
+        #expect(passage.speakers.last == "Rosamond")
+        #expect(passage.character(named: "the girl") == nil)
+    }
 }

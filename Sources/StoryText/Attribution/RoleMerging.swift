@@ -101,17 +101,28 @@ enum RoleMerging {
         // The paragraph each of those was last named in, as each quote starts.
         var namedParagraph: [Int: Int] = [:]
         var beforeParagraph: [Int: [Int: Int]] = [:]
+        var silentNamed: [Gender: [Int]] = [:]
+        var beforeSilent: [Int: [Gender: [Int]]] = [:]
         var mentionAtToken: [Int: Int] = [:]
         for (index, mention) in mentions.enumerated() where !mention.inQuote { mentionAtToken[mention.firstToken] = index }
         var currentQuote = -1
         for (i, t) in tokens.enumerated() {
             if t.quote >= 0, t.quote != currentQuote {
-                before[t.quote] = lastNamed; quoteParagraph[t.quote] = t.paragraph
-                beforeParagraph[t.quote] = Dictionary(uniqueKeysWithValues: lastNamed.values.joined().map { ($0, namedParagraph[$0] ?? -10) })
+                before[t.quote] = lastNamed; quoteParagraph[t.quote] = t.paragraph; beforeSilent[t.quote] = silentNamed
+                beforeParagraph[t.quote] = Dictionary(uniqueKeysWithValues: (Array(lastNamed.values.joined()) + silentNamed.values.joined()).map { ($0, namedParagraph[$0] ?? -10) })
             }
             currentQuote = t.quote
             if let index = mentionAtToken[i] {
                 let e = mentionEntity[index]
+                // A role of one or two lines may be one who never speaks by name ("Gregory's
+                // sister Rosamond laughed. '…,' said the girl").
+                if e >= 0, e < entities.count, entities[e].kind == .named, lines[e] == 0, genders[e] != .unknown,
+                   entities[e].givenName.map(FirstNames.isGivenName) == true || !entities[e].titles.isEmpty {
+                    namedParagraph[e] = t.paragraph
+                    silentNamed[genders[e], default: []].removeAll { $0 == e }
+                    silentNamed[genders[e], default: []].insert(e, at: 0)
+                    if silentNamed[genders[e]]!.count > 3 { silentNamed[genders[e]]!.removeLast() }
+                }
                 if e >= 0, e < entities.count, entities[e].kind == .named, lines[e] > 0, genders[e] != .unknown {
                     namedParagraph[e] = t.paragraph
                     lastNamed[genders[e], default: []].removeAll { $0 == e }
@@ -154,7 +165,15 @@ enum RoleMerging {
                 func near(_ named: Int) -> Bool {
                     lines[e] >= 3 || (quoteParagraph[q] ?? 0) - (beforeParagraph[q]?[named] ?? -10) <= 1
                 }
-                if let named = before[q]?[genders[e]]?.first(where: { !neighbours.contains($0) && ageFits($0) }), near(named) {
+                // The one named last of the speaking and, for a short role, the silent.
+                let speaking = before[q]?[genders[e]]?.first { !neighbours.contains($0) && ageFits($0) }
+                // (Not one the narration brought in as "a plainly dressed lady": someone new; nor a
+                // bare "the man", whom a tag calls so when it knows no more.)
+                let broughtIn = entities[e].formCounts.keys.contains { $0.hasPrefix("a ") || $0.hasPrefix("an ") }
+                let bare = ["the man", "the woman"].contains(entities[e].firstForm ?? "")
+                let silent = lines[e] >= 3 || broughtIn || bare ? nil : beforeSilent[q]?[genders[e]]?.first { ageFits($0) && near($0) }
+                let latest = [speaking, silent].compactMap { $0 }.max { (beforeParagraph[q]?[$0] ?? -10) < (beforeParagraph[q]?[$1] ?? -10) }
+                if let named = latest, near(named) {
                     votes[named, default: 0] += 1
                     if !nearIntroduction(q) { lineCandidate[q] = named }
                 }
