@@ -1613,6 +1613,19 @@ struct AnalysisFamilyTagTests {
         #expect(joan?.lines == 3)
     }
 
+    @Test("'His sister Harriet' is at most the family's Miss: not Mrs. Herriton, his mother")
+    func sisterByAppositionIsNotTheMother() {
+        let passage = AnalyzedPassage("""
+        Philip Herriton stood by the carriage with his mother and his sister Harriet.
+
+        "Good-bye, dear," said Mrs. Herriton. "Write to us."
+
+        "Mind the draughts," said Harriet.
+        """)
+        #expect(passage.character(named: "Harriet")?.id != passage.character(named: "Mrs. Herriton")?.id)
+        #expect(passage.speakers == ["Mrs. Herriton", "Mrs. Herriton", "Harriet"])
+    }
+
     @Test("'Lady Peterhouse' beside 'Lord Peterhouse' is his wife: the bare 'Peterhouse' is he")
     func ladyBesideLordIsTheFamilyTitle() {
         let passage = AnalyzedPassage("""

@@ -230,6 +230,9 @@ struct CharacterClusterer {
         // "His sister Joan", "Ralph Denham's sister Joan": a given name the story writes with no
         // surname is of the family of the one whose relative it is ("Miss Denham" may be she).
         let fullGiven = Set(givenNames.values.flatMap { $0 })
+        // Such a relative is at most the family's Miss: "his sister Harriet" is not Mrs. Herriton,
+        // his mother, and "her brother James" not Mr. Morland, their father.
+        var bornInFamily: Set<Int> = []
         for (given, surname) in familyAppositions() where !fullGiven.contains(given) && fullByPair[given + " " + surname] == nil {
             guard let key = orderedForms.first(where: { $0 == given }) else { continue }
             entities.append(Entity(kind: .named, firstPosition: formFirst[key]!))
@@ -237,6 +240,7 @@ struct CharacterClusterer {
             entities[entities.count - 1].surname = surname
             fullByPair[given + " " + surname] = entities.count - 1
             givenNames[entities.count - 1] = [given]
+            bornInFamily.insert(entities.count - 1)
         }
         var fullByGiven: [String: [Int]] = [:]
         var fullBySurname: [String: [Int]] = [:]
@@ -325,6 +329,7 @@ struct CharacterClusterer {
                     // When her husband is a character, "Mrs. Charles Wilcox" is named so to tell
                     // her from the Mrs. Wilcox of the older generation.
                     if let husband = wifeOf[candidate], fullByPair[husband] != nil { return false }
+                    if bornInFamily.contains(candidate), title != maiden { return false }
                     let g = genderOf(candidate)
                     let titles = entities[candidate].titles
                     guard let titleGender else { return titles[title] != nil }
