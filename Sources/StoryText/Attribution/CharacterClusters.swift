@@ -546,7 +546,6 @@ struct CharacterClusterer {
     /// Brett Ashley" is hers, as a peer's daughter's is.
     private static let wifeTitles: Set<String> = ["mrs"]
 
-    /// Titles of a relative that the family uses before a surname as often as before a given name.
     /// Given names written as a relative of someone with a surname, in narration: "his sister
     /// Joan" (his: the last man named before, in this paragraph or the one before), "Ralph
     /// Denham's sister Joan". Only relatives who share the surname by birth.
@@ -596,6 +595,7 @@ struct CharacterClusterer {
     /// Henry "Harry").
     private static let ranks: Set<String> = ["lady", "dame", "queen", "princess"]
 
+    /// Titles of a relative that the family uses before a surname as often as before a given name.
     private static let kinTitles: Set<String> = ["uncle", "aunt", "auntie", "cousin", "grandpa", "grandma", "granny"]
 
     /// The one person already titled with `word` who is `title` + `word` too: a relative's title

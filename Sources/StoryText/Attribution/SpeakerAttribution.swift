@@ -610,10 +610,8 @@ struct SpeakerAttributor {
     func familyMember(of possessor: Int, noun: String, quote q: Int, position: Int, speakers: [Attribution]) -> Int? {
         guard ["sister", "daughter", "brother"].contains(noun), let gender = Lexicon.roleNouns[noun],
               let surname = familyName(of: possessor) else { return nil }
-        // Her brother is not her father ("Mr. Gradgrind" to Louisa; young Tom is her brother).
-        let father = relative(of: possessor, noun: "father")
         let family = Set(entities.indices.filter { c in
-            c != possessor && c != father && entities[c].kind == .named && genders[c] == gender && isPerson(c)
+            c != possessor && entities[c].kind == .named && genders[c] == gender && isPerson(c)
                 && entities[c].titles["mrs"] == nil && familyName(of: c) == surname
         })
         guard !family.isEmpty else { return nil }
