@@ -64,7 +64,9 @@ enum RoleMerging {
     /// compatible gender the narration mentions (skipping whoever speaks the turn before or after,
     /// the role's interlocutor) is the same one, and no other person is as often, the role is
     /// that person. (A strict majority was a knife edge: one more line of Frank Churchill's, 13
-    /// votes of 26 against Mr. Weston's 11, split "the young man" from him.)
+    /// votes of 26 against Mr. Weston's 11, split "the young man" from him.) A description of one
+    /// or two lines is the person only when the lead-in names them (the quote's paragraph or the
+    /// one before), who may be one never speaking by name, and who is not the nearest other speaker.
     static func joinDefiniteDescriptions(entities: inout [Entity], genders: [Gender], ages: [AgeRange], attributions: inout [Attribution],
                                          mentions: [NameMention], mentionEntity: [Int], tokens: [Token]) {
         var lines = Array(repeating: 0, count: entities.count)
