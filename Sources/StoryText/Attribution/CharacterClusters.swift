@@ -11,6 +11,8 @@ struct Entity: Sendable {
     var surname: String?
     /// Title → number of mentions with it.
     var titles: [String: Int] = [:]
+    /// Titled Sir or Lord: never the "Mr." of the family (Sir Walter Elliot's heir is Mr. Elliot).
+    var isKnighted: Bool { titles["sir"] != nil || titles["lord"] != nil }
     var roleGender: Gender = .unknown
     var firstPosition: Int
     var mentions: Int = 0
@@ -333,9 +335,9 @@ struct CharacterClusterer {
                     let g = genderOf(candidate)
                     let titles = entities[candidate].titles
                     guard let titleGender else { return titles[title] != nil }
-                    // A man the text titles Sir (Sir Walter Elliot) is never Mr. Elliot: that
+                    // A man the text titles Sir or Lord (Sir Walter Elliot) is never Mr. Elliot: that
                     // is another of the family, his heir.
-                    if title == "mr", titles["sir"] != nil { return false }
+                    if title == "mr", entities[candidate].isKnighted { return false }
                     if title == wife, titles[wife] == nil, hasMiss || titles[maiden] != nil { return false }
                     if title == maiden, titles[wife] != nil, titles[maiden] == nil, hasMrs { return false }
                     return g == titleGender || g == .unknown
@@ -568,7 +570,7 @@ struct CharacterClusterer {
                 let gender: Gender = owner.lower == "his" ? .male : .female
                 possessor = mentions[..<index].last { p in
                     !p.inQuote && !p.isRoleTitle && tokens[p.firstToken].paragraph >= nounToken.paragraph - 1 && Self.gender(of: p) == gender
-                }.flatMap { tokens[$0.firstToken].paragraph >= nounToken.paragraph - 1 ? $0 : nil }
+                }
             default:
                 possessor = mentions[..<index].last.flatMap { $0.endToken == k + 1 && owner.isPossessive && !$0.inQuote ? $0 : nil }
             }

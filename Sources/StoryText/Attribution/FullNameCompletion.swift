@@ -40,10 +40,8 @@ enum FullNameCompletion {
                 for f in full {
                     // A full name never titled that a pronoun tag or two gave lines to is still the
                     // titled speaker ("Josiah Bounderby", 3 lines, beside Mr. Bounderby's 400).
-                    // Sir Walter Elliot is never "Mr. Elliot": that is another of the family, his heir.
-                    let knighted = entities[f].titles["sir"] != nil || entities[f].titles["lord"] != nil
                     let targets = titled.filter { compatible($0, f) && (lines[f] == 0 || entities[f].titles.isEmpty && lines[f] * 10 <= lines[$0])
-                        && !(knighted && entities[$0].titles["mr"] != nil) }
+                        && !(entities[f].isKnighted && entities[$0].titles["mr"] != nil) }
                     guard targets.count == 1, let target = targets.first, !namedSpeakers.contains(where: { $0 != f && compatible($0, f) }) else { continue }
                     for (key, count) in entities[f].formCounts where entities[target].formCounts[key] == nil {
                         entities[target].formCounts[key] = count

@@ -85,16 +85,18 @@ enum Lexicon {
         "major": nil, "lieutenant": nil, "lt": nil, "professor": nil, "prof": nil, "judge": nil, "cousin": nil,
         "grandma": .female, "granny": .female, "grandpa": .male, "granddad": .male, "saint": nil, "st": nil, "mamma": .female,
         "papa": .male, "m": .male,
-        "inspector": nil, "sergeant": nil, "superintendent": nil, "detective": nil, "corporal": nil, "admiral": nil,
-        "commander": nil, "commodore": nil, "bishop": nil, "archdeacon": nil, "squire": nil,
         // As dialect writes them ("Marse Maurice", "Mistah Thomas", "Miz Hamilton").
         "marse": .male, "massa": .male, "mistah": .male, "miz": .female,
-    ]
+    ].merging(ranks.map { ($0, Gender?.none) }) { written, _ in written }
+
+    /// Police, naval and church ranks: titles of names ("Inspector Athelney Jones", "Admiral
+    /// Croft"), roles alone ("said the inspector"), men by the period's convention.
+    static let ranks: [String] = ["inspector", "sergeant", "superintendent", "detective", "corporal", "admiral",
+                                  "commander", "commodore", "bishop", "archdeacon", "squire"]
 
     /// Titles that are male by convention when nothing else is known (officers, doctors, clergy of the period).
-    static let defaultMaleTitles: Set<String> = ["dr", "doctor", "captain", "capt", "colonel", "col", "general", "gen", "major", "lieutenant", "lt", "professor", "prof", "judge", "reverend", "rev",
-                                                    "inspector", "sergeant", "superintendent", "detective", "corporal", "admiral",
-                                                    "commander", "commodore", "bishop", "archdeacon", "squire"]
+    static let defaultMaleTitles: Set<String> = Set(["dr", "doctor", "captain", "capt", "colonel", "col", "general", "gen", "major", "lieutenant", "lt",
+                                                     "professor", "prof", "judge", "reverend", "rev"] + ranks)
 
     /// Honorifics that go before a given name rather than a surname ("Aunt Josephine", "Sir Thomas").
     static let givenNameTitles: Set<String> = ["marse", "massa", "sir", "lady", "aunt", "auntie", "uncle", "cousin", "master", "mistress", "brother", "sister", "father", "mother", "king", "queen", "prince", "princess", "saint", "st", "dame", "grandma", "granny", "grandpa"]
@@ -209,12 +211,10 @@ enum Lexicon {
         "nursemaid": .female, "housemaid": .female, "chambermaid": .female, "parlourmaid": .female, "parlormaid": .female,
         "kitchenmaid": .female, "governess": .female, "cook": .female, "laundress": .female,
         "cousin": .unknown,
-        // Offices and ranks ("said the inspector", "asked the magistrate").
-        "inspector": .male, "sergeant": .male, "superintendent": .male, "detective": .male, "constable": .male, "corporal": .male,
-        "admiral": .male, "commander": .male, "bishop": .male, "archdeacon": .male, "squire": .male, "magistrate": .male,
-        "surgeon": .male, "secretary": .unknown, "lawyer": .male, "curate": .male, "vicar": .male, "rector": .male,
-        "clergyman": .male, "chaplain": .male, "judge": .male, "professor": .male,
-    ]
+        // Offices ("asked the magistrate"); the ranks are added below.
+        "constable": .male, "magistrate": .male, "surgeon": .male, "secretary": .unknown, "lawyer": .male, "curate": .male,
+        "vicar": .male, "rector": .male, "clergyman": .male, "chaplain": .male, "judge": .male, "professor": .male,
+    ].merging(ranks.map { ($0, Gender.male) }) { written, _ in written }
 
     /// Nouns of many people ("said the crowd", "cried the voices"): such a role speaks as a group.
     static let groupNouns: Set<String> = [

@@ -44,8 +44,8 @@ struct NameMentionFinder {
     static let particles: Set<String> = ["de", "du", "des", "von", "van", "der", "da", "di", "del", "della", "le", "la"]
 
     /// Titles that may stand alone as a role ("the General", "the Doctor").
-    static let roleTitles: Set<String> = ["general", "colonel", "captain", "major", "doctor", "dr", "professor", "count", "countess", "baron", "baroness", "prince", "princess", "king", "queen", "judge", "marquis", "duke", "duchess",
-                                             "inspector", "sergeant", "superintendent", "detective", "corporal", "admiral", "commander", "commodore", "bishop", "archdeacon", "squire"]
+    static let roleTitles: Set<String> = Set(["general", "colonel", "captain", "major", "doctor", "dr", "professor", "count", "countess", "baron", "baroness",
+                                              "prince", "princess", "king", "queen", "judge", "marquis", "duke", "duchess"] + Lexicon.ranks)
 
     /// Titles a peer or a ruler takes with a place: "the Duke of Omnium", "the Prince of Wales".
     static let territorialTitles: Set<String> = ["lord", "lady", "king", "queen", "prince", "princess", "count", "countess", "duke", "duchess", "earl", "marquis", "baron", "baroness"]

@@ -97,41 +97,28 @@ enum RoleMerging {
             }
         }
         var quoteParagraph: [Int: Int] = [:]
-        // The last speaking named man and woman the narration mentions before each quote.
-        var lastNamed: [Gender: [Int]] = [:]
-        var before: [Int: [Gender: [Int]]] = [:]
-        // The paragraph each of those was last named in, as each quote starts.
-        var namedParagraph: [Int: Int] = [:]
-        var beforeParagraph: [Int: [Int: Int]] = [:]
-        var silentNamed: [Gender: [Int]] = [:]
-        var beforeSilent: [Int: [Gender: [Int]]] = [:]
+        // The named men and women the narration mentions last before each quote, newest first,
+        // with the paragraph of that mention: three who speak (for any description) and three who
+        // never speak by name (for a short one: "Gregory's sister Rosamond laughed").
+        var recent: [Gender: [(entity: Int, paragraph: Int)]] = [:]
+        var before: [Int: [Gender: [(entity: Int, paragraph: Int)]]] = [:]
         var mentionAtToken: [Int: Int] = [:]
         for (index, mention) in mentions.enumerated() where !mention.inQuote { mentionAtToken[mention.firstToken] = index }
         var currentQuote = -1
         for (i, t) in tokens.enumerated() {
-            if t.quote >= 0, t.quote != currentQuote {
-                before[t.quote] = lastNamed; quoteParagraph[t.quote] = t.paragraph; beforeSilent[t.quote] = silentNamed
-                beforeParagraph[t.quote] = Dictionary(uniqueKeysWithValues: (Array(lastNamed.values.joined()) + silentNamed.values.joined()).map { ($0, namedParagraph[$0] ?? -10) })
-            }
+            if t.quote >= 0, t.quote != currentQuote { before[t.quote] = recent; quoteParagraph[t.quote] = t.paragraph }
             currentQuote = t.quote
-            if let index = mentionAtToken[i] {
-                let e = mentionEntity[index]
-                // A role of one or two lines may be one who never speaks by name ("Gregory's
-                // sister Rosamond laughed. '…,' said the girl").
-                if e >= 0, e < entities.count, entities[e].kind == .named, lines[e] == 0, genders[e] != .unknown,
-                   entities[e].givenName.map(FirstNames.isGivenName) == true || !entities[e].titles.isEmpty {
-                    namedParagraph[e] = t.paragraph
-                    silentNamed[genders[e], default: []].removeAll { $0 == e }
-                    silentNamed[genders[e], default: []].insert(e, at: 0)
-                    if silentNamed[genders[e]]!.count > 3 { silentNamed[genders[e]]!.removeLast() }
-                }
-                if e >= 0, e < entities.count, entities[e].kind == .named, lines[e] > 0, genders[e] != .unknown {
-                    namedParagraph[e] = t.paragraph
-                    lastNamed[genders[e], default: []].removeAll { $0 == e }
-                    lastNamed[genders[e], default: []].insert(e, at: 0)
-                    if lastNamed[genders[e]]!.count > 3 { lastNamed[genders[e]]!.removeLast() }
-                }
-            }
+            guard let index = mentionAtToken[i] else { continue }
+            let e = mentionEntity[index]
+            guard e >= 0, e < entities.count, entities[e].kind == .named, genders[e] != .unknown else { continue }
+            let speaks = lines[e] > 0
+            // One who never speaks counts by a known given name or a title, not a people's name ("Poles").
+            guard speaks || entities[e].givenName.map(FirstNames.isGivenName) == true || !entities[e].titles.isEmpty else { continue }
+            var list = recent[genders[e], default: []]
+            list.removeAll { $0.entity == e }
+            list.insert((e, t.paragraph), at: 0)
+            if let fourth = list.indices.filter({ (lines[list[$0].entity] > 0) == speaks }).dropFirst(3).first { list.remove(at: fourth) }
+            recent[genders[e]] = list
         }
         var target = Array(repeating: -1, count: entities.count)
         for e in roles {
@@ -154,30 +141,29 @@ enum RoleMerging {
                 if !cues.isDisjoint(with: ["young", "little", "boy", "girl", "lad", "lass"]) { return age != .elderly }
                 return true
             }
+            // A role of one or two lines is the person only when named in the lead-in ("Lady
+            // Narborough sat at the head of the table. '…,' said the old lady"), who may be one
+            // never speaking by name; not when brought in as "a plainly dressed lady" (someone
+            // new), nor a bare "the man", what a tag calls anyone it knows no more of.
+            let short = lines[e] < 3
+            let mayBeSilent = short && !entities[e].formCounts.keys.contains { $0.hasPrefix("a ") || $0.hasPrefix("an ") }
+                && !["the man", "the woman"].contains(entities[e].firstForm ?? "")
             var lineCandidate: [Int: Int] = [:]
             for (q, a) in attributions.enumerated() where a.entity == e {
                 // Someone who speaks the turn before or after is the role's interlocutor, not the role.
-                // For a role of one or two lines, the nearest other speakers (a line in two parts is
-                // one turn): "Matthew went up to the platform. '…,' said the old man. '…' / '…,'
-                // said Matthew" is the man he went up to.
-                let neighbours = lines[e] >= 3 ? [q - 1, q + 1].filter { attributions.indices.contains($0) }.map { attributions[$0].entity }
+                // For a short role, the nearest other speakers (a line in two parts is one turn):
+                // "Matthew went up to the platform. '…,' said the old man. '…' / '…,' said Matthew"
+                // is the man he went up to.
+                let neighbours = !short ? [q - 1, q + 1].filter { attributions.indices.contains($0) }.map { attributions[$0].entity }
                     : [attributions[..<q].last { $0.entity != e }?.entity, attributions[(q + 1)...].first { $0.entity != e }?.entity].compactMap { $0 }
-                // A role of one or two lines is the person only when named in the lead-in: "Lady
-                // Narborough sat at the head of the table. '…,' said the old lady."
-                func near(_ named: Int) -> Bool {
-                    lines[e] >= 3 || (quoteParagraph[q] ?? 0) - (beforeParagraph[q]?[named] ?? -10) <= 1
+                let lineParagraph = quoteParagraph[q] ?? 0
+                let named = before[q]?[genders[e]]?.first { candidate in
+                    guard ageFits(candidate.entity) else { return false }
+                    return lines[candidate.entity] > 0 ? !neighbours.contains(candidate.entity) : mayBeSilent && lineParagraph - candidate.paragraph <= 1
                 }
-                // The one named last of the speaking and, for a short role, the silent.
-                let speaking = before[q]?[genders[e]]?.first { !neighbours.contains($0) && ageFits($0) }
-                // (Not one the narration brought in as "a plainly dressed lady": someone new; nor a
-                // bare "the man", whom a tag calls so when it knows no more.)
-                let broughtIn = entities[e].formCounts.keys.contains { $0.hasPrefix("a ") || $0.hasPrefix("an ") }
-                let bare = ["the man", "the woman"].contains(entities[e].firstForm ?? "")
-                let silent = lines[e] >= 3 || broughtIn || bare ? nil : beforeSilent[q]?[genders[e]]?.first { ageFits($0) && near($0) }
-                let latest = [speaking, silent].compactMap { $0 }.max { (beforeParagraph[q]?[$0] ?? -10) < (beforeParagraph[q]?[$1] ?? -10) }
-                if let named = latest, near(named) {
-                    votes[named, default: 0] += 1
-                    if !nearIntroduction(q) { lineCandidate[q] = named }
+                if let named, !short || lineParagraph - named.paragraph <= 1 {
+                    votes[named.entity, default: 0] += 1
+                    if !nearIntroduction(q) { lineCandidate[q] = named.entity }
                 }
             }
             // At least half the role's lines, and clearly ahead of the runner-up.

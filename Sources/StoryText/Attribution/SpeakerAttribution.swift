@@ -383,17 +383,20 @@ struct SpeakerAttributor {
             let key = roleKey("the", modifiers: words.dropLast(), head: head) + " " + qualifier
             return .role(key: key, display: key, gender: GenderAgeInference.nounGender(head) ?? .unknown, written: key)
         }
-        // "the" presupposes someone the reader knows: a bare noun the narration has never used
-        // before ("admitted the caller") is an epithet for someone present, left to turn-taking.
-        // An office written with capitals ("said the City Magistrate") is one known person, the
-        // first time too.
-        let office = definite && (i + 1..<j).allSatisfy { tokens[$0].isCapitalized }
-        guard !definite || office || firstUse[head.split(separator: "-").last.map(String.init) ?? head].map({ $0 < j - 1 }) == true else { return nil }
+        guard !definite || isKnown(head.split(separator: "-").last.map(String.init) ?? head, phrase: i + 1..<j, usedBefore: j - 1) else { return nil }
         // "muttered a deep curse", "said a very good thing": an indefinite after the verb may be
         // its object; only a noun of people ("a looker-on", "a sleepy-faced carpenter") speaks.
         guard definite || namesPeople(head, modifiers: words.dropLast()) else { return nil }
         let key = roleKey("the", modifiers: words.dropLast(), head: head)
         return .role(key: key, display: key, gender: Lexicon.roleNouns[head] ?? GenderAgeInference.nounGender(head) ?? .unknown, written: writtenPhrase(i..<j))
+    }
+
+    /// "the" presupposes someone the reader knows: a noun the narration used before (a bare noun
+    /// it never used, "admitted the caller", is an epithet for someone present, left to
+    /// turn-taking), or an office written with capitals ("said the City Magistrate"), one known
+    /// person the first time too.
+    private func isKnown(_ head: String, phrase: Range<Int>, usedBefore limit: Int) -> Bool {
+        phrase.allSatisfy { $0 < tokens.count && tokens[$0].isCapitalized } || firstUse[head].map { $0 < limit } == true
     }
 
     /// "'…,' said the first housemaid. '…,' said the second": the ordinal's noun is left out
@@ -509,13 +512,11 @@ struct SpeakerAttributor {
         // "A watchman was crying": the auxiliary is not part of the noun phrase.
         var words = words
         while let last = words.last, Lexicon.tagFillers.contains(last), words.count > 1 { words = words.dropLast() }
-        // "the" presupposes someone known (the noun used before); "a" brings someone in.
+        // "the" presupposes someone known; "a" brings someone in.
         let definite = tokens[i].lower == "the"
-        // "the City Magistrate said": an office, as after the verb.
-        let office = definite && (i + 1..<i + 1 + words.count).allSatisfy { tokens[$0].isCapitalized }
         guard let head = words.last, Self.canHeadRole(head), !head.hasSuffix("s") || head.hasSuffix("ss"),
               !words.dropLast().contains(where: { Self.clauseWords.contains($0) || $0.hasSuffix("'s") }),
-              !definite || office || firstUse[head].map({ $0 < i }) == true else { return nil }
+              !definite || isKnown(head, phrase: i + 1..<i + 1 + words.count, usedBefore: i) else { return nil }
         // "The rain continued fast": a verb that also tells of things going on needs a noun of people.
         // Before its verb an indefinite needs a noun of people ("A little cry broke from her lips").
         guard !things.contains(head), definite && !Lexicon.continuingVerbs.contains(tokens[j].lower)
