@@ -1,6 +1,6 @@
 import Foundation
 import StoryModel
-import StoryText
+@testable import StoryText
 import Testing
 
 /// Mechanisms that carry to novels the rules were not written on (issue 23): open-class tag
@@ -1719,5 +1719,25 @@ struct AnalysisFamilyTagTests {
         """)
         #expect(passage.speakers.last == "Rosamond")
         #expect(passage.character(named: "the girl") == nil)
+    }
+
+    @Test("A name the lists lack is cast as books at large use it: Evie and Ingrid are women; the Dodo and Crane are words")
+    func nameGendersFromBooksAtLarge() {
+        let passage = AnalyzedPassage("""
+        "The train is late again," said Evie.
+
+        "It always is on Sundays," said Ingrid. "Crane will wait with the car."
+
+        "Then we had better sit down," said Evie.
+
+        "Tell Crane to bring the rugs," said Ingrid.
+        """)
+        // Before, no pronoun said who they were, and both were cast as men.
+        #expect(passage.character(named: "Evie")?.gender == .female)
+        #expect(passage.character(named: "Ingrid")?.gender == .female)
+        #expect(NameGenders.gender(of: "gino") == .male)
+        // Words written as names are no one's name in those books: no gender from the list.
+        #expect(NameGenders.gender(of: "dodo") == .unknown)
+        #expect(NameGenders.gender(of: "crane") == .unknown)
     }
 }

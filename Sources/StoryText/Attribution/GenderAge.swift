@@ -210,6 +210,13 @@ struct GenderAgeInference {
         let named = entity.kind != .narrator || entity.formCounts.contains { $0.key != "i" && $0.value > 0 }
         guard estimate.gender == .unknown, named, !entity.isGroup else { return estimate }
         var guessed = estimate
+        // A name the lists lack, as books at large use it ("Evie", "Gino"), else its ending; not
+        // a noun written as a name ("the Dodo"), which is no one's name in those books.
+        if let given = entity.givenName, entity.descriptions.isEmpty, case let prior = NameGenders.gender(of: given), prior != .unknown {
+            guessed.gender = prior
+            guessed.genderConfidence = 0.5
+            return guessed
+        }
         guessed.gender = entity.givenName.map(FirstNames.soundsFeminine) == true ? .female : .male
         guessed.genderConfidence = 0.35
         return guessed
