@@ -1740,4 +1740,26 @@ struct AnalysisFamilyTagTests {
         #expect(NameGenders.gender(of: "dodo") == .unknown)
         #expect(NameGenders.gender(of: "crane") == .unknown)
     }
+
+    @Test("A titled speaker is the given name her companion calls her: 'Charlotte, don't you feel …?' to Miss Bartlett")
+    func givenNameCalledIsTheTitledSpeakers() {
+        let passage = AnalyzedPassage("""
+        "The Signora had no business to do it," said Miss Bartlett, "no business at all."
+
+        "Charlotte, don't you feel, too, that we might have been in London?" said Lucy.
+
+        "Any nook does for me," Miss Bartlett continued.
+
+        "Charlotte dear, you are too unselfish," said Lucy.
+
+        Mr. Beebe smiled at them both. "Miss Honeychurch, your cousin is quite right," he said.
+
+        "Oh, Mr. Beebe!" said Lucy.
+
+        Miss Bartlett arrived on Tuesday. "Dearest Lucy, what a welcome," said Charlotte.
+        """)
+        // Before, Charlotte was a second woman beside Miss Bartlett, and spoke the last line.
+        #expect(passage.character(named: "Charlotte")?.name == "Miss Bartlett")
+        #expect(passage.speakers.last == "Miss Bartlett")
+    }
 }

@@ -53,6 +53,8 @@ public struct StoryAnalyzer: Sendable {
         RoleMerging.nameCalledBeside(entities: &entities, genders: entityEstimates.map(\.gender), attributions: &attributions,
                                      vocatives: attributor.vocatives, mentions: mentions, mentionEntity: clusters.mentionEntity)
         FullNameCompletion.complete(entities: &entities, genders: entityEstimates.map(\.gender), attributions: &attributions)
+        FullNameCompletion.completeFromCalls(entities: &entities, genders: entityEstimates.map(\.gender), attributions: &attributions,
+                                             vocatives: attributor.vocatives)
         var narrationMentions = Array(repeating: 0, count: clusters.entities.count)
         for (index, mention) in mentions.enumerated() where !mention.inQuote && clusters.mentionEntity[index] >= 0 {
             narrationMentions[clusters.mentionEntity[index]] += 1
