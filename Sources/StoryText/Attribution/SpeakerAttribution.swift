@@ -1597,6 +1597,13 @@ struct SpeakerAttributor {
         for (role, person) in introductions(result) {
             for q in result.indices where result[q].entity == role { result[q].entity = person }
         }
+        // A role that says who it is ("I am Griffin, of University College") is that person in
+        // the scene it says so (a description like "the man" is someone else elsewhere).
+        for q in result.indices where result[q].entity >= 0 && entities[result[q].entity].kind == .role {
+            let role = result[q].entity
+            guard let person = nameSaid(inQuote: q), compatible(role, person) else { continue }
+            for k in max(0, q - Self.sceneQuotes)...min(result.count - 1, q + Self.sceneQuotes) where result[k].entity == role { result[k].entity = person }
+        }
         // 6. "replied her mother" where "her" has no surname (Elinor): the mother the book's
         // other such tags name, when they nearly all name one.
         for (key, targets) in kinResolved {
@@ -1611,20 +1618,46 @@ struct SpeakerAttributor {
     /// Roles that answer a question about their name with a name alone: role → named entity.
     private func introductions(_ result: [Attribution]) -> [Int: Int] {
         var found: [Int: Int] = [:]
-        for q in quotes.indices where q > 0 {
+        for q in quotes.indices {
             let role = result[q].entity
             guard role >= 0, entities[role].kind == .role, found[role] == nil else { continue }
+            guard q > 0 else { continue }
             let words = quoteTokens[q].filter { tokens[$0].isWord }
             guard (1...3).contains(words.count), words.allSatisfy({ tokens[$0].isCapitalized }),
                   mentionAt[words[0]] >= 0 else { continue }
             guard mentionEntity[Int(mentionAt[words[0]])] >= 0 else { continue }
             let person = mentionEntity[Int(mentionAt[words[0]])]
-            guard entities[person].kind == .named, genders[role] == .unknown || genders[person] == .unknown || genders[role] == genders[person] else { continue }
+            guard entities[person].kind == .named, compatible(role, person) else { continue }
             let asked = quoteTokens[q - 1].map { tokens[$0].lower }
             guard asked.contains("name"), asked.contains("?") else { continue }
             found[role] = person
         }
         return found
+    }
+
+    /// How many quotes either side of a self-introduction are the scene it names its speaker in.
+    private static let sceneQuotes = 30
+
+    private func compatible(_ a: Int, _ b: Int) -> Bool { genders[a] == .unknown || genders[b] == .unknown || genders[a] == genders[b] }
+
+    /// The person a quote's speaker says they are: "I am Griffin", "I'm Jones", "my name is
+    /// Hall" (not "I am Mrs. Hall's servant").
+    private func nameSaid(inQuote q: Int) -> Int? {
+        let words = quoteTokens[q].filter { tokens[$0].isWord }
+        for (k, i) in words.enumerated() {
+            let lower = tokens[i].lower
+            let rest: Int
+            if lower == "i'm" { rest = k + 1 }
+            else if lower == "i", k + 1 < words.count, tokens[words[k + 1]].lower == "am" { rest = k + 2 }
+            else if lower == "my", k + 2 < words.count, tokens[words[k + 1]].lower == "name", ["is", "was"].contains(tokens[words[k + 2]].lower) { rest = k + 3 }
+            else { continue }
+            guard rest < words.count, case let start = words[rest], tokens[start].isCapitalized, mentionAt[start] >= 0 else { continue }
+            let mention = mentions[Int(mentionAt[start])]
+            let person = mentionEntity[Int(mentionAt[start])]
+            guard person >= 0, person < entities.count, entities[person].kind == .named, !tokens[mention.endToken - 1].isPossessive else { continue }
+            return person
+        }
+        return nil
     }
 
     /// Roles that speak ("said the old lady") are mentioned in narration too ("the old lady
