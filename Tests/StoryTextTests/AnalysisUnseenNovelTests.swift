@@ -1780,4 +1780,22 @@ struct AnalysisFamilyTagTests {
         #expect(passage.speakers == ["Griffin", "Griffin", "Dr. Kemp", "Dr. Kemp", "Dr. Kemp", "Griffin"])
         #expect(passage.character(named: "the voice") == nil)
     }
+
+    @Test("One a tag names who says they are another name is that name too: '\"I am the Invisible Man,\" said Griffin'")
+    func namedSpeakerSaysTheirOtherName() {
+        let passage = AnalyzedPassage("""
+        "I am the Invisible Man," said Griffin.
+
+        "It's incredible," said Kemp. "And Mabel? If I'm Mabel, I'll stay here."
+
+        "Incredible or not, I am here," said the Invisible Man.
+
+        "Good evening," said Mabel.
+        """)
+        // Before, the Invisible Man was a second man beside Griffin.
+        #expect(passage.character(named: "Griffin")?.id == passage.character(named: "Invisible Man")?.id)
+        #expect(Set(passage.speakers).count == 3)
+        // A supposition names no one: Kemp is not Mabel.
+        #expect(passage.character(named: "Kemp")?.aliases.contains("Mabel") == false)
+    }
 }

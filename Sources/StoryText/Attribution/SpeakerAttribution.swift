@@ -1604,6 +1604,18 @@ struct SpeakerAttributor {
             guard let person = nameSaid(inQuote: q), compatible(role, person) else { continue }
             for k in max(0, q - Self.sceneQuotes)...min(result.count - 1, q + Self.sceneQuotes) where result[k].entity == role { result[k].entity = person }
         }
+        // One a tag names who says they are another name ("I am the Invisible Man," said
+        // Griffin) is also that name, everywhere: a name, unlike "the man", is one person.
+        for q in result.indices where result[q].evidence == .namedTag && result[q].entity >= 0 && entities[result[q].entity].kind == .named {
+            let speaker = result[q].entity
+            guard let other = nameSaid(inQuote: q, afterArticle: true), other != speaker, compatible(speaker, other),
+                  !vocatives[q].contains(other), result.contains(where: { $0.entity == other }) else { continue }
+            for (key, _) in entities[other].formCounts where entities[speaker].formCounts[key] == nil {
+                entities[speaker].formCounts[key] = 0
+                entities[speaker].formDisplay[key] = entities[other].formDisplay[key]
+            }
+            for k in result.indices where result[k].entity == other { result[k].entity = speaker }
+        }
         // 6. "replied her mother" where "her" has no surname (Elinor): the mother the book's
         // other such tags name, when they nearly all name one.
         for (key, targets) in kinResolved {
@@ -1641,17 +1653,20 @@ struct SpeakerAttributor {
     private func compatible(_ a: Int, _ b: Int) -> Bool { genders[a] == .unknown || genders[b] == .unknown || genders[a] == genders[b] }
 
     /// The person a quote's speaker says they are: "I am Griffin", "I'm Jones", "my name is
-    /// Hall" (not "I am Mrs. Hall's servant").
-    private func nameSaid(inQuote q: Int) -> Int? {
+    /// Hall", and with `afterArticle` "I am the Invisible Man" (not "I am Mrs. Hall's servant").
+    private func nameSaid(inQuote q: Int, afterArticle: Bool = false) -> Int? {
         let words = quoteTokens[q].filter { tokens[$0].isWord }
         for (k, i) in words.enumerated() {
             let lower = tokens[i].lower
+            // "if I'm Mabel, I'll stay down here": a supposition, not who the speaker is.
+            if k > 0, ["if", "suppose", "unless", "though"].contains(tokens[words[k - 1]].lower) { continue }
             let rest: Int
             if lower == "i'm" { rest = k + 1 }
             else if lower == "i", k + 1 < words.count, tokens[words[k + 1]].lower == "am" { rest = k + 2 }
             else if lower == "my", k + 2 < words.count, tokens[words[k + 1]].lower == "name", ["is", "was"].contains(tokens[words[k + 2]].lower) { rest = k + 3 }
             else { continue }
-            guard rest < words.count, case let start = words[rest], tokens[start].isCapitalized, mentionAt[start] >= 0 else { continue }
+            let skip = afterArticle && rest + 1 < words.count && tokens[words[rest]].lower == "the" ? 1 : 0
+            guard rest + skip < words.count, case let start = words[rest + skip], tokens[start].isCapitalized, mentionAt[start] >= 0 else { continue }
             let mention = mentions[Int(mentionAt[start])]
             let person = mentionEntity[Int(mentionAt[start])]
             guard person >= 0, person < entities.count, entities[person].kind == .named, !tokens[mention.endToken - 1].isPossessive else { continue }
