@@ -1798,4 +1798,28 @@ struct AnalysisFamilyTagTests {
         // A supposition names no one: Kemp is not Mabel.
         #expect(passage.character(named: "Kemp")?.aliases.contains("Mabel") == false)
     }
+
+    @Test("A titled lady is the given name her company calls her: 'Gladys, you are absurd' to the Duchess of Monmouth")
+    func givenNameCalledIsTheTitledLadys() {
+        let passage = AnalyzedPassage("""
+        Dorian Gray was sitting in the conservatory, talking to the pretty Duchess of Monmouth.
+
+        "What are you two talking about?" said Lord Henry, strolling over to the table.
+
+        "About names, Harry," said the Duchess.
+
+        "Gladys, you are absurd," said Lord Henry.
+
+        "Then what do you value, Harry?" asked the Duchess of Monmouth.
+
+        "Only the nomenclature, Gladys," said Lord Henry.
+
+        The Duke of Monmouth came in from the garden. "Gladys, the carriage is ready," said the Duke.
+
+        "I shall come directly," said Gladys.
+        """)
+        // Before, Gladys was a woman beside the Duchess, and spoke the last line.
+        #expect(passage.character(named: "Gladys")?.name == "Duchess of Monmouth")
+        #expect(passage.speakers.last == "Duchess of Monmouth")
+    }
 }

@@ -59,14 +59,15 @@ enum FullNameCompletion {
     }
 
     /// "Charlotte, don't you feel …?" said Lucy, between two of Miss Bartlett's lines: a titled
-    /// speaker with no given name of her own is called by one by the people she talks with. A lone
-    /// given name of a compatible gender called at least twice in a turn beside the titled one's,
-    /// twice as often as beside anyone else's (but its own), and never answering her, is hers.
+    /// speaker with no given name of her own ("Miss Bartlett", "the Duchess of Monmouth") is called
+    /// by one by the people she talks with. A lone given name called at least twice in a turn beside
+    /// the titled one's, twice as often as beside anyone else of its gender (but itself), and never
+    /// answering her, is hers.
     static func completeFromCalls(entities: inout [Entity], genders: [Gender], attributions: inout [Attribution], vocatives: [[Int]]) {
         var lines = Array(repeating: 0, count: entities.count)
         for a in attributions where a.entity >= 0 && a.entity < lines.count { lines[a.entity] += 1 }
         func isTitled(_ e: Int) -> Bool {
-            entities[e].kind == .named && entities[e].givenName == nil && entities[e].surname != nil && !entities[e].titles.isEmpty && lines[e] > 0
+            entities[e].kind == .named && entities[e].givenName == nil && !entities[e].titles.isEmpty && lines[e] > 0
         }
         func isLoneGiven(_ e: Int) -> Bool {
             entities[e].kind == .named && entities[e].givenName != nil && entities[e].surname == nil && entities[e].titles.isEmpty
@@ -79,7 +80,9 @@ enum FullNameCompletion {
             for n in neighbours { answers.insert([attributions[q].entity, n]) }
             guard q < vocatives.count else { continue }
             for v in Set(vocatives[q]) where v >= 0 && v < entities.count && isLoneGiven(v) {
-                for n in neighbours where n >= 0 && n < entities.count && n != attributions[q].entity { calls[v, default: [:]][n, default: 0] += 1 }
+                for n in neighbours where n >= 0 && n < entities.count && n != attributions[q].entity && compatible(genders, v, n) {
+                    calls[v, default: [:]][n, default: 0] += 1
+                }
             }
         }
         for (given, beside) in calls.sorted(by: { $0.key < $1.key }) {
