@@ -1822,4 +1822,27 @@ struct AnalysisFamilyTagTests {
         #expect(passage.character(named: "Gladys")?.name == "Duchess of Monmouth")
         #expect(passage.speakers.last == "Duchess of Monmouth")
     }
+
+    @Test("A reply that calls one the narration has just brought is not the last turn's: 'So Pooh went off to find Owl. \"Owl,\" said Pooh'")
+    func callToOneJustBroughtIn() {
+        let passage = AnalyzedPassage("""
+        The Old Grey Donkey, Eeyore, stood by himself in a thistly corner of the Forest.
+
+        "Good morning, Eeyore," said Pooh.
+
+        "Good morning, Pooh Bear," said Eeyore gloomily. "If it is a good morning. Which I doubt."
+
+        "Why, what's the matter?"
+
+        "Nothing, Pooh Bear, nothing."
+
+        So Winnie-the-Pooh went off to find Owl, who lived at The Chestnuts.
+
+        "Owl," said Pooh, "have you seen Eeyore's tail?"
+
+        "The customary procedure in such cases is as follows," said Owl.
+        """)
+        // Before, "Nothing, Pooh Bear, nothing." went to Owl, whom the next line calls.
+        #expect(passage.speakers == ["Pooh", "Eeyore", "Eeyore", "Pooh", "Eeyore", "Pooh", "Pooh", "Owl"])
+    }
 }

@@ -1819,7 +1819,8 @@ struct SpeakerAttributor {
                 if i > 0, known[i - 1] >= 0, let target = addressedInOrder[i - 1].last(where: { $0 != known[i - 1] && !addressed[i].contains($0) }), present(target) {
                     chosen = target; evidence = .addressee
                 } else if i + 1 < known.count, fixed[i + 1] >= 0,
-                          let target = addressed[i + 1].sorted().first(where: { $0 != fixed[i + 1] && !addressed[i].contains($0) }), present(target) {
+                          let target = addressed[i + 1].sorted().first(where: { $0 != fixed[i + 1] && !addressed[i].contains($0) }), present(target),
+                          !namedBetween(target, turns[run.lowerBound + i].last!, turns[run.lowerBound + i + 1][0]) {
                     // The reply names the person it answers: the speaker of this turn.
                     chosen = target; evidence = .addressee
                 } else {
@@ -1913,6 +1914,17 @@ struct SpeakerAttributor {
     }
 
     /// Verbs by which narration reports a turn of the conversation itself.
+    /// Whether the narration between quotes `a` and `b` names `entity`: "So Pooh went off to find
+    /// Owl. / 'Owl,' said Pooh" calls one the narration has just brought, not the last speaker.
+    private func namedBetween(_ entity: Int, _ a: Int, _ b: Int) -> Bool {
+        var e = lowerBound(narrationEvents, quotes[a].end)
+        while e < narrationEvents.count, narrationEvents[e].position < quotes[b].start {
+            if narrationEvents[e].entity == entity { return true }
+            e += 1
+        }
+        return false
+    }
+
     static let reportingVerbs: Set<String> = ["asked", "inquired", "enquired", "told", "answered", "replied", "said", "questioned", "explained", "begged"]
 
     /// Whether an entity can be a speaker without a tag naming it: people with titles, known
