@@ -1845,4 +1845,21 @@ struct AnalysisFamilyTagTests {
         // Before, "Nothing, Pooh Bear, nothing." went to Owl, whom the next line calls.
         #expect(passage.speakers == ["Pooh", "Eeyore", "Eeyore", "Pooh", "Eeyore", "Pooh", "Pooh", "Owl"])
     }
+
+    @Test("A relative the dialogue names is cast as the name is: 'her cousin', called Nancy, is a woman")
+    func relativeNamedInDialogueTakesTheNamesGender() {
+        let passage = AnalyzedPassage("""
+        Lucy Steele sat down beside Elinor Dashwood.
+
+        "Nancy has gone to find her beau," said Lucy. "Nancy is always finding beaux."
+
+        "La! Lucy, how you talk," said her cousin, coming up behind them.
+
+        "Is it true?" said Elinor.
+
+        "Not a word of it," said her cousin. "Nancy never had a beau in her life."
+        """)
+        // Before, nothing but the role's noun was read, and "cousin" marks no gender: a man.
+        #expect(passage.character(named: "Nancy")?.gender == .female)
+    }
 }
