@@ -1862,4 +1862,17 @@ struct AnalysisFamilyTagTests {
         // Before, nothing but the role's noun was read, and "cousin" marks no gender: a man.
         #expect(passage.character(named: "Nancy")?.gender == .female)
     }
+
+    @Test("'came Cecil's voice' names the speaker as 'was Cecil's reply' does")
+    func cameSomeonesVoice() {
+        let passage = AnalyzedPassage("""
+        Lucy was at the piano when Freddy looked in. "Who is in the hall?" said Lucy.
+
+        "Only me," came Cecil's voice from the hall. "May I come in?"
+
+        "Of course," said Freddy.
+        """)
+        // Before, the line went to Freddy, the other party.
+        #expect(passage.speakers == ["Lucy", "Cecil", "Cecil", "Freddy"])
+    }
 }

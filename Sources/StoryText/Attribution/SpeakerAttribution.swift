@@ -688,8 +688,9 @@ struct SpeakerAttributor {
             i += 1; skipped += 1
         }
         guard i < tokens.count, tokens[i].paragraph == paragraph, tokens[i].quote < 0, tokens[i].isWord else { return nil }
-        // "was Mr. Woodhouse's observation": the possessor made the remark.
-        if tokens[i].lower == "was", i + 1 < tokens.count, mentionAt[i + 1] >= 0 {
+        // "was Mr. Woodhouse's observation": the possessor made the remark; so in "came Cecil's
+        // voice from the hall".
+        if ["was", "came"].contains(tokens[i].lower), i + 1 < tokens.count, mentionAt[i + 1] >= 0 {
             let m = Int(mentionAt[i + 1])
             let end = mentions[m].endToken
             if mentionEntity[m] >= 0, tokens[end - 1].isPossessive, end < tokens.count, tokens[end].isWord {
