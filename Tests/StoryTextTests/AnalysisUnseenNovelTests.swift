@@ -1875,4 +1875,19 @@ struct AnalysisFamilyTagTests {
         // Before, the line went to Freddy, the other party.
         #expect(passage.speakers == ["Lucy", "Cecil", "Cecil", "Freddy"])
     }
+
+    @Test("A he after someone is brought in is that newcomer: 'introduced him as Robert Prentiss. He was from New York. / \"Thanks,\" he said'")
+    func heAfterANewcomerIsTheNewcomer() {
+        let passage = AnalyzedPassage("""
+        Robert Cohn was once middleweight boxing champion of Princeton. "I am going to South America," said Cohn.
+
+        "Don't be silly," I said.
+
+        I sat down at a table. Cohn was sitting there. Frances was dancing. Mrs. Braddocks brought up somebody and introduced him as Robert Prentiss. He was from New York by way of Chicago, and was a rising new novelist. He had some sort of an English accent. I asked him to have a drink.
+
+        "Thanks so much," he said, "I've just had one."
+        """)
+        // Before, the line went to Cohn, the man who had spoken and whom the paragraph named first.
+        #expect(passage.speakers.suffix(2) == ["Robert Prentiss", "Robert Prentiss"])
+    }
 }

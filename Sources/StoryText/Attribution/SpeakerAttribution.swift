@@ -1401,7 +1401,11 @@ struct SpeakerAttributor {
         var e = lowerBound(narrationEvents, position) - 1
         var rank = 0
         var seen: Set<Int> = []
-        var lastSubjectSeen = false
+        // "…introduced him as Robert Prentiss. He was from New York. / 'Thanks,' he said": the
+        // lead-in goes on about the one named last before its last "He", who is its centre.
+        let chained = chainedReferent(gender, quote: q, eligible: eligible)
+        if let chained { score[chained, default: 0] += 4.5 }
+        var lastSubjectSeen = chained != nil
         while e >= 0, position - narrationEvents[e].position < 2500 {
             let c = narrationEvents[e].entity
             let tokenIndex = narrationEventTokens[e]
@@ -1464,6 +1468,46 @@ struct SpeakerAttributor {
         let best = score.max { $0.value != $1.value ? $0.value < $1.value : $0.key > $1.key }
         if let best { lastPronounMargin = best.value - (score.filter { $0.key != best.key }.values.max() ?? -.infinity) }
         return best?.key ?? -1
+    }
+
+    /// The person a he or she opening the last such sentence of quote `q`'s lead-in (its own
+    /// paragraph's narration, or the narration paragraph before it) refers to, when no one of that
+    /// gender is named after it: the last subject of the sentence before, else the last one it brings
+    /// in (through sentences that open with the same pronoun: "He was from New York. He had …").
+    private func chainedReferent(_ gender: Gender, quote q: Int, eligible: (Int) -> Bool) -> Int? {
+        guard let pronoun = Self.subjectPronouns[gender] else { return nil }
+        let paragraph = quotes[q].paragraph
+        func inLeadIn(_ t: Int) -> Bool { t >= 0 && tokens[t].quote < 0 && tokens[t].paragraph >= paragraph - 1 }
+        var t = quoteTokens[q].lowerBound - 1
+        while inLeadIn(t), !(tokens[t].sentenceInitial && tokens[t].lower == pronoun) { t -= 1 }
+        guard inLeadIn(t) else { return nil }
+        var e = lowerBound(narrationEvents, quotes[q].start) - 1
+        while e >= 0, narrationEvents[e].position > tokens[t].start {
+            if eligible(narrationEvents[e].entity) { return nil }  // someone of that gender named after it
+            e -= 1
+        }
+        while true {
+            // The sentence before the one opening at `t`.
+            var s0 = t - 1
+            while inLeadIn(s0), !tokens[s0].sentenceInitial { s0 -= 1 }
+            guard inLeadIn(s0) else { return nil }
+            var subject: Int?, last: Int?
+            var k = e
+            while k >= 0, narrationEventTokens[k] >= s0 {
+                let c = narrationEvents[k].entity
+                if eligible(c) {
+                    // Only one the sentence brings in ("introduced him as Robert Prentiss"): a name
+                    // in passing ("out of the Queen's Hall") is seldom what a he or she goes on about.
+                    if last == nil, c < entities.count, entities[c].firstPosition >= tokens[s0].start { last = c }
+                    let token = narrationEventTokens[k]
+                    if subject == nil, tokens[token].sentenceInitial || opensClause(mentionStart: token) { subject = c }
+                }
+                k -= 1
+            }
+            if let found = subject ?? last { return found }
+            guard tokens[s0].lower == pronoun else { return nil }
+            t = s0; e = k
+        }
     }
 
     /// The most mentioned person of each gender: a tie-breaker for pronouns.
