@@ -1890,4 +1890,23 @@ struct AnalysisFamilyTagTests {
         // Before, the line went to Cohn, the man who had spoken and whom the paragraph named first.
         #expect(passage.speakers.suffix(2) == ["Robert Prentiss", "Robert Prentiss"])
     }
+
+    @Test("'Daisy's mother looked at him … \"…,\" she said' is her mother's line, also where the text lost its apostrophes ('Daisy s mamma')", arguments: ["'", " "])
+    func possessiveKinIsTheRelative(apostrophe: String) {
+        let passage = AnalyzedPassage("""
+        Daisy Miller walked with Winterbourne. Mrs. Miller followed them.
+
+        "Well, if Daisy feels up to it," said Mrs. Miller.
+
+        "Oh, I think she will enjoy it!" Winterbourne declared.
+
+        "I should like to go," said Daisy.
+
+        Daisy\(apostrophe)s mother looked at him an instant askance, and then walked forward in silence. Then--"I guess she had better go alone," she said simply.
+
+        "Oh, no; with this gentleman!" answered Daisy\(apostrophe)s mamma.
+        """)
+        // Before, "she said" went to Daisy, whom the sentence names first, and "Daisy s" was no possessive.
+        #expect(passage.speakers.suffix(2) == ["Mrs. Miller", "Mrs. Miller"])
+    }
 }

@@ -52,7 +52,7 @@ struct NameMentionFinder {
 
     /// "The Doctor's" is written for the Doctor: the display form drops the possessive.
     private func withoutPossessive(_ surface: String, _ last: Token) -> String {
-        guard last.isPossessive, surface.hasSuffix("'s") || surface.hasSuffix("\u{2019}s") else { return surface }
+        guard last.isPossessive, surface.hasSuffix("'s") || surface.hasSuffix("\u{2019}s") || surface.hasSuffix(" s") else { return surface }
         return String(surface.dropLast(2))
     }
 

@@ -585,7 +585,8 @@ struct SpeakerAttributor {
 
     /// Kinship nouns and the title their bearer shares a surname under.
     static let kinTitles: [String: String] = [
-        "mother": "mrs", "wife": "mrs", "aunt": "mrs", "father": "mr", "husband": "mr", "uncle": "mr", "brother": "mr",
+        "mother": "mrs", "mamma": "mrs", "mama": "mrs", "wife": "mrs", "aunt": "mrs", "father": "mr", "papa": "mr", "husband": "mr",
+        "uncle": "mr", "brother": "mr",
         "sister": "miss", "daughter": "miss",
     ]
 
@@ -594,6 +595,15 @@ struct SpeakerAttributor {
     /// (measured: as roles they took the turns' right answers).
     static func kinGender(_ noun: String) -> Gender? {
         Lexicon.roleNouns[noun] ?? ["wife": .female, "husband": .male][noun]
+    }
+
+    /// The person a narration mention stands for: the relative in "Daisy's mother" (nil when
+    /// the family has none titled so), else the one named.
+    private func kinAware(_ entity: Int, mentionAt token: Int) -> Int? {
+        guard mentionAt[token] >= 0 else { return entity }
+        let end = mentions[Int(mentionAt[token])].endToken
+        guard tokens[end - 1].isPossessive, end < tokens.count, Self.kinTitles[tokens[end].lower] != nil else { return entity }
+        return relative(of: entity, noun: tokens[end].lower)
     }
 
     /// "Lizzy's mother": the titled member of the same family (Mrs. Bennet for a Bennet).
@@ -1407,9 +1417,10 @@ struct SpeakerAttributor {
         if let chained { score[chained, default: 0] += 4.5 }
         var lastSubjectSeen = chained != nil
         while e >= 0, position - narrationEvents[e].position < 2500 {
-            let c = narrationEvents[e].entity
             let tokenIndex = narrationEventTokens[e]
             let token = tokens[tokenIndex]
+            // "Daisy's mother looked at him": the mother is who the sentence is about (Mrs. Miller).
+            guard let c = kinAware(narrationEvents[e].entity, mentionAt: tokenIndex) else { e -= 1; continue }
             e -= 1
             guard eligible(c) else { continue }
             var s = 0.0

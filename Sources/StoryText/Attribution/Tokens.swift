@@ -68,6 +68,13 @@ enum Tokenizer {
                 } else if i < n, ScalarClass.isApostrophe(codes[i]), buffer.last == 115, i + 1 >= n || !ScalarClass.isLetter(codes[i + 1]) {
                     possessive = ScalarClass.isUpper(c)
                 }
+                // "Daisy s mother": a text that lost its curly apostrophes (an ASCII conversion)
+                // writes a name's possessive as a lone "s" after a space.
+                if !possessive, ScalarClass.isUpper(c), i + 2 < n, codes[i] == 32, codes[i + 1] == 115,
+                   i + 2 == n || !(ScalarClass.isLetter(codes[i + 2]) || ScalarClass.isDigit(codes[i + 2]) || ScalarClass.isApostrophe(codes[i + 2])) {
+                    possessive = true
+                    i += 2
+                }
                 let word = String(decoding: buffer, as: UTF8.self)
                 var token = Token(start: start, end: i, lower: word, isWord: true, isCapitalized: ScalarClass.isUpper(c),
                                   sentenceInitial: sentenceStart, paragraph: paragraphIndex, quote: inQuote)
