@@ -1909,4 +1909,19 @@ struct AnalysisFamilyTagTests {
         // Before, "she said" went to Daisy, whom the sentence names first, and "Daisy s" was no possessive.
         #expect(passage.speakers.suffix(2) == ["Mrs. Miller", "Mrs. Miller"])
     }
+
+    @Test("'said the Rabbit's voice', 'said Mr. Bumble's voice': the voice is the possessor's")
+    func possessorsVoice() {
+        let passage = AnalyzedPassage("""
+        Alice was inside the little house, and the Rabbit was outside with Bill.
+
+        "We must burn the house down!" said the Rabbit's voice.
+
+        "If you do, I'll set Dinah at you!" Alice called out.
+
+        "Nothing, ma'am, nothing," said Mr. Bumble's voice from the passage.
+        """)
+        // Before, both lines went to "the voice", a character no one is.
+        #expect(passage.speakers == ["Rabbit", "Alice", "Mr. Bumble"])
+    }
 }

@@ -251,7 +251,14 @@ struct SpeakerAttributor {
             let end = mentions[Int(m)].endToken
             if entity >= 0, !tokens[end - 1].isPossessive { return (.entity(entity), end) }
             if entity >= 0, end < tokens.count, let relative = relative(of: entity, noun: tokens[end].lower) { return (.entity(relative), end + 1) }
+            // "said Mr. Bumble's voice": the voice is his.
+            if entity >= 0, end < tokens.count, tokens[end].lower == "voice" { return (.entity(entity), end + 1) }
             if entity >= 0 { return nil }
+        }
+        // "said the Rabbit's voice": likewise after "the".
+        if t.lower == "the", i + 1 < tokens.count, mentionAt[i + 1] >= 0, case let m = Int(mentionAt[i + 1]), mentionEntity[m] >= 0,
+           tokens[mentions[m].endToken - 1].isPossessive, mentions[m].endToken < tokens.count, tokens[mentions[m].endToken].lower == "voice" {
+            return (.entity(mentionEntity[m]), mentions[m].endToken + 1)
         }
         // "said Mother", "Father looked up": a parent the family calls so, by that name (not "the
         // Grandmother", a role).
