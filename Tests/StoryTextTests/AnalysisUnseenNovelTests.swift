@@ -1924,4 +1924,20 @@ struct AnalysisFamilyTagTests {
         // Before, both lines went to "the voice", a character no one is.
         #expect(passage.speakers == ["Rabbit", "Alice", "Mr. Bumble"])
     }
+
+    @Test("A voice is whom the hearer turns to find: 'asked a voice behind me, and I turned to find Mary Cavendish at my elbow'")
+    func voiceTurnedToFind() {
+        let passage = AnalyzedPassage("""
+        Poirot had gone off to the village. I stood in the hall, wondering.
+
+        "What is your remarkable little friend doing?" asked a voice behind me, and I turned to find Mary Cavendish at my elbow. She smiled, and so did I.
+
+        "Really, I can't tell you," I said.
+
+        "Is he quite mad, Mr. Hastings?"
+        """)
+        // Before, her lines went to "the voice", a character no one is, the later one as its turn.
+        #expect(passage.speakers == ["Mary Cavendish", "I", "Mary Cavendish"])
+        #expect(passage.character(named: "the voice") == nil)
+    }
 }

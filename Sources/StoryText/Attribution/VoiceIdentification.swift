@@ -24,12 +24,17 @@ extension SpeakerAttributor {
                 person = roleEntityIndex(key: key, display: key, gender: gender, position: quotes[q].start)
                 if entities[person].kind == .role, !entities[person].descriptions.contains(written) { entities[person].descriptions.append(written) }
             }
-            // The voice's lines of the same exchange: back to the run's start, no narration between.
+            // The voice's lines of the same exchange: the run it is in, no narration paragraph between.
             var k = q
             while true {
                 if result[k].entity == voice { result[k].entity = person }
                 guard k > 0, quotes[k].paragraph - quotes[k - 1].lastParagraph <= 1 else { break }
                 k -= 1
+            }
+            k = q
+            while k + 1 < quotes.count, quotes[k + 1].paragraph - quotes[k].lastParagraph <= 1 {
+                k += 1
+                if result[k].entity == voice { result[k].entity = person }
             }
         }
     }
@@ -39,7 +44,8 @@ extension SpeakerAttributor {
     }
 
     /// Who the first two sentences of narration after the quote identify its speaker as: "It was
-    /// little Tom", "This was a …", "The person who had spoken … was a …", "the voice had come from a …".
+    /// little Tom", "This was a …", "The person who had spoken … was a …", "the voice had come from a …",
+    /// "I turned to find Mary Cavendish".
     private func identification(after q: Int) -> VoiceOwner? {
         var i = quoteTokens[q].upperBound
         let lastParagraph = quotes[q].lastParagraph + 1
@@ -62,6 +68,12 @@ extension SpeakerAttributor {
                 return .described(key: found.key, gender: found.gender, written: found.written)
             }
             if identifies, i == sentenceStart + 1, let named = namedPerson(at: i + 1) { return .named(entity: named) }
+            // "asked a voice behind me, and I turned to find Mary Cavendish at my elbow".
+            if ["find", "found", "saw", "beheld"].contains(word), (sentenceStart..<i).contains(where: { ["turned", "turning", "looked", "looking"].contains(tokens[$0].lower) }),
+               i + 1 < tokens.count, mentionAt[i + 1] >= 0, case let m = Int(mentionAt[i + 1]), mentionEntity[m] >= 0,
+               !tokens[mentions[m].endToken - 1].isPossessive, entities[mentionEntity[m]].kind == .named {
+                return .named(entity: mentionEntity[m])
+            }
             i += 1
         }
         return nil
