@@ -1940,4 +1940,16 @@ struct AnalysisFamilyTagTests {
         #expect(passage.speakers == ["Mary Cavendish", "I", "Mary Cavendish"])
         #expect(passage.character(named: "the voice") == nil)
     }
+
+    @Test("Len is Leonard: the usual short forms of names join the full one")
+    func shortFormsOfNames() {
+        let passage = AnalyzedPassage("""
+        Leonard Bast came home late. "Len?" called Jacky from the bedroom.
+
+        "All right," said Len.
+        """)
+        // Before, "Len" was a character of his own.
+        #expect(passage.character(named: "Len")?.name == "Leonard Bast")
+        #expect(passage.speakers.last == "Leonard Bast")
+    }
 }

@@ -128,5 +128,7 @@ enum FirstNames {
         "greg": "gregory", "walt": "walter", "wally": "walter", "ernie": "ernest", "reggie": "reginald",
         "connie": "constance", "cissy": "cecilia", "sissy": "cecilia", "rosie": "rose", "minnie": "wilhelmina",
         "lettie": "letitia", "letty": "letitia", "prissy": "priscilla", "hattie": "harriet", "dolph": "adolphus",
+        "len": "leonard", "lenny": "leonard", "nance": "anne", "nat": "nathaniel", "mat": "matthew", "nicky": "nicholas",
+        "tilda": "matilda",
     ]
 }
