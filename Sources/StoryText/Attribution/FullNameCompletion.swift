@@ -73,14 +73,15 @@ enum FullNameCompletion {
             entities[e].kind == .named && entities[e].givenName != nil && entities[e].surname == nil && entities[e].titles.isEmpty
                 && entities[e].formCounts.keys.allSatisfy { !$0.contains(" ") }
         }
+        func gender(_ e: Int) -> Gender { e < genders.count ? genders[e] : .unknown }
         var calls: [Int: [Int: Int]] = [:]
         var answers: Set<[Int]> = []
         for q in attributions.indices where attributions[q].entity >= 0 && attributions[q].entity < entities.count {
-            let neighbours = Set([-1, 1].compactMap { step in turn(beside: q, step: step, attributions: attributions).first.map { attributions[$0].entity } })
+            let neighbours = Set([-1, 1].compactMap { neighbour(of: q, step: $0, attributions: attributions) })
             for n in neighbours { answers.insert([attributions[q].entity, n]) }
             guard q < vocatives.count else { continue }
             for v in Set(vocatives[q]) where v >= 0 && v < entities.count && isLoneGiven(v) {
-                for n in neighbours where n >= 0 && n < entities.count && n != attributions[q].entity && compatible(genders, v, n) {
+                for n in neighbours where n >= 0 && n < entities.count && n != attributions[q].entity && gender(v).admits(gender(n)) {
                     calls[v, default: [:]][n, default: 0] += 1
                 }
             }
@@ -88,7 +89,8 @@ enum FullNameCompletion {
         for (given, beside) in calls.sorted(by: { $0.key < $1.key }) {
             guard let (titled, count) = beside.filter({ isTitled($0.key) }).max(by: { ($0.value, $1.key) < ($1.value, $0.key) }), count >= 2,
                   2 * beside.filter({ $0.key != titled && $0.key != given }).values.reduce(0, +) <= count,
-                  compatible(genders, given, titled), !answers.contains([given, titled]), entities[titled].givenName == nil else { continue }
+                  gender(given).admits(gender(titled)), !answers.contains([given, titled]),
+                  entities[titled].givenName == nil else { continue }  // (one given name each)
             for (key, formCount) in entities[given].formCounts where entities[titled].formCounts[key] == nil {
                 entities[titled].formCounts[key] = formCount
                 entities[titled].formDisplay[key] = entities[given].formDisplay[key]
@@ -98,20 +100,11 @@ enum FullNameCompletion {
         }
     }
 
-    private static func compatible(_ genders: [Gender], _ a: Int, _ b: Int) -> Bool {
-        let x = a < genders.count ? genders[a] : .unknown, y = b < genders.count ? genders[b] : .unknown
-        return x == .unknown || y == .unknown || x == y
-    }
-
-    /// The quotes of the nearest turn of another speaker before (`step` −1) or after (+1) quote `q`.
-    private static func turn(beside q: Int, step: Int, attributions: [Attribution]) -> [Int] {
-        let me = attributions[q].entity
+    /// The speaker of the nearest turn of someone else before (`step` −1) or after (+1) quote `q`.
+    private static func neighbour(of q: Int, step: Int, attributions: [Attribution]) -> Int? {
         var k = q + step
-        while attributions.indices.contains(k), attributions[k].entity == me { k += step }
-        guard attributions.indices.contains(k), attributions[k].entity >= 0 else { return [] }
-        let other = attributions[k].entity
-        var quotes: [Int] = []
-        while attributions.indices.contains(k), attributions[k].entity == other { quotes.append(k); k += step }
-        return quotes
+        while attributions.indices.contains(k), attributions[k].entity == attributions[q].entity { k += step }
+        guard attributions.indices.contains(k), attributions[k].entity >= 0 else { return nil }
+        return attributions[k].entity
     }
 }

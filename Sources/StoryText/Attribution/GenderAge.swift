@@ -210,17 +210,14 @@ struct GenderAgeInference {
         let named = entity.kind != .narrator || entity.formCounts.contains { $0.key != "i" && $0.value > 0 }
         guard estimate.gender == .unknown, named, !entity.isGroup else { return estimate }
         var guessed = estimate
-        // A role the dialogue names ("her cousin", called "Anne" and "Nancy") is as its names are.
-        if entity.kind == .role, let named = entity.formCounts.keys.lazy.filter({ !$0.contains(" ") }).sorted()
-            .map(FirstNames.gender(of:)).first(where: { $0 != .unknown }) {
-            guessed.gender = named
-            guessed.genderConfidence = 0.5
-            return guessed
-        }
-        // A name the lists lack, as books at large use it ("Evie", "Gino"), else its ending; not
-        // a noun written as a name ("the Dodo"), which is no one's name in those books.
-        if let given = entity.givenName, entity.descriptions.isEmpty, case let prior = NameGenders.gender(of: given), prior != .unknown {
-            guessed.gender = prior
+        // A role the dialogue names ("her cousin", called "Anne" and "Nancy") is as its names are;
+        // a name the lists lack as books at large use it ("Evie", "Gino"), but not a noun written
+        // as a name ("the Dodo"), which is no one's name in those books; else its ending.
+        let called = entity.kind == .role
+            ? entity.formCounts.keys.filter { !$0.contains(" ") }.sorted().map(FirstNames.gender(of:)).first { $0 != .unknown }
+            : entity.givenName.flatMap { entity.descriptions.isEmpty ? NameGenders.gender(of: $0) : nil }
+        if let called, called != .unknown {
+            guessed.gender = called
             guessed.genderConfidence = 0.5
             return guessed
         }
@@ -294,4 +291,9 @@ struct GenderAgeInference {
         }
         return Estimate(gender: gender, genderConfidence: confidence, age: age, ageConfidence: ageConfidence)
     }
+}
+
+extension Gender {
+    /// Whether two people of these genders may be one: equal, or either unknown.
+    func admits(_ other: Gender) -> Bool { self == .unknown || other == .unknown || self == other }
 }

@@ -9,9 +9,6 @@ enum RoleMerging {
     private static let generic: Set<String> = ["lady", "woman", "gentleman", "man", "girl", "boy", "child"]
     private static let definiteKin: Set<String> = ["father", "mother", "husband", "wife", "son", "daughter", "brother", "sister"]
 
-    /// Two genders that may be one person's: equal, or either unknown.
-    private static func compatible(_ a: Gender, _ b: Gender) -> Bool { a == .unknown || b == .unknown || a == b }
-
     /// Rewrites attributions from each merged role to the relative it names; the merged
     /// entity keeps no lines (so it is not listed) and its forms become the relative's aliases.
     static func merge(entities: inout [Entity], genders: [Gender], attributions: inout [Attribution]) {
@@ -34,7 +31,7 @@ enum RoleMerging {
                 if !modifiers.isDisjoint(with: ["old", "elderly", "aged"]) { candidates = elderly }
                 else if !modifiers.isDisjoint(with: ["young", "little"]) || ["girl", "boy", "child"].contains(head) { candidates = young }
             }
-            candidates = candidates.filter { $0 != e && compatible(genders[$0], genders[e]) }
+            candidates = candidates.filter { $0 != e && genders[$0].admits(genders[e]) }
             if candidates.count == 1 { target[e] = candidates[0] }
         }
         apply(target: target, entities: &entities, attributions: &attributions)
@@ -202,7 +199,7 @@ enum RoleMerging {
         for (role, head) in roleHead {
             // Said before the role first speaks: "the Jew was the new comer" in chapter 15 does
             // not make him the new comer of chapter 11.
-            let people = (stated[head] ?? [:]).filter { compatible(genders[$0.key], genders[role]) }
+            let people = (stated[head] ?? [:]).filter { genders[$0.key].admits(genders[role]) }
             if people.count == 1, let person = people.first, person.value < firstLine[role] { target[role] = person.key }
         }
         apply(target: target, entities: &entities, attributions: &attributions)
@@ -323,7 +320,7 @@ enum RoleMerging {
                 let e = mentionEntity[index], q = tokens[mention.firstToken].quote
                 guard e >= 0, e < entities.count, q >= 0, q < attributions.count, window.contains(q),
                       attributions[q].entity != role, entities[e].kind == .named, lines[e] == 0, !inNarration[e],
-                      compatible(genders[e], genders[role]), !calledOnly || q < vocatives.count && vocatives[q].contains(e) else { continue }
+                      genders[e].admits(genders[role]), !calledOnly || q < vocatives.count && vocatives[q].contains(e) else { continue }
                 named.insert(e)
             }
             guard named.count == 1, let name = named.first else { continue }
@@ -365,7 +362,7 @@ enum RoleMerging {
             guard let top = calls.values.max(), top >= 2, calls.values.filter({ $0 == top }).count == 1,
                   let name = calls.first(where: { $0.value == top })?.key, name >= 0, name < entities.count,
                   entities[name].kind == .named, lines[name] == linesAsCalled[name], inNarration[name] <= 1,
-                  compatible(genders[name], genders[role]) else { continue }
+                  genders[name].admits(genders[role]) else { continue }
             for q in attributions.indices where attributions[q].entity == name { attributions[q].entity = role }
             for (key, _) in entities[name].formCounts where entities[role].formCounts[key] == nil {
                 entities[role].formCounts[key] = 0

@@ -251,15 +251,10 @@ struct SpeakerAttributor {
             let end = mentions[Int(m)].endToken
             if entity >= 0, !tokens[end - 1].isPossessive { return (.entity(entity), end) }
             if entity >= 0, end < tokens.count, let relative = relative(of: entity, noun: tokens[end].lower) { return (.entity(relative), end + 1) }
-            // "said Mr. Bumble's voice": the voice is his.
-            if entity >= 0, end < tokens.count, tokens[end].lower == "voice" { return (.entity(entity), end + 1) }
+            if let voice = possessorsVoice(at: i) { return voice }
             if entity >= 0 { return nil }
         }
-        // "said the Rabbit's voice": likewise after "the".
-        if t.lower == "the", i + 1 < tokens.count, mentionAt[i + 1] >= 0, case let m = Int(mentionAt[i + 1]), mentionEntity[m] >= 0,
-           tokens[mentions[m].endToken - 1].isPossessive, mentions[m].endToken < tokens.count, tokens[mentions[m].endToken].lower == "voice" {
-            return (.entity(mentionEntity[m]), mentions[m].endToken + 1)
-        }
+        if t.lower == "the", i + 1 < tokens.count, let voice = possessorsVoice(at: i + 1) { return voice }
         // "said Mother", "Father looked up": a parent the family calls so, by that name (not "the
         // Grandmother", a role).
         if t.isCapitalized, !t.isPossessive, let gender = Lexicon.parentWords[t.lower],
@@ -602,6 +597,14 @@ struct SpeakerAttributor {
     /// (measured: as roles they took the turns' right answers).
     static func kinGender(_ noun: String) -> Gender? {
         Lexicon.roleNouns[noun] ?? ["wife": .female, "husband": .male][noun]
+    }
+
+    /// "said Mr. Bumble's voice", "said the Rabbit's voice" (from the name): the voice is the possessor's.
+    private func possessorsVoice(at i: Int) -> (TagSubject, end: Int)? {
+        guard mentionAt[i] >= 0, case let m = Int(mentionAt[i]), mentionEntity[m] >= 0 else { return nil }
+        let end = mentions[m].endToken
+        guard tokens[end - 1].isPossessive, end < tokens.count, tokens[end].lower == "voice" else { return nil }
+        return (.entity(mentionEntity[m]), end + 1)
     }
 
     /// The person a narration mention stands for: the relative in "Daisy's mother" (nil when
@@ -1693,10 +1696,9 @@ struct SpeakerAttributor {
     /// Roles that answer a question about their name with a name alone: role → named entity.
     private func introductions(_ result: [Attribution]) -> [Int: Int] {
         var found: [Int: Int] = [:]
-        for q in quotes.indices {
+        for q in quotes.indices where q > 0 {
             let role = result[q].entity
             guard role >= 0, entities[role].kind == .role, found[role] == nil else { continue }
-            guard q > 0 else { continue }
             let words = quoteTokens[q].filter { tokens[$0].isWord }
             guard (1...3).contains(words.count), words.allSatisfy({ tokens[$0].isCapitalized }),
                   mentionAt[words[0]] >= 0 else { continue }
@@ -1713,7 +1715,7 @@ struct SpeakerAttributor {
     /// How many quotes either side of a self-introduction are the scene it names its speaker in.
     private static let sceneQuotes = 30
 
-    private func compatible(_ a: Int, _ b: Int) -> Bool { genders[a] == .unknown || genders[b] == .unknown || genders[a] == genders[b] }
+    private func compatible(_ a: Int, _ b: Int) -> Bool { genders[a].admits(genders[b]) }
 
     /// The person a quote's speaker says they are: "I am Griffin", "I'm Jones", "my name is
     /// Hall", and with `afterArticle` "I am the Invisible Man" (not "I am Mrs. Hall's servant").
@@ -1976,7 +1978,6 @@ struct SpeakerAttributor {
         return male == female ? .unknown : (male ? .male : .female)
     }
 
-    /// Verbs by which narration reports a turn of the conversation itself.
     /// Whether the narration between quotes `a` and `b` names `entity`: "So Pooh went off to find
     /// Owl. / 'Owl,' said Pooh" calls one the narration has just brought, not the last speaker.
     private func namedBetween(_ entity: Int, _ a: Int, _ b: Int) -> Bool {
@@ -1988,6 +1989,7 @@ struct SpeakerAttributor {
         return false
     }
 
+    /// Verbs by which narration reports a turn of the conversation itself.
     static let reportingVerbs: Set<String> = ["asked", "inquired", "enquired", "told", "answered", "replied", "said", "questioned", "explained", "begged"]
 
     /// Whether an entity can be a speaker without a tag naming it: people with titles, known
