@@ -77,7 +77,7 @@ enum FullNameCompletion {
         var calls: [Int: [Int: Int]] = [:]
         var answers: Set<[Int]> = []
         for q in attributions.indices where attributions[q].entity >= 0 && attributions[q].entity < entities.count {
-            let neighbours = Set([-1, 1].compactMap { neighbour(of: q, step: $0, attributions: attributions) })
+            let neighbours = Set([-1, 1].compactMap { attributions.neighbour(of: q, step: $0) })
             for n in neighbours { answers.insert([attributions[q].entity, n]) }
             guard q < vocatives.count else { continue }
             for v in Set(vocatives[q]) where v >= 0 && v < entities.count && isLoneGiven(v) {
@@ -98,13 +98,5 @@ enum FullNameCompletion {
             entities[titled].givenName = entities[given].givenName
             for q in attributions.indices where attributions[q].entity == given { attributions[q].entity = titled }
         }
-    }
-
-    /// The speaker of the nearest turn of someone else before (`step` −1) or after (+1) quote `q`.
-    private static func neighbour(of q: Int, step: Int, attributions: [Attribution]) -> Int? {
-        var k = q + step
-        while attributions.indices.contains(k), attributions[k].entity == attributions[q].entity { k += step }
-        guard attributions.indices.contains(k), attributions[k].entity >= 0 else { return nil }
-        return attributions[k].entity
     }
 }

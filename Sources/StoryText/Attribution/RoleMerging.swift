@@ -152,7 +152,7 @@ enum RoleMerging {
                 // "Matthew went up to the platform. '…,' said the old man. '…' / '…,' said Matthew"
                 // is the man he went up to.
                 let neighbours = !short ? [q - 1, q + 1].filter { attributions.indices.contains($0) }.map { attributions[$0].entity }
-                    : [attributions[..<q].last { $0.entity != e }?.entity, attributions[(q + 1)...].first { $0.entity != e }?.entity].compactMap { $0 }
+                    : [attributions.neighbour(of: q, step: -1), attributions.neighbour(of: q, step: 1)].compactMap { $0 }
                 let lineParagraph = quoteParagraph[q] ?? 0
                 let named = before[q]?[genders[e]]?.first { candidate in
                     guard ageFits(candidate.entity) else { return false }

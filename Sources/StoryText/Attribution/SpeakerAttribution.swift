@@ -15,6 +15,17 @@ struct Attribution: Sendable {
     var ambiguousName = false
 }
 
+extension [Attribution] {
+    /// The speaker of the nearest turn of someone else before (`step` −1) or after (+1) quote `q`
+    /// (a line in two parts is one turn); nil at the ends and where no one was found.
+    func neighbour(of q: Int, step: Int) -> Int? {
+        var k = q + step
+        while indices.contains(k), self[k].entity == self[q].entity { k += step }
+        guard indices.contains(k), self[k].entity >= 0 else { return nil }
+        return self[k].entity
+    }
+}
+
 /// The subject of a speech tag or of an action sentence.
 enum TagSubject {
     case entity(Int)

@@ -42,18 +42,19 @@ public struct StoryAnalyzer: Sendable {
         for (index, votes) in zip(added, descriptionVotes) {
             entityEstimates.append(inference.estimate(entities[index], pronouns: votes))
         }
-        RoleMerging.merge(entities: &entities, genders: entityEstimates.map(\.gender), attributions: &attributions)
-        RoleMerging.joinDefiniteDescriptions(entities: &entities, genders: entityEstimates.map(\.gender), ages: entityEstimates.map(\.age),
+        let genders = entityEstimates.map(\.gender)
+        RoleMerging.merge(entities: &entities, genders: genders, attributions: &attributions)
+        RoleMerging.joinDefiniteDescriptions(entities: &entities, genders: genders, ages: entityEstimates.map(\.age),
                                              attributions: &attributions,
                                              mentions: mentions, mentionEntity: clusters.mentionEntity, tokens: tokens)
-        RoleMerging.joinStatedIdentity(entities: &entities, genders: entityEstimates.map(\.gender), attributions: &attributions,
+        RoleMerging.joinStatedIdentity(entities: &entities, genders: genders, attributions: &attributions,
                                        mentions: mentions, mentionEntity: clusters.mentionEntity, tokens: tokens)
-        RoleMerging.nameFromDialogue(entities: &entities, genders: entityEstimates.map(\.gender), attributions: attributions,
+        RoleMerging.nameFromDialogue(entities: &entities, genders: genders, attributions: attributions,
                                      vocatives: attributor.vocatives, mentions: mentions, mentionEntity: clusters.mentionEntity, tokens: tokens)
-        RoleMerging.nameCalledBeside(entities: &entities, genders: entityEstimates.map(\.gender), attributions: &attributions,
+        RoleMerging.nameCalledBeside(entities: &entities, genders: genders, attributions: &attributions,
                                      vocatives: attributor.vocatives, mentions: mentions, mentionEntity: clusters.mentionEntity)
-        FullNameCompletion.complete(entities: &entities, genders: entityEstimates.map(\.gender), attributions: &attributions)
-        FullNameCompletion.completeFromCalls(entities: &entities, genders: entityEstimates.map(\.gender), attributions: &attributions,
+        FullNameCompletion.complete(entities: &entities, genders: genders, attributions: &attributions)
+        FullNameCompletion.completeFromCalls(entities: &entities, genders: genders, attributions: &attributions,
                                              vocatives: attributor.vocatives)
         var narrationMentions = Array(repeating: 0, count: clusters.entities.count)
         for (index, mention) in mentions.enumerated() where !mention.inQuote && clusters.mentionEntity[index] >= 0 {
